@@ -1,0 +1,8 @@
+/**
+ * How both commands end on bad usage: one clear line on stderr and exit 2 (yargs would print
+ * the whole help and exit 1).
+ */
+export function failUsage(command: string, message: string): never {
+  process.stderr.write(`${command}: ${message.split('\n')[0]} (see ${command} --help)\n`);
+  process.exit(2);
+}

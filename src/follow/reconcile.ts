@@ -1,0 +1,61 @@
+/**
+ * What a follower does next, decided from what it holds and what the file system says now.
+ * Pure, so every rotation case is a table row (Fluent Bit's reconcile_file_state, split into
+ * this decision and the effect in file-follower.ts).
+ */
+export interface FileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/** What `stat(path)` said: missing, something that is not a regular file, or a file. */
+export type PathState =
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'other'; readonly what: string }
+  | ({ readonly kind: 'file'; readonly size: number } & FileIdentity);
+
+export type PathAction =
+  /** Nothing changed: keep reading the held file. */
+  | { readonly kind: 'keep' }
+  /** The name is gone; the held file (if any) drains, the follower waits for the name. */
+  | { readonly kind: 'lost'; readonly unlinked: boolean }
+  /** The name points at a new file: the held file (if any) drains, the new one is opened. */
+  | { readonly kind: 'open'; readonly from: 'start' | 'end'; readonly replaced: boolean }
+  /** The name points at something we do not read as a file (a FIFO is handled elsewhere). */
+  | { readonly kind: 'unreadable'; readonly what: string };
+
+export function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+/**
+ * @param held identity of the file held open now (undefined while waiting for the name)
+ * @param heldLinks link count of the held file (0 once it is deleted)
+ * @param path what the name is now
+ * @param firstLook true only at start-up: a file already there is read from its end
+ */
+export function reconcilePath(
+  held: FileIdentity | undefined,
+  heldLinks: number,
+  path: PathState,
+  firstLook: boolean,
+): PathAction {
+  if (path.kind === 'missing') return held ? { kind: 'lost', unlinked: heldLinks === 0 } : { kind: 'keep' };
+  if (path.kind === 'other') return { kind: 'unreadable', what: path.what };
+  if (held && sameFile(held, path)) return { kind: 'keep' };
+  return { kind: 'open', from: firstLook ? 'end' : 'start', replaced: held !== undefined };
+}
+
+/**
+ * Where reading resumes in the held file: at 0 when the file is shorter than what was read
+ * (copytruncate), or when the bytes just before the read position changed (truncated and
+ * written past that position again before we looked).
+ */
+export function isTruncated(position: number, size: number, markerMatches: boolean): boolean {
+  return size < position || !markerMatches;
+}
+
+/** A draining file is closed once read to its end and unchanged for the grace period. */
+export function drainIsOver(atEnd: boolean, quietMs: number, rotateWaitMs: number): boolean {
+  return atEnd && quietMs >= rotateWaitMs;
+}

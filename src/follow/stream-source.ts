@@ -1,0 +1,100 @@
+/**
+ * A source that is a stream, not a file: stdin (`--stdin-type`) or a named pipe the launcher
+ * points the agent's output at. A FIFO is opened read-write and non-blocking, so the open never
+ * waits for a writer and writers may come and go without an end-of-file between them.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import type { Readable } from 'node:stream';
+import { LineSplitter, type LineSink } from './split-lines.js';
+
+export interface StreamSourceOptions {
+  readonly readable: Readable;
+  /** The descriptor behind `readable`, when it can be drained synchronously at shutdown. */
+  readonly fd?: number;
+  readonly maxLineBytes: number;
+  readonly sink: LineSink;
+  /** Called after each chunk's lines reached the sink, and at the end. */
+  readonly onProgress: () => void;
+  readonly onError: (message: string) => void;
+}
+
+export class StreamSource {
+  readonly #options: StreamSourceOptions;
+  readonly #splitter: LineSplitter;
+  #ended = false;
+
+  constructor(options: StreamSourceOptions) {
+    this.#options = options;
+    this.#splitter = new LineSplitter(options.maxLineBytes, options.sink);
+    const { readable } = options;
+    readable.on('data', (chunk: Buffer) => {
+      this.#splitter.push(chunk);
+      options.onProgress();
+    });
+    readable.on('end', () => {
+      this.#end();
+    });
+    readable.on('error', (error: Error) => {
+      options.onError(error.message);
+      this.#end();
+    });
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  pause(): void {
+    this.#options.readable.pause();
+  }
+
+  resume(): void {
+    if (!this.#ended) this.#options.readable.resume();
+  }
+
+  /** Takes in what the stream already holds, then stops it and emits a held last line. */
+  finish(): void {
+    if (this.#ended) return;
+    const { readable, fd } = this.#options;
+    readable.pause();
+    for (let chunk: Buffer | null; (chunk = readable.read() as Buffer | null) !== null; ) this.#splitter.push(chunk);
+    if (fd !== undefined) drainDescriptor(fd, (bytes, length) => this.#splitter.push(bytes, 0, length));
+    readable.destroy();
+    this.#end();
+  }
+
+  #end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#splitter.flush();
+    this.#options.onProgress();
+  }
+}
+
+export function isFifo(path: string): boolean {
+  try {
+    return fs.statSync(path).isFIFO();
+  } catch {
+    return false;
+  }
+}
+
+export function openFifo(path: string): { readonly readable: Readable; readonly fd: number } {
+  const fd = fs.openSync(path, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+  return { readable: new net.Socket({ fd, readable: true, writable: false }), fd };
+}
+
+function drainDescriptor(fd: number, onBytes: (bytes: Buffer, length: number) => void): void {
+  const buffer = Buffer.allocUnsafe(64 * 1024);
+  for (;;) {
+    let read: number;
+    try {
+      read = fs.readSync(fd, buffer, 0, buffer.length, null);
+    } catch {
+      return; // EAGAIN: nothing more is waiting
+    }
+    if (read === 0) return;
+    onBytes(buffer, read);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Says "look again", never carries data: inotify (fs.watch on each file's directory, which
+ * also sees files that do not exist yet, renames and deletions) for latency, and a slow poll
+ * as the safety net for events inotify misses (other mounts, a directory that appears later,
+ * an overflowed queue).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface Waker {
+  close(): void;
+}
+
+export interface WakeOptions {
+  readonly directories: readonly string[];
+  readonly pollMs: number;
+  /** Called on a change in a watched directory, and at every poll. */
+  readonly onWake: () => void;
+}
+
+export function wakeOnChanges(options: WakeOptions): Waker {
+  const watchers = new Map<string, fs.FSWatcher>();
+  const watch = (directory: string): void => {
+    if (watchers.has(directory)) return;
+    try {
+      const watcher = fs.watch(directory, { persistent: false }, () => options.onWake());
+      // A watched directory that is removed ends its watcher; the poll watches it again.
+      watcher.on('error', () => {
+        watcher.close();
+        watchers.delete(directory);
+      });
+      watchers.set(directory, watcher);
+    } catch {
+      // Missing or unwatchable directory: the poll covers it and retries the watch.
+    }
+  };
+  const unique = [...new Set(options.directories.map((d) => path.resolve(d)))];
+  unique.forEach(watch);
+  const timer = setInterval(() => {
+    unique.forEach(watch);
+    options.onWake();
+  }, options.pollMs);
+  return {
+    close() {
+      clearInterval(timer);
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+    },
+  };
+}
