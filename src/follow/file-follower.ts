@@ -19,6 +19,7 @@ import {
 } from './reconcile.js';
 
 export type FollowEvent =
+  | { readonly kind: 'waiting'; readonly path: string }
   | { readonly kind: 'opened'; readonly path: string; readonly position: number }
   | { readonly kind: 'rotated'; readonly path: string }
   | { readonly kind: 'deleted'; readonly path: string }
@@ -142,6 +143,7 @@ export class FileFollower {
     const action = reconcilePath(held, heldLinks, statPath(this.path), firstLook);
     switch (action.kind) {
       case 'keep':
+        if (firstLook && !held) this.#options.onEvent({ kind: 'waiting', path: this.path });
         return;
       case 'unreadable':
         this.#reportOnce(`not a regular file (${action.what}); waiting for a file at this path`);

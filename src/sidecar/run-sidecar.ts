@@ -149,6 +149,7 @@ export class Sidecar {
     if (isFifo(source.path)) {
       const { readable, fd } = openFifo(source.path);
       this.#addStream(source.logType, source.path, readable, fd, stats);
+      this.#io.log.info({ event: 'opened', source: source.logType, path: source.path }, 'reading named pipe');
       return;
     }
     const follower = new FileFollower({
@@ -190,6 +191,9 @@ export class Sidecar {
     const log = this.#io.log;
     const fields = { event: event.kind, source: logType, path: event.path };
     switch (event.kind) {
+      case 'waiting':
+        log.info(fields, 'file not there yet; waiting for it');
+        return;
       case 'opened':
         log.info({ ...fields, position: event.position }, 'following file');
         return;

@@ -1,0 +1,59 @@
+/**
+ * A logger stand-in: appends numbered lines through a descriptor it keeps open (O_APPEND), so
+ * a rename or unlink does not stop it writing to the old file until it is told to reopen, as
+ * mongod and the agents behave between a rotation and their reopen.
+ */
+import fs from 'node:fs';
+
+export class NumberedWriter {
+  readonly path: string;
+  readonly tag: string;
+  readonly #padding: string;
+  #fd: number;
+  #next = 1;
+
+  constructor(path: string, tag: string, lineBytes = 60) {
+    this.path = path;
+    this.tag = tag;
+    this.#padding = 'x'.repeat(Math.max(0, lineBytes - tag.length - 12));
+    this.#fd = fs.openSync(path, 'a');
+  }
+
+  /** Lines written so far. */
+  get written(): number {
+    return this.#next - 1;
+  }
+
+  line(n: number): string {
+    return `${this.tag}-${String(n).padStart(8, '0')} ${this.#padding}`;
+  }
+
+  write(count = 1): void {
+    let text = '';
+    for (let i = 0; i < count; i++) text += this.line(this.#next++) + '\n';
+    fs.writeSync(this.#fd, text);
+  }
+
+  /** Close and open the path again (creating it), as a logger does on SIGUSR1. */
+  reopen(): void {
+    fs.closeSync(this.#fd);
+    this.#fd = fs.openSync(this.path, 'a');
+  }
+
+  close(): void {
+    fs.closeSync(this.#fd);
+  }
+
+  /** Writes `perTick` lines every `tickMs` until `ms` have passed, running `during` alongside. */
+  async writeFor(ms: number, perTick: number, tickMs = 5): Promise<void> {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      this.write(perTick);
+      await sleep(tickMs);
+    }
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,112 @@
+/**
+ * The real `logtype-sidecar` command in a child process, its stdout read from a real pipe.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sleep } from './numbered-writer.js';
+
+export const DIST = path.resolve(import.meta.dirname, '../..');
+export const SIDECAR_BIN = path.join(DIST, 'bin/logtype-sidecar.js');
+export const FILTER_BIN = path.join(DIST, 'bin/logtype.js');
+export const REPO = path.resolve(DIST, '..');
+export const REAL_DATA = path.resolve(REPO, '../shared/data/real');
+
+export function tempDir(name: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `logtype-${name}-`));
+}
+
+/** An environment with none of the operator's variables, so only flags decide the files. */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('MDB_LOG_FILE_') && key !== 'MMS_LOG_DIR') env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export class SidecarProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<Exit>;
+  #stdout: Buffer[] = [];
+  #stdoutBytes = 0;
+  stderr = '';
+
+  constructor(args: readonly string[], options: { env?: NodeJS.ProcessEnv; bin?: string } = {}) {
+    this.child = spawn(process.execPath, [options.bin ?? SIDECAR_BIN, ...args], {
+      env: options.env ?? cleanEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      this.#stdout.push(chunk);
+      this.#stdoutBytes += chunk.length;
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.on('close', (code, signal) => resolve({ code, signal }));
+    });
+  }
+
+  get stdoutBytes(): number {
+    return this.#stdoutBytes;
+  }
+
+  stdout(): string {
+    return Buffer.concat(this.#stdout).toString('utf8');
+  }
+
+  /** Complete lines of stdout so far. */
+  lines(): string[] {
+    const text = this.stdout();
+    const lines = text.split('\n');
+    lines.pop();
+    return lines;
+  }
+
+  diagnostics(): Record<string, unknown>[] {
+    return this.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+
+  /** Waits until the sidecar has said it follows `count` files (or streams). */
+  async waitForDiagnostic(predicate: (d: Record<string, unknown>) => boolean, timeoutMs = 10_000): Promise<void> {
+    await waitUntil(() => this.diagnostics().some(predicate), timeoutMs, `diagnostic not seen; stderr:\n${this.stderr}`);
+  }
+
+  async waitForLines(count: number, timeoutMs = 20_000): Promise<void> {
+    await waitUntil(() => this.lines().length >= count, timeoutMs, `only ${this.lines().length} of ${count} lines`);
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<Exit> {
+    this.child.kill(signal);
+    return this.exited;
+  }
+}
+
+export async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await sleep(20);
+  }
+}
+
+/** The sidecar said it follows `file`. */
+export function followsPath(file: string): (d: Record<string, unknown>) => boolean {
+  return (d) => d['event'] === 'opened' && d['path'] === file;
+}
+
+/** The sidecar said it waits for `file` to appear. */
+export function waitsForPath(file: string): (d: Record<string, unknown>) => boolean {
+  return (d) => d['event'] === 'waiting' && d['path'] === file;
+}

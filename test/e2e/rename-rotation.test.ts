@@ -1,0 +1,113 @@
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
+import { SidecarProcess, followsPath, tempDir, waitUntil, waitsForPath } from '../_helpers/sidecar-process.js';
+import { checkNumbered } from '../_helpers/delivery.js';
+
+test('rename rotation, writer reopening 100 ms later: nothing lost, nothing repeated', async (t) => {
+  const dir = tempDir('rename');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--rotate-wait', '1']);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  const writer = new NumberedWriter(file, 'mongodb');
+  const writing = writer.writeFor(2200, 10);
+  for (let rotation = 1; rotation <= 6; rotation++) {
+    await sleep(250);
+    fs.renameSync(file, `${file}.${rotation}`);
+    await sleep(100);
+    writer.reopen();
+  }
+  await writing;
+  writer.close();
+  await sidecar.waitForLines(writer.written);
+  // Every rotated file is closed once quiet for the grace period: none stays held open.
+  const drained = () => sidecar.diagnostics().filter((d) => d['event'] === 'drained').length;
+  await waitUntil(() => drained() === 6, 10_000, 'six rotated files closed');
+  const exit = await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', writer.written);
+  t.is(exit.code, 0);
+  t.deepEqual(result.lost, [], `lost of ${writer.written}`);
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  t.is(result.invalidJson, 0);
+  t.is(sidecar.diagnostics().filter((d) => d['event'] === 'rotated').length, 6);
+});
+
+test('a file missing at start is waited for and read from its start', async (t) => {
+  const dir = tempDir('missing');
+  const file = path.join(dir, 'backup-agent.log');
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--poll-interval', '0.2']);
+  await sidecar.waitForDiagnostic(waitsForPath(file));
+  const writer = new NumberedWriter(file, 'backup');
+  writer.write(25);
+  await sidecar.waitForLines(25);
+  writer.write(25);
+  await sidecar.waitForLines(50);
+  await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'backup-agent', 'backup', 50);
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+});
+
+test('a file present at start is read from its end, as tail -n0 does', async (t) => {
+  const dir = tempDir('present');
+  const file = path.join(dir, 'automation-agent.log');
+  fs.writeFileSync(file, 'written before the sidecar started\n');
+  const sidecar = new SidecarProcess(['--log-dir', dir]);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  fs.appendFileSync(file, 'written after\n');
+  await sidecar.waitForLines(1);
+  await sidecar.stop();
+  t.deepEqual(sidecar.lines(), ['{"logType":"automation-agent","contents":"written after"}']);
+});
+
+test('deleted while the writer still writes, then recreated: nothing lost', async (t) => {
+  const dir = tempDir('delete');
+  const file = path.join(dir, 'monitoring-agent.log');
+  fs.writeFileSync(file, '');
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--rotate-wait', '1']);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  const writer = new NumberedWriter(file, 'monitoring');
+  const writing = writer.writeFor(2500, 4);
+  await sleep(300);
+  fs.unlinkSync(file);
+  // The writer goes on writing into the unlinked file for 1.5 s before it reopens the name.
+  await sleep(1500);
+  writer.reopen();
+  await writing;
+  writer.close();
+  await sidecar.waitForLines(writer.written);
+  await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'monitoring-agent', 'monitoring', writer.written);
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  t.true(sidecar.diagnostics().some((d) => d['event'] === 'deleted'));
+});
+
+test('a deleted file whose name never comes back is closed once read and quiet', async (t) => {
+  const dir = tempDir('gone');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--rotate-wait', '0.5', '--poll-interval', '0.1']);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(10);
+  fs.unlinkSync(file);
+  writer.write(10);
+  writer.close();
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'drained', 5000);
+  // The sidecar holds no descriptor of the deleted file any more (the operator's issue #174).
+  const fds = fs.readdirSync(`/proc/${sidecar.child.pid}/fd`).map((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/${sidecar.child.pid}/fd/${fd}`);
+    } catch {
+      return '';
+    }
+  });
+  t.false(fds.some((target) => target.includes('(deleted)')), fds.join(', '));
+  await sidecar.stop();
+  t.deepEqual(checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', 20).lost, []);
+});

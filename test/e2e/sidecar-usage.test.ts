@@ -1,0 +1,53 @@
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SIDECAR_BIN, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
+import { FILE_LOG_TYPES } from '../../src/log-types.js';
+
+const run = (args: string[], env = cleanEnv()) =>
+  spawnSync(process.execPath, [SIDECAR_BIN, ...args], { env, encoding: 'utf8', timeout: 10_000 });
+
+const usageErrors: { name: string; args: string[]; says: RegExp }[] = [
+  { name: 'an unknown flag', args: ['--bogus'], says: /Unknown argument: bogus/ },
+  { name: 'an unknown type in --file', args: ['--file', 'nosuch=/tmp/x'], says: /unknown log type "nosuch"/ },
+  { name: '--file without =', args: ['--file', 'mongodb'], says: /--file takes TYPE=PATH/ },
+  { name: 'an unknown --stdin-type', args: ['--stdin-type', 'x'], says: /--stdin-type: unknown log type "x"/ },
+  { name: 'a bad size', args: ['--max-line-bytes', 'lots'], says: /--max-line-bytes: "lots" is not a size/ },
+  { name: 'a bad duration', args: ['--rotate-wait', 'soon'], says: /--rotate-wait: "soon" is not a duration/ },
+  { name: 'a positional argument', args: ['mongodb.log'], says: /Unknown argument: mongodb.log/ },
+];
+
+for (const { name, args, says } of usageErrors) {
+  test(`usage error, ${name}: one line on stderr, exit 2`, (t) => {
+    const result = run(args);
+    t.is(result.status, 2);
+    t.is(result.stdout, '');
+    t.regex(result.stderr, says);
+    t.is(result.stderr.trim().split('\n').length, 1);
+  });
+}
+
+test('--help names every variable and default, with examples', (t) => {
+  const result = run(['--help']);
+  t.is(result.status, 0);
+  for (const type of FILE_LOG_TYPES) t.true(result.stdout.includes(type.envVar), type.envVar);
+  t.true(result.stdout.includes('MMS_LOG_DIR'));
+  t.true(result.stdout.includes('/var/log/mongodb-mms-automation'));
+  t.regex(result.stdout, /Examples:/);
+});
+
+test('MDB_LOG_FILE_* variables name the files; --file overrides them', (t) => {
+  const dir = tempDir('env');
+  fs.writeFileSync(path.join(dir, 'custom-audit.json'), 'from variable\n');
+  fs.writeFileSync(path.join(dir, 'override.log'), 'from flag\n');
+  fs.writeFileSync(path.join(dir, 'mongodb.log'), 'from log dir\n');
+  const env = cleanEnv({ MMS_LOG_DIR: dir, MDB_LOG_FILE_MONGODB_AUDIT: path.join(dir, 'custom-audit.json') });
+  const result = run(['--once', '--file', `automation-agent=${path.join(dir, 'override.log')}`], env);
+  t.is(result.status, 0);
+  t.deepEqual(result.stdout.trim().split('\n').sort(), [
+    '{"logType":"automation-agent","contents":"from flag"}',
+    '{"logType":"mongodb","contents":"from log dir"}',
+    '{"logType":"mongodb-audit","contents":"from variable"}',
+  ]);
+});

@@ -1,0 +1,141 @@
+import test from 'ava';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
+import { SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath } from '../_helpers/sidecar-process.js';
+import { checkNumbered } from '../_helpers/delivery.js';
+
+test('a last line without newline is emitted at SIGTERM, and the exit is 0 within 2 s', async (t) => {
+  const dir = tempDir('sigterm');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const sidecar = new SidecarProcess(['--log-dir', dir]);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  fs.appendFileSync(file, 'whole\nno newline yet');
+  await sidecar.waitForLines(1);
+  const started = Date.now();
+  const exit = await sidecar.stop('SIGTERM');
+  t.is(exit.code, 0);
+  t.true(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+  t.deepEqual(sidecar.lines(), [
+    '{"logType":"mongodb","contents":"whole"}',
+    '{"logType":"mongodb","contents":"no newline yet"}',
+  ]);
+  t.true(sidecar.diagnostics().some((d) => d['event'] === 'stats' && d['source'] === 'mongodb' && d['lines'] === 2));
+});
+
+test('SIGINT ends it the same way', async (t) => {
+  const dir = tempDir('sigint');
+  const sidecar = new SidecarProcess(['--log-dir', dir]);
+  await sidecar.waitForDiagnostic(waitsForPath(path.join(dir, 'mongodb.log')));
+  const exit = await sidecar.stop('SIGINT');
+  t.is(exit.code, 0);
+});
+
+test('| head -1: EPIPE is a quiet exit 0', async (t) => {
+  const dir = tempDir('epipe');
+  const file = path.join(dir, 'mongodb.log');
+  const lines = Array.from({ length: 20000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+  fs.writeFileSync(file, lines);
+  const result = spawnSync(
+    'bash',
+    ['-c', `"${process.execPath}" "${SIDECAR_BIN}" --log-dir "${dir}" --from-start 2>"${dir}/err" | head -1; echo "\${PIPESTATUS[0]}"`],
+    { env: cleanEnv(), encoding: 'utf8', timeout: 20_000 },
+  );
+  // The sidecar follows forever unless the pipe closes: the exit status proves it ended on EPIPE.
+  const [first, status] = result.stdout.trim().split('\n');
+  t.is(first, '{"logType":"mongodb","contents":"line 0"}');
+  t.is(status, '0');
+  t.false(fs.readFileSync(`${dir}/err`, 'utf8').includes('EPIPE'));
+  t.false(fs.readFileSync(`${dir}/err`, 'utf8').includes('"level":50'));
+});
+
+test('a reader stopped with SIGSTOP: reading pauses, memory stays bounded, nothing is lost', async (t) => {
+  const dir = tempDir('sigstop');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const out = path.join(dir, 'delivered');
+  const pipeline = spawn('bash', ['-c', `"${process.execPath}" "${SIDECAR_BIN}" --log-dir "${dir}" 2>"${dir}/err" | (cat > "${out}")`], {
+    env: cleanEnv(),
+    stdio: 'ignore',
+  });
+  await waitUntil(() => fs.existsSync(`${dir}/err`) && fs.readFileSync(`${dir}/err`, 'utf8').includes('"opened"'), 10_000, 'sidecar start');
+  const pids = spawnSync('pgrep', ['-P', String(pipeline.pid)], { encoding: 'utf8' }).stdout.trim().split('\n').map(Number);
+  const sidecarPid = pids.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('logtype-sidecar'))!;
+  const readerPid = pids.find((pid) => pid !== sidecarPid)!;
+  process.kill(readerPid, 'SIGSTOP');
+  const writer = new NumberedWriter(file, 'mongodb', 200);
+  // 60 MB while the reader is stopped: far more than the pipe and the writer's buffer hold.
+  for (let i = 0; i < 60; i++) {
+    writer.write(5000);
+    await sleep(20);
+  }
+  await sleep(500);
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${sidecarPid}/status`, 'utf8'))?.[1]);
+  process.kill(readerPid, 'SIGCONT');
+  writer.close();
+  await waitUntil(
+    () => fs.existsSync(out) && fs.readFileSync(out, 'utf8').split('\n').length > writer.written,
+    30_000,
+    'delivery after SIGCONT',
+  );
+  process.kill(sidecarPid, 'SIGTERM');
+  await new Promise((resolve) => pipeline.on('close', resolve));
+  const result = checkNumbered(fs.readFileSync(out, 'utf8').split('\n').filter(Boolean), 'mongodb', 'mongodb', writer.written);
+  t.log(`sidecar RSS while the reader was stopped: ${Math.round(rssKb / 1024)} MB, ${writer.written} lines written`);
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  // Bounded: the 60 MB written while stopped are not held in memory.
+  t.true(rssKb < 120 * 1024, `RSS ${rssKb} kB`);
+});
+
+test('a named pipe is read as a stream, across writers that come and go', async (t) => {
+  const dir = tempDir('fifo');
+  const fifo = path.join(dir, 'automation-agent-stderr.log');
+  spawnSync('mkfifo', [fifo]);
+  const sidecar = new SidecarProcess(['--log-dir', dir]);
+  await sidecar.waitForDiagnostic(followsPath(fifo));
+  for (const word of ['first', 'second']) fs.writeFileSync(fifo, `${word} writer\n`);
+  fs.writeFileSync(fifo, 'unterminated');
+  await sidecar.waitForLines(2);
+  await sidecar.stop();
+  t.deepEqual(sidecar.lines(), [
+    '{"logType":"automation-agent-stderr","contents":"first writer"}',
+    '{"logType":"automation-agent-stderr","contents":"second writer"}',
+    '{"logType":"automation-agent-stderr","contents":"unterminated"}',
+  ]);
+});
+
+test('--stdin-type makes stdin one more source through the same writer', async (t) => {
+  const dir = tempDir('stdin');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--stdin-type', 'automation-agent-stdout']);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  sidecar.child.stdin!.write('agent says hi\n');
+  fs.appendFileSync(file, 'server says hi\n');
+  await sidecar.waitForLines(2);
+  sidecar.child.stdin!.end('last words');
+  await sidecar.waitForLines(3);
+  await sidecar.stop();
+  t.deepEqual(new Set(sidecar.lines()), new Set([
+    '{"logType":"automation-agent-stdout","contents":"agent says hi"}',
+    '{"logType":"mongodb","contents":"server says hi"}',
+    '{"logType":"automation-agent-stdout","contents":"last words"}',
+  ]));
+});
+
+test('--once reads every file whole and exits 0', async (t) => {
+  const dir = tempDir('once');
+  fs.writeFileSync(path.join(dir, 'mongodb.log'), 'one\ntwo\n');
+  fs.writeFileSync(path.join(dir, 'automation-agent.log'), 'agent\nno newline');
+  const result = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', dir], { env: cleanEnv(), encoding: 'utf8' });
+  t.is(result.status, 0);
+  t.deepEqual(result.stdout.trim().split('\n').sort(), [
+    '{"logType":"automation-agent","contents":"agent"}',
+    '{"logType":"automation-agent","contents":"no newline"}',
+    '{"logType":"mongodb","contents":"one"}',
+    '{"logType":"mongodb","contents":"two"}',
+  ]);
+});

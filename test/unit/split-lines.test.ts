@@ -1,0 +1,106 @@
+import test from 'ava';
+import { LineSplitter, utf8CutPoint } from '../../src/follow/split-lines.js';
+
+interface Piece {
+  readonly text: string;
+  readonly partial: boolean;
+}
+
+function split(chunks: readonly (string | Buffer)[], max = 1024, flush = false): Piece[] {
+  const pieces: Piece[] = [];
+  const splitter = new LineSplitter(max, (bytes, start, end, partial) => {
+    pieces.push({ text: bytes.toString('utf8', start, end), partial });
+  });
+  for (const chunk of chunks) splitter.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  if (flush) splitter.flush();
+  return pieces;
+}
+
+const whole = (...texts: string[]): Piece[] => texts.map((text) => ({ text, partial: false }));
+
+const cases: { name: string; chunks: (string | Buffer)[]; max?: number; flush?: boolean; expected: Piece[] }[] = [
+  { name: 'lines in one chunk', chunks: ['a\nb\n'], expected: whole('a', 'b') },
+  { name: 'an unfinished line is held', chunks: ['a\nb'], expected: whole('a') },
+  { name: 'an unfinished line is emitted at flush', chunks: ['a\nb'], flush: true, expected: whole('a', 'b') },
+  { name: 'a line across three chunks', chunks: ['ab', 'cd', 'ef\n'], expected: whole('abcdef') },
+  { name: 'CRLF keeps the \\r', chunks: ['a\r\nb\r\n'], expected: whole('a\r', 'b\r') },
+  { name: 'empty lines are lines', chunks: ['\n\n'], expected: whole('', '') },
+  { name: 'a newline alone completes a held line', chunks: ['held', '\n'], expected: whole('held') },
+  { name: 'nothing to flush is nothing', chunks: ['a\n'], flush: true, expected: whole('a') },
+  {
+    name: 'a multi-byte character split across chunks',
+    chunks: [Buffer.from([0xc3]), Buffer.from([0xa9, 0x0a])],
+    expected: whole('é'),
+  },
+  { name: 'a line of exactly max bytes is whole', chunks: ['abcd\n'], max: 4, expected: whole('abcd') },
+  {
+    name: 'a line over max in one chunk leaves in pieces',
+    chunks: ['abcdefghij\n'],
+    max: 4,
+    expected: [
+      { text: 'abcd', partial: true },
+      { text: 'efgh', partial: true },
+      { text: 'ij', partial: false },
+    ],
+  },
+  {
+    name: 'a held line over max leaves pieces as it grows',
+    chunks: ['abc', 'def', 'ghi', '\n'],
+    max: 4,
+    expected: [
+      { text: 'abcd', partial: true },
+      { text: 'efgh', partial: true },
+      { text: 'i', partial: false },
+    ],
+  },
+  {
+    name: 'pieces are cut before a character, never inside it',
+    chunks: ['aé€😀\n'],
+    max: 4,
+    expected: [
+      { text: 'aé', partial: true },
+      { text: '€', partial: true },
+      { text: '😀', partial: false },
+    ],
+  },
+  {
+    name: 'a long line then short ones in the same chunk',
+    chunks: ['abcdef\nx\n'],
+    max: 4,
+    expected: [{ text: 'abcd', partial: true }, ...whole('ef', 'x')],
+  },
+];
+
+for (const { name, chunks, max, flush, expected } of cases) {
+  test(name, (t) => {
+    t.deepEqual(split(chunks, max, flush), expected);
+  });
+}
+
+test('invalid bytes where a cut would fall: cut at the limit', (t) => {
+  const bytes = Buffer.from([0x61, 0x80, 0x80, 0x80, 0x80, 0x80]);
+  t.is(utf8CutPoint(bytes, 0, 5), 5);
+});
+
+test('every split of a random text into chunks gives the same lines (against String.split)', (t) => {
+  const alphabet = ['a', 'é', '€', '😀', '\n', '\r', ' '];
+  for (let round = 0; round < 200; round++) {
+    let text = '';
+    for (let i = 0; i < 80; i++) text += alphabet[Math.floor(Math.random() * alphabet.length)];
+    const bytes = Buffer.from(text);
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < bytes.length; ) {
+      const size = 1 + Math.floor(Math.random() * 10);
+      chunks.push(bytes.subarray(at, at + size));
+      at += size;
+    }
+    const expected = text.split('\n');
+    const tail = expected.pop()!;
+    const lines = split(chunks, 1 << 20, true).map((p) => p.text);
+    t.deepEqual(lines, tail === '' ? expected : [...expected, tail]);
+  }
+});
+
+test('a splitter refuses a limit that cannot hold one character', (t) => {
+  t.throws(() => new LineSplitter(3, () => undefined), { instanceOf: RangeError });
+});
