@@ -1,0 +1,74 @@
+/**
+ * The two systems the loss benchmark compares, started the same way on the same files:
+ * today's launcher (one `tail -F -n0 FILE | jq` pipeline per file, all into one pipe) and
+ * `logtype-sidecar`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const SIDECAR_BIN = path.resolve(import.meta.dirname, '../bin/logtype-sidecar.js');
+
+export interface RunningFollower {
+  /** Ends it as a container stop does (SIGTERM), and returns what it wrote to stdout. */
+  stop(): Promise<string>;
+  /** Ends it with SIGKILL (a crash or OOM kill). */
+  kill(): Promise<string>;
+  readonly pid: number;
+}
+
+export interface FollowerSystem {
+  readonly name: string;
+  start(files: readonly { logType: string; path: string }[], extraArgs?: readonly string[]): Promise<RunningFollower>;
+}
+
+function collect(child: ChildProcess, killGroup: boolean): RunningFollower {
+  const chunks: Buffer[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const closed = new Promise<string>((resolve) => child.on('close', () => resolve(Buffer.concat(chunks).toString('utf8'))));
+  const signal = (name: NodeJS.Signals): Promise<string> => {
+    try {
+      if (killGroup) process.kill(-child.pid!, name);
+      else child.kill(name);
+    } catch {
+      // already gone
+    }
+    return closed;
+  };
+  return { stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL'), pid: child.pid! };
+}
+
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const pipelines: FollowerSystem = {
+  name: 'tail -F | jq',
+  async start(files) {
+    // The launcher's lines, verbatim but for the file and type (FOLLOWERS.md §1.2).
+    const script = files
+      .map(
+        (f) =>
+          `tail -F -n0 '${f.path}' 2>/dev/null | jq --unbuffered -n -c -R 'inputs | {"logType": "${f.logType}", "contents": .}' &`,
+      )
+      .join('\n');
+    const child = spawn('bash', ['-c', `${script}\nwait`], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    await settle(300);
+    return collect(child, true);
+  },
+};
+
+export const sidecar: FollowerSystem = {
+  name: 'logtype-sidecar',
+  async start(files, extraArgs = []) {
+    const args = files.flatMap((f) => ['--file', `${f.logType}=${f.path}`]);
+    const child = spawn(process.execPath, [SIDECAR_BIN, ...args, '--stats-interval', '0', ...extraArgs], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Ready once it has looked at every file once.
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const deadline = Date.now() + 10_000;
+    while ((stderr.match(/"event":"(opened|waiting)"/g) ?? []).length < files.length && Date.now() < deadline) await settle(10);
+    return collect(child, false);
+  },
+};

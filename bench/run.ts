@@ -1,0 +1,20 @@
+/**
+ * `npm run bench [-- NAME ...]`: every benchmark, or those named, each printing our figures
+ * beside the anchor's from the same run.
+ */
+import { formatLoss, runLoss } from './loss.js';
+
+const benches: Record<string, () => Promise<string>> = {
+  loss: async () => `## Loss and corruption (ANCHORS.md §1)\n\n${formatLoss(await runLoss())}\n`,
+};
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in benches));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: unknown benchmark ${unknown.join(', ')} (known: ${Object.keys(benches).join(', ')})\n`);
+  process.exit(2);
+}
+for (const [name, bench] of Object.entries(benches)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  process.stdout.write(`${await bench()}\n`);
+}
