@@ -1,0 +1,106 @@
+/**
+ * The filter's output: bytes and strings gathered into large writes. `flush()` returns false
+ * when the stream asks the producer to wait for 'drain'.
+ */
+import type { Writable } from 'node:stream';
+import { unescapeJsonBytes } from '../read/unescape-json.js';
+
+const CHUNK_BYTES = 256 * 1024;
+
+export class ByteOutput {
+  readonly #stream: Writable;
+  #buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  #used = 0;
+  /** A run of input bytes to copy in one go: consecutive lines written as they came. */
+  #run: Buffer | undefined;
+  #runStart = 0;
+  #runEnd = 0;
+
+  constructor(stream: Writable) {
+    this.#stream = stream;
+  }
+
+  /**
+   * `source[start, end)` and a newline. When the input has that newline right there, the bytes
+   * are not copied yet: consecutive such lines become one copy.
+   */
+  line(source: Buffer, start: number, end: number): void {
+    if (source[end] !== 0x0a) {
+      this.bytes(source, start, end);
+      this.newline();
+    } else if (this.#run === source && this.#runEnd === start) {
+      this.#runEnd = end + 1;
+    } else {
+      this.#commitRun();
+      this.#run = source;
+      this.#runStart = start;
+      this.#runEnd = end + 1;
+    }
+  }
+
+  /**
+   * The decoded contents of the JSON string literal inside `source[start, end)` (quotes
+   * excluded). Returns false, writing nothing, when the literal is not valid.
+   */
+  jsonString(source: Buffer, start: number, end: number): boolean {
+    this.#commitRun();
+    if (end - start > CHUNK_BYTES - this.#used) {
+      this.flush();
+      if (end - start > CHUNK_BYTES) return false;
+    }
+    const written = unescapeJsonBytes(source, start, end, this.#buffer, this.#used);
+    if (written < 0) return false;
+    this.#used = written;
+    return true;
+  }
+
+  bytes(source: Buffer, start = 0, end = source.length): void {
+    this.#commitRun();
+    const length = end - start;
+    if (length > CHUNK_BYTES - this.#used) {
+      this.flush();
+      if (length > CHUNK_BYTES) {
+        this.#stream.write(Buffer.from(source.subarray(start, end)));
+        return;
+      }
+    }
+    source.copy(this.#buffer, this.#used, start, end);
+    this.#used += length;
+  }
+
+  text(text: string): void {
+    this.#commitRun();
+    // A UTF-16 unit is at most 3 UTF-8 bytes.
+    if (text.length * 3 > CHUNK_BYTES - this.#used) {
+      this.flush();
+      if (text.length * 3 > CHUNK_BYTES) {
+        this.#stream.write(text);
+        return;
+      }
+    }
+    this.#used += this.#buffer.write(text, this.#used);
+  }
+
+  newline(): void {
+    this.#commitRun();
+    if (this.#used === CHUNK_BYTES) this.flush();
+    this.#buffer[this.#used++] = 0x0a;
+  }
+
+  flush(): boolean {
+    this.#commitRun();
+    if (this.#used === 0) return !this.#stream.writableNeedDrain;
+    const full = this.#buffer.subarray(0, this.#used);
+    // The stream may hold the written buffer until it is sent: never reuse it.
+    this.#buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.#used = 0;
+    return this.#stream.write(full);
+  }
+
+  #commitRun(): void {
+    const run = this.#run;
+    if (!run) return;
+    this.#run = undefined;
+    this.bytes(run, this.#runStart, this.#runEnd);
+  }
+}

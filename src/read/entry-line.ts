@@ -1,0 +1,76 @@
+/**
+ * One entry as read: its type, where its JSON sits in the input bytes, and its contents,
+ * decoded only when something asks (selection by type alone never decodes).
+ */
+import type { LinePrefix } from './line-prefix.js';
+
+export class EntryLine {
+  readonly logType: string;
+  readonly partial: boolean;
+  readonly prefix: LinePrefix | undefined;
+  /** The input bytes the entry was read from, and its place there. */
+  readonly bytes: Buffer;
+  /** Start of the line (prefix included). */
+  readonly lineStart: number;
+  /** Start of the entry's JSON (after any prefix). */
+  readonly start: number;
+  readonly end: number;
+  /** Where the contents string literal's quotes are, when the line was read by its bytes
+   * (-1 when the contents were decoded another way). */
+  readonly literalStart: number;
+  readonly literalEnd: number;
+  #contents: string | undefined;
+
+  constructor(
+    logType: string,
+    partial: boolean,
+    prefix: LinePrefix | undefined,
+    bytes: Buffer,
+    lineStart: number,
+    start: number,
+    end: number,
+    literalStart: number,
+    literalEnd: number,
+    contents?: string,
+  ) {
+    this.logType = logType;
+    this.partial = partial;
+    this.prefix = prefix;
+    this.bytes = bytes;
+    this.lineStart = lineStart;
+    this.start = start;
+    this.end = end;
+    this.literalStart = literalStart;
+    this.literalEnd = literalEnd;
+    this.#contents = contents;
+  }
+
+  /** An entry made from a decoded value: a joined split line, or a raw line read `--as TYPE`. */
+  static fromContents(logType: string, contents: string, prefix?: LinePrefix): EntryLine {
+    return new EntryLine(logType, false, prefix, EMPTY, 0, 0, 0, -1, -1, contents);
+  }
+
+  get contents(): string {
+    if (this.#contents === undefined) {
+      const literal = this.bytes.subarray(this.literalStart + 1, this.literalEnd);
+      // Without a backslash the literal's bytes are the contents' UTF-8 bytes.
+      if (literal.indexOf(0x5c) === -1) this.#contents = literal.toString('utf8');
+      else {
+        try {
+          this.#contents = JSON.parse(this.bytes.toString('utf8', this.literalStart, this.literalEnd + 1)) as string;
+        } catch {
+          // Shaped like an entry but with a broken escape: the literal as it is, not a crash.
+          this.#contents = literal.toString('utf8');
+        }
+      }
+    }
+    return this.#contents;
+  }
+
+  /** True when the JSON the entry came from can be written as it is. */
+  get hasSourceJson(): boolean {
+    return this.end > this.start;
+  }
+}
+
+const EMPTY = Buffer.alloc(0);

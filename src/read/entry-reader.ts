@@ -1,0 +1,148 @@
+/**
+ * Lines in, entries out. An entry the sidecar wrote starts `{"logType":"<type>","contents":"`
+ * and ends `"}` or `","partial":true}`: such a line is selected from those bytes without
+ * parsing it (most of a `kubectl logs` stream). Any other line that starts with `{` is parsed:
+ * an object with a string `logType` is an entry (a shipper that re-serialised it, or the
+ * sidecar's own pino diagnostics, whose contents are the whole line). Everything else (other
+ * containers' output, a cut line, a line too long to hold) is another line, counted, never a
+ * crash.
+ */
+import { LineSplitter } from '../follow/split-lines.js';
+import { EntryLine } from './entry-line.js';
+import { PREFIX_HEAD_BYTES, parseLinePrefix, type LinePrefix } from './line-prefix.js';
+
+export interface EntryHandler {
+  entry(entry: EntryLine): void;
+  /** A line that is not an entry: bytes[start, end). */
+  other(bytes: Buffer, start: number, end: number): void;
+}
+
+const TYPE_KEY = Buffer.from('{"logType":"');
+const CONTENTS_KEY = Buffer.from('","contents":"');
+const PARTIAL_TAIL = Buffer.from('","partial":true}');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACE = 0x7b;
+
+/** Longest input line held whole; longer ones are counted as other lines, piece by piece. */
+export const MAX_INPUT_LINE_BYTES = 64 * 1024 * 1024;
+
+/** A byte loop: for keys this short it is several times faster than Buffer.compare. */
+function matchesAt(bytes: Buffer, at: number, expected: Buffer): boolean {
+  if (at < 0 || at + expected.length > bytes.length) return false;
+  for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
+  return true;
+}
+
+/**
+ * Type names seen so far, by length and first byte: a stream holds a handful of types, so a
+ * name is decoded once and then recognised from its bytes, and the same string is reused
+ * (its hash too, for the maps keyed by type).
+ */
+class TypeNames {
+  readonly #known = new Map<number, { readonly bytes: Buffer; readonly name: string }[]>();
+
+  nameOf(bytes: Buffer, start: number, end: number): string {
+    const key = ((end - start) << 8) | bytes[start]!;
+    const candidates = this.#known.get(key);
+    if (candidates) {
+      for (const candidate of candidates) if (matchesAt(bytes, start, candidate.bytes)) return candidate.name;
+    }
+    const name = bytes.toString('utf8', start, end);
+    if ((candidates?.length ?? 0) < 16) {
+      const known = { bytes: Buffer.from(bytes.subarray(start, end)), name };
+      if (candidates) candidates.push(known);
+      else this.#known.set(key, [known]);
+    }
+    return name;
+  }
+}
+
+/** A quote at `at` that is not escaped (preceded by an even number of backslashes). */
+function isClosingQuote(bytes: Buffer, at: number, floor: number): boolean {
+  if (bytes[at] !== QUOTE) return false;
+  let backslashes = 0;
+  for (let i = at - 1; i >= floor && bytes[i] === BACKSLASH; i--) backslashes++;
+  return backslashes % 2 === 0;
+}
+
+export class EntryReader {
+  readonly #handler: EntryHandler;
+  readonly #splitter: LineSplitter;
+  readonly #typeNames = new TypeNames();
+
+  constructor(handler: EntryHandler) {
+    this.#handler = handler;
+    this.#splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, (bytes, start, end, partial) => {
+      if (partial) handler.other(bytes, start, end);
+      else this.#line(bytes, start, end);
+    });
+  }
+
+  push(chunk: Buffer): void {
+    this.#splitter.push(chunk);
+  }
+
+  /** The end of the input: a last line without newline is read too. */
+  end(): void {
+    this.#splitter.flush();
+  }
+
+  #line(bytes: Buffer, lineStart: number, lineEnd: number): void {
+    let end = lineEnd;
+    if (end > lineStart && bytes[end - 1] === 0x0d) end--;
+    let start = lineStart;
+    let prefix: LinePrefix | undefined;
+    if (bytes[start] !== OPEN_BRACE) {
+      prefix = parseLinePrefix(bytes.toString('latin1', start, Math.min(end, start + PREFIX_HEAD_BYTES)));
+      if (prefix === undefined) {
+        this.#handler.other(bytes, lineStart, lineEnd);
+        return;
+      }
+      start += prefix.length;
+    }
+    const entry = readCanonical(bytes, lineStart, start, end, prefix, this.#typeNames) ?? readParsed(bytes, lineStart, start, end, prefix);
+    if (entry) this.#handler.entry(entry);
+    else this.#handler.other(bytes, lineStart, lineEnd);
+  }
+}
+
+/** The sidecar's own shape, read from its bytes. */
+function readCanonical(
+  bytes: Buffer,
+  lineStart: number,
+  start: number,
+  end: number,
+  prefix: LinePrefix | undefined,
+  typeNames: TypeNames,
+): EntryLine | undefined {
+  if (end - start < TYPE_KEY.length + CONTENTS_KEY.length + 2 || !matchesAt(bytes, start, TYPE_KEY)) return undefined;
+  const typeStart = start + TYPE_KEY.length;
+  const typeEnd = bytes.indexOf(QUOTE, typeStart);
+  if (typeEnd === -1 || typeEnd >= end || !matchesAt(bytes, typeEnd, CONTENTS_KEY)) return undefined;
+  // A type with an escape in it is not read by bytes.
+  for (let i = typeStart; i < typeEnd; i++) if (bytes[i] === BACKSLASH) return undefined;
+  const literalStart = typeEnd + CONTENTS_KEY.length - 1;
+  const partial = end - PARTIAL_TAIL.length > literalStart && matchesAt(bytes, end - PARTIAL_TAIL.length, PARTIAL_TAIL);
+  const literalEnd = partial ? end - PARTIAL_TAIL.length : end - 2;
+  if (!partial && bytes[end - 1] !== CLOSE_BRACE) return undefined;
+  if (literalEnd <= literalStart || !isClosingQuote(bytes, literalEnd, literalStart + 1)) return undefined;
+  return new EntryLine(typeNames.nameOf(bytes, typeStart, typeEnd), partial, prefix, bytes, lineStart, start, end, literalStart, literalEnd);
+}
+
+/** Any other JSON object with a string logType. */
+function readParsed(bytes: Buffer, lineStart: number, start: number, end: number, prefix: LinePrefix | undefined): EntryLine | undefined {
+  if (bytes[start] !== OPEN_BRACE) return undefined;
+  const text = bytes.toString('utf8', start, end);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { logType, contents, partial } = value as Record<string, unknown>;
+  if (typeof logType !== 'string') return undefined;
+  return new EntryLine(logType, partial === true, prefix, bytes, lineStart, start, end, -1, -1, typeof contents === 'string' ? contents : text);
+}
