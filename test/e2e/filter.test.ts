@@ -1,0 +1,173 @@
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { FILTER_BIN, REAL_DATA, SIDECAR_BIN, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
+import { entryLine, runFilter } from '../_helpers/filter-process.js';
+
+const STREAM = [
+  entryLine('mongodb', '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","msg":"Connection accepted"}'),
+  entryLine('automation-agent', '[2026-11-22T10:00:00.100+0000] [.info] All good'),
+  'Skipping creating symlinks because this is not Static Containers Architecture',
+  entryLine('mongodb-audit', '{"atype":"authenticate","result":18}'),
+  entryLine('automation-agent-verbose', '[2026-11-22T10:00:00.200+0000] [.error] Failed to connect'),
+  entryLine('mongodb', 'second server line'),
+  '{"level":30,"time":"2026-11-22T10:00:01.000Z","logType":"logtype-sidecar","msg":"following file"}',
+].join('\n') + '\n';
+
+const selections: { name: string; args: string[]; expected: string[] }[] = [
+  { name: 'one type, raw (the default into a pipe)', args: ['-t', 'mongodb'], expected: ['{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","msg":"Connection accepted"}', 'second server line'] },
+  { name: 'a comma list', args: ['-t', 'mongodb-audit,automation-agent'], expected: ['[2026-11-22T10:00:00.100+0000] [.info] All good', '{"atype":"authenticate","result":18}'] },
+  { name: 'a glob', args: ['-t', 'automation-agent*'], expected: ['[2026-11-22T10:00:00.100+0000] [.info] All good', '[2026-11-22T10:00:00.200+0000] [.error] Failed to connect'] },
+  { name: 'repeated -t', args: ['-t', 'mongodb-audit', '-t', 'logtype-sidecar'], expected: ['{"atype":"authenticate","result":18}', '{"level":30,"time":"2026-11-22T10:00:01.000Z","logType":"logtype-sidecar","msg":"following file"}'] },
+  { name: 'exclude', args: ['-x', 'mongodb,automation*,logtype-sidecar'], expected: ['{"atype":"authenticate","result":18}'] },
+  { name: 'grep', args: ['-g', 'fail'], expected: [] },
+  { name: 'grep -i', args: ['-g', 'fail', '-i'], expected: ['[2026-11-22T10:00:00.200+0000] [.error] Failed to connect'] },
+  { name: 'grep -v', args: ['-t', 'mongodb', '-g', 'second', '-v'], expected: ['{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","msg":"Connection accepted"}'] },
+  { name: 'json', args: ['-t', 'mongodb-audit', '-o', 'json'], expected: [entryLine('mongodb-audit', '{"atype":"authenticate","result":18}')] },
+  {
+    name: 'keep other lines',
+    args: ['-t', 'mongodb-audit', '--keep-other'],
+    expected: ['Skipping creating symlinks because this is not Static Containers Architecture', '{"atype":"authenticate","result":18}'],
+  },
+];
+
+for (const { name, args, expected } of selections) {
+  test(`select: ${name}`, (t) => {
+    const result = runFilter(args, STREAM);
+    t.is(result.status, 0, result.stderr);
+    t.deepEqual(result.stdout.split('\n').slice(0, -1), expected);
+  });
+}
+
+test('pretty: badges, other lines dimmed, no colour when asked for none', (t) => {
+  const result = runFilter(['-o', 'pretty', '--color', 'never'], STREAM);
+  const lines = result.stdout.split('\n');
+  t.is(lines[0], 'mongodb       {"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","msg":"Connection accepted"}');
+  t.is(lines[2], 'Skipping creating symlinks because this is not Static Containers Architecture');
+  t.is(lines[3], 'audit         {"atype":"authenticate","result":18}');
+  t.false(result.stdout.includes('\u001b'));
+});
+
+test('pretty with colour: FORCE_COLOR turns it on, NO_COLOR off', (t) => {
+  t.true(runFilter(['-o', 'pretty'], STREAM, { FORCE_COLOR: '1' }).stdout.includes('\u001b[32mmongodb'));
+  t.false(runFilter(['-o', 'pretty'], STREAM, { NO_COLOR: '1', FORCE_COLOR: '1' }).stdout.includes('\u001b['));
+});
+
+test('kubectl --prefix --timestamps: prefixes removed, kept with --keep-prefix, shown in pretty', (t) => {
+  const input = `[pod/db-0/agent] 2026-11-22T10:00:00.123456789Z ${entryLine('mongodb', 'x')}\n`;
+  t.is(runFilter(['-o', 'json'], input).stdout, `${entryLine('mongodb', 'x')}\n`);
+  t.is(runFilter(['-o', 'json', '--keep-prefix'], input).stdout, input);
+  t.is(runFilter(['-o', 'pretty', '--utc', '--color', 'never'], input).stdout, 'pod/db-0/agent mongodb       2026-11-22 10:00:00.123Z x\n');
+});
+
+test('split lines are joined, per type, across other types between the pieces', (t) => {
+  const input = [
+    entryLine('mongodb', 'abc', true),
+    entryLine('automation-agent', 'between'),
+    entryLine('mongodb', 'def', true),
+    entryLine('mongodb', 'ghi'),
+  ].join('\n') + '\n';
+  t.is(runFilter(['-t', 'mongodb'], input).stdout, 'abcdefghi\n');
+  t.is(runFilter(['-t', 'mongodb', '-o', 'json'], input).stdout, `${entryLine('mongodb', 'abcdefghi')}\n`);
+});
+
+test('--summary: counts per type and other lines, on stderr', (t) => {
+  const result = runFilter(['--summary', '-t', 'mongodb'], STREAM);
+  t.regex(result.stderr, /logtype: 6 entries read, 2 written, 1 other lines/);
+  t.regex(result.stderr, /mongodb +2\n/);
+  t.regex(result.stderr, /logtype-sidecar +1\n/);
+});
+
+test('--strict: other lines make the exit 1, with the count', (t) => {
+  const result = runFilter(['--strict'], STREAM);
+  t.is(result.status, 1);
+  t.regex(result.stderr, /1 line was not entries/);
+  t.is(runFilter(['--strict'], `${entryLine('a', 'b')}\n`).status, 0);
+});
+
+test('files, gzip files and - for stdin, in order', (t) => {
+  const dir = tempDir('filter-files');
+  fs.writeFileSync(path.join(dir, 'a.jsonl'), `${entryLine('mongodb', 'from a')}\n`);
+  fs.writeFileSync(path.join(dir, 'b.jsonl.gz'), gzipSync(`${entryLine('mongodb', 'from gzip')}\n`));
+  fs.writeFileSync(path.join(dir, 'c.log'), gzipSync(`${entryLine('mongodb', 'gzip whatever the name')}\n`));
+  const result = runFilter([path.join(dir, 'a.jsonl'), path.join(dir, 'b.jsonl.gz'), '-', path.join(dir, 'c.log')], `${entryLine('mongodb', 'from stdin')}\n`);
+  t.is(result.stdout, 'from a\nfrom gzip\nfrom stdin\ngzip whatever the name\n');
+});
+
+test('--as TYPE reads a raw log file, gzip too (a real rotated server log)', (t) => {
+  const file = path.join(REAL_DATA, 'mongod-replica-rs1.log.gz');
+  const result = runFilter(['--as', 'mongodb', '-t', 'mongodb', '-g', '"Slow query"', '--summary', file]);
+  t.is(result.status, 0);
+  t.regex(result.stderr, /7757 entries read/);
+  const lines = result.stdout.split('\n').slice(0, -1);
+  t.true(lines.length > 100);
+  t.true(lines.every((line) => (JSON.parse(line) as { msg: string }).msg === 'Slow query'));
+});
+
+test('the sidecar piped into the filter: a round trip of every real sample line', (t) => {
+  const dir = tempDir('roundtrip');
+  const text = fs.readFileSync(path.join(REAL_DATA, 'mongod-4.2-text.log'));
+  fs.writeFileSync(path.join(dir, 'mongodb.log'), text);
+  const result = spawnSync('bash', ['-c', `"${process.execPath}" "${SIDECAR_BIN}" --once --log-dir "${dir}" 2>/dev/null | "${process.execPath}" "${FILTER_BIN}" -t mongodb`], {
+    env: cleanEnv(),
+    maxBuffer: 1 << 28,
+  });
+  t.is(result.status, 0);
+  t.deepEqual(result.stdout, text);
+});
+
+const usage: { name: string; args: string[]; says: RegExp }[] = [
+  { name: 'an unknown flag', args: ['--bogus'], says: /Unknown argument: bogus/ },
+  { name: 'a bad output mode', args: ['-o', 'yaml'], says: /Invalid values/ },
+  { name: 'a bad regular expression', args: ['-g', '('], says: /--grep: Invalid regular expression/ },
+  { name: 'a missing file', args: ['/nonexistent/file.log'], says: /cannot read \/nonexistent\/file.log: ENOENT/ },
+  { name: 'a directory', args: ['/tmp'], says: /\/tmp is a directory/ },
+  { name: '-v without -g', args: ['-v'], says: /--invert-grep needs --grep/ },
+];
+for (const { name, args, says } of usage) {
+  test(`usage error, ${name}: one line, exit 2`, (t) => {
+    const result = runFilter(args);
+    t.is(result.status, 2);
+    t.regex(result.stderr, says);
+    t.is(result.stderr.trim().split('\n').length, 1);
+  });
+}
+
+test('--help teaches with examples', (t) => {
+  const result = runFilter(['--help']);
+  t.is(result.status, 0);
+  t.regex(result.stdout, /Examples:/);
+  t.regex(result.stdout, /kubectl logs POD \| logtype -t mongodb/);
+});
+
+test('| head -1: EPIPE is a quiet exit 0', (t) => {
+  const big = `${entryLine('mongodb', 'x'.repeat(200))}\n`.repeat(200_000);
+  const dir = tempDir('filter-epipe');
+  fs.writeFileSync(path.join(dir, 'in'), big);
+  const result = spawnSync('bash', ['-c', `"${process.execPath}" "${FILTER_BIN}" "${dir}/in" 2>"${dir}/err" | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"`], {
+    encoding: 'utf8',
+    env: cleanEnv(),
+  });
+  t.is(result.stdout.trim(), '0');
+  t.is(fs.readFileSync(`${dir}/err`, 'utf8'), '');
+});
+
+test('on a terminal, a crafted line cannot write control sequences (raw, json and pretty)', (t) => {
+  const crafted = `${entryLine('mongodb', 'evil \u001b[2J\u001b]0;pwned\u0007 \u009b31m \u202e end')}\n`;
+  const dir = tempDir('tty');
+  fs.writeFileSync(path.join(dir, 'in'), crafted);
+  for (const mode of ['raw', 'json', 'pretty']) {
+    // `script` gives the command a real terminal as stdout.
+    const result = spawnSync('script', ['-qec', `"${process.execPath}" "${FILTER_BIN}" -o ${mode} --color never "${dir}/in"`, '/dev/null'], {
+      encoding: 'utf8',
+      env: cleanEnv(),
+    });
+    t.is(result.status, 0, mode);
+    const shown = result.stdout.replace(/\r\n/g, '\n');
+    t.false(/[\u001b\u0007\u009b\u202e]/.test(shown), `${mode}: ${JSON.stringify(shown)}`);
+    // Raw and pretty show ESC as \e; JSON already escapes it as \u001b.
+    t.true(shown.includes(mode === 'json' ? '\\u001b[2J' : '\\e[2J'), mode);
+  }
+});

@@ -1,0 +1,128 @@
+import test from 'ava';
+import { parseLinePrefix } from '../../src/read/line-prefix.js';
+import { typeMatcher } from '../../src/select/type-matcher.js';
+import { escapeTerminal } from '../../src/render/escape-terminal.js';
+import { colorEnabled } from '../../src/render/colors.js';
+import { unescapeJsonBytes } from '../../src/read/unescape-json.js';
+import { formatTime } from '../../src/render/format-time.js';
+
+const prefixes: { name: string; head: string; expected: ReturnType<typeof parseLinePrefix> }[] = [
+  { name: 'no prefix', head: '{"logType":"x"}', expected: { length: 0, text: '' } },
+  {
+    name: 'kubectl --timestamps',
+    head: '2026-11-22T10:00:00.123456789Z {"logType"',
+    expected: { length: 31, text: '2026-11-22T10:00:00.123456789Z ', time: '2026-11-22T10:00:00.123456789Z' },
+  },
+  {
+    name: 'kubectl --prefix',
+    head: '[pod/db-0/mongodb-agent] {"logType"',
+    expected: { length: 25, text: '[pod/db-0/mongodb-agent] ', source: 'pod/db-0/mongodb-agent' },
+  },
+  {
+    name: 'kubectl --prefix --timestamps',
+    head: '[pod/db-0/c] 2026-11-22T10:00:00+01:00 {"l',
+    expected: { length: 39, text: '[pod/db-0/c] 2026-11-22T10:00:00+01:00 ', source: 'pod/db-0/c', time: '2026-11-22T10:00:00+01:00' },
+  },
+  { name: 'stern', head: 'db-0 mongodb-agent {"logType"', expected: { length: 19, text: 'db-0 mongodb-agent ', source: 'db-0 mongodb-agent' } },
+  {
+    name: 'stern, coloured',
+    head: '\u001b[32mdb-0\u001b[0m \u001b[36magent\u001b[0m {"logType"',
+    expected: { length: 29, text: '\u001b[32mdb-0\u001b[0m \u001b[36magent\u001b[0m ', source: 'db-0 agent' },
+  },
+  { name: 'plain text', head: 'Skipping creating symlinks because this is not Static Containers', expected: undefined },
+  { name: 'a time, then text', head: '2026-11-22T10:00:00Z starting', expected: undefined },
+  { name: 'empty', head: '', expected: undefined },
+];
+for (const { name, head, expected } of prefixes) {
+  test(`prefix: ${name}`, (t) => {
+    t.deepEqual(parseLinePrefix(head), expected);
+  });
+}
+
+const matchers: { include: string[]; exclude: string[]; yes: string[]; no: string[] }[] = [
+  { include: [], exclude: [], yes: ['mongodb', 'anything'], no: [] },
+  { include: ['mongodb'], exclude: [], yes: ['mongodb'], no: ['mongodb-audit', 'automation-agent'] },
+  { include: ['mongodb,mongodb-audit'], exclude: [], yes: ['mongodb', 'mongodb-audit'], no: ['backup-agent'] },
+  { include: ['automation-agent*'], exclude: [], yes: ['automation-agent', 'automation-agent-verbose'], no: ['monitoring-agent'] },
+  { include: ['*-agent'], exclude: ['backup*'], yes: ['monitoring-agent', 'automation-agent'], no: ['backup-agent', 'mongodb'] },
+  { include: [], exclude: ['automation-agent-verbose', 'logtype-sidecar'], yes: ['mongodb'], no: ['automation-agent-verbose', 'logtype-sidecar'] },
+  { include: ['mongo.b'], exclude: [], yes: [], no: ['mongodb', 'mongo.b'.replace('.', 'x')] },
+];
+for (const { include, exclude, yes, no } of matchers) {
+  test(`types: -t ${include.join(' ')} -x ${exclude.join(' ')}`, (t) => {
+    const selected = typeMatcher(include, exclude);
+    for (const type of yes) t.true(selected(type), type);
+    for (const type of no) t.false(selected(type), type);
+  });
+}
+
+const escapes: [string, string][] = [
+  ['plain text', 'plain text'],
+  ['tab\tstays', 'tab\tstays'],
+  ['\u001b[2J\u001b[H clear screen', '\\e[2J\\e[H clear screen'],
+  ['\u001b]0;owned\u0007 title', '\\e]0;owned\\x07 title'],
+  ['carriage\rreturn', 'carriage\\rreturn'],
+  ['new\nline', 'new\\nline'],
+  ['nul\u0000', 'nul\\x00'],
+  ['del\u007f', 'del\\x7f'],
+  ['c1 csi\u009b31m', 'c1 csi\\x9b31m'],
+  ['bidi \u202eevil', 'bidi \\u{202e}evil'],
+  ['unicode ok: é € 😀', 'unicode ok: é € 😀'],
+];
+for (const [input, expected] of escapes) {
+  test(`terminal escape: ${JSON.stringify(input)}`, (t) => {
+    t.is(escapeTerminal(input), expected);
+  });
+}
+
+const colors: { mode: 'auto' | 'always' | 'never'; env: NodeJS.ProcessEnv; tty: boolean; expected: boolean }[] = [
+  { mode: 'auto', env: {}, tty: true, expected: true },
+  { mode: 'auto', env: {}, tty: false, expected: false },
+  { mode: 'auto', env: { NO_COLOR: '1' }, tty: true, expected: false },
+  { mode: 'auto', env: { NO_COLOR: '' }, tty: true, expected: true },
+  { mode: 'auto', env: { FORCE_COLOR: '1' }, tty: false, expected: true },
+  { mode: 'auto', env: { FORCE_COLOR: '0' }, tty: true, expected: false },
+  { mode: 'auto', env: { TERM: 'dumb' }, tty: true, expected: false },
+  { mode: 'always', env: { NO_COLOR: '1' }, tty: false, expected: true },
+  { mode: 'never', env: { FORCE_COLOR: '1' }, tty: true, expected: false },
+];
+for (const { mode, env, tty, expected } of colors) {
+  test(`colour: --color ${mode} ${JSON.stringify(env)} tty=${String(tty)}`, (t) => {
+    t.is(colorEnabled(mode, env, tty), expected);
+  });
+}
+
+test('unescapeJsonBytes gives what JSON.parse gives, for random strings', (t) => {
+  const alphabet = ['a', '"', '\\', '/', '\n', '\t', '\u0001', 'é', '€', '😀', '\u2028', '\ud800', '\udfff', ' '];
+  const target = Buffer.alloc(4096);
+  for (let round = 0; round < 500; round++) {
+    let text = '';
+    for (let i = 0; i < 40; i++) text += alphabet[Math.floor(Math.random() * alphabet.length)];
+    const literal = Buffer.from(JSON.stringify(text));
+    const end = unescapeJsonBytes(literal, 1, literal.length - 1, target, 0);
+    t.deepEqual(target.subarray(0, end), Buffer.from(text), JSON.stringify(text));
+  }
+});
+
+const invalidLiterals = ['\\', '\\x', '\\u12', '\\uzzzz'];
+for (const literal of invalidLiterals) {
+  test(`unescapeJsonBytes refuses ${JSON.stringify(literal)}`, (t) => {
+    const bytes = Buffer.from(literal);
+    t.is(unescapeJsonBytes(bytes, 0, bytes.length, Buffer.alloc(64), 0), -1);
+  });
+}
+
+test('escaped surrogate pairs and lone surrogates decode as JSON.parse does', (t) => {
+  for (const literal of ['\\ud83d\\ude00', '\\ud83d', '\\ude00x', '\\u00e9']) {
+    const bytes = Buffer.from(literal);
+    const target = Buffer.alloc(64);
+    const end = unescapeJsonBytes(bytes, 0, bytes.length, target, 0);
+    t.deepEqual(target.subarray(0, end), Buffer.from(JSON.parse(`"${literal}"`) as string), literal);
+  }
+});
+
+test('times: UTC marked Z, local without', (t) => {
+  t.is(formatTime(new Date('2026-11-22T10:00:00.123Z'), true), '2026-11-22 10:00:00.123Z');
+  t.regex(formatTime(new Date('2026-11-22T10:00:00.123Z'), false), /^2026-11-2\d \d\d:\d\d:00\.123$/);
+  t.is(formatTime(new Date('nonsense'), true), '');
+});
