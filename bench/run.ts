@@ -3,9 +3,11 @@
  * beside the anchor's from the same run.
  */
 import { formatLoss, runLoss } from './loss.js';
+import { runFilterBench } from './filter.js';
 
 const benches: Record<string, () => Promise<string>> = {
   loss: async () => `## Loss and corruption (ANCHORS.md §1)\n\n${formatLoss(await runLoss())}\n`,
+  filter: async () => `## The filter on a million entries (ANCHORS.md §2)\n\n${runFilterBench()}\n`,
 };
 
 const wanted = process.argv.slice(2);

@@ -9,8 +9,10 @@ const CHUNK_BYTES = 256 * 1024;
 
 export class ByteOutput {
   readonly #stream: Writable;
-  #buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  #buffer: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   #used = 0;
+  /** Buffers the stream has finished with, reused so memory stays flat. */
+  readonly #free: Buffer[] = [];
   /** A run of input bytes to copy in one go: consecutive lines written as they came. */
   #run: Buffer | undefined;
   #runStart = 0;
@@ -90,11 +92,12 @@ export class ByteOutput {
   flush(): boolean {
     this.#commitRun();
     if (this.#used === 0) return !this.#stream.writableNeedDrain;
-    const full = this.#buffer.subarray(0, this.#used);
-    // The stream may hold the written buffer until it is sent: never reuse it.
-    this.#buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    const written = this.#buffer;
+    const length = this.#used;
+    // The stream holds the buffer until it is sent: it is reused only after that.
+    this.#buffer = this.#free.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
     this.#used = 0;
-    return this.#stream.write(full);
+    return this.#stream.write(written.subarray(0, length), () => this.#free.push(written));
   }
 
   #commitRun(): void {

@@ -1,0 +1,46 @@
+/**
+ * The filter against jq on a million entries (ANCHORS.md §2), in the same run: CPU-seconds,
+ * the ratio to jq, and peak RSS.
+ */
+import path from 'node:path';
+import { entriesFile } from './inputs.js';
+import { fmt, measure } from './measure.js';
+
+const FILTER = path.resolve(import.meta.dirname, '../bin/logtype.js');
+
+interface Row {
+  readonly name: string;
+  readonly script: string;
+  /** The row of jq this one is compared with. */
+  readonly versus?: string;
+  readonly target?: number;
+}
+
+export function runFilterBench(): string {
+  const input = entriesFile();
+  const node = process.execPath;
+  const rows: Row[] = [
+    { name: 'jq -c select(.logType=="mongodb")', script: `jq -c 'select(.logType=="mongodb")' < "${input}" > /dev/null` },
+    { name: 'jq -r select(...) | .contents', script: `jq -r 'select(.logType=="mongodb") | .contents' < "${input}" > /dev/null` },
+    { name: 'grep -F \'"logType":"mongodb",\' | cat', script: `grep -F '"logType":"mongodb",' < "${input}" | cat > /dev/null` },
+    { name: 'logtype -t mongodb -o json', script: `"${node}" "${FILTER}" -t mongodb -o json < "${input}" > /dev/null`, versus: 'jq -c select(.logType=="mongodb")', target: 10 },
+    { name: 'logtype -t mongodb -o raw', script: `"${node}" "${FILTER}" -t mongodb -o raw < "${input}" > /dev/null`, versus: 'jq -r select(...) | .contents', target: 5 },
+    { name: 'kubectl logs POD | logtype -t mongodb -o raw (a pipe)', script: `cat "${input}" | "${node}" "${FILTER}" -t mongodb -o raw > /dev/null`, versus: 'jq -r select(...) | .contents', target: 5 },
+  ];
+  measure(`cat "${input}" > /dev/null`); // into the page cache, for every row alike
+  const results = new Map(rows.map((row) => [row.name, measure(row.script)]));
+  const lines = [
+    `Input: ${path.basename(input)}, 1,000,000 entries (66.5% mongodb, 3.5% audit, 30% agents)`,
+    '',
+    '| command | CPU-s | fewer CPU-s than jq | target | peak RSS MB |',
+    '|---|---|---|---|---|',
+  ];
+  for (const row of rows) {
+    const ours = results.get(row.name)!;
+    const jq = row.versus ? results.get(row.versus) : undefined;
+    const ratio = jq ? `${fmt(jq.cpuSeconds / ours.cpuSeconds, 1)}x` : '';
+    const target = row.target ? `${row.target}x ${jq && jq.cpuSeconds / ours.cpuSeconds >= row.target ? 'met' : 'NOT met'}` : '';
+    lines.push(`| ${row.name.replaceAll('|', '\\|')} | ${fmt(ours.cpuSeconds)} | ${ratio} | ${target} | ${fmt(ours.peakRssMb, 0)} |`);
+  }
+  return lines.join('\n');
+}
