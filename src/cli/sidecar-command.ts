@@ -1,6 +1,7 @@
 /**
  * `logtype-sidecar` arguments: yargs for parsing and help, the library for everything else.
  */
+import path from 'node:path';
 import yargs from 'yargs';
 import { FILE_LOG_TYPES, KNOWN_LOG_TYPES, DEFAULT_LOG_DIR } from '../log-types.js';
 import { resolveSources } from '../config/sidecar-config.js';
@@ -52,8 +53,12 @@ export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       default: '1MiB',
       describe: 'Longer lines leave as pieces marked "partial":true',
     })
-    .option('from-start', { type: 'boolean', default: false, describe: 'Read files present at start from their start' })
-    .option('once', { type: 'boolean', default: false, describe: 'Read what the files hold now (from their start), then exit' })
+    .option('state-file', {
+      type: 'string',
+      describe: 'Read positions kept across restarts [default: <log dir>/.logtype-sidecar.state; none with --once; "" for none]',
+    })
+    .option('from-start', { type: 'boolean', default: false, describe: 'With no saved state, read files present at start from their start' })
+    .option('once', { type: 'boolean', default: false, describe: 'Read what the files hold now (from their start, or from --state-file), then exit' })
     .option('stats-interval', {
       type: 'string',
       default: '60',
@@ -64,6 +69,7 @@ export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv
     .example('$0 --file mongodb=/data/mongod.log --rotate-wait 10', 'Override one file; drain rotated files for 10 s')
     .example('agent | $0 --stdin-type automation-agent-stdout', "Carry the agent's stdout through the same writer")
     .example('$0 --once --log-dir samples | logtype', 'Read the sample logs once and read them with the filter')
+    .example('$0 --state-file /data/logs/.positions', 'Keep read positions elsewhere (the log volume outlives the container)')
     .epilogue(ENV_HELP)
     .strict()
     .help()
@@ -80,7 +86,11 @@ export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   );
   const maxLineBytes = orFail(parseSize(lastOf(args['max-line-bytes']) ?? ''), '--max-line-bytes');
   if (maxLineBytes < 64) failUsage(SIDECAR_COMMAND, '--max-line-bytes must be at least 64');
+  const stateFlag = lastOf(args['state-file']);
+  const stateFile =
+    stateFlag !== undefined ? stateFlag || undefined : args.once ? undefined : path.join(sources.logDir, '.logtype-sidecar.state');
   return {
+    stateFile,
     files: sources.files,
     stdinType: sources.stdinType,
     maxLineBytes,

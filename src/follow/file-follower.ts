@@ -9,6 +9,8 @@
  * and one decision at a time keeps rotation free of races between reads and checks.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { FINGERPRINT_BYTES, fingerprintOf, type SavedFile } from '../state/state-file.js';
 import { LineSplitter, type LineSink } from './split-lines.js';
 import {
   drainIsOver,
@@ -21,9 +23,11 @@ import {
 export type FollowEvent =
   | { readonly kind: 'waiting'; readonly path: string }
   | { readonly kind: 'opened'; readonly path: string; readonly position: number }
+  | { readonly kind: 'resumed'; readonly path: string; readonly file: string; readonly position: number }
+  | { readonly kind: 'resume-lost'; readonly path: string; readonly position: number }
   | { readonly kind: 'rotated'; readonly path: string }
   | { readonly kind: 'deleted'; readonly path: string }
-  | { readonly kind: 'truncated'; readonly path: string; readonly position: number }
+  | { readonly kind: 'truncated'; readonly path: string; readonly position: number; readonly copy?: string }
   | { readonly kind: 'drained'; readonly path: string; readonly position: number }
   | { readonly kind: 'error'; readonly path: string; readonly message: string };
 
@@ -36,19 +40,22 @@ export interface FileFollowerOptions {
   /** Receives every line (or piece) of every file behind the path, in file order. */
   readonly sink: LineSink;
   readonly onEvent: (event: FollowEvent) => void;
-  /** Where a resumed follower starts (the state file, next issue); undefined: first start. */
-  readonly resume?: HeldPosition;
+  /**
+   * The files behind this path at the last save. Undefined on a first start (no state): a file
+   * there is read from its end. Defined, even empty: a file not among them appeared while the
+   * sidecar was down and is read from its start.
+   */
+  readonly resume?: readonly SavedFile[] | undefined;
 }
 
-/** A saved read position and the identity of the file it belongs to. */
-export interface HeldPosition extends FileIdentity {
-  readonly position: number;
-}
+/** Compressed rotations are never followed: their bytes are not the log's lines. */
+const COMPRESSED = /\.(gz|bz2|xz|zst|lz4|z)$/i;
 
 /** Bytes read per pread: large enough for throughput, small enough to stay within memory. */
 const READ_BYTES = 256 * 1024;
-/** Bytes before the read position compared on each read, to see a truncate-and-regrow. */
-const MARKER_BYTES = 16;
+/** Bytes before the read position compared on each read, to see a truncate-and-regrow, and
+ * to recognise copytruncate's copy: several lines, so repetitive lines do not look alike. */
+const MARKER_BYTES = 256;
 
 /** One read buffer for every follower: reads are synchronous and lines are copied or decoded
  * before the next read, so nothing outlives its turn in the buffer. */
@@ -58,6 +65,8 @@ const markerBuffer = Buffer.allocUnsafe(MARKER_BYTES);
 interface HeldFile extends FileIdentity {
   readonly fd: number;
   position: number;
+  fingerprint: string;
+  fingerprintBytes: number;
   /** The last bytes before `position`, as read. */
   marker: Buffer;
   readonly splitter: LineSplitter;
@@ -78,10 +87,25 @@ export class FileFollower {
     this.#options = options;
   }
 
-  /** The file behind the name now, and how far it has been read. */
-  get position(): HeldPosition | undefined {
-    const held = this.#current;
-    return held && { dev: held.dev, ino: held.ino, position: held.position };
+  /** How far the file behind the name now has been read. */
+  get position(): number | undefined {
+    return this.#current?.position;
+  }
+
+  /** What the state file keeps: each file behind the path and the end of its last whole line. */
+  savedFiles(): SavedFile[] {
+    return [...this.#draining, ...(this.#current ? [this.#current] : [])].map((held) => {
+      if (held.fingerprintBytes < FINGERPRINT_BYTES && held.position > held.fingerprintBytes) {
+        Object.assign(held, fingerprintOf(held.fd, Math.min(held.position, FINGERPRINT_BYTES)));
+      }
+      return {
+        dev: held.dev,
+        ino: held.ino,
+        position: held.position - held.splitter.heldBytes,
+        fingerprint: held.fingerprint,
+        fingerprintBytes: held.fingerprintBytes,
+      };
+    });
   }
 
   get drainingCount(): number {
@@ -94,6 +118,8 @@ export class FileFollower {
    * more to read.
    */
   poll(now: number, budget: number): boolean {
+    // First, learn which files are behind the name (a resumed rotated file drains first).
+    if (this.#firstLook) this.#followName(now);
     let left = budget;
     // Rotated files first: their lines were written before the new file's.
     for (const held of this.#draining) {
@@ -138,6 +164,10 @@ export class FileFollower {
   #followName(now: number): void {
     const firstLook = this.#firstLook;
     this.#firstLook = false;
+    if (firstLook && this.#options.resume) {
+      this.#resumeSaved(now, this.#options.resume);
+      if (this.#current) return;
+    }
     const held = this.#current;
     const heldLinks = held ? fs.fstatSync(held.fd).nlink : 1;
     const action = reconcilePath(held, heldLinks, statPath(this.path), firstLook);
@@ -153,7 +183,8 @@ export class FileFollower {
         this.#options.onEvent({ kind: action.unlinked ? 'deleted' : 'rotated', path: this.path });
         return;
       case 'open':
-        this.#open(now, action.from === 'end' && !this.#options.fromStart, action.replaced);
+        // With saved state, a file not among the saved ones appeared while we were down.
+        this.#open(now, action.from === 'end' && !this.#options.fromStart && !this.#options.resume, action.replaced);
         return;
     }
   }
@@ -177,20 +208,45 @@ export class FileFollower {
       this.#startDraining(now);
       this.#options.onEvent({ kind: 'rotated', path: this.path });
     }
-    const resume = this.#options.resume;
-    const resumed = resume && resume.dev === stat.dev && resume.ino === stat.ino && resume.position <= stat.size;
-    const position = resumed ? resume.position : atEnd ? stat.size : 0;
-    this.#current = {
+    const position = atEnd ? stat.size : 0;
+    this.#current = this.#hold(fd, stat, position, now);
+    this.#lastError = '';
+    this.#options.onEvent({ kind: 'opened', path: this.path, position });
+  }
+
+  #hold(fd: number, stat: fs.Stats, position: number, now: number): HeldFile {
+    return {
       fd,
       dev: stat.dev,
       ino: stat.ino,
       position,
+      ...fingerprintOf(fd, Math.min(stat.size, FINGERPRINT_BYTES)),
       marker: readMarker(fd, position),
       splitter: new LineSplitter(this.#options.maxLineBytes, this.#options.sink),
       quietSince: now,
     };
-    this.#lastError = '';
-    this.#options.onEvent({ kind: 'opened', path: this.path, position });
+  }
+
+  /**
+   * Finds each saved file by identity (device, inode and fingerprint): at the path itself, or
+   * beside it under a rotation name (`.1`, a timestamp suffix). Found beside it, it drains
+   * from the saved position; at the path, it is read on from there.
+   */
+  #resumeSaved(now: number, saved: readonly SavedFile[]): void {
+    let siblings: string[] | undefined;
+    for (const file of saved) {
+      const candidates = [this.path, ...(siblings ??= rotationSiblings(this.path))];
+      const found = candidates.map((candidate) => openIfSame(candidate, file)).find((f) => f !== undefined);
+      if (!found) {
+        this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: file.position });
+        continue;
+      }
+      const truncated = found.stat.size < file.position;
+      const held = this.#hold(found.fd, found.stat, truncated ? 0 : file.position, now);
+      this.#options.onEvent({ kind: 'resumed', path: this.path, file: found.path, position: held.position });
+      if (found.path === this.path) this.#current = held;
+      else this.#draining.push(held);
+    }
   }
 
   #startDraining(now: number): void {
@@ -219,10 +275,12 @@ export class FileFollower {
     if (size === held.position) return 0;
     const markerMatches = size < held.position || readMarker(held.fd, held.position).equals(held.marker);
     if (isTruncated(held.position, size, markerMatches)) {
+      const copy = held === this.#current ? this.#readCopy(held) : undefined;
       held.splitter.flush();
       held.position = 0;
       held.marker = Buffer.alloc(0);
-      this.#options.onEvent({ kind: 'truncated', path: this.path, position: 0 });
+      Object.assign(held, fingerprintOf(held.fd, 0));
+      this.#options.onEvent({ kind: 'truncated', path: this.path, position: 0, ...(copy ? { copy } : {}) });
     }
     let total = 0;
     while (total < budget) {
@@ -238,6 +296,37 @@ export class FileFollower {
       held.marker = readMarker(held.fd, held.position);
     }
     return total;
+  }
+
+  /**
+   * copytruncate copies the file, then truncates it: lines written after our last read and
+   * before the truncate are only in the copy. The copy is the file beside ours holding the same
+   * bytes just before our read position; its rest is read before we start again at 0.
+   */
+  #readCopy(held: HeldFile): string | undefined {
+    if (held.position === 0) return undefined;
+    for (const candidate of newestFirst(rotationSiblings(this.path))) {
+      let fd: number;
+      try {
+        fd = fs.openSync(candidate, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      } catch {
+        continue;
+      }
+      try {
+        const stat = fs.fstatSync(fd);
+        if (!stat.isFile() || stat.size < held.position || !readMarker(fd, held.position).equals(held.marker)) continue;
+        for (let at = held.position; ; ) {
+          const read = fs.readSync(fd, readBuffer, 0, READ_BYTES, at);
+          if (read === 0) break;
+          held.splitter.push(readBuffer, 0, read);
+          at += read;
+        }
+        return candidate;
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    return undefined;
   }
 
   #reportOnce(message: string): void {
@@ -257,6 +346,49 @@ function statPath(path: string): PathState {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
     return { kind: 'other', what: errorMessage(error) };
   }
+}
+
+/** Files beside `file` whose names extend it (`mongodb.log.1`, `mongodb.log.2026-11-20T10-23-09`). */
+function rotationSiblings(file: string): string[] {
+  const directory = path.dirname(file);
+  const base = `${path.basename(file)}.`;
+  try {
+    return fs
+      .readdirSync(directory)
+      .filter((name) => name.startsWith(base) && !COMPRESSED.test(name))
+      .map((name) => path.join(directory, name));
+  } catch {
+    return [];
+  }
+}
+
+function newestFirst(files: string[]): string[] {
+  const mtime = (file: string): number => {
+    try {
+      return fs.statSync(file).mtimeMs;
+    } catch {
+      return 0;
+    }
+  };
+  return files.map((file) => ({ file, at: mtime(file) })).sort((a, b) => b.at - a.at).map((f) => f.file);
+}
+
+function openIfSame(candidate: string, saved: SavedFile): { path: string; fd: number; stat: fs.Stats } | undefined {
+  let fd: number;
+  try {
+    const stat = fs.statSync(candidate);
+    if (!stat.isFile() || stat.dev !== saved.dev || stat.ino !== saved.ino || stat.size < saved.fingerprintBytes) return undefined;
+    fd = fs.openSync(candidate, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  const stat = fs.fstatSync(fd);
+  // Same inode, other bytes: the inode was reused by a new file.
+  if (stat.ino === saved.ino && fingerprintOf(fd, saved.fingerprintBytes).fingerprint === saved.fingerprint) {
+    return { path: candidate, fd, stat };
+  }
+  fs.closeSync(fd);
+  return undefined;
 }
 
 function readMarker(fd: number, position: number): Buffer {

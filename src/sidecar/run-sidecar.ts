@@ -13,6 +13,7 @@ import type { LineSink } from '../follow/split-lines.js';
 import { StreamSource, isFifo, openFifo } from '../follow/stream-source.js';
 import { wakeOnChanges, type Waker } from '../follow/wake.js';
 import { EntryWriter } from '../output/entry-writer.js';
+import { loadState, saveState, type SavedFile, type SidecarState } from '../state/state-file.js';
 
 export interface SidecarOptions {
   readonly files: readonly FileSource[];
@@ -25,7 +26,12 @@ export interface SidecarOptions {
   readonly once: boolean;
   /** Per-file health lines every so often; 0: only at shutdown. */
   readonly statsIntervalMs: number;
+  /** Where read positions are kept across restarts; undefined: not kept. */
+  readonly stateFile?: string | undefined;
 }
+
+/** Positions are saved at most this often while lines flow. */
+const SAVE_EVERY_MS = 1000;
 
 export interface SidecarIO {
   readonly stdout: Writable;
@@ -71,6 +77,8 @@ export class Sidecar {
   #tickScheduled = false;
   #waitingForDrain = false;
   #stopping = false;
+  #lastSave = 0;
+  #stateFailed = false;
   #finished: Promise<number>;
   #finish!: (code: number) => void;
 
@@ -90,7 +98,8 @@ export class Sidecar {
 
   /** Starts following; resolves with the exit code once stopped (signal, `--once`, EPIPE). */
   run(): Promise<number> {
-    for (const source of this.#options.files) this.#addFile(source);
+    const saved = this.#loadState();
+    for (const source of this.#options.files) this.#addFile(source, saved?.files[source.path] ?? (saved ? [] : undefined));
     if (this.#options.stdinType) {
       this.#addStream(this.#options.stdinType, 'stdin', this.#io.stdin);
     }
@@ -131,7 +140,9 @@ export class Sidecar {
   async #complete(settleMs: number): Promise<void> {
     for (const stream of this.#streams) stream.source.finish();
     for (const file of this.#files) file.follower.flushHeld();
-    await this.#writer.settle(Math.max(100, settleMs));
+    const settled = await this.#writer.settle(Math.max(100, settleMs));
+    // Saved only once everything read was delivered: a restart then neither loses nor repeats.
+    if (settled) this.#saveState(this.#snapshot());
     this.#logStats();
     for (const file of this.#files) file.follower.close();
     this.#end(0);
@@ -144,7 +155,45 @@ export class Sidecar {
     this.#finish(code);
   }
 
-  #addFile(source: FileSource): void {
+  #loadState(): SidecarState | undefined {
+    const file = this.#options.stateFile;
+    if (!file) return undefined;
+    const loaded = loadState(file);
+    if (loaded.kind === 'loaded') return loaded.state;
+    if (loaded.kind === 'unreadable') {
+      this.#io.log.warn({ event: 'state-unreadable', path: file, error: loaded.reason }, 'state file unreadable; starting afresh');
+    }
+    return undefined;
+  }
+
+  #snapshot(): SidecarState {
+    const files: Record<string, SavedFile[]> = {};
+    for (const { source, follower } of this.#files) files[source.path] = follower.savedFiles();
+    return { version: 1, files };
+  }
+
+  #saveState(state: SidecarState): void {
+    const file = this.#options.stateFile;
+    if (!file || this.#writer.closed) return;
+    try {
+      saveState(file, state);
+      this.#stateFailed = false;
+    } catch (error) {
+      // Say so once, keep following: positions are lost at a restart, lines are not lost now.
+      if (!this.#stateFailed) this.#io.log.warn({ event: 'state-unwritable', path: file, error: errorMessage(error) }, 'cannot save read positions');
+      this.#stateFailed = true;
+    }
+  }
+
+  /** At most every second while lines flow: a snapshot now, saved once this batch left us. */
+  #maybeSave(now: number): void {
+    if (!this.#options.stateFile || now - this.#lastSave < SAVE_EVERY_MS) return;
+    this.#lastSave = now;
+    const snapshot = this.#snapshot();
+    this.#writer.afterWritten(() => this.#saveState(snapshot));
+  }
+
+  #addFile(source: FileSource, resume: readonly SavedFile[] | undefined): void {
     const stats = newStats();
     if (isFifo(source.path)) {
       const { readable, fd } = openFifo(source.path);
@@ -157,6 +206,7 @@ export class Sidecar {
       maxLineBytes: this.#options.maxLineBytes,
       rotateWaitMs: this.#options.rotateWaitMs,
       fromStart: this.#options.fromStart,
+      resume,
       sink: this.#sinkFor(source.logType, source.passThroughEntries, stats),
       onEvent: (event) => this.#onFollowEvent(source.logType, event, stats),
     });
@@ -197,6 +247,12 @@ export class Sidecar {
       case 'opened':
         log.info({ ...fields, position: event.position }, 'following file');
         return;
+      case 'resumed':
+        log.info({ ...fields, file: event.file, position: event.position }, 'resuming where the last run stopped');
+        return;
+      case 'resume-lost':
+        log.warn({ ...fields, position: event.position }, 'a file read before the restart is gone; its unread lines cannot be delivered');
+        return;
       case 'rotated':
       case 'deleted':
         stats.rotations++;
@@ -204,7 +260,10 @@ export class Sidecar {
         return;
       case 'truncated':
         stats.truncations++;
-        log.warn(fields, 'file truncated; reading from its start');
+        log.warn(
+          event.copy ? { ...fields, copy: event.copy } : fields,
+          event.copy ? 'file truncated (copytruncate); read the rest from its copy, now from its start' : 'file truncated; reading from its start',
+        );
         return;
       case 'drained':
         log.info({ ...fields, position: event.position }, 'rotated file read to its end and closed');
@@ -233,7 +292,10 @@ export class Sidecar {
       this.#pauseUntilDrain();
       return;
     }
-    const more = this.#pollFiles(Date.now());
+    const now = Date.now();
+    const linesBefore = this.#writer.lines;
+    const more = this.#pollFiles(now);
+    if (this.#writer.lines > linesBefore) this.#maybeSave(now);
     this.#writer.flush();
     if (more) this.#scheduleTick();
     else if (this.#options.once && this.#streams.every((s) => s.source.ended || s.name !== 'stdin')) {
@@ -276,7 +338,7 @@ export class Sidecar {
         lag = undefined;
       }
       this.#io.log.info(
-        { event: 'stats', source: source.logType, path: source.path, ...stats, position: follower.position?.position ?? null, lag },
+        { event: 'stats', source: source.logType, path: source.path, ...stats, position: follower.position ?? null, lag },
         'file stats',
       );
     }

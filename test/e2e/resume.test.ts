@@ -1,0 +1,131 @@
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
+import { SidecarProcess, followsPath, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
+import { checkNumbered } from '../_helpers/delivery.js';
+
+/** Starts the sidecar on `dir` and waits until it looked at mongodb.log. */
+async function start(dir: string): Promise<SidecarProcess> {
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--rotate-wait', '1']);
+  const file = path.join(dir, 'mongodb.log');
+  await sidecar.waitForDiagnostic((d) => (d['event'] === 'opened' || d['event'] === 'resumed' || d['event'] === 'waiting') && d['path'] === file);
+  return sidecar;
+}
+
+for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+  test(`${signal} and a restart while the writer writes at 1000 lines/s: nothing lost${signal === 'SIGTERM' ? ', nothing repeated' : ''}`, async (t) => {
+    const dir = tempDir(`resume-${signal}`);
+    const file = path.join(dir, 'mongodb.log');
+    fs.writeFileSync(file, '');
+    const first = await start(dir);
+    const writer = new NumberedWriter(file, 'mongodb');
+    const writing = writer.writeFor(4000, 5);
+    await sleep(1500);
+    await first.stop(signal);
+    const writtenWhileDown = writer.written;
+    await sleep(1000);
+    const second = await start(dir);
+    await writing;
+    writer.close();
+    await second.waitForLines(Math.max(0, writer.written - first.lines().length), 20_000).catch(() => undefined);
+    await sleep(300);
+    await second.stop();
+    const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', writer.written);
+    t.log(`${signal}: written ${writer.written}, delivered ${result.delivered}, repeated ${result.duplicated} (down after line ${writtenWhileDown})`);
+    t.deepEqual(result.lost, []);
+    if (signal === 'SIGTERM') t.is(result.duplicated, 0);
+    // SIGKILL: only lines read after the last save (at most a second's worth) come again.
+    else t.true(result.duplicated <= 1200, `${result.duplicated} repeated`);
+  });
+}
+
+test('rotated while the sidecar was down: the rest of the old file, then the new one', async (t) => {
+  const dir = tempDir('resume-rotated');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(100);
+  await first.waitForLines(100);
+  await first.stop();
+  writer.write(50); // to the old file, read by nobody yet
+  fs.renameSync(file, `${file}.2026-11-22T10-00-00`);
+  writer.write(25); // still the old file: the writer has not reopened
+  writer.reopen();
+  writer.write(40); // the new file
+  writer.close();
+  const second = await start(dir);
+  await second.waitForLines(115);
+  await second.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', writer.written);
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === `${file}.2026-11-22T10-00-00`));
+});
+
+test('truncated while the sidecar was down: read again from 0', async (t) => {
+  const dir = tempDir('resume-truncated');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  fs.appendFileSync(file, 'one\ntwo\nthree\n');
+  await first.waitForLines(3);
+  await first.stop();
+  fs.truncateSync(file, 0);
+  fs.appendFileSync(file, 'four\n');
+  const second = await start(dir);
+  await second.waitForLines(1);
+  await second.stop();
+  t.deepEqual(second.lines(), ['{"logType":"mongodb","contents":"four"}']);
+});
+
+test('the same inode with other bytes (a reused inode) is a new file, read from its start', async (t) => {
+  const dir = tempDir('resume-reused');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  fs.appendFileSync(file, 'old file line 1\nold file line 2\n');
+  await first.waitForLines(2);
+  await first.stop();
+  const inode = fs.statSync(file).ino;
+  // Same inode, new contents longer than the saved position: only the fingerprint tells.
+  fs.writeFileSync(file, 'NEW file, first line is longer\nnew file line 2\n');
+  t.is(fs.statSync(file).ino, inode);
+  const second = await start(dir);
+  await second.waitForLines(2);
+  await second.stop();
+  t.deepEqual(second.lines(), [
+    '{"logType":"mongodb","contents":"NEW file, first line is longer"}',
+    '{"logType":"mongodb","contents":"new file line 2"}',
+  ]);
+});
+
+test('a corrupt state file is a diagnostic and a fresh start', async (t) => {
+  const dir = tempDir('resume-corrupt');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, 'before\n');
+  fs.writeFileSync(path.join(dir, '.logtype-sidecar.state'), '{"version":1,"files":{"x":[{"dev":"nope"}]}');
+  const sidecar = await start(dir);
+  fs.appendFileSync(file, 'after\n');
+  await sidecar.waitForLines(1);
+  const exit = await sidecar.stop();
+  t.is(exit.code, 0);
+  t.deepEqual(sidecar.lines(), ['{"logType":"mongodb","contents":"after"}']);
+  t.true(sidecar.diagnostics().some((d) => d['event'] === 'state-unreadable'));
+});
+
+test('positions are saved while lines flow, not only at shutdown', async (t) => {
+  const dir = tempDir('resume-periodic');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const sidecar = await start(dir);
+  fs.appendFileSync(file, 'a line\n');
+  const stateFile = path.join(dir, '.logtype-sidecar.state');
+  await waitUntil(() => fs.existsSync(stateFile), 5000, 'state file written');
+  const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { files: Record<string, { position: number }[]> };
+  t.is(state.files[file]?.at(-1)?.position, 7);
+  await sidecar.stop();
+  t.false(fs.readdirSync(dir).some((name) => name.endsWith('.tmp')));
+});
