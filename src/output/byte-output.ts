@@ -5,7 +5,7 @@
 import type { Writable } from 'node:stream';
 import { unescapeJsonBytes } from '../read/unescape-json.js';
 
-const CHUNK_BYTES = 256 * 1024;
+export const CHUNK_BYTES = 256 * 1024;
 
 export class ByteOutput {
   readonly #stream: Writable;
@@ -56,6 +56,19 @@ export class ByteOutput {
     return true;
   }
 
+  /**
+   * Lets `write` put up to `room` bytes straight into the buffer (room <= CHUNK_BYTES);
+   * `write` returns where it stopped, or -1 to write nothing. Returns false on -1.
+   */
+  direct(room: number, write: (target: Buffer, at: number) => number): boolean {
+    this.#commitRun();
+    if (room > CHUNK_BYTES - this.#used) this.flush();
+    const end = write(this.#buffer, this.#used);
+    if (end < 0) return false;
+    this.#used = end;
+    return true;
+  }
+
   bytes(source: Buffer, start = 0, end = source.length): void {
     this.#commitRun();
     const length = end - start;
@@ -89,15 +102,27 @@ export class ByteOutput {
     this.#buffer[this.#used++] = 0x0a;
   }
 
-  flush(): boolean {
+  /** Bytes gathered and not yet handed to the stream. */
+  get pending(): number {
+    return this.#used + (this.#run ? this.#runEnd - this.#runStart : 0);
+  }
+
+  /** Hands what is gathered to the stream; `onWritten` runs once the stream has sent it. */
+  flush(onWritten?: () => void): boolean {
     this.#commitRun();
-    if (this.#used === 0) return !this.#stream.writableNeedDrain;
+    if (this.#used === 0) {
+      if (onWritten) this.#stream.write(Buffer.alloc(0), onWritten);
+      return !this.#stream.writableNeedDrain;
+    }
     const written = this.#buffer;
     const length = this.#used;
     // The stream holds the buffer until it is sent: it is reused only after that.
     this.#buffer = this.#free.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
     this.#used = 0;
-    return this.#stream.write(written.subarray(0, length), () => this.#free.push(written));
+    return this.#stream.write(written.subarray(0, length), () => {
+      this.#free.push(written);
+      onWritten?.();
+    });
   }
 
   #commitRun(): void {

@@ -1,31 +1,42 @@
 /**
- * The one writer that owns the output stream. Entries are appended to a batch and handed to
- * the stream in large writes; a write is one string of whole lines, so no entry is ever cut
- * or interleaved with another. `full` tells sources to stop reading until `drain`.
+ * The one writer that owns the sidecar's output stream. Entries are gathered into large
+ * buffers (ASCII lines escaped straight from their bytes) and handed to the stream whole, so
+ * no entry is ever cut or interleaved with another. `full` tells sources to stop reading until
+ * `drain`.
  */
 import type { Writable } from 'node:stream';
+import { escapeAsciiJson, escapedBytesBound } from '../encode/encode-bytes.js';
+import { encodeWithPrefix } from '../encode/encode-entry.js';
+import { ByteOutput, CHUNK_BYTES } from './byte-output.js';
 
 export interface EntryWriterOptions {
-  /** Batch size in UTF-16 units after which the batch is written. */
-  readonly batchChars?: number;
   /** Bytes queued in the stream above which sources pause. */
   readonly highWaterBytes?: number;
 }
 
+const WHOLE_SUFFIX = Buffer.from('}\n');
+const PARTIAL_SUFFIX = Buffer.from(',"partial":true}\n');
+/** Lines up to this long are escaped straight into the output buffer. */
+const DIRECT_MAX_BYTES = Math.floor(CHUNK_BYTES / 8);
+
+/** An entry's fixed start for one type, as bytes and as a string. */
+export interface EntryPrefix {
+  readonly text: string;
+  readonly bytes: Buffer;
+}
+
 export class EntryWriter {
   readonly #stream: Writable;
-  readonly #batchChars: number;
+  readonly #out: ByteOutput;
   readonly #highWaterBytes: number;
-  #batch = '';
   #afterWritten: (() => void)[] = [];
   #drainListeners: (() => void)[] = [];
   #closed = false;
   #lines = 0;
-  #bytes = 0;
 
   constructor(stream: Writable, options: EntryWriterOptions = {}) {
     this.#stream = stream;
-    this.#batchChars = options.batchChars ?? 64 * 1024;
+    this.#out = new ByteOutput(stream);
     this.#highWaterBytes = options.highWaterBytes ?? 1024 * 1024;
     stream.on('drain', () => this.#notifyDrain());
     stream.on('close', () => {
@@ -33,14 +44,9 @@ export class EntryWriter {
     });
   }
 
-  /** Entries handed to the stream so far. */
+  /** Entries handed to the writer so far. */
   get lines(): number {
     return this.#lines;
-  }
-
-  /** Bytes (UTF-16 units) handed to the stream so far. */
-  get chars(): number {
-    return this.#bytes;
   }
 
   /** True while the stream holds more than the high-water mark: sources should pause. */
@@ -52,11 +58,30 @@ export class EntryWriter {
     return this.#closed || this.#stream.destroyed;
   }
 
-  /** Appends one encoded entry (newline included). */
-  write(line: string): void {
-    this.#batch += line;
+  /** One entry whose contents are the UTF-8 line bytes[start, end). */
+  writeLine(prefix: EntryPrefix, bytes: Buffer, start: number, end: number, partial: boolean): void {
     this.#lines++;
-    if (this.#batch.length >= this.#batchChars) this.flush();
+    const suffix = partial ? PARTIAL_SUFFIX : WHOLE_SUFFIX;
+    const length = end - start;
+    if (length <= DIRECT_MAX_BYTES) {
+      const room = prefix.bytes.length + 2 + escapedBytesBound(length) + suffix.length;
+      const done = this.#out.direct(room, (target, at) => {
+        let out = at + prefix.bytes.copy(target, at);
+        target[out++] = 0x22;
+        out = escapeAsciiJson(bytes, start, end, target, out);
+        if (out < 0) return -1;
+        target[out++] = 0x22;
+        return out + suffix.copy(target, out);
+      });
+      if (done) return;
+    }
+    this.#out.text(encodeWithPrefix(prefix.text, bytes.toString('utf8', start, end), partial));
+  }
+
+  /** A line that already is an entry (newline included). */
+  writeEntry(line: string): void {
+    this.#lines++;
+    this.#out.text(line);
   }
 
   /** Calls `callback` once everything written before this call has left the process. */
@@ -64,20 +89,12 @@ export class EntryWriter {
     this.#afterWritten.push(callback);
   }
 
-  /** Hands the batch to the stream. */
+  /** Hands what is gathered to the stream. */
   flush(): void {
     const callbacks = this.#afterWritten;
     this.#afterWritten = [];
     if (this.closed) return;
-    if (this.#batch.length === 0) {
-      if (callbacks.length > 0) this.#stream.write('', () => callbacks.forEach((callback) => callback()));
-      return;
-    }
-    const batch = this.#batch;
-    this.#batch = '';
-    this.#bytes += batch.length;
-    if (callbacks.length === 0) this.#stream.write(batch);
-    else this.#stream.write(batch, () => callbacks.forEach((callback) => callback()));
+    this.#out.flush(callbacks.length === 0 ? undefined : () => callbacks.forEach((callback) => callback()));
   }
 
   /** Calls `listener` once, when the stream has room again. */
@@ -85,7 +102,7 @@ export class EntryWriter {
     this.#drainListeners.push(listener);
   }
 
-  /** Flushes and resolves when the stream holds nothing more, or after `timeoutMs`. */
+  /** Flushes and resolves when the stream holds nothing more (true), or after `timeoutMs`. */
   async settle(timeoutMs: number): Promise<boolean> {
     this.flush();
     const deadline = Date.now() + timeoutMs;

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../diag/logger.js';
-import { encodeWithPrefix, entryPrefix, isEntryLine } from '../encode/encode-entry.js';
+import { entryPrefix, isEntryLine } from '../encode/encode-entry.js';
 import type { FileSource } from '../config/sidecar-config.js';
 import { FileFollower, errorMessage, type FollowEvent } from '../follow/file-follower.js';
 import type { LineSink } from '../follow/split-lines.js';
@@ -226,14 +226,20 @@ export class Sidecar {
   }
 
   #sinkFor(logType: string, passThroughEntries: boolean, stats: SourceStats): LineSink {
-    const prefix = entryPrefix(logType);
+    const text = entryPrefix(logType);
+    const prefix = { text, bytes: Buffer.from(text) };
     const writer = this.#writer;
     return (bytes, start, end, partial) => {
-      const line = bytes.toString('utf8', start, end);
       stats.lines++;
       stats.bytes += end - start;
-      if (passThroughEntries && !partial && isEntryLine(line)) writer.write(line + '\n');
-      else writer.write(encodeWithPrefix(prefix, line, partial));
+      if (passThroughEntries && !partial) {
+        const line = bytes.toString('utf8', start, end);
+        if (isEntryLine(line)) {
+          writer.writeEntry(line + '\n');
+          return;
+        }
+      }
+      writer.writeLine(prefix, bytes, start, end, partial);
     };
   }
 

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { encodeEntry, isEntryLine } from '../../src/encode/encode-entry.js';
+import { escapeAsciiJson } from '../../src/encode/encode-bytes.js';
 
 const cases: { name: string; contents: string; expected: string }[] = [
   { name: 'plain', contents: 'hello', expected: '{"logType":"mongodb","contents":"hello"}\n' },
@@ -53,3 +54,13 @@ for (const { line, expected } of entryCases) {
     t.is(isEntryLine(line), expected);
   });
 }
+
+test('escapeAsciiJson gives JSON.stringify\'s bytes for every ASCII byte, and refuses non-ASCII', (t) => {
+  for (let byte = 0; byte < 0x80; byte++) {
+    const source = Buffer.from([0x61, byte, 0x62]);
+    const target = Buffer.alloc(64);
+    const end = escapeAsciiJson(source, 0, 3, target, 0);
+    t.is(target.toString('utf8', 0, end), JSON.stringify(source.toString('latin1')).slice(1, -1), `byte 0x${byte.toString(16)}`);
+  }
+  t.is(escapeAsciiJson(Buffer.from('é'), 0, 2, Buffer.alloc(64), 0), -1);
+});
