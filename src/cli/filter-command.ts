@@ -7,7 +7,7 @@ import { KNOWN_LOG_TYPES, SIDECAR_LOG_TYPE } from '../log-types.js';
 import { colorEnabled, type ColorMode } from '../render/colors.js';
 import type { FilterOptions, OutputMode } from '../filter/run-filter.js';
 import { failUsage } from './fail.js';
-import { asList, lastOf } from './sidecar-command.js';
+import { asList, lastOf } from './args.js';
 
 export const FILTER_COMMAND = 'logtype';
 

@@ -9,13 +9,14 @@ const run = (args: string[], env = cleanEnv()) =>
   spawnSync(process.execPath, [SIDECAR_BIN, ...args], { env, encoding: 'utf8', timeout: 10_000 });
 
 const usageErrors: { name: string; args: string[]; says: RegExp }[] = [
-  { name: 'an unknown flag', args: ['--bogus'], says: /Unknown argument: bogus/ },
+  { name: 'an unknown flag', args: ['--bogus'], says: /Unknown option '--bogus'/ },
+  { name: 'a flag without its value', args: ['--file'], says: /Option '--file <value>' argument missing/ },
   { name: 'an unknown type in --file', args: ['--file', 'nosuch=/tmp/x'], says: /unknown log type "nosuch"/ },
   { name: '--file without =', args: ['--file', 'mongodb'], says: /--file takes TYPE=PATH/ },
   { name: 'an unknown --stdin-type', args: ['--stdin-type', 'x'], says: /--stdin-type: unknown log type "x"/ },
   { name: 'a bad size', args: ['--max-line-bytes', 'lots'], says: /--max-line-bytes: "lots" is not a size/ },
   { name: 'a bad duration', args: ['--rotate-wait', 'soon'], says: /--rotate-wait: "soon" is not a duration/ },
-  { name: 'a positional argument', args: ['mongodb.log'], says: /Unknown argument: mongodb.log/ },
+  { name: 'a positional argument', args: ['mongodb.log'], says: /Unexpected argument 'mongodb.log'/ },
 ];
 
 for (const { name, args, says } of usageErrors) {
