@@ -58,7 +58,12 @@ export const pipelines: FollowerSystem = {
 export const sidecar: FollowerSystem = {
   name: 'logtype-sidecar',
   async start(files, extraArgs = []) {
-    const args = files.flatMap((f) => ['--file', `${f.logType}=${f.path}`]);
+    // The state file sits on the log volume, as in a pod (MMS_LOG_DIR).
+    const args = [
+      ...files.flatMap((f) => ['--file', `${f.logType}=${f.path}`]),
+      '--state-file',
+      path.join(path.dirname(files[0]!.path), '.logtype-sidecar.state'),
+    ];
     const child = spawn(process.execPath, [SIDECAR_BIN, ...args, '--stats-interval', '0', ...extraArgs], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -149,11 +149,11 @@ scenarios['one 10 MB line'] = async (system, dir) => {
   return tallyOne(await running.stop(), line);
 };
 
-export async function runLoss(only?: RegExp): Promise<LossRow[]> {
+export async function runLoss(only?: RegExp, systems: readonly FollowerSystem[] = [pipelines, sidecar]): Promise<LossRow[]> {
   const rows: LossRow[] = [];
   for (const [scenario, run] of Object.entries(scenarios)) {
     if (only && !only.test(scenario)) continue;
-    for (const system of [pipelines, sidecar]) {
+    for (const system of systems) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-loss-'));
       const result = await run(system, dir);
       fs.rmSync(dir, { recursive: true, force: true });

@@ -338,7 +338,9 @@ export class FileFollower {
 
 function statPath(path: string): PathState {
   try {
-    const stat = fs.statSync(path);
+    // No exception (and no stack trace) for a missing file: the idle poll's common case.
+    const stat = fs.statSync(path, { throwIfNoEntry: false });
+    if (!stat) return { kind: 'missing' };
     if (stat.isFile()) return { kind: 'file', dev: stat.dev, ino: stat.ino, size: stat.size };
     return { kind: 'other', what: stat.isFIFO() ? 'a named pipe' : stat.isDirectory() ? 'a directory' : 'a special file' };
   } catch (error) {
