@@ -141,16 +141,16 @@ export class EntryFilter implements EntryHandler {
         break;
       }
       case 'json': {
-        const prefix = options.keepPrefix ? (entry.prefix?.text ?? '') : '';
         if (entry.hasSourceJson && !this.#escape) {
+          // The entry line as it came: a byte copy, newline included.
           out.line(entry.bytes, options.keepPrefix ? entry.lineStart : entry.start, entry.end);
           return;
-        } else {
-          const json = entry.hasSourceJson
-            ? entry.bytes.toString('utf8', entry.start, entry.end)
-            : encodeEntry(entry.logType, entry.contents).trimEnd();
-          out.text(this.#escape ? escapeTerminal(prefix + json) : prefix + json);
         }
+        const prefix = options.keepPrefix ? (entry.prefix?.text ?? '') : '';
+        const json = entry.hasSourceJson
+          ? entry.bytes.toString('utf8', entry.start, entry.end)
+          : encodeEntry(entry.logType, entry.contents).trimEnd();
+        out.text(this.#escape ? escapeTerminal(prefix + json) : prefix + json);
         break;
       }
       case 'pretty':
