@@ -110,3 +110,17 @@ export function followsPath(file: string): (d: Record<string, unknown>) => boole
 export function waitsForPath(file: string): (d: Record<string, unknown>) => boolean {
   return (d) => d['event'] === 'waiting' && d['path'] === file;
 }
+
+/** A temp log dir holding an empty `<type>.log`, and the sidecar following it. */
+export async function followEmptyFile(
+  name: string,
+  type = 'mongodb',
+  args: readonly string[] = [],
+): Promise<{ dir: string; file: string; sidecar: SidecarProcess }> {
+  const dir = tempDir(name);
+  const file = path.join(dir, `${type}.log`);
+  fs.writeFileSync(file, '');
+  const sidecar = new SidecarProcess(['--log-dir', dir, ...args]);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  return { dir, file, sidecar };
+}

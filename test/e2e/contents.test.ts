@@ -1,16 +1,12 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SidecarProcess, followsPath, tempDir } from '../_helpers/sidecar-process.js';
+import { SidecarProcess, followsPath, tempDir, followEmptyFile } from '../_helpers/sidecar-process.js';
 import { parseEntries, type Entry } from '../_helpers/delivery.js';
 import { FILE_LOG_TYPES } from '../../src/log-types.js';
 
 async function deliver(bytes: Buffer, args: string[] = []): Promise<Entry[]> {
-  const dir = tempDir('contents');
-  const file = path.join(dir, 'mongodb.log');
-  fs.writeFileSync(file, '');
-  const sidecar = new SidecarProcess(['--log-dir', dir, ...args]);
-  await sidecar.waitForDiagnostic(followsPath(file));
+  const { dir, file, sidecar } = await followEmptyFile('contents', 'mongodb', [...args]);
   fs.appendFileSync(file, bytes);
   const lines = bytes.filter((b) => b === 0x0a).length;
   await sidecar.waitForLines(lines, 30_000);
@@ -87,11 +83,7 @@ test('eight files with 64 KiB lines written at once: every output line is valid 
 });
 
 test('the launcher file: lines already entries pass through, others are wrapped', async (t) => {
-  const dir = tempDir('launcher');
-  const file = path.join(dir, 'agent-launcher-script.log');
-  fs.writeFileSync(file, '');
-  const sidecar = new SidecarProcess(['--log-dir', dir]);
-  await sidecar.waitForDiagnostic(followsPath(file));
+  const { dir, file, sidecar } = await followEmptyFile('launcher', 'agent-launcher-script');
   fs.appendFileSync(file, '{"logType":"agent-launcher-script","contents":"Downloading agent"}\nplain "text"\n{"logType": broken\n');
   await sidecar.waitForLines(3);
   await sidecar.stop();

@@ -2,15 +2,11 @@ import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SidecarProcess, followsPath, tempDir, waitUntil, waitsForPath } from '../_helpers/sidecar-process.js';
+import { SidecarProcess, followsPath, tempDir, waitUntil, waitsForPath, followEmptyFile } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 
 test('rename rotation, writer reopening 100 ms later: nothing lost, nothing repeated', async (t) => {
-  const dir = tempDir('rename');
-  const file = path.join(dir, 'mongodb.log');
-  fs.writeFileSync(file, '');
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--rotate-wait', '1']);
-  await sidecar.waitForDiagnostic(followsPath(file));
+  const { dir, file, sidecar } = await followEmptyFile('rename', 'mongodb', ['--rotate-wait', '1']);
   const writer = new NumberedWriter(file, 'mongodb');
   const writing = writer.writeFor(2200, 10);
   for (let rotation = 1; rotation <= 6; rotation++) {
@@ -64,11 +60,7 @@ test('a file present at start is read from its end, as tail -n0 does', async (t)
 });
 
 test('deleted while the writer still writes, then recreated: nothing lost', async (t) => {
-  const dir = tempDir('delete');
-  const file = path.join(dir, 'monitoring-agent.log');
-  fs.writeFileSync(file, '');
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--rotate-wait', '1']);
-  await sidecar.waitForDiagnostic(followsPath(file));
+  const { dir, file, sidecar } = await followEmptyFile('delete', 'monitoring-agent', ['--rotate-wait', '1']);
   const writer = new NumberedWriter(file, 'monitoring');
   const writing = writer.writeFor(2500, 4);
   await sleep(300);
@@ -88,11 +80,7 @@ test('deleted while the writer still writes, then recreated: nothing lost', asyn
 });
 
 test('a deleted file whose name never comes back is closed once read and quiet', async (t) => {
-  const dir = tempDir('gone');
-  const file = path.join(dir, 'mongodb.log');
-  fs.writeFileSync(file, '');
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--rotate-wait', '0.5', '--poll-interval', '0.1']);
-  await sidecar.waitForDiagnostic(followsPath(file));
+  const { dir, file, sidecar } = await followEmptyFile('gone', 'mongodb', ['--rotate-wait', '0.5', '--poll-interval', '0.1']);
   const writer = new NumberedWriter(file, 'mongodb');
   writer.write(10);
   fs.unlinkSync(file);

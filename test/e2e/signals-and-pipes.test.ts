@@ -3,15 +3,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath } from '../_helpers/sidecar-process.js';
+import { SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath, followEmptyFile } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 
 test('a last line without newline is emitted at SIGTERM, and the exit is 0 within 2 s', async (t) => {
-  const dir = tempDir('sigterm');
-  const file = path.join(dir, 'mongodb.log');
-  fs.writeFileSync(file, '');
-  const sidecar = new SidecarProcess(['--log-dir', dir]);
-  await sidecar.waitForDiagnostic(followsPath(file));
+  const { dir, file, sidecar } = await followEmptyFile('sigterm', 'mongodb');
   fs.appendFileSync(file, 'whole\nno newline yet');
   await sidecar.waitForLines(1);
   const started = Date.now();
@@ -108,11 +104,7 @@ test('a named pipe is read as a stream, across writers that come and go', async 
 });
 
 test('--stdin-type makes stdin one more source through the same writer', async (t) => {
-  const dir = tempDir('stdin');
-  const file = path.join(dir, 'mongodb.log');
-  fs.writeFileSync(file, '');
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--stdin-type', 'automation-agent-stdout']);
-  await sidecar.waitForDiagnostic(followsPath(file));
+  const { dir, file, sidecar } = await followEmptyFile('stdin', 'mongodb', ['--stdin-type', 'automation-agent-stdout']);
   sidecar.child.stdin!.write('agent says hi\n');
   fs.appendFileSync(file, 'server says hi\n');
   await sidecar.waitForLines(2);

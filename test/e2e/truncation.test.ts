@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SidecarProcess, followsPath, tempDir } from '../_helpers/sidecar-process.js';
+import { SidecarProcess, followsPath, tempDir, followEmptyFile } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 
 /**
@@ -17,11 +17,7 @@ function linesOnDisk(files: readonly string[]): Set<string> {
 }
 
 test('copytruncate (cp, then truncate to 0): every line still on disk is delivered once', async (t) => {
-  const dir = tempDir('copytruncate');
-  const file = path.join(dir, 'mongodb.log');
-  fs.writeFileSync(file, '');
-  const sidecar = new SidecarProcess(['--log-dir', dir]);
-  await sidecar.waitForDiagnostic(followsPath(file));
+  const { dir, file, sidecar } = await followEmptyFile('copytruncate', 'mongodb');
   const writer = new NumberedWriter(file, 'mongodb');
   const writing = writer.writeFor(2000, 10);
   const copies: string[] = [];
