@@ -27,7 +27,12 @@ const OPTIONS: Readonly<Record<string, OptionSpec>> = {
   file: { type: 'string', multiple: true, value: 'TYPE=PATH', describe: 'Follow PATH as TYPE (repeatable)' },
   'stdin-type': { type: 'string', value: 'TYPE', describe: "Read stdin as one more source of this type (automation-agent-stdout for the agent's stdout)" },
   'rotate-wait': { type: 'string', default: '5', value: 'SECONDS', describe: 'Keep reading a rotated or deleted file until it was quiet this long (or 500ms)' },
-  'poll-interval': { type: 'string', default: '1', value: 'SECONDS', describe: 'Safety-net poll for changes inotify missed (or 250ms)' },
+  'poll-interval': {
+    type: 'string',
+    default: '2',
+    value: 'SECONDS',
+    describe: 'Safety-net poll for changes inotify missed, as Fluent Bit\'s progress check (or 250ms)',
+  },
   'max-line-bytes': { type: 'string', default: '1MiB', value: 'SIZE', describe: 'Longer lines leave as pieces marked "partial":true' },
   'state-file': {
     type: 'string',

@@ -131,8 +131,10 @@ export class FileFollower {
       left -= this.#readHeld(this.#current, now, left);
       if (left <= 0) return true;
     }
+    const before = this.#current;
     this.#followName(now);
-    if (this.#current) {
+    // A file the name points at now for the first time is read at once.
+    if (this.#current && this.#current !== before) {
       left -= this.#readHeld(this.#current, now, left);
       if (left <= 0) return true;
     }
@@ -169,8 +171,10 @@ export class FileFollower {
       if (this.#current) return;
     }
     const held = this.#current;
-    const heldLinks = held ? fs.fstatSync(held.fd).nlink : 1;
-    const action = reconcilePath(held, heldLinks, statPath(this.path), firstLook);
+    const pathState = statPath(this.path);
+    // The link count only matters once the name is gone (deleted, or renamed away).
+    const heldLinks = held && pathState.kind === 'missing' ? fs.fstatSync(held.fd).nlink : 1;
+    const action = reconcilePath(held, heldLinks, pathState, firstLook);
     switch (action.kind) {
       case 'keep':
         if (firstLook && !held) this.#options.onEvent({ kind: 'waiting', path: this.path });
