@@ -31,6 +31,12 @@ export interface Exit {
   readonly signal: NodeJS.Signals | null;
 }
 
+/** Every sidecar a test started: a test that fails before stopping its own leaves none behind. */
+const started = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of started) child.kill('SIGKILL');
+});
+
 export class SidecarProcess {
   readonly child: ChildProcess;
   readonly exited: Promise<Exit>;
@@ -50,8 +56,12 @@ export class SidecarProcess {
     this.child.stderr!.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString();
     });
+    started.add(this.child);
     this.exited = new Promise((resolve) => {
-      this.child.on('close', (code, signal) => resolve({ code, signal }));
+      this.child.on('close', (code, signal) => {
+        started.delete(this.child);
+        resolve({ code, signal });
+      });
     });
   }
 
