@@ -144,7 +144,7 @@ export async function runLiveBench(seconds = 20): Promise<string> {
     out.push(`### Live: 8 files x ${rate} lines/s for ${seconds} s`, '', '| system | written | delivered | delivered within (s of the writer stopping) | CPU-µs per line | peak RSS MB |', '|---|---|---|---|---|---|');
     for (const system of [pipelines, sidecar]) {
       const r = await live(system, rate, seconds);
-      out.push(`| ${system.name.replaceAll('|', '\\\\|')} | ${r.written} | ${r.delivered} | ${fmt(r.drainSeconds, 2)} | ${fmt(r.cpuMicrosPerLine, 1)} | ${system === sidecar ? fmt(r.peakRssMb, 0) : ''} |`);
+      out.push(`| ${system.name.replaceAll('|', '\\|')} | ${r.written} | ${r.delivered} | ${fmt(r.drainSeconds, 2)} | ${fmt(r.cpuMicrosPerLine, 1)} | ${system === sidecar ? fmt(r.peakRssMb, 0) : ''} |`);
     }
     out.push('', rate === 30_000 ? 'Targets (sidecar): delivered within 1 s, 5 CPU-µs per line or less, RSS under 64 MB.' : 'Target (sidecar): 8 CPU-µs per line or less, RSS under 64 MB.', '');
   }
@@ -152,7 +152,7 @@ export async function runLiveBench(seconds = 20): Promise<string> {
   for (const othersRate of [0, 30_000]) {
     for (const system of [pipelines, sidecar]) {
       const sorted = (await latency(system, othersRate, 10)).sort((a, b) => a - b);
-      out.push(`| ${system.name.replaceAll('|', '\\\\|')} | ${othersRate === 0 ? 'idle' : `7 x ${othersRate}/s`} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 99))} | ${fmt(sorted.at(-1) ?? NaN)} | ${sorted.length} |`);
+      out.push(`| ${system.name.replaceAll('|', '\\|')} | ${othersRate === 0 ? 'idle' : `7 x ${othersRate}/s`} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 99))} | ${fmt(sorted.at(-1) ?? NaN)} | ${sorted.length} |`);
     }
   }
   out.push('', 'Targets (sidecar): p50 under 1 ms and p99 under 5 ms with the others idle; p99 under 15 ms with them at 30,000/s.');

@@ -226,7 +226,8 @@ export class FileFollower {
       position,
       ...fingerprintOf(fd, Math.min(stat.size, FINGERPRINT_BYTES)),
       marker: readMarker(fd, position),
-      splitter: new LineSplitter(this.#options.maxLineBytes, this.#options.sink),
+      // The sidecar's sinks copy what they are given before returning.
+      splitter: new LineSplitter(this.#options.maxLineBytes, this.#options.sink, { reuseHeldBuffer: true }),
       quietSince: now,
     };
   }

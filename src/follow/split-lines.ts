@@ -17,16 +17,30 @@ export function utf8CutPoint(bytes: Buffer, start: number, max: number): number 
   return cut > start && ((bytes[cut] ?? 0) & 0xc0) !== 0x80 ? cut : limit;
 }
 
+export interface LineSplitterOptions {
+  /**
+   * Keep unfinished lines in one buffer reused for the splitter's life, instead of fresh
+   * copies: no garbage while a long line accumulates (a 100 MB line without newline took the
+   * sidecar's RSS to 88 MB with copies). Only for sinks that are done with the bytes when they
+   * return: the next line may overwrite them.
+   */
+  readonly reuseHeldBuffer?: boolean;
+}
+
 export class LineSplitter {
   readonly #maxLineBytes: number;
   readonly #sink: LineSink;
+  readonly #reuse: boolean;
   #held: Buffer[] = [];
   #heldBytes = 0;
+  /** With reuseHeldBuffer: the one buffer that holds unfinished lines. */
+  #store: Buffer = Buffer.alloc(0);
 
-  constructor(maxLineBytes: number, sink: LineSink) {
+  constructor(maxLineBytes: number, sink: LineSink, options: LineSplitterOptions = {}) {
     if (!(maxLineBytes >= 4)) throw new RangeError('maxLineBytes must be at least 4');
     this.#maxLineBytes = maxLineBytes;
     this.#sink = sink;
+    this.#reuse = options.reuseHeldBuffer === true;
   }
 
   /** Bytes of an unfinished line held now. */
@@ -66,14 +80,12 @@ export class LineSplitter {
     this.#emitBounded(line, 0, line.length, true);
   }
 
-  /** Forgets held bytes without emitting them. */
-  discard(): void {
-    this.#held = [];
-    this.#heldBytes = 0;
-  }
-
   #hold(chunk: Buffer, start: number, end: number): void {
     if (end <= start) return;
+    if (this.#reuse) {
+      this.#storeBytes(chunk, start, end);
+      return;
+    }
     this.#held.push(Buffer.from(chunk.subarray(start, end)));
     this.#heldBytes += end - start;
     if (this.#heldBytes > this.#maxLineBytes) {
@@ -83,7 +95,29 @@ export class LineSplitter {
     }
   }
 
+  #storeBytes(chunk: Buffer, start: number, end: number): void {
+    const needed = this.#heldBytes + (end - start);
+    if (needed > this.#store.length) {
+      // Grows to at most the line limit plus one read, once.
+      const grown = Buffer.allocUnsafe(Math.max(needed, Math.min(this.#store.length * 2 || 4096, this.#maxLineBytes * 2)));
+      this.#store.copy(grown, 0, 0, this.#heldBytes);
+      this.#store = grown;
+    }
+    chunk.copy(this.#store, this.#heldBytes, start, end);
+    this.#heldBytes = needed;
+    if (this.#heldBytes > this.#maxLineBytes) {
+      const rest = this.#emitBounded(this.#store, 0, this.#heldBytes, false);
+      this.#store.copyWithin(0, rest, this.#heldBytes);
+      this.#heldBytes -= rest;
+    }
+  }
+
   #takeHeld(): Buffer {
+    if (this.#reuse) {
+      const bytes = this.#store.subarray(0, this.#heldBytes);
+      this.#heldBytes = 0;
+      return bytes;
+    }
     const bytes = this.#held.length === 1 ? this.#held[0]! : Buffer.concat(this.#held, this.#heldBytes);
     this.#held = [];
     this.#heldBytes = 0;

@@ -6,7 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import { escapeAsciiJson, escapedBytesBound } from '../encode/encode-bytes.js';
-import { encodeWithPrefix } from '../encode/encode-entry.js';
+import { utf8CutPoint } from '../follow/split-lines.js';
 import { ByteOutput, CHUNK_BYTES } from './byte-output.js';
 
 export interface EntryWriterOptions {
@@ -16,8 +16,9 @@ export interface EntryWriterOptions {
 
 const WHOLE_SUFFIX = Buffer.from('}\n');
 const PARTIAL_SUFFIX = Buffer.from(',"partial":true}\n');
-/** Lines up to this long are escaped straight into the output buffer. */
-const DIRECT_MAX_BYTES = Math.floor(CHUNK_BYTES / 8);
+/** Lines are escaped into the output buffer in segments of at most this many bytes. */
+const SEGMENT_BYTES = Math.floor(CHUNK_BYTES / 8);
+const QUOTE = Buffer.from('"');
 
 /** An entry's fixed start for one type, as bytes and as a string. */
 export interface EntryPrefix {
@@ -58,24 +59,40 @@ export class EntryWriter {
     return this.#closed || this.#stream.destroyed;
   }
 
-  /** One entry whose contents are the UTF-8 line bytes[start, end). */
+  /**
+   * One entry whose contents are the UTF-8 line bytes[start, end). A short ASCII line is
+   * escaped in one go; a long or non-ASCII one in segments cut at character boundaries, so no
+   * large string is ever made (a 100 MB line without newline once took RSS to 104 MB). An
+   * entry written in several pieces is still whole: nothing else writes between them.
+   */
   writeLine(prefix: EntryPrefix, bytes: Buffer, start: number, end: number, partial: boolean): void {
     this.#lines++;
     const suffix = partial ? PARTIAL_SUFFIX : WHOLE_SUFFIX;
-    const length = end - start;
-    if (length <= DIRECT_MAX_BYTES) {
-      const room = prefix.bytes.length + 2 + escapedBytesBound(length) + suffix.length;
-      const done = this.#out.direct(room, (target, at) => {
-        let out = at + prefix.bytes.copy(target, at);
-        target[out++] = 0x22;
-        out = escapeAsciiJson(bytes, start, end, target, out);
-        if (out < 0) return -1;
-        target[out++] = 0x22;
-        return out + suffix.copy(target, out);
+    const out = this.#out;
+    if (end - start <= SEGMENT_BYTES) {
+      const room = prefix.bytes.length + 2 + escapedBytesBound(end - start) + suffix.length;
+      const done = out.direct(room, (target, at) => {
+        let next = at + prefix.bytes.copy(target, at);
+        target[next++] = 0x22;
+        next = escapeAsciiJson(bytes, start, end, target, next);
+        if (next < 0) return -1;
+        target[next++] = 0x22;
+        return next + suffix.copy(target, next);
       });
       if (done) return;
     }
-    this.#out.text(encodeWithPrefix(prefix.text, bytes.toString('utf8', start, end), partial));
+    out.bytes(prefix.bytes);
+    out.bytes(QUOTE);
+    for (let at = start; at < end; ) {
+      const cut = end - at > SEGMENT_BYTES ? utf8CutPoint(bytes, at, SEGMENT_BYTES) : end;
+      const from = at;
+      const escaped = out.direct(escapedBytesBound(cut - from), (target, offset) => escapeAsciiJson(bytes, from, cut, target, offset));
+      // Not ASCII: decoded (invalid UTF-8 becomes U+FFFD) and escaped by JSON.stringify.
+      if (!escaped) out.text(JSON.stringify(bytes.toString('utf8', from, cut)).slice(1, -1));
+      at = cut;
+    }
+    out.bytes(QUOTE);
+    out.bytes(suffix);
   }
 
   /** A line that already is an entry (newline included). */

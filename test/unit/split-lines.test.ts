@@ -6,11 +6,15 @@ interface Piece {
   readonly partial: boolean;
 }
 
-function split(chunks: readonly (string | Buffer)[], max = 1024, flush = false): Piece[] {
+function split(chunks: readonly (string | Buffer)[], max = 1024, flush = false, reuseHeldBuffer = false): Piece[] {
   const pieces: Piece[] = [];
-  const splitter = new LineSplitter(max, (bytes, start, end, partial) => {
-    pieces.push({ text: bytes.toString('utf8', start, end), partial });
-  });
+  const splitter = new LineSplitter(
+    max,
+    (bytes, start, end, partial) => {
+      pieces.push({ text: bytes.toString('utf8', start, end), partial });
+    },
+    { reuseHeldBuffer },
+  );
   for (const chunk of chunks) splitter.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   if (flush) splitter.flush();
   return pieces;
@@ -74,6 +78,7 @@ const cases: { name: string; chunks: (string | Buffer)[]; max?: number; flush?: 
 for (const { name, chunks, max, flush, expected } of cases) {
   test(name, (t) => {
     t.deepEqual(split(chunks, max, flush), expected);
+    t.deepEqual(split(chunks, max, flush, true), expected, 'with the reused held buffer');
   });
 }
 
@@ -96,8 +101,10 @@ test('every split of a random text into chunks gives the same lines (against Str
     }
     const expected = text.split('\n');
     const tail = expected.pop()!;
-    const lines = split(chunks, 1 << 20, true).map((p) => p.text);
-    t.deepEqual(lines, tail === '' ? expected : [...expected, tail]);
+    for (const reuse of [false, true]) {
+      const lines = split(chunks, 1 << 20, true, reuse).map((p) => p.text);
+      t.deepEqual(lines, tail === '' ? expected : [...expected, tail]);
+    }
   }
 });
 
