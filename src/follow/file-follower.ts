@@ -16,6 +16,7 @@ import {
   drainIsOver,
   isTruncated,
   reconcilePath,
+  sameFile,
   type FileIdentity,
   type PathState,
 } from './reconcile.js';
@@ -108,10 +109,6 @@ export class FileFollower {
     });
   }
 
-  get drainingCount(): number {
-    return this.#draining.length;
-  }
-
   /**
    * Reads what is new, up to `budget` bytes over all files behind the path, and follows the
    * name to whatever file it points at now. Returns true when it stopped at the budget with
@@ -127,12 +124,15 @@ export class FileFollower {
       if (left <= 0) return true;
     }
     this.#closeQuietDrains(now);
+    // One stat of the name: when it is still the held file, it also says how large it is.
+    const pathState = statPath(this.path);
     if (this.#current) {
-      left -= this.#readHeld(this.#current, now, left);
+      const size = pathState.kind === 'file' && sameFile(pathState, this.#current) ? pathState.size : undefined;
+      left -= this.#readHeld(this.#current, now, left, size);
       if (left <= 0) return true;
     }
     const before = this.#current;
-    this.#followName(now);
+    this.#followName(now, pathState);
     // A file the name points at now for the first time is read at once.
     if (this.#current && this.#current !== before) {
       left -= this.#readHeld(this.#current, now, left);
@@ -163,7 +163,7 @@ export class FileFollower {
     this.#current = undefined;
   }
 
-  #followName(now: number): void {
+  #followName(now: number, pathState = statPath(this.path)): void {
     const firstLook = this.#firstLook;
     this.#firstLook = false;
     if (firstLook && this.#options.resume) {
@@ -171,7 +171,6 @@ export class FileFollower {
       if (this.#current) return;
     }
     const held = this.#current;
-    const pathState = statPath(this.path);
     // The link count only matters once the name is gone (deleted, or renamed away).
     const heldLinks = held && pathState.kind === 'missing' ? fs.fstatSync(held.fd).nlink : 1;
     const action = reconcilePath(held, heldLinks, pathState, firstLook);
@@ -275,8 +274,8 @@ export class FileFollower {
   }
 
   /** Reads the held file from its position, up to `budget` bytes; returns the bytes read. */
-  #readHeld(held: HeldFile, now: number, budget: number): number {
-    const size = fs.fstatSync(held.fd).size;
+  #readHeld(held: HeldFile, now: number, budget: number, knownSize?: number): number {
+    const size = knownSize ?? fs.fstatSync(held.fd).size;
     if (size === held.position) return 0;
     const markerMatches = size < held.position || readMarker(held.fd, held.position).equals(held.marker);
     if (isTruncated(held.position, size, markerMatches)) {
