@@ -1,9 +1,13 @@
 #!/usr/bin/env node
-import { parseFilterArgs } from '../src/cli/filter-command.js';
+import { filterHelp, parseFilterArgs } from '../src/cli/filter-command.js';
 import { runFilter } from '../src/filter/run-filter.js';
 
 const stdoutIsTTY = process.stdout.isTTY === true;
 const options = parseFilterArgs(process.argv.slice(2), { stdoutIsTTY, env: process.env });
+if (options === 'help') {
+  process.stdout.write(filterHelp());
+  process.exit(0);
+}
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   // The reader went away (`| head`): a quiet, successful end.
   if (error.code === 'EPIPE') process.exit(0);

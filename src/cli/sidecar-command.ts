@@ -1,28 +1,17 @@
 /**
- * `logtype-sidecar` arguments, with Node's built-in `util.parseArgs`: the sidecar lives in a
- * 64 MB memory budget, and loading yargs costs 14 MB of it (measured: the filter keeps yargs).
- * One table drives parsing and the help.
+ * `logtype-sidecar` arguments: the option table, the help, and what they resolve to.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { FILE_LOG_TYPES, DEFAULT_LOG_DIR } from '../log-types.js';
 import { resolveSources } from '../config/sidecar-config.js';
 import { parseDurationMs, parseSize, type Parsed } from '../config/parse-size.js';
 import type { SidecarOptions } from '../sidecar/run-sidecar.js';
 import { failUsage } from './fail.js';
-import { asList, lastOf } from './args.js';
+import { allValues, helpText, lastValue, parseByTable, type OptionTable } from './options.js';
 
 export const SIDECAR_COMMAND = 'logtype-sidecar';
 
-interface OptionSpec {
-  readonly type: 'string' | 'boolean';
-  readonly multiple?: boolean;
-  readonly default?: string;
-  readonly value?: string;
-  readonly describe: string;
-}
-
-const OPTIONS: Readonly<Record<string, OptionSpec>> = {
+const OPTIONS: OptionTable = {
   'log-dir': { type: 'string', value: 'DIR', describe: `Directory of the default files [default: $MMS_LOG_DIR, else ${DEFAULT_LOG_DIR}]` },
   file: { type: 'string', multiple: true, value: 'TYPE=PATH', describe: 'Follow PATH as TYPE (repeatable)' },
   'stdin-type': { type: 'string', value: 'TYPE', describe: "Read stdin as one more source of this type (automation-agent-stdout for the agent's stdout)" },
@@ -31,7 +20,7 @@ const OPTIONS: Readonly<Record<string, OptionSpec>> = {
     type: 'string',
     default: '2',
     value: 'SECONDS',
-    describe: 'Safety-net poll for changes inotify missed, as Fluent Bit\'s progress check (or 250ms)',
+    describe: "Safety-net poll for changes inotify missed, as Fluent Bit's progress check (or 250ms)",
   },
   'max-line-bytes': { type: 'string', default: '1MiB', value: 'SIZE', describe: 'Longer lines leave as pieces marked "partial":true' },
   'state-file': {
@@ -42,66 +31,41 @@ const OPTIONS: Readonly<Record<string, OptionSpec>> = {
   'from-start': { type: 'boolean', describe: 'With no saved state, read files present at start from their start' },
   once: { type: 'boolean', describe: 'Read what the files hold now (from their start, or from --state-file), then exit' },
   'stats-interval': { type: 'string', default: '60', value: 'SECONDS', describe: 'One health line per file this often (0: only at shutdown)' },
-  help: { type: 'boolean', describe: 'Show this help' },
+  help: { type: 'boolean', short: 'h', describe: 'Show this help' },
 };
 
-const EXAMPLES: readonly [string, string][] = [
-  [SIDECAR_COMMAND, 'Follow the eight files named by the MDB_LOG_FILE_* variables'],
-  [`${SIDECAR_COMMAND} --log-dir ./logs`, 'Follow ./logs/mongodb.log, ./logs/automation-agent.log, ...'],
-  [`${SIDECAR_COMMAND} --file mongodb=/data/mongod.log --rotate-wait 10`, 'Override one file; drain rotated files for 10 s'],
-  [`agent | ${SIDECAR_COMMAND} --stdin-type automation-agent-stdout`, "Carry the agent's stdout through the same writer"],
-  [`${SIDECAR_COMMAND} --once --log-dir samples | logtype`, 'Read the sample logs once and read them with the filter'],
-];
-
 export function sidecarHelp(): string {
-  const options = Object.entries(OPTIONS).map(([name, spec]) => {
-    const flag = `--${name}${spec.value ? ` ${spec.value}` : ''}`;
-    return `  ${flag.padEnd(26)} ${spec.describe}${spec.default !== undefined ? ` [default: ${spec.default}]` : ''}`;
+  return helpText(OPTIONS, {
+    usage: `${SIDECAR_COMMAND} [options]`,
+    about: [
+      "Follows the pod's log files by name and writes one JSON entry per line to stdout:",
+      '  {"logType":"mongodb","contents":"<the line, unchanged>"}',
+    ],
+    examples: [
+      [SIDECAR_COMMAND, 'Follow the eight files named by the MDB_LOG_FILE_* variables'],
+      [`${SIDECAR_COMMAND} --log-dir ./logs`, 'Follow ./logs/mongodb.log, ./logs/automation-agent.log, ...'],
+      [`${SIDECAR_COMMAND} --file mongodb=/data/mongod.log --rotate-wait 10`, 'Override one file; drain rotated files for 10 s'],
+      [`agent | ${SIDECAR_COMMAND} --stdin-type automation-agent-stdout`, "Carry the agent's stdout through the same writer"],
+      [`${SIDECAR_COMMAND} --once --log-dir samples | logtype`, 'Read the sample logs once and read them with the filter'],
+    ],
+    epilogue: [
+      'Files followed (first match wins: --file, the variable, then <log dir>/<type>.log):',
+      ...FILE_LOG_TYPES.map((t) => `  ${t.name.padEnd(26)} ${t.envVar}`),
+      `Log dir: --log-dir, else MMS_LOG_DIR, else ${DEFAULT_LOG_DIR}.`,
+      'A file missing at start is waited for and read from its start when it appears; files present',
+      'at start are read from their end (as `tail -F -n0` does), or from where the last run stopped',
+      'when the state file knows them. A named pipe (FIFO) is read as a stream. Diagnostics are JSON',
+      'lines on stderr with "logType":"logtype-sidecar".',
+    ],
   });
-  return [
-    `${SIDECAR_COMMAND} [options]`,
-    '',
-    'Follows the pod\'s log files by name and writes one JSON entry per line to stdout:',
-    '  {"logType":"mongodb","contents":"<the line, unchanged>"}',
-    '',
-    'Options:',
-    ...options,
-    '',
-    'Examples:',
-    ...EXAMPLES.map(([command, what]) => `  ${command}\n      ${what}`),
-    '',
-    'Files followed (first match wins: --file, the variable, then <log dir>/<type>.log):',
-    ...FILE_LOG_TYPES.map((t) => `  ${t.name.padEnd(26)} ${t.envVar}`),
-    `Log dir: --log-dir, else MMS_LOG_DIR, else ${DEFAULT_LOG_DIR}.`,
-    'A file missing at start is waited for and read from its start when it appears; files present',
-    'at start are read from their end (as `tail -F -n0` does), or from where the last run stopped',
-    'when the state file knows them. A named pipe (FIFO) is read as a stream. Diagnostics are JSON',
-    'lines on stderr with "logType":"logtype-sidecar".',
-    '',
-  ].join('\n');
 }
 
 /** Parsed options, or `'help'` when --help was asked for. */
 export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv): SidecarOptions | 'help' {
-  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: Object.fromEntries(
-        Object.entries(OPTIONS).map(([name, spec]) => [name, { type: spec.type, ...(spec.multiple ? { multiple: true } : {}) }]),
-      ),
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    // parseArgs explains at length; its first sentence is the line a person needs.
-    failUsage(SIDECAR_COMMAND, (error as Error).message.split('. ')[0]!.replace(/\.$/, ''));
-  }
+  const { values } = parseByTable(SIDECAR_COMMAND, argv, OPTIONS, false);
   if (values['help']) return 'help';
-  const text = (name: string): string | undefined => lastOf(values[name] as string | string[] | undefined) ?? OPTIONS[name]?.default;
-  const sources = orFail(
-    resolveSources(env, { logDir: text('log-dir'), files: asList(values['file'] as string[] | undefined), stdinType: text('stdin-type') }),
-  );
+  const text = (name: string): string | undefined => lastValue(values, name, OPTIONS);
+  const sources = orFail(resolveSources(env, { logDir: text('log-dir'), files: allValues(values, 'file'), stdinType: text('stdin-type') }));
   const maxLineBytes = orFail(parseSize(text('max-line-bytes')!), '--max-line-bytes');
   if (maxLineBytes < 64) failUsage(SIDECAR_COMMAND, '--max-line-bytes must be at least 64');
   const once = values['once'] === true;
@@ -123,4 +87,3 @@ function orFail<T>(parsed: Parsed<T>, flag?: string): T {
   if (!parsed.ok) failUsage(SIDECAR_COMMAND, flag ? `${flag}: ${parsed.error}` : parsed.error);
   return parsed.value;
 }
-

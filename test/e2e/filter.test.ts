@@ -119,8 +119,10 @@ test('the sidecar piped into the filter: a round trip of every real sample line'
 });
 
 const usage: { name: string; args: string[]; says: RegExp }[] = [
-  { name: 'an unknown flag', args: ['--bogus'], says: /Unknown argument: bogus/ },
-  { name: 'a bad output mode', args: ['-o', 'yaml'], says: /Invalid values/ },
+  { name: 'an unknown flag', args: ['--bogus'], says: /Unknown option '--bogus'/ },
+  { name: 'a bad output mode', args: ['-o', 'yaml'], says: /--output takes raw, json, pretty, not "yaml"/ },
+  { name: 'a bad colour mode', args: ['--color', 'sometimes'], says: /--color takes auto, always, never, not "sometimes"/ },
+  { name: 'a flag without its value', args: ['-t'], says: /Option '-t, --type <value>' argument missing/ },
   { name: 'a bad regular expression', args: ['-g', '('], says: /--grep: Invalid regular expression/ },
   { name: 'a missing file', args: ['/nonexistent/file.log'], says: /cannot read \/nonexistent\/file.log: ENOENT/ },
   { name: 'a directory', args: ['/tmp'], says: /\/tmp is a directory/ },
