@@ -75,10 +75,18 @@ export class EntryFilter implements EntryHandler {
     this.#escape = escapeForTerminal;
   }
 
-  entry(entry: EntryLine): void {
+  wants(logType: string): boolean {
+    return this.#selected(logType);
+  }
+
+  counted(logType: string): void {
     const counts = this.counts;
     counts.entries++;
-    counts.byType.set(entry.logType, (counts.byType.get(entry.logType) ?? 0) + 1);
+    counts.byType.set(logType, (counts.byType.get(logType) ?? 0) + 1);
+  }
+
+  entry(entry: EntryLine): void {
+    this.counted(entry.logType);
     if (!this.#selected(entry.logType)) return;
     const whole = this.#join(entry);
     if (whole) this.#emit(whole);

@@ -12,6 +12,10 @@ import { EntryLine } from './entry-line.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, type LinePrefix } from './line-prefix.js';
 
 export interface EntryHandler {
+  /** False for a type that is only counted: its entries are then never built. */
+  wants(logType: string): boolean;
+  /** An entry of a type that is not wanted. */
+  counted(logType: string): void;
   entry(entry: EntryLine): void;
   /** A line that is not an entry: bytes[start, end). */
   other(bytes: Buffer, start: number, end: number): void;
@@ -102,7 +106,8 @@ export class EntryReader {
       }
       start += prefix.length;
     }
-    const entry = readCanonical(bytes, lineStart, start, end, prefix, this.#typeNames) ?? readParsed(bytes, lineStart, start, end, prefix);
+    const entry = readCanonical(bytes, lineStart, start, end, prefix, this.#typeNames, this.#handler) ?? readParsed(bytes, lineStart, start, end, prefix);
+    if (entry === COUNTED) return;
     if (entry) this.#handler.entry(entry);
     else this.#handler.other(bytes, lineStart, lineEnd);
   }
@@ -116,7 +121,8 @@ function readCanonical(
   end: number,
   prefix: LinePrefix | undefined,
   typeNames: TypeNames,
-): EntryLine | undefined {
+  handler: EntryHandler,
+): EntryLine | typeof COUNTED | undefined {
   if (end - start < TYPE_KEY.length + CONTENTS_KEY.length + 2 || !matchesAt(bytes, start, TYPE_KEY)) return undefined;
   const typeStart = start + TYPE_KEY.length;
   const typeEnd = bytes.indexOf(QUOTE, typeStart);
@@ -128,8 +134,16 @@ function readCanonical(
   const literalEnd = partial ? end - PARTIAL_TAIL.length : end - 2;
   if (!partial && bytes[end - 1] !== CLOSE_BRACE) return undefined;
   if (literalEnd <= literalStart || !isClosingQuote(bytes, literalEnd, literalStart + 1)) return undefined;
-  return new EntryLine(typeNames.nameOf(bytes, typeStart, typeEnd), partial, prefix, bytes, lineStart, start, end, literalStart, literalEnd);
+  const logType = typeNames.nameOf(bytes, typeStart, typeEnd);
+  if (!handler.wants(logType)) {
+    handler.counted(logType);
+    return COUNTED;
+  }
+  return new EntryLine(logType, partial, prefix, bytes, lineStart, start, end, literalStart, literalEnd);
 }
+
+/** Marks a line that was an entry of a type only counted. */
+const COUNTED = Symbol('counted');
 
 /** Any other JSON object with a string logType. */
 function readParsed(bytes: Buffer, lineStart: number, start: number, end: number, prefix: LinePrefix | undefined): EntryLine | undefined {

@@ -9,6 +9,8 @@ type Read = { entry: { logType: string; contents: string; partial: boolean; sour
 function read(input: string | Buffer, chunkSize = 7): Read[] {
   const results: Read[] = [];
   const reader = new EntryReader({
+    wants: () => true,
+    counted: () => undefined,
     entry: (e) =>
       results.push({
         entry: {
@@ -89,4 +91,19 @@ test('random bytes never throw', (t) => {
     for (let i = 0; i < bytes.length; i++) bytes[i] = Math.random() < 0.1 ? 0x0a : Math.floor(Math.random() * 256);
     t.notThrows(() => read(bytes, 13));
   }
+});
+
+test('entries of types not wanted are counted, never built', (t) => {
+  const built: string[] = [];
+  const counted: string[] = [];
+  const reader = new EntryReader({
+    wants: (type) => type === 'a',
+    counted: (type) => counted.push(type),
+    entry: (e) => built.push(`${e.logType}:${e.contents}`),
+    other: () => undefined,
+  });
+  reader.push(Buffer.from('{"logType":"a","contents":"x"}\n{"logType":"b","contents":"y"}\n{"logType":"b","contents":"z"}\n'));
+  reader.end();
+  t.deepEqual(built, ['a:x']);
+  t.deepEqual(counted, ['b', 'b']);
 });
