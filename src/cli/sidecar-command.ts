@@ -31,6 +31,11 @@ const OPTIONS: OptionTable = {
   'from-start': { type: 'boolean', describe: 'With no saved state, read files present at start from their start' },
   once: { type: 'boolean', describe: 'Read what the files hold now (from their start, or from --state-file), then exit' },
   'stats-interval': { type: 'string', default: '60', value: 'SECONDS', describe: 'One health line per file this often (0: only at shutdown)' },
+  'heartbeat-file': {
+    type: 'string',
+    value: 'PATH',
+    describe: 'Refresh this file\'s mtime at every poll (at most once a second), for a liveness probe',
+  },
   help: { type: 'boolean', short: 'h', describe: 'Show this help' },
 };
 
@@ -79,6 +84,7 @@ export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv
     fromStart: values['from-start'] === true || once,
     once,
     statsIntervalMs: orFail(parseDurationMs(text('stats-interval')!), '--stats-interval'),
+    heartbeatFile: text('heartbeat-file'),
     stateFile: stateFlag !== undefined ? stateFlag || undefined : once ? undefined : path.join(sources.logDir, '.logtype-sidecar.state'),
   };
 }

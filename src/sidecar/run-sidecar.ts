@@ -3,6 +3,7 @@
  * when inotify or the slow poll says something changed, each up to a byte budget a turn so
  * one busy file cannot starve the others, and not at all while the output is full.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../diag/logger.js';
@@ -28,6 +29,8 @@ export interface SidecarOptions {
   readonly statsIntervalMs: number;
   /** Where read positions are kept across restarts; undefined: not kept. */
   readonly stateFile?: string | undefined;
+  /** A file whose mtime the poll refreshes: a liveness probe checks that it is recent. */
+  readonly heartbeatFile?: string | undefined;
 }
 
 /** Positions are saved at most this often while lines flow. */
@@ -78,6 +81,7 @@ export class Sidecar {
   #waitingForDrain = false;
   #stopping = false;
   #lastSave = 0;
+  #lastBeat = 0;
   #stateFailed = false;
   #finished: Promise<number>;
   #finish!: (code: number) => void;
@@ -107,13 +111,17 @@ export class Sidecar {
       this.#waker = wakeOnChanges({
         directories: this.#files.map((f) => path.dirname(f.source.path)),
         pollMs: this.#options.pollMs,
-        onWake: () => this.#scheduleTick(),
+        onWake: () => {
+          this.#beat();
+          this.#scheduleTick();
+        },
       });
       if (this.#options.statsIntervalMs > 0) {
         this.#statsTimer = setInterval(() => this.#logStats(), this.#options.statsIntervalMs);
         this.#statsTimer.unref();
       }
     }
+    this.#beat();
     this.#scheduleTick();
     return this.#finished;
   }
@@ -153,6 +161,23 @@ export class Sidecar {
     this.#waker?.close();
     clearInterval(this.#statsTimer);
     this.#finish(code);
+  }
+
+  /** At most once a second, on a wake the event loop already has: the loop is alive. */
+  #beat(): void {
+    const file = this.#options.heartbeatFile;
+    const now = Date.now();
+    if (!file || now - this.#lastBeat < 1000) return;
+    this.#lastBeat = now;
+    try {
+      fs.utimesSync(file, now / 1000, now / 1000);
+    } catch {
+      try {
+        fs.writeFileSync(file, '');
+      } catch (error) {
+        this.#io.log.warn({ event: 'heartbeat-unwritable', path: file, error: errorMessage(error) }, 'cannot touch the heartbeat file');
+      }
+    }
   }
 
   #loadState(): SidecarState | undefined {

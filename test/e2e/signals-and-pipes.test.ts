@@ -131,3 +131,14 @@ test('--once reads every file whole and exits 0', async (t) => {
     '{"logType":"mongodb","contents":"two"}',
   ]);
 });
+
+test('--heartbeat-file is refreshed while the sidecar runs, for a liveness probe', async (t) => {
+  const dir = tempDir('heartbeat');
+  const heartbeat = path.join(dir, 'alive');
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--poll-interval', '0.2', '--heartbeat-file', heartbeat]);
+  await waitUntil(() => fs.existsSync(heartbeat), 5000, 'heartbeat file created');
+  const first = fs.statSync(heartbeat).mtimeMs;
+  await waitUntil(() => fs.statSync(heartbeat).mtimeMs > first, 5000, 'heartbeat refreshed');
+  t.true(fs.statSync(heartbeat).mtimeMs > first);
+  await sidecar.stop();
+});
