@@ -34,6 +34,15 @@ test('Dockerfile: the runtime stage has no dev dependencies, runs as non-root, a
   t.is(runtime.at(-1), `ENTRYPOINT ${JSON.stringify(ENTRYPOINT).replaceAll(',', ', ')}`);
 });
 
+test('CI tests on the Node major the image runs on', (t) => {
+  const scripts = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const ciMajor = /node@(\d+)/.exec(scripts['test:node24'] ?? '')?.[1];
+  const imageMajor = /^FROM node:(\d+)-/m.exec(dockerfile)?.[1];
+  t.truthy(ciMajor);
+  t.is(ciMajor, imageMajor);
+  t.regex(fs.readFileSync(path.join(REPO, '.ci/run'), 'utf8'), /npm run test:node24/);
+});
+
 test('.dockerignore keeps tests, benches and samples out of the build', (t) => {
   const ignore = fs.readFileSync(path.join(REPO, '.dockerignore'), 'utf8');
   t.regex(ignore, /^\*$/m);
