@@ -38,4 +38,44 @@ for (const line of ['Starting agent launcher', 'Downloading automation agent fro
 
 fs.mkdirSync(out, { recursive: true });
 for (const [type, lines] of files) fs.writeFileSync(path.join(out, `${type}.log`), lines.join('\n') + '\n');
-process.stdout.write(`wrote ${[...files.values()].reduce((n, l) => n + l.length, 0)} lines to ${out}\n`);
+
+// What `kubectl logs --timestamps --prefix` prints for such a pod: the entries of every type,
+// interleaved in time, behind the pod/container prefix and kubectl's time, with the plain lines
+// the launcher echoes before the sidecar starts.
+const stream: { time: number; line: string }[] = [];
+let at = Date.parse('2026-11-22T09:58:00.000Z');
+const stamp = (ms: number): string => new Date(ms).toISOString().replace('Z', `${String(Math.floor(random() * 1e6)).padStart(6, '0')}Z`);
+stream.push({ time: at, line: 'Skipping creating symlinks because this is not Static Containers Architecture' });
+for (const [type, lines] of files) {
+  lines.forEach((line, index) => {
+    const entry = type === 'agent-launcher-script' ? line : encodeEntry(type, line).trimEnd();
+    stream.push({ time: at + index * 900 + Math.floor(random() * 800), line: entry });
+  });
+}
+stream.sort((a, b) => a.time - b.time);
+at = stream.at(-1)!.time;
+fs.writeFileSync(
+  path.join(out, 'kubectl-logs-timestamps-prefix.txt'),
+  stream.map(({ time, line }) => `[pod/my-replica-set-0/mongodb-enterprise-database] ${stamp(time)} ${line}`).join('\n') + '\n',
+);
+
+// The operator's own log (kubectl logs deployment/mongodb-enterprise-operator): zap JSON lines,
+// with the known problems of FORMATS.md §7 among ordinary reconciliation lines.
+const operator = (ms: number, level: string, caller: string, msg: string, extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({ level, ts: new Date(ms).toISOString(), caller, msg, ReplicaSet: 'mongodb/my-replica-set', ...extra });
+let t = Date.parse('2026-11-22T09:55:00.000Z');
+const step = (): number => (t += 1000 + Math.floor(random() * 9000));
+const operatorLines = [
+  operator(step(), 'info', 'operator/mongodbreplicaset_controller.go:100', '-> ReplicaSet.Reconcile'),
+  operator(step(), 'warn', 'operator/webhook.go:71', 'Failed to configure admission webhooks: failed to create the validating webhook configuration: validatingwebhookconfigurations.admissionregistration.k8s.io is forbidden'),
+  operator(step(), 'info', 'agents/agents.go:118', 'Waiting for agents to reach version 42'),
+  operator(step(), 'error', 'operator/common_controller.go:152', 'Failed to deploy: Status: 400 (Bad Request), Detail: Invalid config: MongoDB 8.0.4-ent is not available.', {
+    stacktrace: 'github.com/mongodb/mongodb-enterprise-kubernetes/controllers/operator.(*ReconcileCommonController).updateStatus\n\t/go/src/controllers/operator/common_controller.go:152',
+  }),
+  operator(step(), 'info', 'operator/mongodbreplicaset_controller.go:100', '-> ReplicaSet.Reconcile'),
+  operator(step(), 'error', 'agents/agents.go:201', 'Agent my-replica-set-1 reported: TLS attempt failed : x509: certificate is valid for my-replica-set-0.my-replica-set-svc.mongodb.svc.cluster.local, not my-replica-set-1.my-replica-set-svc.mongodb.svc.cluster.local'),
+  operator(step(), 'info', 'operator/mongodbreplicaset_controller.go:254', 'Applying automatic recovery: pushing the automation configuration, the resource has been Failed for longer than MDB_AUTOMATIC_RECOVERY_BACKOFF_TIME_S (1200s)'),
+  operator(step(), 'info', 'operator/mongodbreplicaset_controller.go:301', 'Finished reconciliation for MongoDB replica set!'),
+];
+fs.writeFileSync(path.join(out, 'operator.log'), operatorLines.join('\n') + '\n');
+process.stdout.write(`wrote ${[...files.values()].reduce((n, l) => n + l.length, 0)} log lines, a kubectl stream and an operator log to ${out}\n`);
