@@ -11,6 +11,7 @@ export { resolveSources, type FileSource, type SourceFlags } from './config/side
 export { parseSize, parseDurationMs } from './config/parse-size.js';
 export { loadState, saveState, type SidecarState, type SavedFile } from './state/state-file.js';
 export { Sidecar, type SidecarOptions, type SidecarIO } from './sidecar/run-sidecar.js';
+export { createDiagnostics } from './diag/logger.js';
 export { EntryReader, type EntryHandler } from './read/entry-reader.js';
 export { EntryLine } from './read/entry-line.js';
 export { parseLinePrefix, type LinePrefix } from './read/line-prefix.js';
