@@ -4,6 +4,9 @@
  * safe for the terminal. Type-aware renderers (server, audit, agents, operator) plug in by type.
  */
 import type { EntryLine } from '../read/entry-line.js';
+import type { Level, LogRecord } from '../parse/log-record.js';
+import { parseRecord } from '../parse/parse-record.js';
+import { slowOperationOf } from '../parse/parse-server-line.js';
 import type { Palette, Paint } from './colors.js';
 import { escapeTerminal } from './escape-terminal.js';
 import { formatTime } from './format-time.js';
@@ -40,9 +43,55 @@ export function renderPrettyEntry(entry: EntryLine, options: PrettyOptions): str
   const parts: string[] = [];
   if (entry.prefix?.source) parts.push(palette.gray(escapeTerminal(entry.prefix.source)));
   parts.push(typeBadge(entry.logType, palette));
-  if (entry.prefix?.time) parts.push(palette.gray(formatTime(new Date(entry.prefix.time), options.utc)));
-  parts.push(escapeTerminal(entry.contents));
+  const record = parseRecord(entry.logType, entry.contents);
+  const time = record?.time ?? (entry.prefix?.time ? new Date(entry.prefix.time) : undefined);
+  if (time) parts.push(palette.gray(formatTime(time, options.utc)));
+  parts.push(record ? renderRecord(record, palette) : escapeTerminal(entry.contents));
   return parts.join(' ');
+}
+
+const LEVEL_LABELS: Readonly<Record<Level, string>> = { fatal: 'FATAL', error: 'ERROR', warn: 'WARN ', info: 'INFO ', debug: 'DEBUG' };
+/** Attribute values longer than this are cut, with a marker. */
+const VALUE_CHARS = 120;
+
+function paintLevel(level: Level | undefined, palette: Palette): string {
+  if (!level) return '     ';
+  const label = LEVEL_LABELS[level];
+  switch (level) {
+    case 'fatal':
+    case 'error':
+      return palette.redBadge(label);
+    case 'warn':
+      return palette.yellow(label);
+    case 'debug':
+      return palette.gray(label);
+    default:
+      return palette.green(label);
+  }
+}
+
+/** One line: level, component, context, message, then the attributes as compact key=value. */
+export function renderRecord(record: LogRecord, palette: Palette): string {
+  const parts = [paintLevel(record.level, palette)];
+  if (record.component) parts.push(palette.cyan(escapeTerminal(record.component)));
+  if (record.context) parts.push(palette.gray(`[${escapeTerminal(record.context)}]`));
+  const slow = slowOperationOf(record);
+  if (slow) {
+    parts.push(palette.bold(`${slow.durationMillis}ms`));
+    if (slow.ns) parts.push(escapeTerminal(slow.ns));
+    if (slow.plan) parts.push(slow.plan.startsWith('COLLSCAN') ? palette.redBadge(slow.plan) : escapeTerminal(slow.plan));
+  }
+  parts.push(palette.bold(escapeTerminal(record.message)));
+  for (const [key, value] of Object.entries(record.attrs ?? {})) {
+    if (slow && (key === 'durationMillis' || key === 'ns' || key === 'planSummary')) continue;
+    parts.push(`${palette.gray(`${escapeTerminal(key)}=`)}${escapeTerminal(compactValue(value))}`);
+  }
+  return parts.join(' ');
+}
+
+function compactValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…(${text.length} chars)` : text;
 }
 
 export function renderPrettyOther(line: string, palette: Palette): string {

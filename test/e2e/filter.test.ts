@@ -42,11 +42,11 @@ for (const { name, args, expected } of selections) {
 }
 
 test('pretty: badges, other lines dimmed, no colour when asked for none', (t) => {
-  const result = runFilter(['-o', 'pretty', '--color', 'never'], STREAM);
+  const result = runFilter(['-o', 'pretty', '--color', 'never', '--utc'], STREAM);
   const lines = result.stdout.split('\n');
-  t.is(lines[0], 'mongodb       {"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","msg":"Connection accepted"}');
+  t.is(lines[0], 'mongodb       2026-11-22 10:00:00.000Z INFO  Connection accepted');
   t.is(lines[2], 'Skipping creating symlinks because this is not Static Containers Architecture');
-  t.is(lines[3], 'audit         {"atype":"authenticate","result":18}');
+  t.is(lines[3], 'audit         WARN  unauthenticated authenticate → authentication failed');
   t.false(result.stdout.includes('\u001b'));
 });
 
@@ -172,4 +172,32 @@ test('on a terminal, a crafted line cannot write control sequences (raw, json an
     // Raw and pretty show ESC as \e; JSON already escapes it as \u001b.
     t.true(shown.includes(mode === 'json' ? '\\u001b[2J' : '\\e[2J'), mode);
   }
+});
+
+test('pretty: every real sample is rendered, one line out for every line in, none lost', (t) => {
+  const samples: [string, string][] = [
+    ['mongod-replica-rs1.log.gz', 'mongodb'],
+    ['mongod-replica-rs2.log.gz', 'mongodb'],
+    ['mongod-4.2-text.log', 'mongodb'],
+    ['mongod-4.0-text-slow-transactions.log', 'mongodb'],
+    ['agent-community-operator.log', 'automation-agent'],
+    ['agent-stderr-disk-full.log', 'automation-agent-stderr'],
+  ];
+  for (const [file, type] of samples) {
+    const result = runFilter(['--as', type, '-o', 'pretty', '--color', 'never', '--summary', path.join(REAL_DATA, file)]);
+    t.is(result.status, 0, file);
+    const read = Number(/(\d+) entries read/.exec(result.stderr)?.[1]);
+    const shown = result.stdout.split('\n').slice(0, -1);
+    t.is(shown.length, read, file);
+    t.false(shown.some((line) => line.trim() === ''), file);
+  }
+  const kubectl = runFilter(['-o', 'pretty', '--color', 'never', path.join(REAL_DATA, 'kubectl-logs-enterprise-agent.log')]);
+  t.is(kubectl.stdout.split('\n').length - 1, 6);
+  t.regex(kubectl.stdout, /agent-verbose 2019-09-10 \d\d:07:50\.537 INFO {2}main\/components\/agent\.go:NewAgent:110 Constructing new agent object/);
+});
+
+test('pretty: a server line reads as time, level, component, context, message, key=value', (t) => {
+  const line = '{"t":{"$date":"2024-03-18T10:49:07.741-04:00"},"s":"W",  "c":"CONTROL",  "id":22184,   "ctx":"initandlisten","msg":"Soft rlimits too low","attr":{"currentValue":4096}}';
+  const result = runFilter(['-o', 'pretty', '--color', 'never', '--utc'], `${entryLine('mongodb', line)}\n`);
+  t.is(result.stdout, 'mongodb       2024-03-18 14:49:07.741Z WARN  CONTROL [initandlisten] Soft rlimits too low currentValue=4096\n');
 });

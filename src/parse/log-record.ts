@@ -1,0 +1,77 @@
+/**
+ * One line of any log the pods write, read into the same fields whatever its format, so a
+ * filter or a renderer means the same thing for every type. Parsers never throw: a line they
+ * do not recognise gives undefined and is shown as it is.
+ */
+export type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
+
+export const LEVELS: readonly Level[] = ['fatal', 'error', 'warn', 'info', 'debug'];
+
+export interface LogRecord {
+  readonly time?: Date | undefined;
+  readonly level?: Level | undefined;
+  /** The level as the line wrote it: `W`, `D2`, `.warn`, `header.info`, `error`. */
+  readonly severity?: string | undefined;
+  /** The server's component, the agent's source file, the operator's caller, the audit atype. */
+  readonly component?: string | undefined;
+  /** The server's thread (`conn123`), the agent's process (`rs0-1`). */
+  readonly context?: string | undefined;
+  readonly id?: number | undefined;
+  readonly message: string;
+  readonly attrs?: Readonly<Record<string, unknown>> | undefined;
+  readonly tags?: readonly string[] | undefined;
+}
+
+/** `F E W I D1..D5`, `.warn`, `header.info`, zap's and pino's levels onto one scale. */
+export function levelOf(severity: string | number | undefined): Level | undefined {
+  if (severity === undefined) return undefined;
+  if (typeof severity === 'number') {
+    // pino: 10 trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal
+    return severity >= 60 ? 'fatal' : severity >= 50 ? 'error' : severity >= 40 ? 'warn' : severity >= 30 ? 'info' : 'debug';
+  }
+  const word = severity.slice(severity.lastIndexOf('.') + 1).toLowerCase();
+  switch (word) {
+    case 'f':
+    case 'fatal':
+    case 'panic':
+    case 'dpanic':
+      return 'fatal';
+    case 'e':
+    case 'error':
+      return 'error';
+    case 'w':
+    case 'warn':
+    case 'warning':
+      return 'warn';
+    case 'i':
+    case 'info':
+      return 'info';
+    default:
+      return /^(d[1-5]?|debug|trace)$/.test(word) ? 'debug' : undefined;
+  }
+}
+
+/** A time as logs write it: ISO 8601 with `+0000` or `+00:00` or `Z`, `2019/09/10 04:07:50.537`. */
+export function parseLogTime(text: unknown): Date | undefined {
+  if (typeof text === 'number') return new Date(text < 1e11 ? text * 1000 : text);
+  if (typeof text !== 'string') return undefined;
+  let iso = text.trim().replace(/^(\d{4})\/(\d\d)\/(\d\d)[ T]/, '$1-$2-$3T');
+  iso = iso.replace(/([+-]\d\d)(\d\d)$/, '$1:$2');
+  // A time without a zone: the agents write UTC.
+  if (/T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(iso)) iso += 'Z';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export function asObject(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+export function parseJsonObject(line: string): Record<string, unknown> | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    return asObject(JSON.parse(line));
+  } catch {
+    return undefined;
+  }
+}

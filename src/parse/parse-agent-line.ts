@@ -1,0 +1,30 @@
+/**
+ * The agents' text logs: bracketed fields, then the message, which repeats the time
+ * (`[2026-11-22T10:00:00.123+0000] [.info] [src/director/director.go:computePlan:1083]
+ * <rs0-1> [10:00:00.123] All 3 Mongo processes are in goal state`); older agents write
+ * `[2019/09/10 04:07:50.537]`; start-up banners `[header.info] [::0]`.
+ */
+import { levelOf, parseLogTime, type LogRecord } from './log-record.js';
+
+const AGENT_LINE = /^\[([^\]]+)\] \[([^\]]*)\] \[([^\]]*)\]\s?(.*)$/;
+const PROCESS = /^<([^>]+)>\s*/;
+const REPEATED_TIME = /^\[\d\d:\d\d:\d\d(?:\.\d+)?\]\s*/;
+
+export function parseAgentLine(line: string): LogRecord | undefined {
+  const match = AGENT_LINE.exec(line);
+  if (!match) return undefined;
+  const time = parseLogTime(match[1]);
+  if (!time) return undefined;
+  let message = match[4]!;
+  const process = PROCESS.exec(message);
+  if (process) message = message.slice(process[0].length);
+  message = message.replace(REPEATED_TIME, '');
+  return {
+    time,
+    severity: match[2],
+    level: levelOf(match[2]),
+    component: match[3] === '::0' ? undefined : match[3],
+    context: process?.[1],
+    message,
+  };
+}

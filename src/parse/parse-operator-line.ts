@@ -1,0 +1,36 @@
+/**
+ * The operator's own log (zap JSON: `level`, `ts`, `caller`, `msg`, the resource as
+ * `ReplicaSet: namespace/name`, errors with `stacktrace`), and the sidecar's pino diagnostics.
+ */
+import { levelOf, parseJsonObject, parseLogTime, type LogRecord } from './log-record.js';
+
+const FIELDS = new Set(['level', 'ts', 'caller', 'msg', 'logger']);
+
+export function parseOperatorLine(line: string): LogRecord | undefined {
+  const json = parseJsonObject(line);
+  if (!json || typeof json['msg'] !== 'string' || typeof json['level'] !== 'string' || json['ts'] === undefined) return undefined;
+  const attrs = Object.fromEntries(Object.entries(json).filter(([key]) => !FIELDS.has(key)));
+  return {
+    time: parseLogTime(json['ts']),
+    severity: json['level'],
+    level: levelOf(json['level']),
+    component: typeof json['caller'] === 'string' ? json['caller'] : undefined,
+    message: json['msg'],
+    attrs,
+  };
+}
+
+const PINO_FIELDS = new Set(['level', 'time', 'msg', 'logType']);
+
+export function parseDiagnosticLine(line: string): LogRecord | undefined {
+  const json = parseJsonObject(line);
+  if (!json || typeof json['level'] !== 'number' || typeof json['msg'] !== 'string') return undefined;
+  return {
+    time: parseLogTime(json['time']),
+    severity: String(json['level']),
+    level: levelOf(json['level']),
+    component: typeof json['source'] === 'string' ? json['source'] : undefined,
+    message: json['msg'],
+    attrs: Object.fromEntries(Object.entries(json).filter(([key]) => !PINO_FIELDS.has(key) && key !== 'source')),
+  };
+}
