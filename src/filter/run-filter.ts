@@ -9,7 +9,7 @@ import { encodeEntry } from '../encode/encode-entry.js';
 import { ByteOutput } from '../output/byte-output.js';
 import { EntryLine } from '../read/entry-line.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from '../read/entry-reader.js';
-import { inputChunks, openInputStream } from '../read/open-input.js';
+import { inputChunks } from '../read/open-input.js';
 import { typeMatcher, type TypeMatcher } from '../select/type-matcher.js';
 import { palette, type Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
@@ -175,10 +175,10 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   const filter = new EntryFilter(options, out, io.stdoutIsTTY);
   const inputs = options.inputs.length > 0 ? options.inputs : ['-'];
   for (const input of inputs) {
-    const readable = openInputStream(input, io.stdin);
     const reader = options.as ? rawLineReader(options.as, filter) : new EntryReader(filter);
-    for await (const chunk of inputChunks(readable)) {
+    for await (const chunk of inputChunks(input, io.stdin)) {
       reader.push(chunk);
+      // Flushed before the next chunk: its bytes may be reused then.
       if (!out.flush()) await once(io.stdout, 'drain');
     }
     reader.end();

@@ -1,18 +1,38 @@
 /**
  * Input chunks from a file or stdin, gunzipped when the bytes start with gzip's magic number
  * (rotated logs often are), whatever the name says.
+ *
+ * A regular file (named, or stdin redirected from one) is read synchronously into one buffer
+ * reused for every chunk: no chunk is allocated, so none outlives its turn. With a fresh 1 MiB
+ * Buffer per chunk, pretty output's many small allocations had the collector promote each chunk
+ * while in use, and RSS grew with the input (155 MB for a million entries).
  */
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
 const READ_CHUNK = 1024 * 1024;
+const GZIP_MAGIC = [0x1f, 0x8b];
 
-export function openInputStream(path: string, stdin: Readable): Readable {
-  if (path !== '-') return fs.createReadStream(path, { highWaterMark: READ_CHUNK });
-  // stdin redirected from a file: read it in large chunks, as a named file is.
-  if (isRegularFile(0)) return fs.createReadStream('', { fd: 0, highWaterMark: READ_CHUNK, autoClose: false });
-  return stdin;
+/** Chunks valid until the consumer asks for the next one (it must be done with them by then). */
+export async function* inputChunks(path: string, stdin: Readable): AsyncGenerator<Buffer> {
+  const fd = path === '-' ? 0 : fs.openSync(path, 'r');
+  try {
+    if (isRegularFile(fd) && !startsWithGzip(fd)) {
+      const buffer = Buffer.allocUnsafe(READ_CHUNK);
+      for (let read; (read = fs.readSync(fd, buffer, 0, READ_CHUNK, null)) > 0; ) {
+        yield buffer.subarray(0, read);
+        // Let the event loop turn: write callbacks (on process.nextTick for a file stdout),
+        // signals and EPIPE are handled between chunks, not after the whole input.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return;
+    }
+    const readable = path === '-' ? stdin : fs.createReadStream('', { fd, highWaterMark: READ_CHUNK, autoClose: false });
+    yield* streamChunks(readable);
+  } finally {
+    if (fd !== 0) fs.closeSync(fd);
+  }
 }
 
 function isRegularFile(fd: number): boolean {
@@ -23,7 +43,13 @@ function isRegularFile(fd: number): boolean {
   }
 }
 
-export async function* inputChunks(readable: Readable): AsyncGenerator<Buffer> {
+function startsWithGzip(fd: number): boolean {
+  const head = Buffer.alloc(2);
+  const read = fs.readSync(fd, head, 0, 2, 0);
+  return read === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
+}
+
+async function* streamChunks(readable: Readable): AsyncGenerator<Buffer> {
   const iterator = readable[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await iterator.next();
   if (first.done) return;
@@ -32,7 +58,7 @@ export async function* inputChunks(readable: Readable): AsyncGenerator<Buffer> {
     yield head;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   }
-  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) {
+  if (head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1]) {
     const gunzip = createGunzip();
     const feeding = (async () => {
       try {
