@@ -26,6 +26,16 @@ export function runFilterBench(): string {
     { name: 'logtype -t mongodb -o json', script: `"${node}" "${FILTER}" -t mongodb -o json < "${input}" > /dev/null`, versus: 'jq -c select(.logType=="mongodb")', target: 10 },
     { name: 'logtype -t mongodb -o raw', script: `"${node}" "${FILTER}" -t mongodb -o raw < "${input}" > /dev/null`, versus: 'jq -r select(...) | .contents', target: 5 },
     { name: 'kubectl logs POD | logtype -t mongodb -o raw (a pipe)', script: `cat "${input}" | "${node}" "${FILTER}" -t mongodb -o raw > /dev/null`, versus: 'jq -r select(...) | .contents', target: 5 },
+    {
+      name: 'jq one-line rendering of each server entry',
+      script: `jq -r 'select(.logType=="mongodb") | .contents | fromjson | "\\(.t["$date"]) \\(.s) \\(.c) [\\(.ctx)] \\(.msg) \\(.attr|tojson)"' < "${input}" > /dev/null`,
+    },
+    {
+      name: 'logtype -t mongodb -o pretty --color always',
+      script: `"${node}" "${FILTER}" -t mongodb -o pretty --color always < "${input}" > /dev/null`,
+      versus: 'jq one-line rendering of each server entry',
+      target: 4,
+    },
   ];
   measure(`cat "${input}" > /dev/null`); // into the page cache, for every row alike
   const results = new Map(rows.map((row) => [row.name, measure(row.script)]));

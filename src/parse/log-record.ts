@@ -55,6 +55,9 @@ export function levelOf(severity: string | number | undefined): Level | undefine
 export function parseLogTime(text: unknown): Date | undefined {
   if (typeof text === 'number') return new Date(text < 1e11 ? text * 1000 : text);
   if (typeof text !== 'string') return undefined;
+  // Most times are ISO 8601 that Date.parse reads as they are: no normalising needed.
+  const direct = Date.parse(text);
+  if (!Number.isNaN(direct) && text.length >= 20 && text[10] === 'T') return new Date(direct);
   let iso = text.trim().replace(/^(\d{4})\/(\d\d)\/(\d\d)[ T]/, '$1-$2-$3T');
   iso = iso.replace(/([+-]\d\d)(\d\d)$/, '$1:$2');
   // A time without a zone: the agents write UTC.

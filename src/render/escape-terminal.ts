@@ -19,3 +19,17 @@ function visible(char: string): string {
 export function escapeTerminal(text: string): string {
   return UNSAFE_TEST.test(text) ? text.replace(UNSAFE, visible) : text;
 }
+
+/**
+ * True when nothing in `text`, nor anything JSON.parse makes of it, needs escaping for a
+ * terminal: then the fields of a line parsed from it can be shown without escaping each one.
+ * (A character class and native searches: one regex with an alternation scanned slower.)
+ */
+export function isTerminalSafe(text: string): boolean {
+  if (UNSAFE_TEST.test(text)) return false;
+  for (const escape of JSON_ESCAPES_TO_UNSAFE) if (text.includes(escape)) return false;
+  return true;
+}
+
+/** JSON escapes that decode to characters a terminal would act on. */
+const JSON_ESCAPES_TO_UNSAFE = ['\\u', '\\n', '\\r', '\\b', '\\f'];

@@ -1,9 +1,21 @@
-/** `2026-11-22 10:00:00.123` in local time, or UTC with `utc` (then marked `Z`). */
+/**
+ * `2026-11-22 10:00:00.123` in local time, or UTC with `utc` (then marked `Z`). Log lines come in
+ * time order, so the part up to the second is made once per second and reused.
+ */
+const cache = { second: Number.NaN, utc: false, text: '' };
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
 export function formatTime(date: Date, utc: boolean): string {
-  if (Number.isNaN(date.getTime())) return '';
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  if (utc) {
-    return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}.${pad(date.getUTCMilliseconds(), 3)}Z`;
+  const ms = date.getTime();
+  if (Number.isNaN(ms)) return '';
+  const second = Math.floor(ms / 1000);
+  if (second !== cache.second || utc !== cache.utc) {
+    cache.second = second;
+    cache.utc = utc;
+    cache.text = utc
+      ? `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
+      : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
   }
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+  return `${cache.text}.${pad(ms - second * 1000, 3)}${utc ? 'Z' : ''}`;
 }

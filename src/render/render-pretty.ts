@@ -8,7 +8,7 @@ import type { Level, LogRecord } from '../parse/log-record.js';
 import { parseRecord } from '../parse/parse-record.js';
 import { slowOperationOf } from '../parse/parse-server-line.js';
 import type { Palette, Paint } from './colors.js';
-import { escapeTerminal } from './escape-terminal.js';
+import { escapeTerminal, isTerminalSafe } from './escape-terminal.js';
 import { formatTime } from './format-time.js';
 
 export interface PrettyOptions {
@@ -46,9 +46,12 @@ export function renderPrettyEntry(entry: EntryLine, options: PrettyOptions): str
   const record = parseRecord(entry.logType, entry.contents);
   const time = record?.time ?? (entry.prefix?.time ? new Date(entry.prefix.time) : undefined);
   if (time) parts.push(palette.gray(formatTime(time, options.utc)));
-  parts.push(record ? renderRecord(record, palette) : escapeTerminal(entry.contents));
+  const contents = entry.contents;
+  parts.push(record ? renderRecord(record, palette, isTerminalSafe(contents) ? same : escapeTerminal) : escapeTerminal(contents));
   return parts.join(' ');
 }
+
+const same = (text: string): string => text;
 
 const LEVEL_LABELS: Readonly<Record<Level, string>> = { fatal: 'FATAL', error: 'ERROR', warn: 'WARN ', info: 'INFO ', debug: 'DEBUG' };
 /** Attribute values longer than this are cut, with a marker. */
@@ -71,20 +74,20 @@ function paintLevel(level: Level | undefined, palette: Palette): string {
 }
 
 /** One line: level, component, context, message, then the attributes as compact key=value. */
-export function renderRecord(record: LogRecord, palette: Palette): string {
+export function renderRecord(record: LogRecord, palette: Palette, escape: (text: string) => string = escapeTerminal): string {
   const parts = [paintLevel(record.level, palette)];
-  if (record.component) parts.push(palette.cyan(escapeTerminal(record.component)));
-  if (record.context) parts.push(palette.gray(`[${escapeTerminal(record.context)}]`));
+  if (record.component) parts.push(palette.cyan(escape(record.component)));
+  if (record.context) parts.push(palette.gray(`[${escape(record.context)}]`));
   const slow = slowOperationOf(record);
   if (slow) {
     parts.push(palette.bold(`${slow.durationMillis}ms`));
-    if (slow.ns) parts.push(escapeTerminal(slow.ns));
-    if (slow.plan) parts.push(slow.plan.startsWith('COLLSCAN') ? palette.redBadge(slow.plan) : escapeTerminal(slow.plan));
+    if (slow.ns) parts.push(escape(slow.ns));
+    if (slow.plan) parts.push(slow.plan.startsWith('COLLSCAN') ? palette.redBadge(escape(slow.plan)) : escape(slow.plan));
   }
-  parts.push(palette.bold(escapeTerminal(record.message)));
+  parts.push(palette.bold(escape(record.message)));
   for (const [key, value] of Object.entries(record.attrs ?? {})) {
     if (slow && (key === 'durationMillis' || key === 'ns' || key === 'planSummary')) continue;
-    parts.push(`${palette.gray(`${escapeTerminal(key)}=`)}${escapeTerminal(compactValue(value))}`);
+    parts.push(`${palette.gray(`${escape(key)}=`)}${escape(compactValue(value))}`);
   }
   return parts.join(' ');
 }

@@ -201,3 +201,12 @@ test('pretty: a server line reads as time, level, component, context, message, k
   const result = runFilter(['-o', 'pretty', '--color', 'never', '--utc'], `${entryLine('mongodb', line)}\n`);
   t.is(result.stdout, 'mongodb       2024-03-18 14:49:07.741Z WARN  CONTROL [initandlisten] Soft rlimits too low currentValue=4096\n');
 });
+
+test('pretty on a terminal: control sequences inside a server line\'s JSON are shown escaped', (t) => {
+  const server = '{"t":{"$date":"2026-11-22T10:00:00Z"},"s":"I","c":"NETWORK","id":1,"ctx":"conn1","msg":"evil \\u001b[2J\\u001b]0;pwned\\u0007","attr":{"k\\u001b":"v\\u009b"}}';
+  const dir = tempDir('tty-record');
+  fs.writeFileSync(path.join(dir, 'in'), `${entryLine('mongodb', server)}\n`);
+  const result = spawnSync('script', ['-qec', `"${process.execPath}" "${FILTER_BIN}" -o pretty --color never "${dir}/in"`, '/dev/null'], { encoding: 'utf8', env: cleanEnv() });
+  t.false(/[\u001b\u0007\u009b]/.test(result.stdout), JSON.stringify(result.stdout));
+  t.true(result.stdout.includes('evil \\e[2J\\e]0;pwned\\x07'));
+});

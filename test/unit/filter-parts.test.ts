@@ -1,7 +1,7 @@
 import test from 'ava';
 import { parseLinePrefix } from '../../src/read/line-prefix.js';
 import { typeMatcher } from '../../src/select/type-matcher.js';
-import { escapeTerminal } from '../../src/render/escape-terminal.js';
+import { escapeTerminal, isTerminalSafe } from '../../src/render/escape-terminal.js';
 import { colorEnabled } from '../../src/render/colors.js';
 import { unescapeJsonBytes } from '../../src/read/unescape-json.js';
 import { formatTime } from '../../src/render/format-time.js';
@@ -126,3 +126,17 @@ test('times: UTC marked Z, local without', (t) => {
   t.regex(formatTime(new Date('2026-11-22T10:00:00.123Z'), false), /^2026-11-2\d \d\d:\d\d:00\.123$/);
   t.is(formatTime(new Date('nonsense'), true), '');
 });
+
+const safety: [string, boolean][] = [
+  ['{"msg":"plain","attr":{"a":"b\\"c"}}', true],
+  ['tab\tis fine', true],
+  ['{"msg":"evil \\u001b[2J"}', false],
+  ['{"msg":"line\\nbreak"}', false],
+  ['raw \u001b', false],
+  ['a \\\\ backslash', true],
+];
+for (const [text, safe] of safety) {
+  test(`terminal-safe after JSON decoding: ${JSON.stringify(text)} is ${String(safe)}`, (t) => {
+    t.is(isTerminalSafe(text), safe);
+  });
+}
