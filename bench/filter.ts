@@ -23,7 +23,9 @@ export function runFilterBench(): string {
     { name: 'jq -c select(.logType=="mongodb")', script: `jq -c 'select(.logType=="mongodb")' < "${input}" > /dev/null` },
     { name: 'jq -r select(...) | .contents', script: `jq -r 'select(.logType=="mongodb") | .contents' < "${input}" > /dev/null` },
     { name: 'grep -F \'"logType":"mongodb",\' | cat', script: `grep -F '"logType":"mongodb",' < "${input}" | cat > /dev/null` },
-    { name: 'logtype -t mongodb -o json', script: `"${node}" "${FILTER}" -t mongodb -o json < "${input}" > /dev/null`, versus: 'jq -c select(.logType=="mongodb")', target: 10 },
+    { name: 'logtype -t mongodb -o entry', script: `"${node}" "${FILTER}" -t mongodb -o entry < "${input}" > /dev/null`, versus: 'jq -c select(.logType=="mongodb")', target: 10 },
+    { name: 'jq -c select(...) | .contents | fromjson', script: `jq -c 'select(.logType=="mongodb") | .contents | fromjson' < "${input}" > /dev/null` },
+    { name: 'logtype -t mongodb -o json (the server objects)', script: `"${node}" "${FILTER}" -t mongodb -o json < "${input}" > /dev/null`, versus: 'jq -c select(...) | .contents | fromjson' },
     { name: 'logtype -t mongodb -o raw', script: `"${node}" "${FILTER}" -t mongodb -o raw < "${input}" > /dev/null`, versus: 'jq -r select(...) | .contents', target: 5 },
     { name: 'kubectl logs POD | logtype -t mongodb -o raw (a pipe)', script: `cat "${input}" | "${node}" "${FILTER}" -t mongodb -o raw > /dev/null`, versus: 'jq -r select(...) | .contents', target: 5 },
     {

@@ -19,4 +19,4 @@ export { typeMatcher, type TypeMatcher } from './select/type-matcher.js';
 export { escapeTerminal } from './render/escape-terminal.js';
 export { colorEnabled, palette, type ColorMode, type Palette } from './render/colors.js';
 export { renderPrettyEntry, typeBadge } from './render/render-pretty.js';
-export { EntryFilter, runFilter, formatSummary, type FilterOptions, type FilterIO, type OutputMode } from './filter/run-filter.js';
+export { FilterOutput, runFilter, formatSummary, type FilterOptions, type FilterIO, type OutputMode } from './filter/run-filter.js';

@@ -7,27 +7,28 @@ import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { encodeEntry } from '../encode/encode-entry.js';
 import { ByteOutput } from '../output/byte-output.js';
-import { EntryLine } from '../read/entry-line.js';
-import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from '../read/entry-reader.js';
-import { inputChunks } from '../read/open-input.js';
-import { typeMatcher, type TypeMatcher } from '../select/type-matcher.js';
+import type { EntryLine } from '../read/entry-line.js';
+import { readEntries } from '../read/read-entries.js';
+import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts } from '../select/entry-selector.js';
+import type { LogRecord } from '../parse/log-record.js';
+import { parseRecord } from '../parse/parse-record.js';
+import { projectFields, recordObject } from '../parse/record-object.js';
 import { palette, type Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { renderPrettyEntry, renderPrettyOther } from '../render/render-pretty.js';
-import { LineSplitter } from '../follow/split-lines.js';
 
-export type OutputMode = 'raw' | 'json' | 'pretty';
+export type OutputMode = 'raw' | 'json' | 'entry' | 'pretty';
 
-export interface FilterOptions {
+export interface FilterOptions extends Selection {
   /** Files to read, `-` for stdin; none: stdin. */
   readonly inputs: readonly string[];
   /** Read raw log lines as the contents of entries of this type. */
   readonly as?: string | undefined;
-  readonly types: readonly string[];
-  readonly exclude: readonly string[];
-  readonly grep?: RegExp | undefined;
-  readonly invertGrep: boolean;
   readonly output: OutputMode;
+  /** `--fields`: paths into each line's object, for json and pretty output. */
+  readonly fields?: readonly (readonly string[])[] | undefined;
+  /** `--expand`: pretty output shows whole attributes, indented, below the line. */
+  readonly expand: boolean;
   readonly keepPrefix: boolean;
   readonly keepOther: boolean;
   readonly strict: boolean;
@@ -44,56 +45,30 @@ export interface FilterIO {
   readonly stdoutIsTTY: boolean;
 }
 
-export interface FilterCounts {
-  entries: number;
-  other: number;
-  selected: number;
-  readonly byType: Map<string, number>;
-}
+/** Types whose contents are a JSON object of their own: `-o json` writes that object. */
+const OBJECT_TYPES = new Set(['mongodb', 'mongodb-audit']);
+const OPEN_BRACE = 0x7b;
 
-/** Split pieces of one line waiting for the rest, by where they came from and their type. */
-interface PendingLine {
-  readonly pieces: string[];
-  length: number;
-  readonly first: EntryLine;
-}
-
-export class EntryFilter implements EntryHandler {
-  readonly counts: FilterCounts = { entries: 0, other: 0, selected: 0, byType: new Map() };
+/** Writes selected entries in the output mode. */
+export class FilterOutput implements SelectedSink {
   readonly #options: FilterOptions;
   readonly #out: ByteOutput;
-  readonly #selected: TypeMatcher;
   readonly #palette: Palette;
   readonly #escape: boolean;
-  readonly #pending = new Map<string, PendingLine>();
 
   constructor(options: FilterOptions, out: ByteOutput, escapeForTerminal: boolean) {
     this.#options = options;
     this.#out = out;
-    this.#selected = typeMatcher(options.types, options.exclude);
     this.#palette = palette(options.color);
     this.#escape = escapeForTerminal;
   }
 
-  wants(logType: string): boolean {
-    return this.#selected(logType);
-  }
-
-  counted(logType: string): void {
-    const counts = this.counts;
-    counts.entries++;
-    counts.byType.set(logType, (counts.byType.get(logType) ?? 0) + 1);
-  }
-
-  entry(entry: EntryLine): void {
-    this.counted(entry.logType);
-    if (!this.#selected(entry.logType)) return;
-    const whole = this.#join(entry);
-    if (whole) this.#emit(whole);
+  /** Pretty output and projections read every line's record; raw and entry output never do. */
+  static needsRecords(options: FilterOptions): boolean {
+    return options.output === 'pretty' || options.fields !== undefined;
   }
 
   other(bytes: Buffer, start: number, end: number): void {
-    this.counts.other++;
     const out = this.#out;
     if (this.#options.output === 'pretty') {
       out.text(renderPrettyOther(bytes.toString('utf8', start, end), this.#palette));
@@ -105,85 +80,69 @@ export class EntryFilter implements EntryHandler {
     }
   }
 
-  /** The end of the input: split lines whose last piece never came are written as they are. */
-  end(): void {
-    for (const pending of this.#pending.values()) this.#emit(this.#joined(pending, ''));
-    this.#pending.clear();
-  }
-
-  /** Joins split pieces; returns the entry to write, or undefined while pieces are pending. */
-  #join(entry: EntryLine): EntryLine | undefined {
-    if (!entry.partial && this.#pending.size === 0) return entry;
-    const key = `${entry.prefix?.source ?? ''}\u0000${entry.logType}`;
-    const pending = this.#pending.get(key);
-    if (!entry.partial) {
-      if (!pending) return entry;
-      this.#pending.delete(key);
-      return this.#joined(pending, entry.contents);
-    }
-    if (!pending) {
-      this.#pending.set(key, { pieces: [entry.contents], length: entry.contents.length, first: entry });
-      return undefined;
-    }
-    pending.pieces.push(entry.contents);
-    pending.length += entry.contents.length;
-    if (pending.length < MAX_INPUT_LINE_BYTES) return undefined;
-    // Bounded memory: a line longer than we hold leaves as it is so far.
-    this.#pending.delete(key);
-    return this.#joined(pending, '');
-  }
-
-  #joined(pending: PendingLine, last: string): EntryLine {
-    return EntryLine.fromContents(pending.first.logType, pending.pieces.join('') + last, pending.first.prefix);
-  }
-
-  #emit(entry: EntryLine): void {
+  selected(entry: EntryLine, record: LogRecord | undefined): void {
     const options = this.#options;
-    if (options.grep && options.grep.test(entry.contents) === options.invertGrep) return;
-    this.counts.selected++;
     const out = this.#out;
     switch (options.output) {
-      case 'raw': {
-        const fast = !this.#escape && entry.literalStart >= 0 && out.jsonString(entry.bytes, entry.literalStart + 1, entry.literalEnd);
-        if (!fast) out.text(this.#escape ? escapeTerminal(entry.contents) : entry.contents);
+      case 'raw':
+        this.#contents(entry);
         break;
-      }
-      case 'json': {
-        if (entry.hasSourceJson && !this.#escape) {
-          // The entry line as it came: a byte copy, newline included.
-          out.line(entry.bytes, options.keepPrefix ? entry.lineStart : entry.start, entry.end);
-          return;
+      case 'json':
+        if (options.fields) this.#text(JSON.stringify(projectFields(record ? recordObject(record) : entryObject(entry), options.fields)));
+        else if (!OBJECT_TYPES.has(entry.logType)) return this.#entryLine(entry);
+        else if (entry.literalStart >= 0 ? entry.bytes[entry.literalStart + 1] === OPEN_BRACE : entry.contents.startsWith('{')) this.#contents(entry);
+        else {
+          // A pre-4.4 text line is written in the 4.4 shape; a line that is no record, as its entry.
+          const parsed = record ?? parseRecord(entry.logType, entry.contents);
+          if (!parsed) return this.#entryLine(entry);
+          this.#text(JSON.stringify(recordObject(parsed)));
         }
-        const prefix = options.keepPrefix ? (entry.prefix?.text ?? '') : '';
-        const json = entry.hasSourceJson
-          ? entry.bytes.toString('utf8', entry.start, entry.end)
-          : encodeEntry(entry.logType, entry.contents).trimEnd();
-        out.text(this.#escape ? escapeTerminal(prefix + json) : prefix + json);
         break;
-      }
+      case 'entry':
+        return this.#entryLine(entry);
       case 'pretty':
-        out.text(renderPrettyEntry(entry, { palette: this.#palette, utc: options.utc }));
+        out.text(renderPrettyEntry(entry, record, { palette: this.#palette, utc: options.utc, expand: options.expand, fields: options.fields }));
         break;
     }
     out.newline();
   }
+
+  #text(text: string): void {
+    this.#out.text(this.#escape ? escapeTerminal(text) : text);
+  }
+
+  /** The contents, as jq -r writes them: unescaped from the input's bytes where it can be. */
+  #contents(entry: EntryLine): void {
+    const fast = !this.#escape && entry.literalStart >= 0 && this.#out.jsonString(entry.bytes, entry.literalStart + 1, entry.literalEnd);
+    if (!fast) this.#text(entry.contents);
+  }
+
+  /** The entry line as it came (prefix removed unless --keep-prefix), newline included. */
+  #entryLine(entry: EntryLine): void {
+    const { keepPrefix } = this.#options;
+    const out = this.#out;
+    if (entry.hasSourceJson && !this.#escape) {
+      out.line(entry.bytes, keepPrefix ? entry.lineStart : entry.start, entry.end);
+      return;
+    }
+    const prefix = keepPrefix ? (entry.prefix?.text ?? '') : '';
+    this.#text(prefix + (entry.hasSourceJson ? entry.bytes.toString('utf8', entry.start, entry.end) : encodeEntry(entry.logType, entry.contents).trimEnd()));
+    out.newline();
+  }
+}
+
+function entryObject(entry: EntryLine): Record<string, unknown> {
+  return { logType: entry.logType, contents: entry.contents };
 }
 
 /** Reads every input through the filter; resolves with the exit code. */
 export async function runFilter(options: FilterOptions, io: FilterIO): Promise<number> {
   const out = new ByteOutput(io.stdout);
-  const filter = new EntryFilter(options, out, io.stdoutIsTTY);
-  const inputs = options.inputs.length > 0 ? options.inputs : ['-'];
-  for (const input of inputs) {
-    const reader = options.as ? rawLineReader(options.as, filter) : new EntryReader(filter);
-    for await (const chunk of inputChunks(input, io.stdin)) {
-      reader.push(chunk);
-      // Flushed before the next chunk: its bytes may be reused then.
-      if (!out.flush()) await once(io.stdout, 'drain');
-    }
-    reader.end();
-  }
-  filter.end();
+  const filter = new EntrySelector(options, new FilterOutput(options, out, io.stdoutIsTTY), FilterOutput.needsRecords(options));
+  await readEntries(options, filter, io.stdin, async () => {
+    // Flushed before the next chunk: its bytes may be reused then.
+    if (!out.flush()) await once(io.stdout, 'drain');
+  });
   out.flush();
   const { counts } = filter;
   if (options.summary) io.stderr.write(formatSummary(counts));
@@ -194,16 +153,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   return 0;
 }
 
-/** `--as TYPE`: every raw line is the contents of an entry of that type. */
-function rawLineReader(logType: string, filter: EntryFilter): { push(chunk: Buffer): void; end(): void } {
-  const splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, (bytes, start, end, partial) => {
-    if (partial) filter.other(bytes, start, end);
-    else filter.entry(EntryLine.fromContents(logType, bytes.toString('utf8', start, end)));
-  });
-  return { push: (chunk) => splitter.push(chunk), end: () => splitter.flush() };
-}
-
-export function formatSummary(counts: FilterCounts): string {
+export function formatSummary(counts: SelectionCounts): string {
   const lines = [`logtype: ${counts.entries} entries read, ${counts.selected} written, ${counts.other} other lines`];
   const types = [...counts.byType.entries()].sort((a, b) => b[1] - a[1]);
   const width = Math.max(0, ...types.map(([type]) => type.length));

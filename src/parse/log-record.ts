@@ -20,6 +20,21 @@ export interface LogRecord {
   readonly message: string;
   readonly attrs?: Readonly<Record<string, unknown>> | undefined;
   readonly tags?: readonly string[] | undefined;
+  /** Audit: who acted (`user@db`, or the name a failed authentication tried). */
+  readonly users?: readonly string[] | undefined;
+  /** Audit: the result code (0 success, 13 unauthorized, 18 authentication failed). */
+  readonly result?: number | undefined;
+  /** Audit: where from (`ip:port`, `unix:PATH`, `system`). */
+  readonly remote?: string | undefined;
+  /** Operator: the resource reconciled, `namespace/name`. */
+  readonly resource?: string | undefined;
+  /** The line's own JSON object, when it was one: for `--fields` and `-o json`. */
+  readonly object?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Levels from worst to mildest: `--level warn` keeps ranks up to warn's. */
+export function levelRank(level: Level): number {
+  return LEVELS.indexOf(level);
 }
 
 /** `F E W I D1..D5`, `.warn`, `header.info`, zap's and pino's levels onto one scale. */

@@ -25,6 +25,7 @@ export function parseServerLine(line: string): LogRecord | undefined {
       message: json['msg'],
       attrs: truncated ? { ...attrs, truncated, ...(json['size'] === undefined ? {} : { size: json['size'] }) } : attrs,
       tags: Array.isArray(json['tags']) ? json['tags'].map(String) : undefined,
+      object: json,
     };
   }
   const text = TEXT_LINE.exec(line);

@@ -3,13 +3,16 @@
  * and ends `"}` or `","partial":true}`: such a line is selected from those bytes without
  * parsing it (most of a `kubectl logs` stream). Any other line that starts with `{` is parsed:
  * an object with a string `logType` is an entry (a shipper that re-serialised it, or the
- * sidecar's own pino diagnostics, whose contents are the whole line). Everything else (other
+ * sidecar's own pino diagnostics, whose contents are the whole line); an object shaped like the
+ * operator's zap lines is an entry of type `operator`, so its log needs no flag. Everything else (other
  * containers' output, a cut line, a line too long to hold) is another line, counted, never a
  * crash.
  */
 import { LineSplitter } from '../follow/split-lines.js';
 import { EntryLine } from './entry-line.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, type LinePrefix } from './line-prefix.js';
+import { isOperatorObject } from '../parse/parse-operator-line.js';
+import { OPERATOR_LOG_TYPE } from '../parse/parse-record.js';
 
 export interface EntryHandler {
   /** False for a type that is only counted: its entries are then never built. */
@@ -157,6 +160,11 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const { logType, contents, partial } = value as Record<string, unknown>;
-  if (typeof logType !== 'string') return undefined;
+  if (typeof logType !== 'string') {
+    // The operator's own log, piped in: its lines are entries of their own type.
+    return isOperatorObject(value as Record<string, unknown>)
+      ? new EntryLine(OPERATOR_LOG_TYPE, false, prefix, bytes, lineStart, start, end, -1, -1, text)
+      : undefined;
+  }
   return new EntryLine(logType, partial === true, prefix, bytes, lineStart, start, end, -1, -1, typeof contents === 'string' ? contents : text);
 }

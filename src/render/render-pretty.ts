@@ -5,7 +5,7 @@
  */
 import type { EntryLine } from '../read/entry-line.js';
 import type { Level, LogRecord } from '../parse/log-record.js';
-import { parseRecord } from '../parse/parse-record.js';
+import { recordObject, valueAt } from '../parse/record-object.js';
 import { slowOperationOf } from '../parse/parse-server-line.js';
 import type { Palette, Paint } from './colors.js';
 import { escapeTerminal, isTerminalSafe } from './escape-terminal.js';
@@ -14,6 +14,10 @@ import { formatTime } from './format-time.js';
 export interface PrettyOptions {
   readonly palette: Palette;
   readonly utc: boolean;
+  /** Whole attribute values, as indented JSON below the line. */
+  readonly expand?: boolean | undefined;
+  /** Only these fields of the line's object, as key=value. */
+  readonly fields?: readonly (readonly string[])[] | undefined;
 }
 
 /** Short labels, so the contents start in the same column for every type. */
@@ -28,6 +32,7 @@ const BADGES: Readonly<Record<string, { label: string; color: keyof Palette }>> 
   'backup-agent': { label: 'backup', color: 'yellow' },
   'agent-launcher-script': { label: 'launcher', color: 'gray' },
   'logtype-sidecar': { label: 'sidecar', color: 'gray' },
+  operator: { label: 'operator', color: 'magenta' },
 };
 const BADGE_WIDTH = 13;
 
@@ -38,20 +43,34 @@ export function typeBadge(logType: string, palette: Palette): string {
   return paint(label);
 }
 
-export function renderPrettyEntry(entry: EntryLine, options: PrettyOptions): string {
+/** An entry for a person; `record` is its parsed line, undefined when it did not parse. */
+export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefined, options: PrettyOptions): string {
   const { palette } = options;
   const parts: string[] = [];
   if (entry.prefix?.source) parts.push(palette.gray(escapeTerminal(entry.prefix.source)));
   parts.push(typeBadge(entry.logType, palette));
-  const record = parseRecord(entry.logType, entry.contents);
   const time = record?.time ?? (entry.prefix?.time ? new Date(entry.prefix.time) : undefined);
   if (time) parts.push(palette.gray(formatTime(time, options.utc)));
   const contents = entry.contents;
-  parts.push(record ? renderRecord(record, palette, isTerminalSafe(contents) ? same : escapeTerminal) : escapeTerminal(contents));
+  const escape = isTerminalSafe(contents) ? same : escapeTerminal;
+  if (options.fields) parts.push(renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escape));
+  else if (!record) parts.push(escapeTerminal(contents));
+  else {
+    parts.push(renderRecord(record, palette, escape, options.expand ? Infinity : VALUE_CHARS));
+    if (options.expand && record.attrs && Object.keys(record.attrs).length > 0) {
+      parts.push(`\n${palette.gray(escape(JSON.stringify(record.attrs, null, 2)).replace(/^/gm, '    '))}`);
+    }
+  }
   return parts.join(' ');
 }
 
 const same = (text: string): string => text;
+
+function renderFields(object: unknown, fields: readonly (readonly string[])[], palette: Palette, escape: (text: string) => string): string {
+  return fields
+    .map((path) => `${palette.gray(`${escape(path.join('.'))}=`)}${escape(compactValue(valueAt(object, path), Infinity))}`)
+    .join(' ');
+}
 
 const LEVEL_LABELS: Readonly<Record<Level, string>> = { fatal: 'FATAL', error: 'ERROR', warn: 'WARN ', info: 'INFO ', debug: 'DEBUG' };
 /** Attribute values longer than this are cut, with a marker. */
@@ -74,7 +93,7 @@ function paintLevel(level: Level | undefined, palette: Palette): string {
 }
 
 /** One line: level, component, context, message, then the attributes as compact key=value. */
-export function renderRecord(record: LogRecord, palette: Palette, escape: (text: string) => string = escapeTerminal): string {
+export function renderRecord(record: LogRecord, palette: Palette, escape: (text: string) => string = escapeTerminal, valueChars = VALUE_CHARS): string {
   const parts = [paintLevel(record.level, palette)];
   if (record.component) parts.push(palette.cyan(escape(record.component)));
   if (record.context) parts.push(palette.gray(`[${escape(record.context)}]`));
@@ -87,14 +106,14 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
   parts.push(palette.bold(escape(record.message)));
   for (const [key, value] of Object.entries(record.attrs ?? {})) {
     if (slow && (key === 'durationMillis' || key === 'ns' || key === 'planSummary')) continue;
-    parts.push(`${palette.gray(`${escape(key)}=`)}${escape(compactValue(value))}`);
+    parts.push(`${palette.gray(`${escape(key)}=`)}${escape(compactValue(value, valueChars))}`);
   }
   return parts.join(' ');
 }
 
-function compactValue(value: unknown): string {
+function compactValue(value: unknown, valueChars: number): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
-  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…(${text.length} chars)` : text;
+  return text.length > valueChars ? `${text.slice(0, valueChars)}…(${text.length} chars)` : text;
 }
 
 export function renderPrettyOther(line: string, palette: Palette): string {

@@ -4,9 +4,9 @@
  */
 export type TypeMatcher = (logType: string) => boolean;
 
-function globToRegExp(glob: string): RegExp {
+export function globToRegExp(glob: string, flags = ''): RegExp {
   const source = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
-  return new RegExp(`^${source}$`);
+  return new RegExp(`^${source}$`, flags);
 }
 
 /** Splits repeated flags and comma lists into patterns, dropping empty ones. */
@@ -15,8 +15,8 @@ export function typePatterns(values: readonly string[]): string[] {
 }
 
 export function typeMatcher(include: readonly string[], exclude: readonly string[]): TypeMatcher {
-  const includes = typePatterns(include).map(globToRegExp);
-  const excludes = typePatterns(exclude).map(globToRegExp);
+  const includes = typePatterns(include).map((glob) => globToRegExp(glob));
+  const excludes = typePatterns(exclude).map((glob) => globToRegExp(glob));
   const decided = new Map<string, boolean>();
   return (logType) => {
     let selected = decided.get(logType);

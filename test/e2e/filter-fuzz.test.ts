@@ -28,7 +28,7 @@ function fuzzInput(seed: number): Buffer {
 for (const seed of [1, 2, 3, 4, 5]) {
   test(`fuzz ${seed}: random bytes and cut lines never crash any output mode`, (t) => {
     const input = fuzzInput(seed);
-    for (const mode of ['raw', 'json', 'pretty']) {
+    for (const mode of ['raw', 'json', 'entry', 'pretty']) {
       const result = runFilter(['-o', mode, '--summary', '--keep-other'], input);
       t.is(result.status, 0, `${mode}: ${result.stderr}`);
       t.regex(result.stderr, /entries read/);

@@ -47,7 +47,7 @@ test('a million generated entries: the real command selects exactly what JSON.pa
   }
   for (const [mode, expected] of [
     ['raw', expectedRaw],
-    ['json', expectedJson],
+    ['entry', expectedJson],
   ] as const) {
     const result = spawnSync(process.execPath, [FILTER_BIN, '-t', 'mongodb', '-o', mode, input], { env: cleanEnv(), maxBuffer: 1 << 30 });
     t.is(result.status, 0);

@@ -25,7 +25,17 @@ const selections: { name: string; args: string[]; expected: string[] }[] = [
   { name: 'grep', args: ['-g', 'fail'], expected: [] },
   { name: 'grep -i', args: ['-g', 'fail', '-i'], expected: ['[2026-11-22T10:00:00.200+0000] [.error] Failed to connect'] },
   { name: 'grep -v', args: ['-t', 'mongodb', '-g', 'second', '-v'], expected: ['{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","msg":"Connection accepted"}'] },
-  { name: 'json', args: ['-t', 'mongodb-audit', '-o', 'json'], expected: [entryLine('mongodb-audit', '{"atype":"authenticate","result":18}')] },
+  { name: 'json: an audit event as its object', args: ['-t', 'mongodb-audit', '-o', 'json'], expected: ['{"atype":"authenticate","result":18}'] },
+  {
+    name: 'json: server objects, other types as entries',
+    args: ['-t', 'mongodb,automation-agent', '-o', 'json'],
+    expected: [
+      '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","msg":"Connection accepted"}',
+      entryLine('automation-agent', '[2026-11-22T10:00:00.100+0000] [.info] All good'),
+      entryLine('mongodb', 'second server line'),
+    ],
+  },
+  { name: 'entry: the entry lines as they came', args: ['-t', 'mongodb-audit', '-o', 'entry'], expected: [entryLine('mongodb-audit', '{"atype":"authenticate","result":18}')] },
   {
     name: 'keep other lines',
     args: ['-t', 'mongodb-audit', '--keep-other'],
@@ -46,7 +56,7 @@ test('pretty: badges, other lines dimmed, no colour when asked for none', (t) =>
   const lines = result.stdout.split('\n');
   t.is(lines[0], 'mongodb       2026-11-22 10:00:00.000Z INFO  Connection accepted');
   t.is(lines[2], 'Skipping creating symlinks because this is not Static Containers Architecture');
-  t.is(lines[3], 'audit         WARN  unauthenticated authenticate → authentication failed');
+  t.is(lines[3], 'audit         WARN  authenticate unauthenticated → authentication failed');
   t.false(result.stdout.includes('\u001b'));
 });
 
@@ -57,8 +67,8 @@ test('pretty with colour: FORCE_COLOR turns it on, NO_COLOR off', (t) => {
 
 test('kubectl --prefix --timestamps: prefixes removed, kept with --keep-prefix, shown in pretty', (t) => {
   const input = `[pod/db-0/agent] 2026-11-22T10:00:00.123456789Z ${entryLine('mongodb', 'x')}\n`;
-  t.is(runFilter(['-o', 'json'], input).stdout, `${entryLine('mongodb', 'x')}\n`);
-  t.is(runFilter(['-o', 'json', '--keep-prefix'], input).stdout, input);
+  t.is(runFilter(['-o', 'entry'], input).stdout, `${entryLine('mongodb', 'x')}\n`);
+  t.is(runFilter(['-o', 'entry', '--keep-prefix'], input).stdout, input);
   t.is(runFilter(['-o', 'pretty', '--utc', '--color', 'never'], input).stdout, 'pod/db-0/agent mongodb       2026-11-22 10:00:00.123Z x\n');
 });
 
@@ -70,7 +80,7 @@ test('split lines are joined, per type, across other types between the pieces', 
     entryLine('mongodb', 'ghi'),
   ].join('\n') + '\n';
   t.is(runFilter(['-t', 'mongodb'], input).stdout, 'abcdefghi\n');
-  t.is(runFilter(['-t', 'mongodb', '-o', 'json'], input).stdout, `${entryLine('mongodb', 'abcdefghi')}\n`);
+  t.is(runFilter(['-t', 'mongodb', '-o', 'entry'], input).stdout, `${entryLine('mongodb', 'abcdefghi')}\n`);
 });
 
 test('--summary: counts per type and other lines, on stderr', (t) => {
@@ -120,7 +130,7 @@ test('the sidecar piped into the filter: a round trip of every real sample line'
 
 const usage: { name: string; args: string[]; says: RegExp }[] = [
   { name: 'an unknown flag', args: ['--bogus'], says: /Unknown option '--bogus'/ },
-  { name: 'a bad output mode', args: ['-o', 'yaml'], says: /--output takes raw, json, pretty, not "yaml"/ },
+  { name: 'a bad output mode', args: ['-o', 'yaml'], says: /--output takes raw, json, entry, pretty, not "yaml"/ },
   { name: 'a bad colour mode', args: ['--color', 'sometimes'], says: /--color takes auto, always, never, not "sometimes"/ },
   { name: 'a flag without its value', args: ['-t'], says: /Option '-t, --type <value>' argument missing/ },
   { name: 'a bad regular expression', args: ['-g', '('], says: /--grep: Invalid regular expression/ },
@@ -156,11 +166,11 @@ test('| head -1: EPIPE is a quiet exit 0', (t) => {
   t.is(fs.readFileSync(`${dir}/err`, 'utf8'), '');
 });
 
-test('on a terminal, a crafted line cannot write control sequences (raw, json and pretty)', (t) => {
+test('on a terminal, a crafted line cannot write control sequences (raw, json, entry and pretty)', (t) => {
   const crafted = `${entryLine('mongodb', 'evil \u001b[2J\u001b]0;pwned\u0007 \u009b31m \u202e end')}\n`;
   const dir = tempDir('tty');
   fs.writeFileSync(path.join(dir, 'in'), crafted);
-  for (const mode of ['raw', 'json', 'pretty']) {
+  for (const mode of ['raw', 'json', 'entry', 'pretty']) {
     // `script` gives the command a real terminal as stdout.
     const result = spawnSync('script', ['-qec', `"${process.execPath}" "${FILTER_BIN}" -o ${mode} --color never "${dir}/in"`, '/dev/null'], {
       encoding: 'utf8',
@@ -170,7 +180,7 @@ test('on a terminal, a crafted line cannot write control sequences (raw, json an
     const shown = result.stdout.replace(/\r\n/g, '\n');
     t.false(/[\u001b\u0007\u009b\u202e]/.test(shown), `${mode}: ${JSON.stringify(shown)}`);
     // Raw and pretty show ESC as \e; JSON already escapes it as \u001b.
-    t.true(shown.includes(mode === 'json' ? '\\u001b[2J' : '\\e[2J'), mode);
+    t.true(shown.includes(mode === 'json' || mode === 'entry' ? '\\u001b[2J' : '\\e[2J'), mode);
   }
 });
 

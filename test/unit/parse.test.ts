@@ -67,13 +67,13 @@ const cases: { name: string; parse: (line: string) => LogRecord | undefined; lin
     name: 'audit, failed authentication',
     parse: parseAuditLine,
     line: '{"atype":"authenticate","ts":{"$date":"2026-09-29T10:00:00.500Z"},"local":{"ip":"10.0.0.5","port":27017},"remote":{"ip":"10.0.0.9","port":51000},"users":[],"roles":[],"param":{"user":"alice","db":"admin","mechanism":"SCRAM-SHA-256"},"result":18}',
-    expected: { time: '2026-09-29T10:00:00.500Z', level: 'warn', component: undefined, context: undefined, message: 'alice@admin authenticate from 10.0.0.9:51000 → authentication failed' },
+    expected: { time: '2026-09-29T10:00:00.500Z', level: 'warn', component: 'authenticate', context: undefined, message: 'alice@admin from 10.0.0.9:51000 → authentication failed' },
   },
   {
     name: 'audit, system user',
     parse: parseAuditLine,
     line: '{"atype":"createCollection","ts":{"$date":"2026-09-29T10:00:01Z"},"local":{"isSystemUser":true},"remote":{"isSystemUser":true},"users":[{"user":"__system","db":"local"}],"param":{"ns":"a.b"},"result":0}',
-    expected: { time: '2026-09-29T10:00:01.000Z', level: 'info', component: undefined, context: undefined, message: '__system@local createCollection from system → ok' },
+    expected: { time: '2026-09-29T10:00:01.000Z', level: 'info', component: 'createCollection', context: undefined, message: '__system@local from system → ok' },
   },
   {
     name: 'operator (zap)',

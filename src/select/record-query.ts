@@ -1,0 +1,112 @@
+/**
+ * Selection by what a line says, not only by its type: one set of filters whose meaning is the
+ * same for every log (level, time), and the ones that belong to one log (the server's
+ * component, id, context, namespace, slow operations and plans; the audit's event types,
+ * users and failures; the operator's resource). A filter that belongs to one log keeps only
+ * that log's lines: `--slow` shows slow operations, nothing else.
+ */
+import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
+import { slowOperationOf } from '../parse/parse-server-line.js';
+import { OPERATOR_LOG_TYPE } from '../parse/parse-record.js';
+import { globToRegExp, typePatterns } from './type-matcher.js';
+
+export interface RecordQuery {
+  /** This level and worse. */
+  readonly level?: Level | undefined;
+  readonly since?: Date | undefined;
+  readonly until?: Date | undefined;
+  readonly components?: readonly string[] | undefined;
+  readonly ids?: readonly number[] | undefined;
+  readonly contexts?: readonly string[] | undefined;
+  readonly namespaces?: readonly string[] | undefined;
+  /** Operations that took at least this many milliseconds. */
+  readonly slowMillis?: number | undefined;
+  /** A plan summary's start: `COLLSCAN`, `IXSCAN`. */
+  readonly plan?: string | undefined;
+  readonly atypes?: readonly string[] | undefined;
+  readonly users?: readonly string[] | undefined;
+  readonly failed?: boolean | undefined;
+  readonly resources?: readonly string[] | undefined;
+}
+
+const SERVER = 'mongodb';
+const AUDIT = 'mongodb-audit';
+
+/** True when the query asks anything of a line's record (so records must be read). */
+export function queriesRecords(query: RecordQuery): boolean {
+  return Object.values(query).some((value) => value !== undefined && value !== false);
+}
+
+/** Which log the type-specific filters of the query belong to, or undefined for none. */
+function queriedLog(query: RecordQuery): { server: boolean; audit: boolean; operator: boolean } {
+  return {
+    server: [query.components, query.ids, query.contexts, query.namespaces, query.slowMillis, query.plan].some((v) => v !== undefined),
+    audit: query.atypes !== undefined || query.users !== undefined || query.failed === true,
+    operator: query.resources !== undefined,
+  };
+}
+
+/** A case-insensitive glob (`conn*`, `app.*`) as a test. */
+function globTest(patterns: readonly string[]): (value: string | undefined) => boolean {
+  const regexps = typePatterns(patterns).map((glob) => globToRegExp(glob, 'i'));
+  return (value) => value !== undefined && regexps.some((re) => re.test(value));
+}
+
+/** The query as one predicate over a line's type, record and the time kubectl stamped it with. */
+export function recordPredicate(query: RecordQuery): (logType: string, record: LogRecord | undefined, stampedAt?: Date) => boolean {
+  const log = queriedLog(query);
+  const component = query.components && globTest(query.components);
+  const context = query.contexts && globTest(query.contexts);
+  const namespace = query.namespaces && globTest(query.namespaces);
+  const atype = query.atypes && globTest(query.atypes);
+  const user = query.users && globTest(query.users);
+  const resource = query.resources && globTest(query.resources);
+  const ids = query.ids && new Set(query.ids);
+  const plan = query.plan?.toUpperCase();
+  const maxRank = query.level === undefined ? undefined : levelRank(query.level);
+  const since = query.since?.getTime();
+  const until = query.until?.getTime();
+  return (logType, record, stampedAt) => {
+    if (log.server && logType !== SERVER) return false;
+    if (log.audit && logType !== AUDIT) return false;
+    if (log.operator && logType !== OPERATOR_LOG_TYPE) return false;
+    if (maxRank !== undefined && (record?.level === undefined || levelRank(record.level) > maxRank)) return false;
+    if (since !== undefined || until !== undefined) {
+      const time = (record?.time ?? stampedAt)?.getTime();
+      if (time === undefined || (since !== undefined && time < since) || (until !== undefined && time > until)) return false;
+    }
+    if (!log.server && !log.audit && !log.operator) return true;
+    if (!record) return false;
+    if (component && !component(record.component)) return false;
+    if (ids && (record.id === undefined || !ids.has(record.id))) return false;
+    if (context && !context(record.context)) return false;
+    if (namespace || query.slowMillis !== undefined || plan) {
+      const slow = slowOperationOf(record);
+      const ns = slow?.ns ?? (typeof record.attrs?.['namespace'] === 'string' ? record.attrs['namespace'] : undefined);
+      if (namespace && !namespace(ns)) return false;
+      if (query.slowMillis !== undefined && (!slow || slow.durationMillis < query.slowMillis)) return false;
+      if (plan && !slow?.plan?.toUpperCase().startsWith(plan)) return false;
+    }
+    if (atype && !atype(record.component)) return false;
+    // `alice` matches `alice@admin`; `alice@admin` matches only it.
+    if (user && !(record.users ?? []).some((name) => user(name) || user(name.slice(0, name.lastIndexOf('@'))))) return false;
+    if (query.failed && (record.result === undefined || record.result === 0)) return false;
+    if (resource && !resource(record.resource) && !resource(record.resource?.slice(record.resource.indexOf('/') + 1))) return false;
+    return true;
+  };
+}
+
+const RELATIVE = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/;
+const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * `--since`/`--until`: RFC 3339 (a date alone is its midnight UTC) or a span back from now
+ * (`15m`, `2h`, `1d`). Undefined when it is neither.
+ */
+export function parseTimeBound(text: string, now: Date): Date | undefined {
+  const relative = RELATIVE.exec(text.trim());
+  if (relative) return new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]!]!);
+  if (!/^\d{4}-\d\d-\d\d/.test(text)) return undefined;
+  const date = new Date(text.length === 10 ? `${text}T00:00:00Z` : text);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}

@@ -1,0 +1,93 @@
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { entryLine, runFilter } from '../_helpers/filter-process.js';
+
+const SAMPLES = path.resolve(import.meta.dirname, '../../../samples');
+const SLOW =
+  '{"t":{"$date":"2026-11-22T10:00:05.000+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"conn42","msg":"Slow query","attr":{"type":"command","ns":"shop.orders","planSummary":"COLLSCAN","durationMillis":2500,"command":{"find":"orders","filter":{"status":"open"}}}}';
+const FAST =
+  '{"t":{"$date":"2026-11-22T10:00:06.000+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"conn7","msg":"Slow query","attr":{"ns":"shop.carts","planSummary":"IXSCAN { a: 1 }","durationMillis":60}}';
+const STREAM = [
+  entryLine('mongodb', SLOW),
+  entryLine('mongodb', FAST),
+  entryLine('mongodb', '2022-07-29T06:09:45.380+0000 W  NETWORK  [listener] connection refused'),
+  entryLine('automation-agent', '[2026-11-22T10:00:10.000+0000] [.error] [director.go:1] [10:00:10.000] Failed to reach goal state'),
+  entryLine('mongodb-audit', '{"atype":"authenticate","ts":{"$date":"2026-11-22T10:00:08.000Z"},"remote":{"ip":"10.0.0.9","port":51000},"users":[],"param":{"user":"alice","db":"admin"},"result":18}'),
+].join('\n') + '\n';
+
+const lines = (stdout: string): string[] => stdout.split('\n').slice(0, -1);
+
+test('--slow without a value means 100 ms, and is followed by other flags', (t) => {
+  const result = runFilter(['--slow', '-o', 'json', '-f', 'attr.durationMillis'], STREAM);
+  t.is(result.status, 0, result.stderr);
+  t.deepEqual(lines(result.stdout), ['{"attr":{"durationMillis":2500}}']);
+  t.deepEqual(lines(runFilter(['--slow', '50', '-o', 'json', '-f', 'attr.ns'], STREAM).stdout), ['{"attr":{"ns":"shop.orders"}}', '{"attr":{"ns":"shop.carts"}}']);
+});
+
+test('-o json: server objects as written, pre-4.4 text in the 4.4 shape, agents as entries', (t) => {
+  const result = runFilter(['-o', 'json', '-x', 'mongodb-audit'], STREAM);
+  t.deepEqual(lines(result.stdout), [
+    SLOW,
+    FAST,
+    '{"t":{"$date":"2022-07-29T06:09:45.380Z"},"s":"W","c":"NETWORK","ctx":"listener","msg":"connection refused"}',
+    entryLine('automation-agent', '[2026-11-22T10:00:10.000+0000] [.error] [director.go:1] [10:00:10.000] Failed to reach goal state'),
+  ]);
+  for (const line of lines(result.stdout)) t.notThrows(() => JSON.parse(line));
+});
+
+test('--level warn: warn and worse across logs; pretty shows level, component, message', (t) => {
+  const result = runFilter(['--level', 'warn', '-o', 'pretty', '--color', 'never', '--utc'], STREAM);
+  t.deepEqual(lines(result.stdout), [
+    'mongodb       2022-07-29 06:09:45.380Z WARN  NETWORK [listener] connection refused',
+    'agent         2026-11-22 10:00:10.000Z ERROR director.go:1 Failed to reach goal state',
+    'audit         2026-11-22 10:00:08.000Z WARN  authenticate alice@admin from 10.0.0.9:51000 → authentication failed param={"user":"alice","db":"admin"}',
+  ]);
+});
+
+test('slow operations lead with duration, namespace and plan; --expand shows the whole attributes', (t) => {
+  const short = lines(runFilter(['--plan', 'COLLSCAN', '-o', 'pretty', '--color', 'never', '--utc'], STREAM).stdout);
+  t.is(short.length, 1);
+  t.true(short[0]!.startsWith('mongodb       2026-11-22 10:00:05.000Z INFO  COMMAND [conn42] 2500ms shop.orders COLLSCAN Slow query type=command'), short[0]);
+  const expanded = lines(runFilter(['--plan', 'COLLSCAN', '-o', 'pretty', '--color', 'never', '--expand'], STREAM).stdout);
+  t.true(expanded.length > 5);
+  t.true(expanded.includes('        "filter": {'), expanded.join('\n'));
+});
+
+test('audit filters: --failed, --user, --atype', (t) => {
+  t.is(lines(runFilter(['--failed', '--user', 'alice', '-o', 'raw'], STREAM).stdout).length, 1);
+  t.is(lines(runFilter(['--atype', 'logout'], STREAM).stdout).length, 0);
+});
+
+test('--since and --until, relative and absolute', (t) => {
+  t.is(lines(runFilter(['--since', '2026-11-22T10:00:06Z', '--until', '2026-11-22T10:00:09Z'], STREAM).stdout).length, 2);
+  t.is(lines(runFilter(['--since', '1h'], STREAM).stdout).length, 0);
+});
+
+test("the operator's log is recognised without a flag, prefixed or not", (t) => {
+  const operator = fs.readFileSync(path.join(SAMPLES, 'operator.log'), 'utf8');
+  const result = runFilter(['--resource', 'my-replica-set', '--level', 'error', '-o', 'pretty', '--color', 'never', '--utc', '--summary'], operator);
+  t.is(result.status, 0, result.stderr);
+  const shown = lines(result.stdout);
+  t.is(shown.length, 2);
+  t.true(shown.every((line) => line.startsWith('operator      2026-11-22 ')), shown.join('\n'));
+  t.regex(shown[0]!, /ERROR operator\/common_controller.go:152 Failed to deploy: Status: 400/);
+  t.regex(result.stderr, /operator +8\n/);
+  const prefixed = operator.split('\n').filter(Boolean).map((line) => `[pod/op-1/operator] 2026-11-22T10:00:00Z ${line}`).join('\n');
+  t.is(lines(runFilter(['-t', 'operator', '--strict'], prefixed).stdout).length, 8);
+});
+
+const usage: { name: string; args: string[]; says: RegExp }[] = [
+  { name: 'a bad --since', args: ['--since', 'yesterday'], says: /--since takes an RFC 3339 time or a span such as 15m, 2h, 1d, not "yesterday"/ },
+  { name: 'a bad --level', args: ['--level', 'loud'], says: /--level takes fatal, error, warn, info, debug, not "loud"/ },
+  { name: 'a bad --id', args: ['--id', 'x1'], says: /--id takes whole numbers, not "x1"/ },
+  { name: '--fields with raw', args: ['-o', 'raw', '-f', 'msg'], says: /--fields needs -o json or -o pretty/ },
+];
+for (const { name, args, says } of usage) {
+  test(`usage error, ${name}: one line, exit 2`, (t) => {
+    const result = runFilter(args, '');
+    t.is(result.status, 2);
+    t.regex(result.stderr, says);
+    t.is(result.stderr.trim().split('\n').length, 1);
+  });
+}

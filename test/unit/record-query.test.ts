@@ -1,0 +1,112 @@
+import test from 'ava';
+import type { LogRecord } from '../../src/parse/log-record.js';
+import { parseRecord } from '../../src/parse/parse-record.js';
+import { parseTimeBound, recordPredicate, queriesRecords, type RecordQuery } from '../../src/select/record-query.js';
+import { parseFieldPaths, projectFields, recordObject } from '../../src/parse/record-object.js';
+
+const SLOW_COLLSCAN =
+  '{"t":{"$date":"2026-11-22T10:00:05.000+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"conn42","msg":"Slow query","attr":{"type":"command","ns":"shop.orders","planSummary":"COLLSCAN","durationMillis":2500}}';
+const SLOW_IXSCAN =
+  '{"t":{"$date":"2026-11-22T10:00:06.000+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"conn7","msg":"Slow query","attr":{"type":"command","ns":"shop.carts","planSummary":"IXSCAN { a: 1 }","durationMillis":150}}';
+const REPL_WARN = '{"t":{"$date":"2026-11-22T10:00:07.000+00:00"},"s":"W",  "c":"REPL",     "id":21402,   "ctx":"ReplCoord-1","msg":"Lost contact"}';
+const TEXT_SERVER = '2022-07-29T06:09:45.380+0000 E  NETWORK  [listener] connection refused';
+const AUDIT_FAILED =
+  '{"atype":"authenticate","ts":{"$date":"2026-11-22T10:00:08.000Z"},"remote":{"ip":"10.0.0.9","port":51000},"users":[],"param":{"user":"alice","db":"admin"},"result":18}';
+const AUDIT_OK = '{"atype":"createIndex","ts":{"$date":"2026-11-22T10:00:09.000Z"},"users":[{"user":"app","db":"shop"}],"param":{"ns":"shop.orders"},"result":0}';
+const AGENT_ERROR = '[2026-11-22T10:00:10.000+0000] [.error] [director.go:1] [10:00:10.000] Failed to reach goal state';
+const OPERATOR_WARN = '{"level":"warn","ts":"2026-11-22T10:00:11.000Z","caller":"webhook.go:71","msg":"webhook","ReplicaSet":"mongodb/my-replica-set"}';
+
+const LINES: [string, string][] = [
+  ['mongodb', SLOW_COLLSCAN],
+  ['mongodb', SLOW_IXSCAN],
+  ['mongodb', REPL_WARN],
+  ['mongodb', TEXT_SERVER],
+  ['mongodb-audit', AUDIT_FAILED],
+  ['mongodb-audit', AUDIT_OK],
+  ['automation-agent', AGENT_ERROR],
+  ['operator', OPERATOR_WARN],
+  ['automation-agent-stderr', 'panic: runtime error'],
+];
+const NAMES = ['collscan', 'ixscan', 'repl-warn', 'text-error', 'audit-failed', 'audit-ok', 'agent-error', 'operator-warn', 'stderr-free-text'];
+
+const cases: { name: string; query: RecordQuery; expected: string[] }[] = [
+  { name: 'nothing asked: everything', query: {}, expected: NAMES },
+  { name: '--level warn: warn and worse, every log', query: { level: 'warn' }, expected: ['repl-warn', 'text-error', 'audit-failed', 'agent-error', 'operator-warn'] },
+  { name: '--level error', query: { level: 'error' }, expected: ['text-error', 'agent-error'] },
+  { name: '--since', query: { since: new Date('2026-11-22T10:00:08.000Z') }, expected: ['audit-failed', 'audit-ok', 'agent-error', 'operator-warn'] },
+  { name: '--until', query: { until: new Date('2026-11-22T10:00:05.500Z') }, expected: ['collscan', 'text-error'] },
+  { name: '--component, any case, a list', query: { components: ['repl,network'] }, expected: ['repl-warn', 'text-error'] },
+  { name: '--id', query: { ids: [51803] }, expected: ['collscan', 'ixscan'] },
+  { name: '--ctx glob', query: { contexts: ['conn*'] }, expected: ['collscan', 'ixscan'] },
+  { name: '--ns glob', query: { namespaces: ['shop.o*'] }, expected: ['collscan'] },
+  { name: '--slow (100)', query: { slowMillis: 100 }, expected: ['collscan', 'ixscan'] },
+  { name: '--slow 1000', query: { slowMillis: 1000 }, expected: ['collscan'] },
+  { name: '--plan collscan', query: { plan: 'collscan' }, expected: ['collscan'] },
+  { name: '--atype', query: { atypes: ['createIndex'] }, expected: ['audit-ok'] },
+  { name: '--failed', query: { failed: true }, expected: ['audit-failed'] },
+  { name: '--user, by name or name@db', query: { users: ['alice'] }, expected: ['audit-failed'] },
+  { name: '--user app@shop', query: { users: ['app@shop'] }, expected: ['audit-ok'] },
+  { name: '--resource, by name', query: { resources: ['my-replica-set'] }, expected: ['operator-warn'] },
+  { name: '--resource, namespace/name', query: { resources: ['mongodb/my-replica-set'] }, expected: ['operator-warn'] },
+  { name: '--level with a server filter', query: { level: 'warn', components: ['REPL', 'COMMAND'] }, expected: ['repl-warn'] },
+];
+
+for (const { name, query, expected } of cases) {
+  test(`record query: ${name}`, (t) => {
+    const matches = recordPredicate(query);
+    const kept = LINES.map(([type, line], index) => [NAMES[index]!, matches(type, parseRecord(type, line))] as const).filter(([, keep]) => keep);
+    t.deepEqual(kept.map(([n]) => n), expected);
+  });
+}
+
+test('record query: a line without a time is kept by --since when kubectl stamped it', (t) => {
+  const matches = recordPredicate({ since: new Date('2026-11-22T10:00:00Z') });
+  t.true(matches('automation-agent-stderr', undefined, new Date('2026-11-22T10:00:01Z')));
+  t.false(matches('automation-agent-stderr', undefined, new Date('2026-11-22T09:59:59Z')));
+  t.false(matches('automation-agent-stderr', undefined));
+});
+
+test('queriesRecords: only when something is asked', (t) => {
+  t.false(queriesRecords({}));
+  t.false(queriesRecords({ level: undefined, failed: undefined }));
+  t.true(queriesRecords({ slowMillis: 0 }));
+});
+
+const now = new Date('2026-11-22T12:00:00.000Z');
+const bounds: [string, string | undefined][] = [
+  ['15m', '2026-11-22T11:45:00.000Z'],
+  ['2h', '2026-11-22T10:00:00.000Z'],
+  ['1d', '2026-11-21T12:00:00.000Z'],
+  ['30s', '2026-11-22T11:59:30.000Z'],
+  ['2026-11-22T10:00:00+01:00', '2026-11-22T09:00:00.000Z'],
+  ['2026-11-20', '2026-11-20T00:00:00.000Z'],
+  ['yesterday', undefined],
+  ['15x', undefined],
+  ['2026-13-45', undefined],
+];
+for (const [text, expected] of bounds) {
+  test(`time bound ${text}`, (t) => {
+    t.is(parseTimeBound(text, now)?.toISOString(), expected);
+  });
+}
+
+test('fields: nested projection keeps the shape; missing paths are left out', (t) => {
+  const object = { t: { $date: 'x' }, attr: { ns: 'a.b', durationMillis: 5, other: 1 }, msg: 'm' };
+  t.deepEqual(projectFields(object, parseFieldPaths(['t.$date,attr.ns', 'attr.durationMillis', 'nope.x'])), {
+    t: { $date: 'x' },
+    attr: { ns: 'a.b', durationMillis: 5 },
+  });
+});
+
+test('record object: JSON lines are themselves; text lines take the server shape', (t) => {
+  t.deepEqual(recordObject(parseRecord('mongodb', REPL_WARN)!), JSON.parse(REPL_WARN) as object);
+  t.deepEqual(recordObject(parseRecord('mongodb', TEXT_SERVER)!), {
+    t: { $date: '2022-07-29T06:09:45.380Z' },
+    s: 'E',
+    c: 'NETWORK',
+    ctx: 'listener',
+    msg: 'connection refused',
+  });
+  const agent: LogRecord = parseRecord('automation-agent', AGENT_ERROR)!;
+  t.is(recordObject(agent)['s'], '.error');
+});
