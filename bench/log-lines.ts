@@ -34,7 +34,7 @@ export class LogClock {
 
 const serverTime = (date: Date): string => date.toISOString().replace('Z', '+00:00');
 
-function serverLine(time: Date, s: string, c: string, id: number, ctx: string, msg: string, attr?: object): string {
+export function serverLine(time: Date, s: string, c: string, id: number, ctx: string, msg: string, attr?: object): string {
   // Real servers pad the severity, component and id fields to fixed widths.
   const fields = [
     `"t":{"$date":"${serverTime(time)}"}`,

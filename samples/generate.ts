@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { LogClock, agentLine, auditLine, seededRandom, serverLogLine, slowQueryLine } from '../bench/log-lines.js';
+import { LogClock, agentLine, auditLine, seededRandom, serverLine, serverLogLine, slowQueryLine } from '../bench/log-lines.js';
 import { encodeEntry } from '../src/encode/encode-entry.js';
 
 const out = path.resolve(import.meta.dirname, '../../samples');
@@ -15,6 +15,17 @@ const add = (type: string, line: string): void => {
   files.set(type, [...(files.get(type) ?? []), line]);
 };
 
+// The server starts, wins an election and becomes primary (the lines real 7.0 servers write).
+const utc = (iso: string): Date => new Date(`2026-11-22T${iso}Z`);
+add('mongodb', serverLine(utc('09:57:50.112'), 'I', 'CONTROL', 20698, 'thread1', '***** SERVER RESTARTED *****'));
+add('mongodb', serverLine(utc('09:57:50.119'), 'I', 'CONTROL', 4615611, 'initandlisten', 'MongoDB starting', { pid: 1, port: 27017, dbPath: '/data', architecture: '64-bit', host: 'my-replica-set-0' }));
+add('mongodb', serverLine(utc('09:57:55.401'), 'I', 'ELECTION', 4615652, 'ReplCoord-0', "Starting an election, since we've seen no PRIMARY in election timeout period", { electionTimeoutPeriodMillis: 10000 }));
+add('mongodb', serverLine(utc('09:57:55.502'), 'I', 'ELECTION', 21450, 'ReplCoord-1', 'Election succeeded, assuming primary role', { term: 3 }));
+add('mongodb', serverLine(utc('09:57:55.503'), 'I', 'REPL', 21358, 'ReplCoord-1', 'Replica set state transition', { newState: 'PRIMARY', oldState: 'SECONDARY' }));
+add('mongodb', serverLine(utc('09:57:59.870'), 'I', 'COMMAND', 51803, 'conn12', 'Slow query', {
+  type: 'command', ns: 'shop.orders', appName: 'reporting', command: { aggregate: 'orders', pipeline: [{ $match: { 'customer.email': 'x@example.com' } }], $db: 'shop' },
+  planSummary: 'COLLSCAN', keysExamined: 0, docsExamined: 1_843_220, nreturned: 3, queryHash: 'B81A7C2E', numYields: 1440, reslen: 2100, remote: '10.42.3.17:51022', protocol: 'op_msg', durationMillis: 4312,
+}));
 for (let i = 0; i < 60; i++) {
   const time = clock.tick(random, 2000);
   add('mongodb', i % 15 === 7 ? slowQueryLine(random, time, 1500) : serverLogLine(random, time, 0));
@@ -24,9 +35,9 @@ for (let i = 0; i < 60; i++) {
   if (i % 10 === 0) add('monitoring-agent', agentLine(random, time));
   if (i % 20 === 0) add('backup-agent', agentLine(random, time));
 }
-// Real lines: the pre-4.4 text format, the agents' two time formats and banner, a full disk.
-add('automation-agent-verbose', '[2019/09/10 04:07:51.398] [header.info] [::0]        GitCommitId = 8df36b2fdbe7d2ea98fdc1850ba76d9362cdf2cc');
-add('automation-agent', '[2021-09-17T13:19:52.333+0000] [.info] [main/components/agent.go:NewAgent:123] [13:19:52.333] Constructing new agent object with desiredClusterConfigPath=/var/lib/automation/config/cluster-config.json');
+// Real lines (re-timed into this pod's minutes): the agents' two time formats and banner, a full disk.
+add('automation-agent-verbose', '[2026/11/22 09:59:03.398] [header.info] [::0]        GitCommitId = 8df36b2fdbe7d2ea98fdc1850ba76d9362cdf2cc');
+add('automation-agent', '[2026-11-22T09:59:03.333+0000] [.info] [main/components/agent.go:NewAgent:123] [09:59:03.333] Constructing new agent object with desiredClusterConfigPath=/var/lib/automation/config/cluster-config.json');
 add(
   'automation-agent-stderr',
   'Logging error occurred: rolling_file_appender: Failed to write to /var/log/mongodb-mms-automation/automation-agent-verbose.log: write /var/log/mongodb-mms-automation/automation-agent-verbose.log: no space left on device',

@@ -28,3 +28,12 @@ export function parseAgentLine(line: string): LogRecord | undefined {
     message,
   };
 }
+
+/** The launcher's script lines: a time, then plain text (`2026-11-22 09:58:00 Starting agent launcher`). */
+const LAUNCHER_LINE = /^\[?(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)\]?\s+(.*)$/;
+
+export function parseLauncherLine(line: string): LogRecord | undefined {
+  const match = LAUNCHER_LINE.exec(line);
+  const time = match && parseLogTime(match[1]!.replace(' ', 'T'));
+  return time ? { time, message: match[2]! } : undefined;
+}

@@ -1,6 +1,6 @@
 /** The parser for each log type. */
 import type { LogRecord } from './log-record.js';
-import { parseAgentLine } from './parse-agent-line.js';
+import { parseAgentLine, parseLauncherLine } from './parse-agent-line.js';
 import { parseAuditLine } from './parse-audit-line.js';
 import { parseDiagnosticLine, parseOperatorLine } from './parse-operator-line.js';
 import { parseServerLine } from './parse-server-line.js';
@@ -18,6 +18,8 @@ export function parseRecord(logType: string, contents: string): LogRecord | unde
       return parseDiagnosticLine(contents);
     case OPERATOR_LOG_TYPE:
       return parseOperatorLine(contents);
+    case 'agent-launcher-script':
+      return parseLauncherLine(contents);
     default:
       return logType.endsWith('-agent') || logType.startsWith('automation-agent') ? parseAgentLine(contents) : undefined;
   }

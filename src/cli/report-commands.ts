@@ -1,0 +1,99 @@
+/**
+ * `logtype summary` and `logtype doctor` arguments: the same selection as the filter, then
+ * what each writes.
+ */
+import { KNOWN_PROBLEMS } from '../doctor/known-problems.js';
+import type { DoctorOptions } from '../doctor/run-doctor.js';
+import { colorEnabled, type ColorMode } from '../render/colors.js';
+import type { SummaryOptions } from '../summary/run-summary.js';
+import { helpText, lastValue, parseByTable, type OptionTable } from './options.js';
+import { parseSelection, SELECTION_OPTIONS, withSlowDefault } from './selection-options.js';
+
+export const SUMMARY_COMMAND = 'logtype summary';
+export const DOCTOR_COMMAND = 'logtype doctor';
+
+const REPORT_OPTIONS: OptionTable = {
+  json: { type: 'boolean', describe: 'One JSON document instead of text' },
+  color: { type: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour (NO_COLOR and FORCE_COLOR are honoured)' },
+  utc: { type: 'boolean', describe: 'Times in UTC instead of local time' },
+  help: { type: 'boolean', short: 'h', describe: 'Show this help' },
+};
+
+const SUMMARY_OPTIONS: OptionTable = {
+  ...SELECTION_OPTIONS,
+  html: { type: 'string', value: 'FILE', describe: 'Also write a self-contained page with the tables and plots' },
+  ...REPORT_OPTIONS,
+};
+
+const DOCTOR_OPTIONS: OptionTable = { ...SELECTION_OPTIONS, ...REPORT_OPTIONS };
+
+export function summaryHelp(): string {
+  return helpText(SUMMARY_OPTIONS, {
+    usage: `${SUMMARY_COMMAND} [options] [FILE ...]`,
+    about: [
+      'What happened in a pod\'s logs: per type entries, times, rates and errors; the server\'s',
+      'severities, components, frequent messages, connections, restarts, replica-set changes and',
+      'slow operations by shape; audit events and failed logins; the agents\' and operator\'s errors;',
+      'a per-minute activity strip. Takes the same input and selection options as logtype.',
+    ],
+    examples: [
+      ['kubectl logs POD | logtype summary', 'The whole pod'],
+      ['kubectl logs POD | logtype summary --since 1h -t mongodb', 'The server, over the last hour'],
+      ['kubectl logs POD | logtype summary --html pod.html', 'The same, and a page with plots to attach to a ticket'],
+      ['logtype summary --as mongodb mongodb.log.2026-11-20T10-23-09.gz --json | jq .server.slowOperations[0]', 'The costliest query shape of a rotated server log'],
+    ],
+    epilogue: ['On a terminal, progress is shown on stderr while large files are read.'],
+  });
+}
+
+export function doctorHelp(): string {
+  return helpText(DOCTOR_OPTIONS, {
+    usage: `${DOCTOR_COMMAND} [options] [FILE ...]`,
+    about: [
+      'Looks for the known problems of these pods and their operator, and prints for each one found',
+      'what it means, how to fix it, and the evidence (count, first and last time, an example line).',
+      'Reads pod logs (kubectl logs POD), the operator\'s log (kubectl logs deployment/OPERATOR), and',
+      'pasted kubectl apply, helm or event output alike.',
+      'Exit status: 0 when none is found, 1 when some are, 2 on bad usage or input that cannot be read.',
+    ],
+    examples: [
+      ['kubectl logs POD | logtype doctor', 'A database pod'],
+      ['kubectl logs deployment/mongodb-enterprise-operator | logtype doctor', 'The operator'],
+      ['{ kubectl logs POD; kubectl get events; } | logtype doctor --json', 'Pod and events, for a script'],
+    ],
+    epilogue: ['Known problems:', ...KNOWN_PROBLEMS.map((p) => `  ${p.id.padEnd(28)} ${p.title}`)],
+  });
+}
+
+export interface ReportTerminal {
+  readonly stdoutIsTTY: boolean;
+  readonly columns: number | undefined;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+function parseReport(command: string, argv: readonly string[], options: OptionTable, terminal: ReportTerminal, now: Date) {
+  const parsed = parseByTable(command, withSlowDefault(argv), options, true);
+  const { values } = parsed;
+  return {
+    help: values['help'] === true,
+    values,
+    common: {
+      ...parseSelection(command, parsed, now),
+      json: values['json'] === true,
+      color: colorEnabled(lastValue(values, 'color', options) as ColorMode, terminal.env, terminal.stdoutIsTTY),
+      utc: values['utc'] === true,
+    },
+  };
+}
+
+export function parseSummaryArgs(argv: readonly string[], terminal: ReportTerminal, now = new Date()): SummaryOptions | 'help' {
+  const { help, values, common } = parseReport(SUMMARY_COMMAND, argv, SUMMARY_OPTIONS, terminal, now);
+  if (help) return 'help';
+  // The strip fits the terminal: the label and peak figure take about 24 columns.
+  return { ...common, html: lastValue(values, 'html'), width: Math.max(20, Math.min(120, (terminal.columns ?? 100) - 24)) };
+}
+
+export function parseDoctorArgs(argv: readonly string[], terminal: ReportTerminal, now = new Date()): DoctorOptions | 'help' {
+  const { help, common } = parseReport(DOCTOR_COMMAND, argv, DOCTOR_OPTIONS, terminal, now);
+  return help ? 'help' : common;
+}

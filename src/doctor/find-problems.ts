@@ -1,0 +1,58 @@
+/**
+ * Looks for the known problems in every line it is shown, and keeps, for each problem found,
+ * the evidence: how often, first and last time, and one example line. Memory is bounded by
+ * the number of problems, whatever the number of lines.
+ */
+import { globToRegExp } from '../select/type-matcher.js';
+import { KNOWN_PROBLEMS, type KnownProblem } from './known-problems.js';
+
+export interface ProblemFinding {
+  readonly problem: KnownProblem;
+  count: number;
+  first?: Date | undefined;
+  last?: Date | undefined;
+  /** The first line that showed it, and the log type it came from (undefined: not an entry). */
+  example: string;
+  exampleType: string | undefined;
+}
+
+/** Longest example kept: an example is evidence, not the whole story. */
+const EXAMPLE_CHARS = 400;
+
+export class ProblemFinder {
+  readonly #problems: readonly { readonly problem: KnownProblem; readonly typeTest?: ((logType: string | undefined) => boolean) | undefined }[];
+  readonly #found = new Map<string, ProblemFinding>();
+
+  constructor(problems: readonly KnownProblem[] = KNOWN_PROBLEMS) {
+    this.#problems = problems.map((problem) => {
+      const globs = problem.types?.map((glob) => globToRegExp(glob));
+      return { problem, typeTest: globs && ((logType) => logType !== undefined && globs.some((re) => re.test(logType))) };
+    });
+  }
+
+  /**
+   * One line: its type (undefined for a line that is not an entry), its text, and a way to its
+   * time, asked for only when the line shows a problem.
+   */
+  look(logType: string | undefined, text: string, timeOf: () => Date | undefined): void {
+    for (const { problem, typeTest } of this.#problems) {
+      if (typeTest && !typeTest(logType)) continue;
+      if (!problem.matches.test(text) || problem.unless?.test(text)) continue;
+      const time = timeOf();
+      const finding = this.#found.get(problem.id);
+      if (!finding) {
+        const example = text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS)}…` : text;
+        this.#found.set(problem.id, { problem, count: 1, first: time, last: time, example, exampleType: logType });
+        continue;
+      }
+      finding.count++;
+      if (time && (!finding.first || time < finding.first)) finding.first = time;
+      if (time && (!finding.last || time > finding.last)) finding.last = time;
+    }
+  }
+
+  /** What was found, in the order of the known problems. */
+  findings(): ProblemFinding[] {
+    return this.#problems.map(({ problem }) => this.#found.get(problem.id)).filter((f): f is ProblemFinding => f !== undefined);
+  }
+}

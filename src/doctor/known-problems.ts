@@ -1,0 +1,128 @@
+/**
+ * The known problems of these pods and their operator (FORMATS.md §7, from the operator's
+ * troubleshooting guide, and the agents' full disk, §5), each as data: what recognises it,
+ * what it means, how to fix it. A new problem is one more entry here, and one more row in the
+ * table of lines that must and must not match in the tests.
+ */
+export interface KnownProblem {
+  /** A stable name, for `--json` and scripts. */
+  readonly id: string;
+  readonly title: string;
+  /** Where it shows, as the guide says. */
+  readonly where: string;
+  /** Types whose lines are looked at (globs); none: every line, entries and other lines alike. */
+  readonly types?: readonly string[];
+  /** Recognises the problem in a line's contents. */
+  readonly matches: RegExp;
+  /** A line that matches this is left to a more precise problem. */
+  readonly unless?: RegExp;
+  /** Informational: worth knowing, nothing to fix. */
+  readonly informational?: boolean;
+  readonly meaning: string;
+  readonly remedy: string;
+}
+
+const AGENT_TYPES = ['automation-agent*', 'monitoring-agent', 'backup-agent', 'agent-launcher-script'];
+
+export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
+  {
+    id: 'tls-certificate-name',
+    title: 'A member TLS certificate has the wrong name',
+    where: 'agent logs, operator log',
+    matches: /TLS attempt failed\s*:\s*x509: certificate is valid for .+, not \S+/,
+    meaning: "A member's certificate does not name the pod it is served by, so the other members and the agents refuse the connection.",
+    remedy: "Reissue each member's certificate with the Common Name or a SAN of <pod>.<service>.<namespace>.svc.cluster.local.",
+  },
+  {
+    id: 'version-not-available',
+    title: 'The database version is not available to the platform (local mode)',
+    where: 'operator log; the resource status.message',
+    matches: /Status: 400 \(Bad Request\).*Detail: Invalid config: .+ is not available/,
+    meaning: 'The platform runs in local mode and has no archive for the version the resource asks for, so it rejects the deployment.',
+    remedy: "Put the version's archive into the platform's version directory, or ask for a version that is there.",
+  },
+  {
+    id: 'platform-rejects-deployment',
+    title: 'The platform rejects the deployment',
+    where: 'operator log; status.message with phase Failed',
+    matches: /Status: 400 \(Bad Request\)/,
+    unless: /Invalid config: .+ is not available/,
+    meaning: 'The platform refused the automation configuration the operator sent; the resource stays in phase Failed.',
+    remedy: 'Read the Detail in the message, fix the resource spec accordingly; the operator retries by itself.',
+  },
+  {
+    id: 'pvc-not-found',
+    title: 'The pod and its volume claim were both deleted',
+    where: 'events, operator log',
+    matches: /pvc not found to schedule the pod|persistentvolumeclaim "[^"]+" not found/i,
+    meaning: 'The StatefulSet cannot schedule the pod: the claim it expects is gone with the pod.',
+    remedy: 'Create a claim named data-<replicaset-pod-name> by hand; the pod then schedules.',
+  },
+  {
+    id: 'pod-pending-resources',
+    title: 'A pod is stuck Pending: the nodes lack memory or CPU',
+    where: 'events (kubectl describe pod)',
+    matches: /FailedScheduling.*Insufficient (memory|cpu)|\d+ Insufficient (memory|cpu)/,
+    meaning: 'No node has room for the resource requests of the database pod.',
+    remedy: 'Give the nodes room or lower the resource requests; then delete the Pending pod so it is scheduled again.',
+  },
+  {
+    id: 'validation-webhook-missing',
+    title: 'The validation webhook is missing',
+    where: 'operator log (a warning only)',
+    matches: /failed to (create|update) the validating webhook configuration|(Failed to configure admission webhooks|validating webhook).*(forbidden|clusterrole|rolebinding)/i,
+    informational: true,
+    meaning: 'The operator could not install its admission webhook; it still validates resources during reconciliation.',
+    remedy: 'Nothing is broken. Grant the operator the cluster role for webhook configurations if you want resources checked when applied.',
+  },
+  {
+    id: 'admission-denied',
+    title: 'An invalid resource was rejected when applied',
+    where: 'kubectl apply output',
+    matches: /admission webhook "[^"]+" denied the request/,
+    meaning: 'The operator\'s webhook found the resource invalid, and the API server did not store it.',
+    remedy: 'Fix the field the reason after "denied the request:" names, and apply again.',
+  },
+  {
+    id: 'operator-upgrade-kubectl',
+    title: 'Operator upgrade with kubectl failed on an immutable field',
+    where: 'kubectl apply output',
+    matches: /updates to statefulset spec for fields other than 'replicas', 'template',? and 'updateStrategy' are forbidden/,
+    meaning: 'The new operator manifest changes a field Kubernetes does not allow to change in place.',
+    remedy: 'Delete the operator deployment (the database resources are not affected) and apply the manifest again.',
+  },
+  {
+    id: 'operator-upgrade-chart',
+    title: 'Operator upgrade with a chart tool failed on an immutable field',
+    where: 'chart tool (helm) output',
+    matches: /UPGRADE FAILED: cannot patch "[^"]+" with kind Deployment: .*field is immutable/,
+    meaning: 'The chart changes the operator deployment\'s selector or another field that cannot be patched.',
+    remedy: 'Delete the operator deployment, then run the upgrade again.',
+  },
+  {
+    id: 'agent-api-key',
+    title: "The agents' API key was deleted or changed",
+    where: 'agent logs',
+    types: AGENT_TYPES,
+    matches: /\b401\b.*(unauthori[sz]ed|api ?key)|invalid (agent )?api ?key|unauthori[sz]ed.*\bapi ?key\b/i,
+    meaning: 'The platform refuses the agents: their key is no longer valid. The replica set shows as down until they have a new one.',
+    remedy: 'Create a new agent API key, update the secret the agents read it from, and restart the agents (the database pods).',
+  },
+  {
+    id: 'agent-disk-full',
+    title: "The agents' log disk is full",
+    where: 'automation-agent-stderr',
+    matches: /no space left on device/i,
+    meaning: 'The volume that holds the logs (and perhaps the data) has no space left; the agent cannot write its log, and the server may stop next.',
+    remedy: 'Free or grow the volume (expand the PVC); lower the agents\' -maxLogFiles/-maxLogFileSize and the server\'s log retention.',
+  },
+  {
+    id: 'automatic-recovery',
+    title: 'The operator ran its automatic recovery',
+    where: 'operator log',
+    matches: /automatic recovery|MDB_AUTOMATIC_RECOVERY_BACKOFF_TIME_S/i,
+    informational: true,
+    meaning: 'A resource stayed Pending or Failed longer than MDB_AUTOMATIC_RECOVERY_BACKOFF_TIME_S, so the operator pushed the automation configuration again to unblock the rollout.',
+    remedy: 'Nothing to do if the resource then reaches Running; otherwise look for the problem that kept it Failed (above).',
+  },
+];

@@ -1,0 +1,62 @@
+/**
+ * `logtype doctor`: reads the same input as the filter and looks for the known problems in
+ * every line, the entries' contents and the lines that are not entries (pasted `kubectl apply`
+ * or chart output, events) alike.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { parseLogTime } from '../parse/log-record.js';
+import { parseRecord } from '../parse/parse-record.js';
+import type { EntryLine } from '../read/entry-line.js';
+import { readEntries, type InputSelection } from '../read/read-entries.js';
+import { palette } from '../render/colors.js';
+import { EntrySelector, type Selection } from '../select/entry-selector.js';
+import { ProblemFinder } from './find-problems.js';
+import { doctorJson, renderDoctorText } from './render-doctor.js';
+
+export interface DoctorOptions extends Selection, InputSelection {
+  readonly json: boolean;
+  readonly color: boolean;
+  readonly utc: boolean;
+}
+
+export interface ReportIO {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+}
+
+/** A time at the head of a line that is not an entry: kubectl's `--timestamps`, a log's own. */
+const LEADING_TIME = /^(?:\[[^\]\s]+\] )?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)/;
+
+function leadingTime(line: string): Date | undefined {
+  const match = LEADING_TIME.exec(line);
+  return match ? parseLogTime(match[1]!.replace(' ', 'T')) : undefined;
+}
+
+function entryTime(entry: EntryLine): Date | undefined {
+  return parseRecord(entry.logType, entry.contents)?.time ?? (entry.prefix?.time === undefined ? undefined : new Date(entry.prefix.time));
+}
+
+/** Resolves with the exit code: 0 when nothing was found, 1 when something was. */
+export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<number> {
+  const finder = new ProblemFinder();
+  // Lines that are not entries belong to no type: with -t they are left out.
+  const looksAtOther = options.types.length === 0;
+  const selector = new EntrySelector(
+    options,
+    {
+      selected: (entry) => finder.look(entry.logType, entry.contents, () => entryTime(entry)),
+      other: (bytes, start, end) => {
+        if (!looksAtOther) return;
+        const line = bytes.toString('utf8', start, end);
+        finder.look(undefined, line, () => leadingTime(line));
+      },
+    },
+    false,
+  );
+  await readEntries(options, selector, io.stdin, () => undefined);
+  const findings = finder.findings();
+  const linesRead = selector.counts.entries + selector.counts.other;
+  io.stdout.write(options.json ? `${JSON.stringify(doctorJson(findings, linesRead))}\n` : renderDoctorText(findings, linesRead, palette(options.color), options.utc));
+  return findings.length > 0 ? 1 : 0;
+}

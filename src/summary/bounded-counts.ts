@@ -1,0 +1,39 @@
+/**
+ * Counts by key in bounded memory: once `limit` keys are held, new keys are counted together
+ * under one "other" total (a log with a million distinct messages does not hold a million
+ * keys). Each key keeps a value of its own: an example, a first time.
+ */
+export class BoundedCounts<V = undefined> {
+  readonly #limit: number;
+  readonly #counts = new Map<string, { count: number; value: V }>();
+  #other = 0;
+
+  constructor(limit = 2000) {
+    this.#limit = limit;
+  }
+
+  /** Counts one for `key`; `valueOf` makes the key's value the first time it is seen. */
+  add(key: string, valueOf?: () => V): void {
+    const held = this.#counts.get(key);
+    if (held) held.count++;
+    else if (this.#counts.size < this.#limit) this.#counts.set(key, { count: 1, value: valueOf?.() as V });
+    else this.#other++;
+  }
+
+  get size(): number {
+    return this.#counts.size;
+  }
+
+  /** Keys counted together because the limit was reached. */
+  get other(): number {
+    return this.#other;
+  }
+
+  /** The most frequent first (ties by key), at most `n`. */
+  top(n = Infinity): { key: string; count: number; value: V }[] {
+    return [...this.#counts.entries()]
+      .map(([key, { count, value }]) => ({ key, count, value }))
+      .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .slice(0, n);
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The summary for a person at a terminal: tables, an activity strip, every string from a log
+ * escaped for the terminal.
+ */
+import type { Palette } from '../render/colors.js';
+import { escapeTerminal } from '../render/escape-terminal.js';
+import { formatTime } from '../render/format-time.js';
+import type { Activity, Counted, Summary } from './summary.js';
+
+export interface SummaryTextOptions {
+  readonly palette: Palette;
+  readonly utc: boolean;
+  /** Columns of the activity strip. */
+  readonly width: number;
+}
+
+/** Rows under a header, columns padded to their widest cell; `right` columns align right. */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[] = []): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 && !right[i] ? cell : right[i] ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].map((l) => `  ${l}`);
+}
+
+const number = (n: number): string => n.toLocaleString('en-US');
+const millis = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms)}ms`);
+const inline = (counts: readonly Counted[], n = 12): string =>
+  counts
+    .slice(0, n)
+    .map(({ key, count }) => `${escapeTerminal(key)} ${number(count)}`)
+    .join(', ') + (counts.length > n ? `, … ${counts.length - n} more` : '');
+
+const SPARKS = '▁▂▃▄▅▆▇█';
+
+/** One character per column: the lines (or errors) of the minutes it covers, scaled to the busiest. */
+export function sparkline(values: readonly number[]): string {
+  const max = Math.max(0, ...values);
+  return values.map((v) => (v === 0 ? ' ' : SPARKS[Math.min(SPARKS.length - 1, Math.floor((v / max) * (SPARKS.length - 1) + 0.5))])).join('');
+}
+
+/** The activity folded into at most `width` columns. */
+export function foldActivity(activity: Activity, width: number): { lines: number[]; errors: number[]; minutesPerColumn: number } {
+  const per = Math.max(1, Math.ceil(activity.buckets.length / width));
+  const lines: number[] = [];
+  const errors: number[] = [];
+  activity.buckets.forEach((bucket, index) => {
+    const column = Math.floor(index / per);
+    lines[column] = (lines[column] ?? 0) + bucket.lines;
+    errors[column] = (errors[column] ?? 0) + bucket.errors;
+  });
+  return { lines, errors, minutesPerColumn: per * activity.bucketMinutes };
+}
+
+export function renderSummaryText(summary: Summary, options: SummaryTextOptions): string {
+  const { palette, utc } = options;
+  const time = (iso: string | null | undefined): string => (iso ? formatTime(new Date(iso), utc).slice(0, 19) : '-');
+  const out: string[] = [];
+  const heading = (text: string): void => {
+    out.push('', palette.bold(text));
+  };
+  const { lines } = summary;
+  out.push(
+    `${palette.bold('logtype summary')}: ${number(lines.entries)} entries read, ${number(lines.selected)} selected, ${number(lines.notEntries)} lines that were not entries`,
+  );
+  if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)}${utc ? ' UTC' : ''}`);
+
+  heading('Log types');
+  out.push(
+    ...formatTable(
+      ['type', 'entries', 'first', 'last', 'per min', 'errors', 'warnings', 'unparsed'],
+      summary.types.map((t) => [
+        escapeTerminal(t.logType),
+        number(t.entries),
+        time(t.first),
+        time(t.last),
+        t.perMinute === undefined ? '-' : String(t.perMinute),
+        number(t.errors),
+        number(t.warnings),
+        number(t.unparsed),
+      ]),
+      [false, true, false, false, true, true, true, true],
+    ),
+  );
+
+  if (summary.activity.buckets.length > 1) {
+    const folded = foldActivity(summary.activity, options.width);
+    heading(`Activity (one column = ${folded.minutesPerColumn} min, from ${time(summary.activity.start)})`);
+    out.push(`  lines  ${palette.cyan(sparkline(folded.lines))}  peak ${number(Math.max(...folded.lines))}`);
+    out.push(`  errors ${palette.red(sparkline(folded.errors))}  peak ${number(Math.max(...folded.errors))}`);
+  }
+
+  const server = summary.server;
+  if (server) {
+    heading('Server (mongodb)');
+    out.push(`  severity:   ${inline(server.bySeverity)}`);
+    out.push(`  components: ${inline(server.byComponent)}`);
+    const { opened, closed, peak } = server.connections;
+    out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, peak ${peak === null ? 'unknown' : number(peak)} open`);
+    out.push(`  restarts: ${server.restarts.length === 0 ? 'none' : `${server.restarts.length} (${server.restarts.map(time).join(', ')})`}`);
+    if (server.replication.length > 0) {
+      out.push('  replica set, in time order:');
+      for (const { time: at, event } of server.replication) out.push(`    ${time(at)}  ${escapeTerminal(event)}`);
+    }
+    out.push('  most frequent messages:');
+    out.push(...formatTable(['count', 'id', 's', 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), escapeTerminal(m.severity), escapeTerminal(m.msg)]), [true, true]).map((l) => `  ${l}`));
+    if (server.slowOperations.length > 0) {
+      heading('Slow operations, by total time');
+      out.push(
+        ...formatTable(
+          ['total', 'count', 'p50', 'p95', 'max', 'examined/returned', 'namespace', 'operation', 'shape / plan'],
+          server.slowOperations.slice(0, 15).map((g) => [
+            millis(g.totalMillis),
+            number(g.count),
+            millis(g.p50Millis),
+            millis(g.p95Millis),
+            millis(g.maxMillis),
+            g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned),
+            escapeTerminal(g.ns),
+            escapeTerminal(g.operation),
+            `${escapeTerminal(g.shape)}${g.plan && g.plan !== g.shape ? ` ${escapeTerminal(g.plan)}` : ''}${g.collscan ? ' ◀' : ''}`,
+          ]),
+          [true, true, true, true, true, true],
+        ).map((l) => (l.endsWith(' ◀') ? palette.red(l) : l)),
+      );
+      if (server.slowOperations.length > 15) out.push(`  … ${server.slowOperations.length - 15} more groups (--json has them all)`);
+    }
+  }
+
+  const audit = summary.audit;
+  if (audit) {
+    heading('Audit (mongodb-audit)');
+    out.push(`  events: ${inline(audit.byAtype)}`);
+    if (audit.failedAuthentications.length === 0) out.push('  failed authentications: none');
+    else {
+      out.push('  failed authentications:');
+      out.push(...formatTable(['count', 'user', 'from'], audit.failedAuthentications.map((f) => [number(f.count), escapeTerminal(f.user), escapeTerminal(f.source)]), [true]).map((l) => `  ${l}`));
+    }
+    if (audit.otherFailures.length > 0) out.push(`  other failed events: ${inline(audit.otherFailures)}`);
+  }
+
+  for (const problems of summary.problems) {
+    heading(`${escapeTerminal(problems.logType)}: ${number(problems.errors)} errors, ${number(problems.warnings)} warnings`);
+    for (const m of problems.messages) {
+      const level = m.level === 'warn' ? palette.yellow('warn ') : palette.red(m.level.padEnd(5));
+      out.push(`  ${number(m.count).padStart(7)}  ${level}  ${escapeTerminal(m.message)}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,55 @@
+/**
+ * `logtype summary`: reads the same input as the filter, with the same selection, into a
+ * Summary, and writes it as text, JSON, or a page.
+ */
+import fs from 'node:fs';
+import type { ReportIO } from '../doctor/run-doctor.js';
+import { readEntries, type InputSelection } from '../read/read-entries.js';
+import { palette } from '../render/colors.js';
+import { EntrySelector, type Selection } from '../select/entry-selector.js';
+import { renderSummaryHtml } from './render-summary-html.js';
+import { renderSummaryText } from './render-summary-text.js';
+import type { Summary } from './summary.js';
+import { SummaryCollector } from './summary-collector.js';
+
+export interface SummaryOptions extends Selection, InputSelection {
+  readonly json: boolean;
+  /** Also write the page to this file. */
+  readonly html?: string | undefined;
+  readonly color: boolean;
+  readonly utc: boolean;
+  /** Columns for the activity strip. */
+  readonly width: number;
+}
+
+/** Told of the bytes read after each chunk, and once at the end. */
+export interface ReadProgress {
+  read(bytes: number): void;
+  done(): void;
+}
+
+export async function collectSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress): Promise<Summary> {
+  const collector = new SummaryCollector();
+  const selector = new EntrySelector(
+    options,
+    {
+      selected: (entry, record) => collector.add(entry.logType, record, entry.prefix?.time === undefined ? undefined : new Date(entry.prefix.time)),
+      other: () => undefined,
+    },
+    true,
+  );
+  try {
+    await readEntries(options, selector, io.stdin, (bytes) => progress?.read(bytes));
+  } finally {
+    progress?.done();
+  }
+  const { counts } = selector;
+  return collector.summary({ entries: counts.entries, selected: counts.selected, notEntries: counts.other });
+}
+
+export async function runSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress): Promise<number> {
+  const summary = await collectSummary(options, io, progress);
+  if (options.html) fs.writeFileSync(options.html, renderSummaryHtml(summary));
+  io.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : renderSummaryText(summary, { palette: palette(options.color), utc: options.utc, width: options.width }));
+  return 0;
+}

@@ -1,0 +1,93 @@
+/**
+ * What `logtype summary` finds, as one plain object: the text, the JSON and the HTML page are
+ * three renderings of it. Times are ISO 8601 strings, so the JSON is this object as it is.
+ */
+import type { Level } from '../parse/log-record.js';
+
+export interface Summary {
+  readonly lines: { readonly entries: number; readonly selected: number; readonly notEntries: number };
+  readonly first?: string | undefined;
+  readonly last?: string | undefined;
+  readonly types: readonly TypeSummary[];
+  readonly server?: ServerSummary | undefined;
+  readonly audit?: AuditSummary | undefined;
+  /** Agents and operator: their errors and warnings, most frequent first. */
+  readonly problems: readonly TypeProblems[];
+  readonly activity: Activity;
+}
+
+export interface TypeSummary {
+  readonly logType: string;
+  readonly entries: number;
+  readonly first?: string | undefined;
+  readonly last?: string | undefined;
+  /** Entries per minute between the first and last time. */
+  readonly perMinute?: number | undefined;
+  readonly errors: number;
+  readonly warnings: number;
+  /** Entries whose contents did not parse as this type's log (shown as they are). */
+  readonly unparsed: number;
+}
+
+export interface Counted {
+  readonly key: string;
+  readonly count: number;
+}
+
+export interface ServerSummary {
+  readonly bySeverity: readonly Counted[];
+  readonly byComponent: readonly Counted[];
+  readonly messages: readonly { readonly id: number | null; readonly msg: string; readonly count: number; readonly severity: string }[];
+  readonly connections: { readonly opened: number; readonly closed: number; readonly peak: number | null };
+  readonly restarts: readonly string[];
+  /** State changes and elections, in time order. */
+  readonly replication: readonly { readonly time: string | null; readonly event: string }[];
+  readonly slowOperations: readonly SlowGroup[];
+  /** Slow operations for the plot over time (a bounded, uniform sample when there are many). */
+  readonly slowPoints: readonly { readonly time: string; readonly durationMillis: number; readonly ns: string; readonly collscan: boolean }[];
+}
+
+export interface SlowGroup {
+  readonly ns: string;
+  readonly operation: string;
+  /** queryHash, else the plan summary. */
+  readonly shape: string;
+  readonly plan: string | null;
+  readonly collscan: boolean;
+  readonly count: number;
+  readonly totalMillis: number;
+  readonly p50Millis: number;
+  readonly p95Millis: number;
+  readonly maxMillis: number;
+  /** Documents examined per document returned (null when none was returned). */
+  readonly examinedPerReturned: number | null;
+}
+
+export interface AuditSummary {
+  readonly byAtype: readonly Counted[];
+  readonly failedAuthentications: readonly { readonly user: string; readonly source: string; readonly count: number }[];
+  /** Other events with a non-zero result, by type. */
+  readonly otherFailures: readonly Counted[];
+}
+
+export interface TypeProblems {
+  readonly logType: string;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly messages: readonly { readonly message: string; readonly level: Level; readonly count: number }[];
+}
+
+export interface Activity {
+  /** The first bucket's start (ISO), and one bucket every `bucketMinutes` from it to the last. */
+  readonly start: string | null;
+  /** 1, unless the lines span more than a week: then buckets widen to keep their number bounded. */
+  readonly bucketMinutes: number;
+  readonly buckets: readonly MinuteActivity[];
+}
+
+export interface MinuteActivity {
+  readonly lines: number;
+  readonly errors: number;
+  readonly warnings: number;
+  readonly byType: Readonly<Record<string, number>>;
+}

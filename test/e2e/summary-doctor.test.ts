@@ -1,0 +1,166 @@
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { FILTER_BIN, REPO, SIDECAR_BIN, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
+import { entryLine, runFilter } from '../_helpers/filter-process.js';
+
+const SAMPLES = path.join(REPO, 'samples');
+/** What `kubectl logs` prints for the sample pod: the sidecar over samples/. */
+const POD_STREAM = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', SAMPLES], { env: cleanEnv(), maxBuffer: 1 << 26 }).stdout.toString('utf8');
+const OPERATOR_LOG = fs.readFileSync(path.join(SAMPLES, 'operator.log'), 'utf8');
+
+test('summary of the sample pod: every section, in text', (t) => {
+  const result = runFilter(['summary', '--utc', '--color', 'never'], POD_STREAM);
+  t.is(result.status, 0, result.stderr);
+  for (const heading of ['Log types', 'Activity', 'Server (mongodb)', 'Slow operations, by total time', 'Audit (mongodb-audit)']) {
+    t.true(result.stdout.includes(`\n${heading}`), heading);
+  }
+  t.regex(result.stdout, /restarts: 1 \(2026-11-22 09:57:50\)/);
+  t.regex(result.stdout, /\n +4312ms +1 .* shop\.orders +aggregate +B81A7C2E COLLSCAN ◀\n/);
+  t.regex(result.stdout, /election: Election succeeded, assuming primary role/);
+  t.is(result.stderr, '', 'no progress on a pipe');
+});
+
+test('summary --json: the same, as one document', (t) => {
+  const result = runFilter(['summary', '--json'], POD_STREAM);
+  t.is(result.status, 0, result.stderr);
+  const summary = JSON.parse(result.stdout) as {
+    lines: { entries: number };
+    types: { logType: string; entries: number }[];
+    server: { restarts: string[]; slowOperations: { collscan: boolean; ns: string }[]; connections: { opened: number } };
+    audit: { failedAuthentications: { count: number }[] };
+  };
+  const sampleLines = fs.readdirSync(SAMPLES).filter((f) => f.endsWith('.log') && f !== 'operator.log');
+  const expected = sampleLines.reduce((n, f) => n + fs.readFileSync(path.join(SAMPLES, f), 'utf8').split('\n').filter(Boolean).length, 0);
+  t.is(summary.lines.entries, expected);
+  t.is(summary.types.reduce((n, type) => n + type.entries, 0), expected);
+  t.deepEqual(summary.server.restarts, ['2026-11-22T09:57:50.112Z']);
+  t.like(summary.server.slowOperations[0], { collscan: true, ns: 'shop.orders' });
+  t.is(summary.audit.failedAuthentications.reduce((n, f) => n + f.count, 0), 4);
+});
+
+test('summary takes the selection: -t and --since narrow it', (t) => {
+  const summary = JSON.parse(runFilter(['summary', '--json', '-t', 'mongodb', '--since', '2026-11-22T09:58:30Z'], POD_STREAM).stdout) as {
+    types: { logType: string; first: string }[];
+    audit?: unknown;
+  };
+  t.deepEqual(summary.types.map((type) => type.logType), ['mongodb']);
+  t.true(summary.types[0]!.first >= '2026-11-22T09:58:30');
+  t.is(summary.audit, undefined);
+});
+
+test('summary --html: a self-contained page whose plots render in headless Chromium', async (t) => {
+  const dir = tempDir('html');
+  const page = path.join(dir, 'summary.html');
+  const result = runFilter(['summary', '--html', page], POD_STREAM);
+  t.is(result.status, 0, result.stderr);
+  const html = fs.readFileSync(page, 'utf8');
+  t.false(/<script|<link|src="http|href="http/.test(html), 'nothing to fetch, nothing to run');
+  const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+  if (!executablePath) return t.fail('Chromium is not installed: .ci/run installs the Debian package chromium');
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  try {
+    const tab = await browser.newPage();
+    await tab.goto(`file://${page}`);
+    // Runs in the page (a string: the tests are compiled without the DOM's types).
+    const plots = (await tab.evaluate(`[...document.querySelectorAll('svg.plot')].map((svg) => ({
+      id: svg.id,
+      marks: svg.querySelectorAll('circle.slow-point, rect.bar').length,
+      drawn: [...svg.querySelectorAll('circle.slow-point, rect.bar')].filter((mark) => {
+        const box = mark.getBoundingClientRect();
+        return box.width > 0 && box.height > 0;
+      }).length,
+      width: svg.getBoundingClientRect().width,
+    }))`)) as { id: string; marks: number; drawn: number; width: number }[];
+    t.deepEqual(plots.map((p) => p.id).sort(), ['plot-severity', 'plot-slow', 'plot-types']);
+    for (const plot of plots) {
+      t.true(plot.width > 300, `${plot.id} is laid out`);
+      t.true(plot.marks > 0 && plot.drawn === plot.marks, `${plot.id}: ${plot.drawn} of ${plot.marks} marks drawn`);
+    }
+    t.is(await tab.locator('svg#plot-slow circle.collscan').count(), 1);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('summary on a terminal shows progress on stderr, then erases it', (t) => {
+  const dir = tempDir('progress');
+  const input = path.join(dir, 'pod.log');
+  // Several chunks of input: more than one read.
+  fs.writeFileSync(input, POD_STREAM.repeat(Math.ceil((3 << 20) / POD_STREAM.length)));
+  const result = spawnSync('script', ['-qec', `"${process.execPath}" "${FILTER_BIN}" summary --color never "${input}" > "${dir}/out"`, '/dev/null'], {
+    encoding: 'utf8',
+    env: cleanEnv(),
+  });
+  t.is(result.status, 0, result.stderr);
+  t.regex(result.stdout, /reading \d+ of \d+ MB \(\d+%\), \d+ MB\/s/);
+  t.true(result.stdout.trimEnd().endsWith('\r\u001b[K'), JSON.stringify(result.stdout.slice(-40)));
+  t.regex(fs.readFileSync(`${dir}/out`, 'utf8'), /^logtype summary: /);
+});
+
+test('doctor on the sample pod and its operator: each problem, its meaning, fix and evidence; exit 1', (t) => {
+  const result = runFilter(['doctor', '--json'], POD_STREAM + OPERATOR_LOG);
+  t.is(result.status, 1, result.stderr);
+  const report = JSON.parse(result.stdout) as { problems: { id: string; count: number; first: string; example: string; remedy: string }[] };
+  t.deepEqual(report.problems.map((p) => p.id).sort(), [
+    'agent-api-key',
+    'agent-disk-full',
+    'automatic-recovery',
+    'tls-certificate-name',
+    'validation-webhook-missing',
+    'version-not-available',
+  ]);
+  const tls = report.problems.find((p) => p.id === 'tls-certificate-name')!;
+  t.is(tls.count, 1);
+  const tlsLine = OPERATOR_LOG.split('\n').find((line) => line.includes('x509'))!;
+  t.is(tls.first, (JSON.parse(tlsLine) as { ts: string }).ts);
+  t.regex(tls.example, /x509: certificate is valid for/);
+  const text = runFilter(['doctor', '--color', 'never', '--utc'], POD_STREAM + OPERATOR_LOG).stdout;
+  t.regex(text, /^6 known problems found in \d+ lines:/);
+  t.regex(text, /! The agents' log disk is full {2}\[agent-disk-full\]\n {2}Seen: {5}1 time, time unknown, in automation-agent-stderr/);
+  t.regex(text, /Fix: {6}Reissue each member's certificate/);
+});
+
+test('doctor reads pasted kubectl output, lines that are not entries', (t) => {
+  const pasted = [
+    entryLine('mongodb', '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","c":"NETWORK","id":22943,"ctx":"listener","msg":"Connection accepted"}'),
+    'Error from server (Forbidden): error when creating "rs.yaml": admission webhook "mdbpolicy.mongodb.com" denied the request: spec.members: must be greater than 0',
+    '2026-11-22T10:01:00Z Warning FailedScheduling pod/my-replica-set-2 0/3 nodes are available: 3 Insufficient cpu.',
+  ].join('\n');
+  const report = JSON.parse(runFilter(['doctor', '--json'], pasted).stdout) as { problems: { id: string; first?: string; exampleType: string | null }[] };
+  t.deepEqual(
+    report.problems.map((p) => [p.id, p.exampleType, p.first]),
+    [
+      ['pod-pending-resources', null, '2026-11-22T10:01:00.000Z'],
+      ['admission-denied', null, undefined],
+    ],
+  );
+});
+
+test('doctor finds nothing in a healthy log: exit 0', (t) => {
+  const result = runFilter(['doctor', '--color', 'never'], `${entryLine('mongodb', 'all is well')}\n`);
+  t.is(result.status, 0);
+  t.regex(result.stdout, /^No known problem found in 1 line \(12 known problems looked for\)\./);
+});
+
+const usage: [string[], RegExp][] = [
+  [['doctor', '--bogus'], /^logtype doctor: Unknown option '--bogus' \(see logtype doctor --help\)\n$/],
+  [['summary', '--since', 'soon'], /^logtype summary: --since takes an RFC 3339 time/],
+  [['summary', '/no/such/file'], /^logtype summary: cannot read \/no\/such\/file: ENOENT/],
+];
+for (const [args, says] of usage) {
+  test(`usage: logtype ${args.join(' ')} is one line and exit 2`, (t) => {
+    const result = runFilter(args, '');
+    t.is(result.status, 2);
+    t.regex(result.stderr, says);
+  });
+}
+
+test('--help of summary and doctor teaches with examples', (t) => {
+  t.regex(runFilter(['summary', '--help']).stdout, /Examples:\n {2}kubectl logs POD \| logtype summary\n/);
+  const doctor = runFilter(['doctor', '--help']).stdout;
+  t.regex(doctor, /Known problems:\n {2}tls-certificate-name/);
+  t.regex(runFilter(['--help']).stdout, /logtype doctor \[options\] \[FILE \.\.\.\]/);
+});

@@ -1,0 +1,108 @@
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ProblemFinder } from '../../src/doctor/find-problems.js';
+import { KNOWN_PROBLEMS } from '../../src/doctor/known-problems.js';
+import { REAL_DATA } from '../_helpers/sidecar-process.js';
+
+/** For every known problem: lines that show it (real or realistic), and near misses that must not. */
+const CASES: Record<string, { type?: string; matches: string[]; misses: string[] }> = {
+  'tls-certificate-name': {
+    type: 'automation-agent-verbose',
+    matches: [
+      '[2026-11-22T10:00:00.123+0000] [.error] [src/mongoctl/processctl.go:Ping:1234] [10:00:00.123] Server at my-replica-set-1.my-replica-set-svc.mongodb.svc.cluster.local:27017 is down: TLS attempt failed : x509: certificate is valid for my-replica-set-0.my-replica-set-svc.mongodb.svc.cluster.local, not my-replica-set-1.my-replica-set-svc.mongodb.svc.cluster.local',
+    ],
+    misses: ['TLS handshake succeeded with my-replica-set-1', 'x509: certificate signed by unknown authority'],
+  },
+  'version-not-available': {
+    type: 'operator',
+    matches: ['Failed to deploy: Status: 400 (Bad Request), Detail: Invalid config: MongoDB 8.0.4-ent is not available.', 'Status: 400 (Bad Request), Detail: Invalid config: Datastore 7.0.2 is not available.'],
+    misses: ['Status: 200 (OK), Detail: MongoDB 8.0.4-ent is available.', 'Invalid config: replica set member count must be odd'],
+  },
+  'platform-rejects-deployment': {
+    type: 'operator',
+    matches: ['Failed to deploy: Status: 400 (Bad Request), Detail: Invalid config: process rs0-2 uses an unsupported featureCompatibilityVersion'],
+    misses: ['Status: 400 (Bad Request), Detail: Invalid config: MongoDB 8.0.4-ent is not available.', 'Status: 409 (Conflict)'],
+  },
+  'pvc-not-found': {
+    matches: ['Warning  FailedScheduling  12s  default-scheduler  pvc not found to schedule the pod', '0/3 nodes are available: persistentvolumeclaim "data-my-replica-set-1" not found.'],
+    misses: ['persistentvolumeclaim "data-my-replica-set-1" bound'],
+  },
+  'pod-pending-resources': {
+    matches: ['Warning  FailedScheduling  3m  default-scheduler  0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available'],
+    misses: ['Normal  Scheduled  3m  default-scheduler  Successfully assigned mongodb/my-replica-set-0 to node-1'],
+  },
+  'validation-webhook-missing': {
+    type: 'operator',
+    matches: [
+      'Failed to configure admission webhooks: failed to create the validating webhook configuration: validatingwebhookconfigurations.admissionregistration.k8s.io is forbidden',
+      'failed to update the validating webhook configuration: the server could not find the requested resource',
+    ],
+    misses: ['Configured the validating webhook'],
+  },
+  'admission-denied': {
+    matches: ['Error from server (Forbidden): error when creating "rs.yaml": admission webhook "mdbpolicy.mongodb.com" denied the request: spec.members: must be greater than 0'],
+    misses: ['admission webhook "mdbpolicy.mongodb.com" allowed the request'],
+  },
+  'operator-upgrade-kubectl': {
+    matches: ["The StatefulSet \"mongodb-enterprise-operator\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden"],
+    misses: ['statefulset.apps/my-replica-set configured'],
+  },
+  'operator-upgrade-chart': {
+    matches: ['Error: UPGRADE FAILED: cannot patch "mongodb-enterprise-operator" with kind Deployment: Deployment.apps "mongodb-enterprise-operator" is invalid: spec.selector: Invalid value: v1.LabelSelector{}: field is immutable'],
+    misses: ['Release "mongodb-enterprise-operator" has been upgraded. Happy Helming!'],
+  },
+  'agent-api-key': {
+    type: 'automation-agent',
+    matches: [
+      '[2026-11-22T10:00:00.123+0000] [.error] [main/components/agent.go:Iterate:230] [10:00:00.123] Error sending GET request to https://ops.example/agents/api/automation/conf/v1/6a1b: HTTP 401 unauthorized: invalid agent API key',
+    ],
+    misses: ['[2026-11-22T10:00:00.123+0000] [.info] [director.go:1] [10:00:00.123] Applied 401 documents', 'Authorization succeeded for agent'],
+  },
+  'agent-disk-full': {
+    type: 'automation-agent-stderr',
+    matches: [fs.readFileSync(path.join(REAL_DATA, 'agent-stderr-disk-full.log'), 'utf8').split('\n')[0]!],
+    misses: ['disk usage at 80%, space left: 20 GB'],
+  },
+  'automatic-recovery': {
+    type: 'operator',
+    matches: ['Applying automatic recovery: pushing the automation configuration, the resource has been Failed for longer than MDB_AUTOMATIC_RECOVERY_BACKOFF_TIME_S (1200s)'],
+    misses: ['Reconciling MongoDB resource'],
+  },
+};
+
+test('every known problem has test lines, and every problem tested is known', (t) => {
+  t.deepEqual(Object.keys(CASES).sort(), KNOWN_PROBLEMS.map((p) => p.id).sort());
+});
+
+for (const [id, { type, matches, misses }] of Object.entries(CASES)) {
+  test(`known problem ${id}: its lines are found, near misses are not`, (t) => {
+    for (const line of matches) {
+      const finder = new ProblemFinder();
+      finder.look(type, line, () => undefined);
+      t.deepEqual(finder.findings().map((f) => f.problem.id), [id], line);
+    }
+    for (const line of misses) {
+      const finder = new ProblemFinder();
+      finder.look(type, line, () => undefined);
+      t.false(finder.findings().some((f) => f.problem.id === id), line);
+    }
+  });
+}
+
+test('an agent-only problem is not found in other logs (a 401 in the server log is something else)', (t) => {
+  const finder = new ProblemFinder();
+  finder.look('mongodb', 'HTTP 401 unauthorized: invalid agent API key', () => undefined);
+  t.deepEqual(finder.findings(), []);
+});
+
+test('evidence: count, first and last time, the first example', (t) => {
+  const finder = new ProblemFinder();
+  const times = ['2026-11-22T10:00:05Z', '2026-11-22T10:00:01Z', '2026-11-22T10:00:09Z'];
+  times.forEach((time, i) => finder.look('automation-agent-stderr', `no space left on device (${i})`, () => new Date(time)));
+  const [finding] = finder.findings();
+  t.is(finding?.count, 3);
+  t.is(finding?.first?.toISOString(), '2026-11-22T10:00:01.000Z');
+  t.is(finding?.last?.toISOString(), '2026-11-22T10:00:09.000Z');
+  t.is(finding?.example, 'no space left on device (0)');
+});

@@ -1,0 +1,152 @@
+import test from 'ava';
+import { parseRecord } from '../../src/parse/parse-record.js';
+import { SummaryCollector, messageShape } from '../../src/summary/summary-collector.js';
+import { SampleQuantiles } from '../../src/summary/sample-quantiles.js';
+import { BoundedCounts } from '../../src/summary/bounded-counts.js';
+import { formatTable, foldActivity, sparkline } from '../../src/summary/render-summary-text.js';
+
+const server = (time: string, s: string, c: string, id: number, ctx: string, msg: string, attr?: object): string =>
+  JSON.stringify({ t: { $date: time }, s, c, id, ctx, msg, ...(attr ? { attr } : {}) });
+
+const slow = (time: string, ms: number, plan: string, ns = 'shop.orders', hash = 'AAAA1111') =>
+  server(time, 'I', 'COMMAND', 51803, 'conn1', 'Slow query', { type: 'command', ns, command: { find: 'orders' }, planSummary: plan, docsExamined: 1000, nreturned: 10, queryHash: hash, durationMillis: ms });
+
+function collect(lines: [string, string][]): ReturnType<SummaryCollector['summary']> {
+  const collector = new SummaryCollector();
+  for (const [type, line] of lines) collector.add(type, parseRecord(type, line));
+  return collector.summary({ entries: lines.length, selected: lines.length, notEntries: 0 });
+}
+
+test('server: severities, components, messages by id, connections and their peak', (t) => {
+  const summary = collect([
+    ['mongodb', server('2026-11-22T10:00:00.000Z', 'I', 'NETWORK', 22943, 'listener', 'Connection accepted', { connectionCount: 5 })],
+    ['mongodb', server('2026-11-22T10:00:01.000Z', 'I', 'NETWORK', 22943, 'listener', 'Connection accepted', { connectionCount: 6 })],
+    ['mongodb', server('2026-11-22T10:00:02.000Z', 'I', 'NETWORK', 22944, 'conn1', 'Connection ended', { connectionCount: 5 })],
+    ['mongodb', server('2026-11-22T10:00:03.000Z', 'W', 'REPL', 21402, 'ReplCoord-1', 'Lost contact')],
+  ]);
+  t.deepEqual(summary.server?.bySeverity, [{ key: 'I', count: 3 }, { key: 'W', count: 1 }]);
+  t.deepEqual(summary.server?.byComponent, [{ key: 'NETWORK', count: 3 }, { key: 'REPL', count: 1 }]);
+  t.deepEqual(summary.server?.connections, { opened: 2, closed: 1, peak: 6 });
+  t.deepEqual(summary.server?.messages[0], { id: 22943, msg: 'Connection accepted', severity: 'I', count: 2 });
+  t.is(summary.types[0]?.warnings, 1);
+  t.is(summary.types[0]?.perMinute, 4);
+});
+
+test('server: restarts (two start lines are one restart), state changes and elections in time order', (t) => {
+  const summary = collect([
+    ['mongodb', server('2026-11-22T10:05:00.000Z', 'I', 'REPL', 21358, 'ReplCoord-1', 'Replica set state transition', { newState: 'PRIMARY', oldState: 'SECONDARY' })],
+    ['mongodb', server('2026-11-22T10:00:00.000Z', 'I', 'CONTROL', 20698, 'thread1', '***** SERVER RESTARTED *****')],
+    ['mongodb', server('2026-11-22T10:00:00.010Z', 'I', 'CONTROL', 4615611, 'initandlisten', 'MongoDB starting')],
+    ['mongodb', server('2026-11-22T10:04:59.000Z', 'I', 'ELECTION', 21450, 'ReplCoord-1', 'Election succeeded, assuming primary role')],
+    ['mongodb', '2022-07-29T06:09:45.380+0000 I  REPL     [rsSync] transition to SECONDARY from RECOVERING'],
+  ]);
+  t.deepEqual(summary.server?.restarts, ['2026-11-22T10:00:00.000Z']);
+  t.deepEqual(summary.server?.replication.map((e) => e.event), [
+    'this member: RECOVERING → SECONDARY',
+    'election: Election succeeded, assuming primary role',
+    'this member: SECONDARY → PRIMARY',
+  ]);
+});
+
+test('slow operations: grouped by namespace, operation and shape, sorted by total, COLLSCAN marked', (t) => {
+  const lines: [string, string][] = [];
+  for (let i = 1; i <= 20; i++) lines.push(['mongodb', slow(`2026-11-22T10:00:${String(i).padStart(2, '0')}.000Z`, i * 100, 'COLLSCAN')]);
+  lines.push(['mongodb', slow('2026-11-22T10:01:00.000Z', 5000, 'IXSCAN { a: 1 }', 'shop.carts', 'BBBB2222')]);
+  const groups = collect(lines).server!.slowOperations;
+  t.is(groups.length, 2);
+  t.like(groups[0], { ns: 'shop.orders', operation: 'find', shape: 'AAAA1111', collscan: true, count: 20, totalMillis: 21000, p50Millis: 1000, p95Millis: 1900, maxMillis: 2000, examinedPerReturned: 100 });
+  t.like(groups[1], { ns: 'shop.carts', collscan: false, count: 1, totalMillis: 5000 });
+});
+
+test('slow operations of pre-4.4 text logs are read from their text', (t) => {
+  const summary = collect([
+    [
+      'mongodb',
+      '2019-06-18T12:03:05.860+0100 I COMMAND  [conn2] command local.startup_log appName: "MongoDB Shell" command: find { find: "startup_log", filter: {} } planSummary: COLLSCAN keysExamined:0 docsExamined:7 cursorExhausted:1 numYields:0 nreturned:1 reslen:1912 protocol:op_msg 31ms',
+    ],
+  ]);
+  t.like(summary.server?.slowOperations[0], { ns: 'local.startup_log', operation: 'find', collscan: true, totalMillis: 31, examinedPerReturned: 7 });
+});
+
+test('audit: events by type; failed authentications by user and source', (t) => {
+  const auth = (user: string, ip: string, result: number) =>
+    JSON.stringify({ atype: 'authenticate', ts: { $date: '2026-11-22T10:00:00Z' }, remote: { ip, port: 5000 }, users: [], param: { user, db: 'admin' }, result });
+  const summary = collect([
+    ['mongodb-audit', auth('alice', '10.0.0.1', 18)],
+    ['mongodb-audit', auth('alice', '10.0.0.1', 18)],
+    ['mongodb-audit', auth('bob', '10.0.0.2', 18)],
+    ['mongodb-audit', auth('carol', '10.0.0.3', 0)],
+    ['mongodb-audit', JSON.stringify({ atype: 'dropCollection', ts: { $date: '2026-11-22T10:00:01Z' }, users: [{ user: 'x', db: 'y' }], result: 13 })],
+  ]);
+  t.deepEqual(summary.audit?.byAtype, [{ key: 'authenticate', count: 4 }, { key: 'dropCollection', count: 1 }]);
+  t.deepEqual(summary.audit?.failedAuthentications, [
+    { user: 'alice@admin', source: '10.0.0.1', count: 2 },
+    { user: 'bob@admin', source: '10.0.0.2', count: 1 },
+  ]);
+  t.deepEqual(summary.audit?.otherFailures, [{ key: 'dropCollection', count: 1 }]);
+});
+
+test('agents and operator: errors before warnings, messages grouped by shape', (t) => {
+  const agent = (level: string, message: string) => `[2026-11-22T10:00:00.000+0000] [.${level}] [a.go:1] [10:00:00.000] ${message}`;
+  const summary = collect([
+    ['automation-agent', agent('warn', 'Server at host-1:27017 is down')],
+    ['automation-agent', agent('warn', 'Server at host-2:27017 is down')],
+    ['automation-agent', agent('error', 'Failed to apply plan 42')],
+    ['automation-agent', agent('info', 'All good')],
+    ['operator', '{"level":"error","ts":"2026-11-22T10:00:00Z","caller":"c.go:1","msg":"boom"}'],
+  ]);
+  t.deepEqual(summary.problems.map((p) => p.logType), ['operator', 'automation-agent']);
+  t.deepEqual(summary.problems[1]?.messages, [
+    { message: 'Failed to apply plan #', level: 'error', count: 1 },
+    { message: 'Server at host-#:# is down', level: 'warn', count: 2 },
+  ]);
+});
+
+test('activity: a bucket per minute, errors counted apart; lines without a time are left out', (t) => {
+  const agent = (time: string, level: string) => `[${time}] [.${level}] [a.go:1] x`;
+  const summary = collect([
+    ['automation-agent', agent('2026-11-22T10:00:10.000+0000', 'info')],
+    ['automation-agent', agent('2026-11-22T10:00:20.000+0000', 'error')],
+    ['automation-agent', agent('2026-11-22T10:02:00.000+0000', 'info')],
+    ['automation-agent-stderr', 'panic: no time here'],
+  ]);
+  t.is(summary.activity.start, '2026-11-22T10:00:00.000Z');
+  t.deepEqual(summary.activity.buckets.map((b) => [b.lines, b.errors]), [[2, 1], [0, 0], [1, 0]]);
+  t.is(summary.types.find((x) => x.logType === 'automation-agent-stderr')?.unparsed, 1);
+});
+
+test('quantiles: exact while few, bounded when many; counts stay exact', (t) => {
+  const q = new SampleQuantiles(100);
+  for (let i = 1; i <= 100; i++) q.add(i);
+  t.is(q.quantile(0.5), 50);
+  t.is(q.quantile(0.95), 95);
+  for (let i = 101; i <= 100_000; i++) q.add(i);
+  t.is(q.count, 100_000);
+  t.is(q.max, 100_000);
+  t.true(Math.abs(q.quantile(0.5) - 50_000) < 15_000, String(q.quantile(0.5)));
+});
+
+test('bounded counts: new keys past the limit are counted together', (t) => {
+  const counts = new BoundedCounts(2);
+  for (const key of ['a', 'b', 'a', 'c', 'd', 'a']) counts.add(key);
+  t.deepEqual(counts.top().map(({ key, count }) => [key, count]), [['a', 3], ['b', 1]]);
+  t.is(counts.other, 2);
+});
+
+const shapes: [string, string][] = [
+  ['Failed to apply plan 42', 'Failed to apply plan #'],
+  ['lsid 9b1e4c4e-6c55-4f5c-9a3e-0c7d5e3f2a11 gone', 'lsid <uuid> gone'],
+  ['pointer 0x7f3a9c', 'pointer <hex>'],
+];
+for (const [message, shape] of shapes) {
+  test(`message shape of "${message}"`, (t) => {
+    t.is(messageShape(message), shape);
+  });
+}
+
+test('text helpers: tables align, sparklines scale, activity folds to the width', (t) => {
+  t.deepEqual(formatTable(['a', 'count'], [['xx', '1'], ['y', '100']], [false, true]), ['  a   count', '  xx      1', '  y     100']);
+  t.is(sparkline([0, 1, 4, 8]), ' ▂▅█');
+  const buckets = Array.from({ length: 10 }, (_, i) => ({ lines: i, errors: 0, warnings: 0, byType: {} }));
+  t.deepEqual(foldActivity({ start: '2026-11-22T10:00:00.000Z', bucketMinutes: 1, buckets }, 4).lines, [3, 12, 21, 9]);
+});
