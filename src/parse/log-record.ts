@@ -3,6 +3,8 @@
  * filter or a renderer means the same thing for every type. Parsers never throw: a line they
  * do not recognise gives undefined and is shown as it is.
  */
+import { parseIsoMillis } from './iso-time.js';
+
 export type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
 
 export const LEVELS: readonly Level[] = ['fatal', 'error', 'warn', 'info', 'debug'];
@@ -70,7 +72,9 @@ export function levelOf(severity: string | number | undefined): Level | undefine
 export function parseLogTime(text: unknown): Date | undefined {
   if (typeof text === 'number') return new Date(text < 1e11 ? text * 1000 : text);
   if (typeof text !== 'string') return undefined;
-  // Most times are ISO 8601 that Date.parse reads as they are: no normalising needed.
+  const millis = parseIsoMillis(text);
+  if (millis !== undefined) return new Date(millis);
+  // Most other times are ISO 8601 that Date.parse reads as they are: no normalising needed.
   const direct = Date.parse(text);
   if (!Number.isNaN(direct) && text.length >= 20 && text[10] === 'T') return new Date(direct);
   let iso = text.trim().replace(/^(\d{4})\/(\d\d)\/(\d\d)[ T]/, '$1-$2-$3T');

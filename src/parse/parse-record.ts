@@ -3,7 +3,7 @@ import type { LogRecord } from './log-record.js';
 import { parseAgentLine, parseLauncherLine } from './parse-agent-line.js';
 import { parseAuditLine } from './parse-audit-line.js';
 import { parseDiagnosticLine, parseOperatorLine } from './parse-operator-line.js';
-import { parseServerLine } from './parse-server-line.js';
+import { parseEscapedServerLine, parseServerLine } from './parse-server-line.js';
 
 /** The operator's log is not a type the sidecar writes: its lines are recognised as they are. */
 export const OPERATOR_LOG_TYPE = 'operator';
@@ -23,4 +23,17 @@ export function parseRecord(logType: string, contents: string): LogRecord | unde
     default:
       return logType.endsWith('-agent') || logType.startsWith('automation-agent') ? parseAgentLine(contents) : undefined;
   }
+}
+
+/**
+ * An entry's record, from its contents literal as it stands in the input when the entry was
+ * read by its bytes (`literal`, still escaped): most server lines are then read without
+ * decoding them. `contents` decodes them when that is needed.
+ */
+export function parseEntryRecord(logType: string, literal: string | undefined, contents: () => string): LogRecord | undefined {
+  if (literal !== undefined && logType === 'mongodb') {
+    const record = parseEscapedServerLine(literal);
+    if (record) return record;
+  }
+  return parseRecord(logType, contents());
 }

@@ -67,6 +67,14 @@ export class EntryLine {
     return this.#contents;
   }
 
+  /**
+   * The contents as they stand in the input, still JSON-escaped (the text between the
+   * literal's quotes), when the entry was read by its bytes and not yet decoded; else undefined.
+   */
+  get escapedContents(): string | undefined {
+    return this.literalStart >= 0 && this.#contents === undefined ? this.bytes.toString('utf8', this.literalStart + 1, this.literalEnd) : undefined;
+  }
+
   /** True when the JSON the entry came from can be written as it is. */
   get hasSourceJson(): boolean {
     return this.end > this.start;

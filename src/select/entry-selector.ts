@@ -8,7 +8,7 @@ import type { EntryHandler } from '../read/entry-reader.js';
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { EntryLine } from '../read/entry-line.js';
 import type { LogRecord } from '../parse/log-record.js';
-import { parseRecord } from '../parse/parse-record.js';
+import { parseEntryRecord } from '../parse/parse-record.js';
 import { typeMatcher, type TypeMatcher } from './type-matcher.js';
 import { queriesRecords, recordPredicate, type RecordQuery } from './record-query.js';
 
@@ -119,7 +119,7 @@ export class EntrySelector implements EntryHandler {
     if (grep && grep.test(entry.contents) === invertGrep) return;
     let record: LogRecord | undefined;
     if (this.#readsRecords) {
-      record = parseRecord(entry.logType, entry.contents);
+      record = parseEntryRecord(entry.logType, entry.escapedContents, () => entry.contents);
       const stampedAt = entry.prefix?.time === undefined ? undefined : new Date(entry.prefix.time);
       if (this.#matchesRecord && !this.#matchesRecord(entry.logType, record, stampedAt)) return;
     }
