@@ -38,6 +38,9 @@ export function runFilterBench(): string {
       versus: 'jq one-line rendering of each server entry',
       target: 4,
     },
+    { name: 'logtype -o raw (every type)', script: `"${node}" "${FILTER}" -o raw < "${input}" > /dev/null` },
+    { name: 'logtype summary', script: `"${node}" "${FILTER}" summary < "${input}" > /dev/null` },
+    { name: 'logtype doctor', script: `"${node}" "${FILTER}" doctor < "${input}" > /dev/null` },
   ];
   measure(`cat "${input}" > /dev/null`); // into the page cache, for every row alike
   const results = new Map(rows.map((row) => [row.name, measure(row.script)]));
@@ -54,5 +57,10 @@ export function runFilterBench(): string {
     const target = row.target ? `${row.target}x ${jq && jq.cpuSeconds / ours.cpuSeconds >= row.target ? 'met' : 'NOT met'}` : '';
     lines.push(`| ${row.name.replaceAll('|', '\\|')} | ${fmt(ours.cpuSeconds)} | ${ratio} | ${target} | ${fmt(ours.peakRssMb, 0)} |`);
   }
+  // Issue 7: summary within 2x the CPU-seconds of the raw pass over the same input.
+  const raw = results.get('logtype -o raw (every type)')!;
+  const summary = results.get('logtype summary')!;
+  const times = summary.cpuSeconds / raw.cpuSeconds;
+  lines.push('', `summary / raw pass: ${fmt(times, 2)}x the CPU-seconds (target: within 2x, ${times <= 2 ? 'met' : 'NOT met'}); peak RSS ${fmt(summary.peakRssMb, 0)} MB`);
   return lines.join('\n');
 }

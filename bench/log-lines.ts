@@ -130,9 +130,9 @@ export function serverLogLine(random: Random, time: Date, slowShare = 0.005): st
   if (roll < 0.98) {
     return serverLine(time, 'W', 'NETWORK', 4615610, conn, 'Failed to check socket connectivity', { error: 'Connection reset by peer' });
   }
-  return serverLine(time, 'I', 'REPL', 21358, 'ReplCoord-3', 'Replica set state transition', {
-    newState: pick(random, ['PRIMARY', 'SECONDARY']),
-    oldState: pick(random, ['SECONDARY', 'RECOVERING']),
+  return serverLine(time, 'I', 'REPL', 21215, 'ReplCoord-3', 'Member is in new state', {
+    hostAndPort: `my-replica-set-${int(random, 1, 2)}.my-replica-set-svc.mongodb.svc.cluster.local:27017`,
+    newState: pick(random, ['SECONDARY', 'SECONDARY', 'RECOVERING']),
   });
 }
 

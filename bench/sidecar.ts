@@ -57,8 +57,15 @@ export async function runIdleBench(seconds = 120): Promise<string> {
     const perMinute = ((cpuTicks(child.pid!) - before[index]!) / 100) * (60 / seconds);
     const target = name.startsWith('logtype') ? (perMinute < 0.05 ? 'met' : 'NOT met') : '';
     rows.push(`| ${name} | ${fmt(perMinute, 3)} | ${target} |`);
-    child.kill('SIGTERM');
   });
+  // The sidecars save their state into the directories as they stop: they are removed after.
+  await Promise.all(
+    processes.map(({ child }) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      return exited;
+    }),
+  );
   fs.rmSync(present, { recursive: true, force: true });
   fs.rmSync(missing, { recursive: true, force: true });
   return rows.join('\n');

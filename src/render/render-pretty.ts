@@ -55,10 +55,12 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   const escape = isTerminalSafe(contents) ? same : escapeTerminal;
   if (options.fields) parts.push(renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escape));
   else if (!record) parts.push(escapeTerminal(contents));
+  else if (!options.expand) parts.push(renderRecord(record, palette, escape));
   else {
-    parts.push(renderRecord(record, palette, escape, options.expand ? Infinity : VALUE_CHARS));
-    if (options.expand && record.attrs && Object.keys(record.attrs).length > 0) {
-      parts.push(`\n${palette.gray(escape(JSON.stringify(record.attrs, null, 2)).replace(/^/gm, '    '))}`);
+    // Expanded, the attributes stand in full below the line, not on it too.
+    parts.push(renderRecord(record, palette, escape, 0));
+    if (record.attrs && Object.keys(record.attrs).length > 0) {
+      return `${parts.join(' ')}\n${palette.gray(escape(JSON.stringify(record.attrs, null, 2)).replace(/^/gm, '    '))}`;
     }
   }
   return parts.join(' ');
@@ -92,7 +94,10 @@ function paintLevel(level: Level | undefined, palette: Palette): string {
   }
 }
 
-/** One line: level, component, context, message, then the attributes as compact key=value. */
+/**
+ * One line: level, component, context, message, then the attributes as compact key=value
+ * (values cut at `valueChars`; 0 leaves the attributes out).
+ */
 export function renderRecord(record: LogRecord, palette: Palette, escape: (text: string) => string = escapeTerminal, valueChars = VALUE_CHARS): string {
   const parts = [paintLevel(record.level, palette)];
   if (record.component) parts.push(palette.cyan(escape(record.component)));
@@ -104,7 +109,7 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
     if (slow.plan) parts.push(slow.plan.startsWith('COLLSCAN') ? palette.redBadge(escape(slow.plan)) : escape(slow.plan));
   }
   parts.push(palette.bold(escape(record.message)));
-  for (const [key, value] of Object.entries(record.attrs ?? {})) {
+  for (const [key, value] of valueChars > 0 ? Object.entries(record.attrs ?? {}) : []) {
     if (slow && (key === 'durationMillis' || key === 'ns' || key === 'planSummary')) continue;
     parts.push(`${palette.gray(`${escape(key)}=`)}${escape(compactValue(value, valueChars))}`);
   }
