@@ -5,7 +5,7 @@
  * `drain`.
  */
 import type { Writable } from 'node:stream';
-import { escapeAsciiJson, escapedBytesBound } from '../encode/encode-bytes.js';
+import { MAX_ESCAPE_BYTES, escapeAsciiJson, escapedBytesBound } from '../encode/encode-bytes.js';
 import { utf8CutPoint } from '../follow/split-lines.js';
 import { ByteOutput, CHUNK_BYTES } from './byte-output.js';
 
@@ -17,7 +17,7 @@ export interface EntryWriterOptions {
 const WHOLE_SUFFIX = Buffer.from('}\n');
 const PARTIAL_SUFFIX = Buffer.from(',"partial":true}\n');
 /** Lines are escaped into the output buffer in segments of at most this many bytes. */
-const SEGMENT_BYTES = Math.floor(CHUNK_BYTES / 8);
+const SEGMENT_BYTES = Math.min(MAX_ESCAPE_BYTES, Math.floor(CHUNK_BYTES / 8));
 const QUOTE = Buffer.from('"');
 
 /** An entry's fixed start for one type, as bytes and as a string. */

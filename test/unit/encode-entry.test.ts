@@ -1,7 +1,7 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { encodeEntry, isEntryLine } from '../../src/encode/encode-entry.js';
-import { escapeAsciiJson } from '../../src/encode/encode-bytes.js';
+import { MAX_ESCAPE_BYTES, escapeAsciiJson } from '../../src/encode/encode-bytes.js';
 
 const cases: { name: string; contents: string; expected: string }[] = [
   { name: 'plain', contents: 'hello', expected: '{"logType":"mongodb","contents":"hello"}\n' },
@@ -63,4 +63,39 @@ test('escapeAsciiJson gives JSON.stringify\'s bytes for every ASCII byte, and re
     t.is(target.toString('utf8', 0, end), JSON.stringify(source.toString('latin1')).slice(1, -1), `byte 0x${byte.toString(16)}`);
   }
   t.is(escapeAsciiJson(Buffer.from('é'), 0, 2, Buffer.alloc(64), 0), -1);
+});
+
+/** JSON.stringify's escapes of an ASCII string are jq's: the reference for the module. */
+const reference = (bytes: Buffer): string => JSON.stringify(bytes.toString('latin1')).slice(1, -1);
+
+test('escapeAsciiJson: a byte to escape at every place of the 16-byte windows, in lines of every length up to 70', (t) => {
+  const target = Buffer.alloc(6 * 80 + 16);
+  for (let length = 0; length <= 70; length++) {
+    for (let place = 0; place < length; place++) {
+      for (const special of [0x22, 0x5c, 0x0a, 0x01, 0x1f, 0x7f]) {
+        const source = Buffer.alloc(length, 0x61);
+        source[place] = special;
+        const end = escapeAsciiJson(source, 0, length, target, 0);
+        if (target.toString('latin1', 0, end) !== reference(source)) return t.fail(`length ${length}, 0x${special.toString(16)} at ${place}`);
+      }
+      const nonAscii = Buffer.alloc(length, 0x61);
+      nonAscii[place] = 0xc3;
+      if (escapeAsciiJson(nonAscii, 0, length, target, 0) !== -1) return t.fail(`non-ASCII at ${place} of ${length}`);
+    }
+  }
+  t.pass();
+});
+
+test('escapeAsciiJson: random ASCII lines, written at an offset, from an offset, up to the longest a call takes', (t) => {
+  let seed = 7;
+  const random = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const target = Buffer.alloc(6 * MAX_ESCAPE_BYTES + 64);
+  for (let round = 0; round < 300; round++) {
+    const length = round === 0 ? MAX_ESCAPE_BYTES : Math.floor(random() * 3000);
+    // Mostly printable, with quotes, backslashes and controls sprinkled in.
+    const source = Buffer.from(Array.from({ length: length + 10 }, () => (random() < 0.9 ? 0x20 + Math.floor(random() * 0x5f) : Math.floor(random() * 0x80))));
+    const end = escapeAsciiJson(source, 5, 5 + length, target, 3);
+    t.is(target.toString('latin1', 3, end), reference(source.subarray(5, 5 + length)));
+  }
+  t.throws(() => escapeAsciiJson(Buffer.alloc(MAX_ESCAPE_BYTES + 1, 0x61), 0, MAX_ESCAPE_BYTES + 1, target, 0), { instanceOf: RangeError });
 });
