@@ -3,7 +3,12 @@
  * string: the raw output's hot path (server lines are full of `\"`). Gives the bytes that
  * `Buffer.from(JSON.parse('"' + literal + '"'))` gives, including U+FFFD for a lone surrogate.
  * Returns the end of what was written in `target`, or -1 if the literal is not valid.
+ *
+ * The SIMD kernel (json-kernels.ts) decodes literals without \u escapes, nearly all of them;
+ * the byte loop here decodes the others.
  */
+import { HAS_UNICODE_ESCAPE, MAX_UNESCAPE_BYTES, unescapeLiteral } from '../encode/json-kernels.js';
+
 const BACKSLASH = 0x5c;
 
 const SIMPLE: Int16Array = (() => {
@@ -55,11 +60,18 @@ function writeCodePoint(target: Buffer, at: number, code: number): number {
 
 /** Needs `end - start` bytes of room in `target` from `at`: decoding never grows. */
 export function unescapeJsonBytes(source: Buffer, start: number, end: number, target: Buffer, at: number): number {
+  if (end - start <= MAX_UNESCAPE_BYTES) {
+    const written = unescapeLiteral(source, start, end, target, at);
+    if (written !== HAS_UNICODE_ESCAPE) return written;
+  }
+  return unescapeByteLoop(source, start, end, target, at);
+}
+
+/** Every escape, \u and surrogate pairs too, one byte at a time. */
+export function unescapeByteLoop(source: Buffer, start: number, end: number, target: Buffer, at: number): number {
   let out = at;
   let i = start;
   while (i < end) {
-    // A byte loop: measured faster here than memchr + Buffer.copy per run, or JSON.parse and
-    // re-encoding, because server lines have an escape every few bytes (`\"` around each key).
     const byte = source[i]!;
     if (byte !== BACKSLASH) {
       target[out++] = byte;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import wabtInit from 'wabt';
 import { REPO } from './sidecar-process.js';
 
-export const WASM_SOURCES = [{ wat: 'src/encode/escape-ascii-json.wat', embedded: 'src/encode/escape-ascii-json-wasm.ts' }] as const;
+export const WASM_SOURCES = [{ wat: 'src/encode/json-string.wat', embedded: 'src/encode/json-string-wasm.ts' }] as const;
 
 export async function compileWat(watPath: string): Promise<Buffer> {
   const wabt = await wabtInit();

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { encodeEntry, isEntryLine } from '../../src/encode/encode-entry.js';
-import { MAX_ESCAPE_BYTES, escapeAsciiJson } from '../../src/encode/encode-bytes.js';
+import { MAX_ESCAPE_BYTES, escapeAsciiJson } from '../../src/encode/json-kernels.js';
 
 const cases: { name: string; contents: string; expected: string }[] = [
   { name: 'plain', contents: 'hello', expected: '{"logType":"mongodb","contents":"hello"}\n' },

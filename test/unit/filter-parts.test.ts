@@ -104,7 +104,30 @@ test('unescapeJsonBytes gives what JSON.parse gives, for random strings', (t) =>
   }
 });
 
-const invalidLiterals = ['\\', '\\x', '\\u12', '\\uzzzz'];
+test('unescapeJsonBytes: an escape at every place of the kernel\'s 16-byte windows, in literals of every length up to 70', (t) => {
+  const target = Buffer.alloc(256);
+  for (let length = 1; length <= 70; length++) {
+    for (let place = 0; place < length; place++) {
+      for (const special of ['"', '\\', '/', '\n', '\u0001', 'é', '\u2028']) {
+        const text = `${'a'.repeat(place)}${special}${'b'.repeat(length - place - 1)}`;
+        const literal = Buffer.from(JSON.stringify(text));
+        const end = unescapeJsonBytes(literal, 1, literal.length - 1, target, 3);
+        if (!target.subarray(3, end).equals(Buffer.from(text))) return t.fail(`${JSON.stringify(special)} at ${place} of ${length}`);
+      }
+    }
+  }
+  t.pass();
+});
+
+test('unescapeJsonBytes: literals longer than the kernel takes are decoded too', (t) => {
+  const text = '"quoted" \\ '.repeat(30_000);
+  const literal = Buffer.from(JSON.stringify(text));
+  const target = Buffer.alloc(literal.length);
+  const end = unescapeJsonBytes(literal, 1, literal.length - 1, target, 0);
+  t.true(target.subarray(0, end).equals(Buffer.from(text)));
+});
+
+const invalidLiterals = ['\\', '\\x', '\\u12', '\\uzzzz', 'abcdefghijklmnopqrstu\\', 'abcdefghijklmnopqrstu\\q', '\\é'];
 for (const literal of invalidLiterals) {
   test(`unescapeJsonBytes refuses ${JSON.stringify(literal)}`, (t) => {
     const bytes = Buffer.from(literal);
