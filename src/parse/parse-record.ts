@@ -28,11 +28,12 @@ export function parseRecord(logType: string, contents: string): LogRecord | unde
 /**
  * An entry's record, from its contents literal as it stands in the input when the entry was
  * read by its bytes (`literal`, still escaped): most server lines are then read without
- * decoding them. `contents` decodes them when that is needed.
+ * decoding them. `contents` decodes them when that is needed; like the entry's own contents,
+ * a record read so is used while its input chunk is (the filter and summary do so).
  */
 export function parseEntryRecord(logType: string, literal: string | undefined, contents: () => string): LogRecord | undefined {
   if (literal !== undefined && logType === 'mongodb') {
-    const record = parseEscapedServerLine(literal);
+    const record = parseEscapedServerLine(literal, contents);
     if (record) return record;
   }
   return parseRecord(logType, contents());

@@ -34,12 +34,14 @@ class ServerRecord implements LogRecord {
   readonly message: string;
   /** The text the head was read from: the line, or its JSON string literal's inside. */
   readonly #text: string;
-  readonly #escaped: boolean;
+  /** The line, when the head was read from the literal: decoded on first use, and only once. */
+  readonly #line: (() => string) | undefined;
   #object: Record<string, unknown> | null | undefined;
 
-  constructor(text: string, escaped: boolean, head: RegExpExecArray) {
+  constructor(text: string, line: (() => string) | undefined, head: RegExpExecArray) {
     this.#text = text;
-    this.#escaped = escaped;
+    this.#line = line;
+    const escaped = line !== undefined;
     this.time = parseLogTime(head[1]);
     this.severity = head[2]!;
     this.level = levelOf(this.severity);
@@ -50,17 +52,7 @@ class ServerRecord implements LogRecord {
   }
 
   get object(): Record<string, unknown> | undefined {
-    if (this.#object === undefined) {
-      let line = this.#text;
-      if (this.#escaped) {
-        try {
-          line = JSON.parse(`"${line}"`) as string;
-        } catch {
-          line = '';
-        }
-      }
-      this.#object = parseJsonObject(line) ?? null;
-    }
+    if (this.#object === undefined) this.#object = parseJsonObject(this.#line ? this.#line() : this.#text) ?? null;
     return this.#object ?? undefined;
   }
 
@@ -70,7 +62,7 @@ class ServerRecord implements LogRecord {
   }
 
   numberInText(key: string): number | undefined {
-    const needle = this.#escaped ? `\\"${key}\\":` : `"${key}":`;
+    const needle = this.#line ? `\\"${key}\\":` : `"${key}":`;
     const at = this.#text.indexOf(needle);
     if (at === -1) return undefined;
     const value = Number.parseFloat(this.#text.slice(at + needle.length, at + needle.length + 24));
@@ -86,10 +78,11 @@ class ServerRecord implements LogRecord {
 /**
  * A server line from inside an entry's contents literal (the text between its quotes, still
  * escaped), or undefined when its head needs decoding first: then parse the contents.
+ * `contents` decodes the literal (an entry's own getter, which decodes once for every user).
  */
-export function parseEscapedServerLine(literal: string): LogRecord | undefined {
+export function parseEscapedServerLine(literal: string, contents: () => string): LogRecord | undefined {
   const head = ESCAPED_HEAD.exec(literal);
-  return head ? new ServerRecord(literal, true, head) : undefined;
+  return head ? new ServerRecord(literal, contents, head) : undefined;
 }
 
 /**
@@ -114,7 +107,7 @@ export function parseServerLine(line: string): LogRecord | undefined {
   const head = HEAD.exec(line);
   if (head) {
     try {
-      return new ServerRecord(line, false, head);
+      return new ServerRecord(line, undefined, head);
     } catch {
       // A broken escape in the head: read the line the slow way below.
     }
