@@ -25,3 +25,15 @@ export function measure(script: string): Measured {
 }
 
 export const fmt = (n: number, digits = 2): string => n.toFixed(digits);
+
+/** Runs per figure: this machine is shared, and one run can be 20% off either way. */
+export const RUNS = 3;
+
+/**
+ * The run with the median CPU-seconds of `runs` runs (ours and the anchors' alike), and the
+ * highest peak RSS of them.
+ */
+export function measureMedian(script: string, runs = RUNS): Measured {
+  const all = Array.from({ length: runs }, () => measure(script)).sort((a, b) => a.cpuSeconds - b.cpuSeconds);
+  return { ...all[Math.floor(runs / 2)]!, peakRssMb: Math.max(...all.map((m) => m.peakRssMb)) };
+}

@@ -14,10 +14,11 @@
 ;;
 ;; Memory: 0-255 the short escape letter of each byte (0: none), 256-271 hex digits, 512-767
 ;; the byte each escape letter stands for (0: none); escape reads 1024-33791 and writes from
-;; 40960 (six bytes out per byte in, and 16 spare); unescape reads 262144-524287 and writes
-;; from 524288 (decoding never grows, and 16 spare).
+;; 40960 (six bytes out per byte in, and 16 spare); unescape reads 262144-524287 (or, for a
+;; file's chunk read straight into memory, 1048576-2097151) and writes from 524288 (decoding
+;; never grows, and 16 spare).
 (module
-  (memory (export "memory") 13)
+  (memory (export "memory") 32)
   (data (i32.const 8) "b")
   (data (i32.const 9) "t")
   (data (i32.const 10) "n")

@@ -10,8 +10,9 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { KERNEL_INPUT_BYTES, leaseKernelInput, releaseKernelInput } from '../encode/json-kernels.js';
 
-const READ_CHUNK = 1024 * 1024;
+const READ_CHUNK = KERNEL_INPUT_BYTES;
 const GZIP_MAGIC = [0x1f, 0x8b];
 
 /** Chunks valid until the consumer asks for the next one (it must be done with them by then). */
@@ -19,12 +20,18 @@ export async function* inputChunks(path: string, stdin: Readable): AsyncGenerato
   const fd = path === '-' ? 0 : fs.openSync(path, 'r');
   try {
     if (isRegularFile(fd) && !startsWithGzip(fd)) {
-      const buffer = Buffer.allocUnsafe(READ_CHUNK);
-      for (let read; (read = fs.readSync(fd, buffer, 0, READ_CHUNK, null)) > 0; ) {
-        yield buffer.subarray(0, read);
-        // Let the event loop turn: write callbacks (on process.nextTick for a file stdout),
-        // signals and EPIPE are handled between chunks, not after the whole input.
-        await new Promise((resolve) => setImmediate(resolve));
+      // Inside the JSON kernels' memory when it is free: raw output unescapes in place.
+      const leased = leaseKernelInput();
+      const buffer = leased ?? Buffer.allocUnsafe(READ_CHUNK);
+      try {
+        for (let read; (read = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
+          yield buffer.subarray(0, read);
+          // Let the event loop turn: write callbacks (on process.nextTick for a file stdout),
+          // signals and EPIPE are handled between chunks, not after the whole input.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } finally {
+        if (leased) releaseKernelInput();
       }
       return;
     }
