@@ -12,11 +12,12 @@ COPY src ./src
 COPY bin ./bin
 RUN npx tsc -p tsconfig.build.json
 
-# 2. Production dependencies only.
+# 2. Production dependencies only (none today: the directory is made so the copy below holds
+# whatever package.json lists, even nothing).
 FROM node:24-bookworm-slim AS production-deps
 WORKDIR /deps
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && mkdir -p node_modules
 
 # 3. The runtime: compiled code and production dependencies, as a non-root user.
 FROM node:24-bookworm-slim

@@ -3,7 +3,6 @@
  * outlives the container). Written atomically: a temp file, then a rename. A state file that
  * cannot be read or parsed is a fresh start, never a crash.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 
 /** One file behind a followed path: its identity and how far its lines were delivered. */
@@ -12,7 +11,7 @@ export interface SavedFile {
   readonly ino: number;
   /** Bytes delivered: the end of the last whole line handed to the output. */
   readonly position: number;
-  /** sha1 of the file's first `fingerprintBytes` bytes: tells a reused inode from the old file. */
+  /** A hash of the file's first `fingerprintBytes` bytes: tells a reused inode from the old file. */
   readonly fingerprint: string;
   readonly fingerprintBytes: number;
 }
@@ -28,7 +27,23 @@ export const FINGERPRINT_BYTES = 1024;
 export function fingerprintOf(fd: number, length: number): { fingerprint: string; fingerprintBytes: number } {
   const buffer = Buffer.alloc(length);
   const read = length > 0 ? fs.readSync(fd, buffer, 0, length, 0) : 0;
-  return { fingerprint: crypto.createHash('sha1').update(buffer.subarray(0, read)).digest('hex'), fingerprintBytes: read };
+  return { fingerprint: fnv1a64(buffer, read), fingerprintBytes: read };
+}
+
+/**
+ * FNV-1a, two 32-bit lanes with different offsets, as 16 hex digits. Not a cryptographic hash,
+ * and none is needed: it tells one file's first KiB from another's beside the same device and
+ * inode. (node:crypto's sha1 did it before, and loading OpenSSL cost the sidecar 2 MB of its
+ * 64 MB budget.)
+ */
+export function fnv1a64(bytes: Buffer, length: number): string {
+  let low = 0x811c9dc5;
+  let high = 0x050c5d1f;
+  for (let i = 0; i < length; i++) {
+    low = Math.imul(low ^ bytes[i]!, 0x01000193);
+    high = Math.imul(high ^ bytes[i]!, 0x01000193) ^ (low >>> 15);
+  }
+  return (high >>> 0).toString(16).padStart(8, '0') + (low >>> 0).toString(16).padStart(8, '0');
 }
 
 export type LoadedState = { readonly kind: 'none' } | { readonly kind: 'loaded'; readonly state: SidecarState } | { readonly kind: 'unreadable'; readonly reason: string };

@@ -21,6 +21,8 @@ test('Dockerfile: build, production dependencies and runtime stages on a support
   t.true(stages.length >= 3, `${stages.length} stages`);
   for (const stage of stages) t.regex(stage[0]!, /^FROM node:24-/);
   t.true(stages[0]!.some((line) => /npx tsc -p tsconfig.build.json/.test(line)));
+  // npm ci makes no node_modules when there is no production dependency: the copy needs one.
+  t.true(stages[1]!.some((line) => /npm ci --omit=dev .*&& mkdir -p node_modules/.test(line)));
 });
 
 test('Dockerfile: the runtime stage has no dev dependencies, runs as non-root, and starts the sidecar', (t) => {
