@@ -49,6 +49,27 @@ export function releaseKernelInput(): void {
   inputLeased = false;
 }
 
+/** Output chunks inside the module's memory: escaped and unescaped bytes land there directly. */
+const OUTPUT_AT = 2 << 20;
+const OUTPUT_SLOT_BYTES = 256 * 1024;
+/** Room after each chunk for the kernels' 16-byte stores past the end of what they write. */
+const OUTPUT_SPARE_BYTES = 64;
+const OUTPUT_SLOTS = 8;
+let outputSlotsLeased = 0;
+
+/**
+ * A 256 KiB output chunk inside the module's memory, kept by its holder for good (there are
+ * eight); undefined when all are taken. The kernels write into it without a copy out.
+ */
+export function leaseKernelOutputChunk(): Buffer | undefined {
+  if (outputSlotsLeased === OUTPUT_SLOTS) return undefined;
+  const at = OUTPUT_AT + outputSlotsLeased++ * (OUTPUT_SLOT_BYTES + OUTPUT_SPARE_BYTES);
+  return heap.subarray(at, at + OUTPUT_SLOT_BYTES);
+}
+
+/** Where a kernel writes for `target[at]`: in place when the target is in its memory. */
+const inPlace = (target: Buffer, at: number): number => (target.buffer === memory.buffer ? target.byteOffset + at : -1);
+
 /** The longest source one escape takes: the writer escapes longer lines in segments this long. */
 export const MAX_ESCAPE_BYTES = 32 * 1024;
 /** The longest literal one unescape takes. */
@@ -66,8 +87,11 @@ export const escapedBytesBound = (length: number): number => length * 6;
 export function escapeAsciiJson(source: Buffer, start: number, end: number, target: Buffer, at: number): number {
   if (end - start > MAX_ESCAPE_BYTES) throw new RangeError(`escapeAsciiJson takes at most ${MAX_ESCAPE_BYTES} bytes a call`);
   source.copy(heap, ESCAPE_SOURCE, start, end);
-  const written = escape(ESCAPE_SOURCE, ESCAPE_SOURCE + end - start, ESCAPE_TARGET);
-  return written < 0 ? -1 : at + heap.copy(target, at, ESCAPE_TARGET, written);
+  const direct = inPlace(target, at);
+  const into = direct >= 0 ? direct : ESCAPE_TARGET;
+  const written = escape(ESCAPE_SOURCE, ESCAPE_SOURCE + end - start, into);
+  if (written < 0) return -1;
+  return direct >= 0 ? at + written - direct : at + heap.copy(target, at, ESCAPE_TARGET, written);
 }
 
 /** unescapeLiteral's answer when the literal holds a \u escape: decode it another way. */
@@ -83,6 +107,9 @@ export function unescapeLiteral(source: Buffer, start: number, end: number, targ
   let from = UNESCAPE_SOURCE;
   if (source.buffer === memory.buffer) from = source.byteOffset + start;
   else source.copy(heap, UNESCAPE_SOURCE, start, end);
-  const written = unescape(from, from + end - start, UNESCAPE_TARGET);
-  return written < 0 ? written : at + heap.copy(target, at, UNESCAPE_TARGET, written);
+  const direct = inPlace(target, at);
+  const into = direct >= 0 ? direct : UNESCAPE_TARGET;
+  const written = unescape(from, from + end - start, into);
+  if (written < 0) return written;
+  return direct >= 0 ? at + written - direct : at + heap.copy(target, at, UNESCAPE_TARGET, written);
 }

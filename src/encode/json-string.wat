@@ -16,9 +16,10 @@
 ;; the byte each escape letter stands for (0: none); escape reads 1024-33791 and writes from
 ;; 40960 (six bytes out per byte in, and 16 spare); unescape reads 262144-524287 (or, for a
 ;; file's chunk read straight into memory, 1048576-2097151) and writes from 524288 (decoding
-;; never grows, and 16 spare).
+;; never grows, and 16 spare). From 2097152: output chunks the callers write into directly,
+;; each followed by 64 spare bytes (the 16-byte stores may pass the end of what is written).
 (module
-  (memory (export "memory") 32)
+  (memory (export "memory") 65)
   (data (i32.const 8) "b")
   (data (i32.const 9) "t")
   (data (i32.const 10) "n")

@@ -3,13 +3,17 @@
  * when the stream asks the producer to wait for 'drain'.
  */
 import type { Writable } from 'node:stream';
+import { leaseKernelOutputChunk } from '../encode/json-kernels.js';
 import { unescapeJsonBytes } from '../read/unescape-json.js';
 
 export const CHUNK_BYTES = 256 * 1024;
 
+/** Chunks inside the JSON kernels' memory while there are some: escapes land there directly. */
+const newChunk = (): Buffer => leaseKernelOutputChunk() ?? Buffer.allocUnsafe(CHUNK_BYTES);
+
 export class ByteOutput {
   readonly #stream: Writable;
-  #buffer: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  #buffer: Buffer = newChunk();
   #used = 0;
   /** Buffers the stream has finished with, reused so memory stays flat. */
   readonly #free: Buffer[] = [];
@@ -117,7 +121,7 @@ export class ByteOutput {
     const written = this.#buffer;
     const length = this.#used;
     // The stream holds the buffer until it is sent: it is reused only after that.
-    this.#buffer = this.#free.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
+    this.#buffer = this.#free.pop() ?? newChunk();
     this.#used = 0;
     return this.#stream.write(written.subarray(0, length), () => {
       this.#free.push(written);

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { encodeEntry, isEntryLine } from '../../src/encode/encode-entry.js';
-import { MAX_ESCAPE_BYTES, escapeAsciiJson } from '../../src/encode/json-kernels.js';
+import { MAX_ESCAPE_BYTES, escapeAsciiJson, leaseKernelOutputChunk } from '../../src/encode/json-kernels.js';
+import { unescapeJsonBytes } from '../../src/read/unescape-json.js';
 
 const cases: { name: string; contents: string; expected: string }[] = [
   { name: 'plain', contents: 'hello', expected: '{"logType":"mongodb","contents":"hello"}\n' },
@@ -98,4 +99,18 @@ test('escapeAsciiJson: random ASCII lines, written at an offset, from an offset,
     t.is(target.toString('latin1', 3, end), reference(source.subarray(5, 5 + length)));
   }
   t.throws(() => escapeAsciiJson(Buffer.alloc(MAX_ESCAPE_BYTES + 1, 0x61), 0, MAX_ESCAPE_BYTES + 1, target, 0), { instanceOf: RangeError });
+});
+
+test('escapeAsciiJson and unescapeJsonBytes write straight into an output chunk in the kernels\' memory, up to its end', (t) => {
+  const chunk = leaseKernelOutputChunk();
+  if (!chunk) return t.fail('no output chunk to lease');
+  const line = Buffer.from('{"t":{"$date":"2026-11-22T10:00:00.000Z"},"msg":"a \\"quoted\\" word\ttab"}');
+  const expected = reference(line);
+  for (const at of [0, 1, 15, 16, 17, chunk.length - expected.length]) {
+    const end = escapeAsciiJson(line, 0, line.length, chunk, at);
+    t.is(chunk.toString('latin1', at, end), expected, `escape at ${at}`);
+    const literal = Buffer.from(expected);
+    const decodedEnd = unescapeJsonBytes(literal, 0, literal.length, chunk, at);
+    t.is(chunk.toString('latin1', at, decodedEnd), line.toString('latin1'), `unescape at ${at}`);
+  }
 });
