@@ -2,6 +2,7 @@
  * `logtype`, `logtype summary` and `logtype doctor`: arguments to options, options to the
  * library, and the ends every command shares (EPIPE is a quiet success, an error one line).
  */
+import tty from 'node:tty';
 import { runDoctor } from '../doctor/run-doctor.js';
 import { runFilter } from '../filter/run-filter.js';
 import { runSummary } from '../summary/run-summary.js';
@@ -12,7 +13,15 @@ import { doctorHelp, parseDoctorArgs, parseSummaryArgs, summaryHelp } from './re
 export async function logtypeMain(argv: readonly string[]): Promise<number> {
   const stdoutIsTTY = process.stdout.isTTY === true;
   const terminal = { stdoutIsTTY, env: process.env, columns: process.stdout.columns };
-  const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  // stdin is made only when read as a stream: making it turns a pipe non-blocking, and a
+  // pipe is read faster with blocking reads (read/open-input.ts).
+  const io = {
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+  };
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     // The reader went away (`| head`): a quiet, successful end.
     if (error.code === 'EPIPE') process.exit(0);
@@ -36,9 +45,17 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     const options = parseFilterArgs(argv, terminal);
     if (options === 'help') return help(filterHelp());
     inputs = options.inputs;
-    run = () => runFilter(options, { ...io, stdoutIsTTY });
+    run = () =>
+      runFilter(options, {
+        get stdin() {
+          return process.stdin;
+        },
+        stdout: process.stdout,
+        stderr: process.stderr,
+        stdoutIsTTY,
+      });
   }
-  if (inputs.length === 0 && process.stdin.isTTY) {
+  if (inputs.length === 0 && tty.isatty(0)) {
     process.stderr.write('logtype: reading entries from the terminal; pipe `kubectl logs POD` into it (see logtype --help)\n');
   }
   try {

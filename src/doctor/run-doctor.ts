@@ -54,7 +54,7 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     },
     false,
   );
-  await readEntries(options, selector, io.stdin, () => undefined);
+  await readEntries(options, selector, () => io.stdin, () => undefined);
   const findings = finder.findings();
   const linesRead = selector.counts.entries + selector.counts.other;
   io.stdout.write(options.json ? `${JSON.stringify(doctorJson(findings, linesRead))}\n` : renderDoctorText(findings, linesRead, palette(options.color), options.utc));

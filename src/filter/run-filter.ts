@@ -139,7 +139,7 @@ function entryObject(entry: EntryLine): Record<string, unknown> {
 export async function runFilter(options: FilterOptions, io: FilterIO): Promise<number> {
   const out = new ByteOutput(io.stdout);
   const filter = new EntrySelector(options, new FilterOutput(options, out, io.stdoutIsTTY), FilterOutput.needsRecords(options));
-  await readEntries(options, filter, io.stdin, async () => {
+  await readEntries(options, filter, () => io.stdin, async () => {
     // Flushed before the next chunk: its bytes may be reused then.
     if (!out.flush()) await once(io.stdout, 'drain');
   });

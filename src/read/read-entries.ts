@@ -27,7 +27,8 @@ interface LineReader {
 export async function readEntries(
   selection: InputSelection,
   handler: EntryHandler & { end(): void },
-  stdin: Readable,
+  /** stdin, asked for only when it is read as a stream (making the stream turns the descriptor non-blocking). */
+  stdin: () => Readable,
   afterChunk: (bytes: number) => Promise<void> | void,
 ): Promise<void> {
   const inputs = selection.inputs.length > 0 ? selection.inputs : ['-'];

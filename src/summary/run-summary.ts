@@ -39,7 +39,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
     true,
   );
   try {
-    await readEntries(options, selector, io.stdin, (bytes) => progress?.read(bytes));
+    await readEntries(options, selector, () => io.stdin, (bytes) => progress?.read(bytes));
   } finally {
     progress?.done();
   }

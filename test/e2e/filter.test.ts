@@ -1,5 +1,6 @@
 import test from 'ava';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -219,4 +220,48 @@ test('pretty on a terminal: control sequences inside a server line\'s JSON are s
   const result = spawnSync('script', ['-qec', `"${process.execPath}" "${FILTER_BIN}" -o pretty --color never "${dir}/in"`, '/dev/null'], { encoding: 'utf8', env: cleanEnv() });
   t.false(/[\u001b\u0007\u009b]/.test(result.stdout), JSON.stringify(result.stdout));
   t.true(result.stdout.includes('evil \\e[2J\\e]0;pwned\\x07'));
+});
+
+test('stdin as a pipe: each entry is written as its line arrives, not at the end', async (t) => {
+  const child = spawn(process.execPath, [FILTER_BIN, '-t', 'mongodb'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+  child.stdin.write(`${entryLine('mongodb', 'first')}\n`);
+  const deadline = Date.now() + 10_000;
+  while (!out.includes('first') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.is(out, 'first\n', 'the first entry came out while the pipe stayed open');
+  child.stdin.end(`${entryLine('mongodb', 'second')}\n`);
+  const [code] = (await once(child, 'exit')) as [number];
+  t.is(code, 0);
+  t.is(out, 'first\nsecond\n');
+});
+
+test('stdin as a pipe: gzip is read through gunzip, and a large stream as a file is', (t) => {
+  const dir = tempDir('pipe');
+  const lines = Array.from({ length: 20_000 }, (_, i) => entryLine(i % 3 === 0 ? 'mongodb' : 'automation-agent', `line ${i} "quoted" \\ ${'x'.repeat(i % 200)}`));
+  const file = path.join(dir, 'big.jsonl');
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  fs.writeFileSync(`${file}.gz`, gzipSync(fs.readFileSync(file)));
+  const fromFile = runFilter(['-t', 'mongodb', file]).stdout;
+  t.true(fromFile.length > 100_000);
+  for (const source of [file, `${file}.gz`]) {
+    // cat makes stdin a pipe, as kubectl logs does.
+    const piped = spawnSync('bash', ['-c', `cat "${source}" | "${process.execPath}" "${FILTER_BIN}" -t mongodb`], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 1 << 28 });
+    t.is(piped.status, 0, piped.stderr);
+    t.true(piped.stdout === fromFile, source);
+  }
+});
+
+test('stdin as a pipe left non-blocking by the writer: read as a stream, nothing lost', (t) => {
+  const lines = Array.from({ length: 5000 }, (_, i) => entryLine('mongodb', `line ${i}`));
+  // The parent makes process.stdin (which sets O_NONBLOCK on the pipe) and hands the pipe on.
+  const parent = `process.stdin; process.exitCode = require('node:child_process').spawnSync(process.execPath, [${JSON.stringify(FILTER_BIN)}, '-t', 'mongodb'], { stdio: 'inherit' }).status;`;
+  const result = spawnSync('bash', ['-c', `{ sleep 0.3; cat; } | "${process.execPath}" -e "${parent.replaceAll('"', '\\"')}"`], {
+    env: cleanEnv(),
+    input: `${lines.join('\n')}\n`,
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  t.is(result.status, 0, result.stderr);
+  t.is(result.stdout, Array.from({ length: 5000 }, (_, i) => `line ${i}\n`).join(''));
 });
