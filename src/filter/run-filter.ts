@@ -48,6 +48,20 @@ export interface FilterIO {
 /** Types whose contents are a JSON object of their own: `-o json` writes that object. */
 const OBJECT_TYPES = new Set(['mongodb', 'mongodb-audit']);
 const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * Contents that look like one JSON object: braces at both ends. The server writes whole
+ * objects; a line cut short (the end of a copied file) is left to the record path, which
+ * writes it as its entry rather than as broken JSON.
+ */
+function looksLikeObject(entry: EntryLine): boolean {
+  if (entry.literalStart < 0) {
+    const contents = entry.contents;
+    return contents.startsWith('{') && contents.endsWith('}');
+  }
+  return entry.literalEnd - entry.literalStart > 2 && entry.bytes[entry.literalStart + 1] === OPEN_BRACE && entry.bytes[entry.literalEnd - 1] === CLOSE_BRACE;
+}
 
 /** Writes selected entries in the output mode. */
 export class FilterOutput implements SelectedSink {
@@ -90,7 +104,7 @@ export class FilterOutput implements SelectedSink {
       case 'json':
         if (options.fields) this.#text(JSON.stringify(projectFields(record ? recordObject(record) : entryObject(entry), options.fields)));
         else if (!OBJECT_TYPES.has(entry.logType)) return this.#entryLine(entry);
-        else if (entry.literalStart >= 0 ? entry.bytes[entry.literalStart + 1] === OPEN_BRACE : entry.contents.startsWith('{')) this.#contents(entry);
+        else if (looksLikeObject(entry)) this.#contents(entry);
         else {
           // A pre-4.4 text line is written in the 4.4 shape; a line that is no record, as its entry.
           const parsed = record ?? parseRecord(entry.logType, entry.contents);

@@ -91,3 +91,13 @@ for (const { name, args, says } of usage) {
     t.is(result.stderr.trim().split('\n').length, 1);
   });
 }
+
+test('-o json never writes broken JSON: a server line cut short leaves as its entry or in the 4.4 shape', (t) => {
+  const cutInMessage = '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I",  "c":"NETWORK",  "id":22943,   "ctx":"listener","msg":"Connection acc';
+  const cutInAttributes = '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I",  "c":"NETWORK",  "id":22943,   "ctx":"listener","msg":"Connection accepted","attr":{"remote":"10.0.0';
+  const result = runFilter(['-o', 'json'], `${entryLine('mongodb', cutInMessage)}\n${entryLine('mongodb', cutInAttributes)}\n`);
+  t.deepEqual(lines(result.stdout), [
+    entryLine('mongodb', cutInMessage),
+    '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","c":"NETWORK","id":22943,"ctx":"listener","msg":"Connection accepted"}',
+  ]);
+});
