@@ -44,6 +44,7 @@ export function filterHelp(): string {
       ['kubectl logs POD | logtype -t mongodb', "The server's log lines, as they were written"],
       ['kubectl logs -f POD | logtype -o pretty -x automation-agent-verbose', 'Follow everything but the verbose agent log, coloured'],
       ['kubectl logs POD | logtype --level warn --since 30m', 'Warnings and errors of every log, from the last half hour'],
+      ['kubectl logs POD | logtype -m "election|state transition" -i', 'Lines whose message (not their attributes) says so, in every log'],
       ['kubectl logs POD | logtype --slow 500 --plan COLLSCAN', 'Operations of 500 ms or more that scanned a whole collection'],
       ['kubectl logs POD | logtype -c REPL,ELECTION -o pretty', "The server's replication and election lines"],
       ['kubectl logs POD | logtype --atype authenticate --failed', 'Failed logins: who, from where'],

@@ -17,8 +17,9 @@ export const SELECTION_OPTIONS: OptionTable = {
   type: { type: 'string', short: 't', multiple: true, value: 'TYPE', describe: 'Only these types (repeatable, comma lists, globs: automation-agent*)' },
   exclude: { type: 'string', short: 'x', multiple: true, value: 'TYPE', describe: 'Not these types (repeatable, comma lists, globs)' },
   grep: { type: 'string', short: 'g', value: 'REGEX', describe: 'Only entries whose contents match this regular expression' },
-  'ignore-case': { type: 'boolean', short: 'i', describe: 'Make --grep case-insensitive' },
+  'ignore-case': { type: 'boolean', short: 'i', describe: 'Make --grep and --message case-insensitive' },
   'invert-grep': { type: 'boolean', short: 'v', describe: 'Only entries whose contents do not match --grep' },
+  message: { type: 'string', short: 'm', value: 'REGEX', describe: 'Only lines whose parsed message matches (-i for case); a line that does not parse: its text' },
   level: { type: 'string', short: 'l', value: 'LEVEL', choices: LEVELS, describe: 'This level and worse; every log\'s levels map onto these' },
   since: { type: 'string', value: 'TIME', describe: 'Lines at or after TIME: RFC 3339, or a span back from now (15m, 2h, 1d)' },
   until: { type: 'string', value: 'TIME', describe: 'Lines at or before TIME (same forms)' },
@@ -73,15 +74,16 @@ export function parseSelection(command: string, parsed: ParsedArgs, now: Date): 
     const all = allValues(values, name);
     return all.length > 0 ? all : undefined;
   };
-  const grepSource = text('grep');
-  let grep: RegExp | undefined;
-  if (grepSource !== undefined) {
+  const regExp = (name: string): RegExp | undefined => {
+    const source = text(name);
+    if (source === undefined) return undefined;
     try {
-      grep = new RegExp(grepSource, values['ignore-case'] ? 'iu' : 'u');
+      return new RegExp(source, values['ignore-case'] ? 'iu' : 'u');
     } catch (error) {
-      failUsage(command, `--grep: ${(error as Error).message}`);
+      return failUsage(command, `--${name}: ${(error as Error).message}`);
     }
-  }
+  };
+  const grep = regExp('grep');
   if (values['invert-grep'] && !grep) failUsage(command, '--invert-grep needs --grep');
   const time = (name: string): Date | undefined => {
     const value = text(name);
@@ -93,6 +95,7 @@ export function parseSelection(command: string, parsed: ParsedArgs, now: Date): 
   if (slowMillis !== undefined && !(slowMillis >= 0)) failUsage(command, `--slow takes milliseconds, not "${slow}"`);
   const query: RecordQuery = {
     level: text('level') as Level | undefined,
+    message: regExp('message'),
     since: time('since'),
     until: time('until'),
     components: list('component'),

@@ -121,7 +121,7 @@ export class EntrySelector implements EntryHandler {
     if (this.#readsRecords) {
       record = parseEntryRecord(entry.logType, entry.escapedContents, () => entry.contents);
       const stampedAt = entry.prefix?.time === undefined ? undefined : new Date(entry.prefix.time);
-      if (this.#matchesRecord && !this.#matchesRecord(entry.logType, record, stampedAt)) return;
+      if (this.#matchesRecord && !this.#matchesRecord(entry.logType, record, stampedAt, record ? undefined : entry.contents)) return;
     }
     this.counts.selected++;
     this.#sink.selected(entry, record);

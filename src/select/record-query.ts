@@ -13,6 +13,8 @@ import { globToRegExp, typePatterns } from './type-matcher.js';
 export interface RecordQuery {
   /** This level and worse. */
   readonly level?: Level | undefined;
+  /** The parsed message matches (a line that does not parse: its text). */
+  readonly message?: RegExp | undefined;
   readonly since?: Date | undefined;
   readonly until?: Date | undefined;
   readonly components?: readonly string[] | undefined;
@@ -53,7 +55,9 @@ function globTest(patterns: readonly string[]): (value: string | undefined) => b
 }
 
 /** The query as one predicate over a line's type, record and the time kubectl stamped it with. */
-export function recordPredicate(query: RecordQuery): (logType: string, record: LogRecord | undefined, stampedAt?: Date) => boolean {
+export function recordPredicate(
+  query: RecordQuery,
+): (logType: string, record: LogRecord | undefined, stampedAt?: Date, contents?: string) => boolean {
   const log = queriedLog(query);
   const component = query.components && globTest(query.components);
   const context = query.contexts && globTest(query.contexts);
@@ -66,11 +70,12 @@ export function recordPredicate(query: RecordQuery): (logType: string, record: L
   const maxRank = query.level === undefined ? undefined : levelRank(query.level);
   const since = query.since?.getTime();
   const until = query.until?.getTime();
-  return (logType, record, stampedAt) => {
+  return (logType, record, stampedAt, contents) => {
     if (log.server && logType !== SERVER) return false;
     if (log.audit && logType !== AUDIT) return false;
     if (log.operator && logType !== OPERATOR_LOG_TYPE) return false;
     if (maxRank !== undefined && (record?.level === undefined || levelRank(record.level) > maxRank)) return false;
+    if (query.message && !query.message.test(record?.message ?? contents ?? '')) return false;
     if (since !== undefined || until !== undefined) {
       const time = (record?.time ?? stampedAt)?.getTime();
       if (time === undefined || (since !== undefined && time < since) || (until !== undefined && time > until)) return false;

@@ -49,12 +49,17 @@ const cases: { name: string; query: RecordQuery; expected: string[] }[] = [
   { name: '--resource, by name', query: { resources: ['my-replica-set'] }, expected: ['operator-warn'] },
   { name: '--resource, namespace/name', query: { resources: ['mongodb/my-replica-set'] }, expected: ['operator-warn'] },
   { name: '--level with a server filter', query: { level: 'warn', components: ['REPL', 'COMMAND'] }, expected: ['repl-warn'] },
+  { name: '--message: the parsed message, in every log', query: { message: /fail|lost/i }, expected: ['repl-warn', 'audit-failed', 'agent-error'] },
+  { name: '--message: a line that does not parse is matched by its text', query: { message: /^panic/ }, expected: ['stderr-free-text'] },
 ];
 
 for (const { name, query, expected } of cases) {
   test(`record query: ${name}`, (t) => {
     const matches = recordPredicate(query);
-    const kept = LINES.map(([type, line], index) => [NAMES[index]!, matches(type, parseRecord(type, line))] as const).filter(([, keep]) => keep);
+    const kept = LINES.map(([type, line], index) => {
+      const record = parseRecord(type, line);
+      return [NAMES[index]!, matches(type, record, undefined, record ? undefined : line)] as const;
+    }).filter(([, keep]) => keep);
     t.deepEqual(kept.map(([n]) => n), expected);
   });
 }
