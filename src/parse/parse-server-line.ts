@@ -3,6 +3,7 @@
  * `msg`, `attr`, `tags`, and `truncated`/`size` where an attribute was cut), text before it
  * (`2022-07-29T06:09:45.380+0000 I  NETWORK  [listener] connection accepted …`).
  */
+import { jsonMembers, type JsonMember } from './json-members.js';
 import { asObject, levelOf, parseJsonObject, parseLogTime, type LogRecord } from './log-record.js';
 
 const TEXT_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+([FEWID]\d?)\s+(\S+)\s+\[([^\]]*)\]\s?(.*)$/;
@@ -70,6 +71,17 @@ class ServerRecord implements LogRecord {
     return Number.isNaN(value) ? undefined : value;
   }
 
+  /** The attributes as members read from the line's text, or undefined: then use `attrs`. */
+  attrMembers(): JsonMember[] | undefined {
+    if (this.#object !== undefined) return undefined;
+    const line = this.#line ? this.#line() : this.#text;
+    const at = line.indexOf(ATTR_KEY);
+    if (at < 0) return line.includes('"attr"') ? undefined : [];
+    // The server's cut attributes come with `truncated` and `size` beside them: parsed.
+    if (line.includes('"truncated":', at)) return undefined;
+    return jsonMembers(line, at + ATTR_KEY.length - 1);
+  }
+
   get tags(): readonly string[] | undefined {
     const tags = this.object?.['tags'];
     return Array.isArray(tags) ? tags.map(String) : undefined;
@@ -84,6 +96,16 @@ class ServerRecord implements LogRecord {
 export function parseEscapedServerLine(literal: string, contents: () => string): LogRecord | undefined {
   const head = ESCAPED_HEAD.exec(literal);
   return head ? new ServerRecord(literal, contents, head) : undefined;
+}
+
+const ATTR_KEY = ',"attr":{';
+
+/**
+ * A line's attributes as members read from its text (no objects made), when it was read by
+ * its head; undefined otherwise (then use `record.attrs`).
+ */
+export function attrMembersOf(record: LogRecord): JsonMember[] | undefined {
+  return record instanceof ServerRecord ? record.attrMembers() : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { EntryLine } from '../read/entry-line.js';
 import type { Level, LogRecord } from '../parse/log-record.js';
 import { recordObject, valueAt } from '../parse/record-object.js';
-import { slowOperationOf } from '../parse/parse-server-line.js';
+import { attrMembersOf, attrNumber, slowOperationOf } from '../parse/parse-server-line.js';
 import type { Palette, Paint } from './colors.js';
 import { escapeTerminal, isTerminalSafe } from './escape-terminal.js';
 import { formatTime } from './format-time.js';
@@ -102,22 +102,36 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
   const parts = [paintLevel(record.level, palette)];
   if (record.component) parts.push(palette.cyan(escape(record.component)));
   if (record.context) parts.push(palette.gray(`[${escape(record.context)}]`));
-  const slow = slowOperationOf(record);
+  // Only a line with a duration is parsed to see if it is a slow operation.
+  const slow = attrNumber(record, 'durationMillis') === undefined ? undefined : slowOperationOf(record);
   if (slow) {
     parts.push(palette.bold(`${slow.durationMillis}ms`));
     if (slow.ns) parts.push(escape(slow.ns));
     if (slow.plan) parts.push(slow.plan.startsWith('COLLSCAN') ? palette.redBadge(escape(slow.plan)) : escape(slow.plan));
   }
   parts.push(palette.bold(escape(record.message)));
-  for (const [key, value] of valueChars > 0 ? Object.entries(record.attrs ?? {}) : []) {
-    if (slow && (key === 'durationMillis' || key === 'ns' || key === 'planSummary')) continue;
-    parts.push(`${palette.gray(`${escape(key)}=`)}${escape(compactValue(value, valueChars))}`);
+  if (valueChars === 0) return parts.join(' ');
+  const shown = (key: string): boolean => !slow || (key !== 'durationMillis' && key !== 'ns' && key !== 'planSummary');
+  // Read from the line's text where it can be: no object made, no value written back to JSON.
+  const members = attrMembersOf(record);
+  if (members) {
+    for (const { key, text, isString } of members) {
+      if (shown(key)) parts.push(`${palette.gray(`${escape(key)}=`)}${escape(cut(isString && text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text, valueChars))}`);
+    }
+  } else {
+    for (const [key, value] of Object.entries(record.attrs ?? {})) {
+      if (shown(key)) parts.push(`${palette.gray(`${escape(key)}=`)}${escape(compactValue(value, valueChars))}`);
+    }
   }
   return parts.join(' ');
 }
 
 function compactValue(value: unknown, valueChars: number): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return cut(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)), valueChars);
+}
+
+/** Long values end with a marker that says how long they were. */
+function cut(text: string, valueChars: number): string {
   return text.length > valueChars ? `${text.slice(0, valueChars)}…(${text.length} chars)` : text;
 }
 

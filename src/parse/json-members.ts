@@ -1,0 +1,92 @@
+/**
+ * The top-level members of a JSON object read from its text, each value left as the text it
+ * is (strings without their quotes, still escaped): pretty output shows `key=value` without
+ * parsing the object and writing each value back to JSON. The server writes compact JSON, so
+ * a value's text is what JSON.stringify would give, but for the spelling of some numbers and
+ * escapes, where the server's own is shown.
+ */
+export interface JsonMember {
+  readonly key: string;
+  /** The value's text; for a string, what is between its quotes. */
+  readonly text: string;
+  readonly isString: boolean;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** The index of the quote that ends the string whose opening quote is at `at`, or -1. */
+function stringEnd(text: string, at: number): number {
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) return i;
+    if (c === BACKSLASH) i++;
+  }
+  return -1;
+}
+
+/** The index just past the value starting at `at`, or -1 when the text ends first. */
+function valueEnd(text: string, at: number): number {
+  const first = text.charCodeAt(at);
+  if (first === QUOTE) {
+    const end = stringEnd(text, at);
+    return end < 0 ? -1 : end + 1;
+  }
+  if (first === 0x7b || first === 0x5b) {
+    let depth = 0;
+    for (let i = at; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) {
+        i = stringEnd(text, i);
+        if (i < 0) return -1;
+      } else if (c === 0x7b || c === 0x5b) depth++;
+      else if (c === 0x7d || c === 0x5d) {
+        if (--depth === 0) return i + 1;
+      }
+    }
+    return -1;
+  }
+  // A number, true, false or null: up to the next separator.
+  let i = at;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2c || c === 0x7d || c === 0x5d || c === 0x20) break;
+    i++;
+  }
+  return i > at ? i : -1;
+}
+
+const skipSpaces = (text: string, at: number): number => {
+  let i = at;
+  while (text.charCodeAt(i) === 0x20) i++;
+  return i;
+};
+
+/**
+ * The members of the object whose `{` is at `at`, or undefined when the text is not such an
+ * object (the caller then parses it).
+ */
+export function jsonMembers(text: string, at: number): JsonMember[] | undefined {
+  if (text.charCodeAt(at) !== 0x7b) return undefined;
+  const members: JsonMember[] = [];
+  let i = skipSpaces(text, at + 1);
+  if (text.charCodeAt(i) === 0x7d) return members;
+  for (;;) {
+    if (text.charCodeAt(i) !== QUOTE) return undefined;
+    const keyEnd = stringEnd(text, i);
+    if (keyEnd < 0) return undefined;
+    const rawKey = text.slice(i + 1, keyEnd);
+    i = skipSpaces(text, keyEnd + 1);
+    if (text.charCodeAt(i) !== 0x3a) return undefined;
+    i = skipSpaces(text, i + 1);
+    const end = valueEnd(text, i);
+    if (end < 0) return undefined;
+    const isString = text.charCodeAt(i) === QUOTE;
+    members.push({ key: rawKey.includes('\\') ? (JSON.parse(`"${rawKey}"`) as string) : rawKey, text: isString ? text.slice(i + 1, end - 1) : text.slice(i, end), isString });
+    i = skipSpaces(text, end);
+    const c = text.charCodeAt(i);
+    if (c === 0x7d) return members;
+    if (c !== 0x2c) return undefined;
+    i = skipSpaces(text, i + 1);
+  }
+}
