@@ -63,14 +63,14 @@ const skipSpaces = (text: string, at: number): number => {
 };
 
 /**
- * The members of the object whose `{` is at `at`, or undefined when the text is not such an
- * object (the caller then parses it).
+ * The members of the object whose `{` is at `at`, and the index just past its `}`; undefined
+ * when the text is not such an object (the caller then parses it).
  */
-export function jsonMembers(text: string, at: number): JsonMember[] | undefined {
+export function jsonMembers(text: string, at: number): { readonly members: JsonMember[]; readonly end: number } | undefined {
   if (text.charCodeAt(at) !== 0x7b) return undefined;
   const members: JsonMember[] = [];
   let i = skipSpaces(text, at + 1);
-  if (text.charCodeAt(i) === 0x7d) return members;
+  if (text.charCodeAt(i) === 0x7d) return { members, end: i + 1 };
   for (;;) {
     if (text.charCodeAt(i) !== QUOTE) return undefined;
     const keyEnd = stringEnd(text, i);
@@ -85,7 +85,7 @@ export function jsonMembers(text: string, at: number): JsonMember[] | undefined 
     members.push({ key: rawKey.includes('\\') ? (JSON.parse(`"${rawKey}"`) as string) : rawKey, text: isString ? text.slice(i + 1, end - 1) : text.slice(i, end), isString });
     i = skipSpaces(text, end);
     const c = text.charCodeAt(i);
-    if (c === 0x7d) return members;
+    if (c === 0x7d) return { members, end: i + 1 };
     if (c !== 0x2c) return undefined;
     i = skipSpaces(text, i + 1);
   }

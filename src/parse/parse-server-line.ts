@@ -77,9 +77,9 @@ class ServerRecord implements LogRecord {
     const line = this.#line ? this.#line() : this.#text;
     const at = line.indexOf(ATTR_KEY);
     if (at < 0) return line.includes('"attr"') ? undefined : [];
-    // The server's cut attributes come with `truncated` and `size` beside them: parsed.
-    if (line.includes('"truncated":', at)) return undefined;
-    return jsonMembers(line, at + ATTR_KEY.length - 1);
+    const read = jsonMembers(line, at + ATTR_KEY.length - 1);
+    // The server's cut attributes come with `truncated` and `size` after them: those are parsed.
+    return read && !line.includes('"truncated":', read.end) ? read.members : undefined;
   }
 
   get tags(): readonly string[] | undefined {

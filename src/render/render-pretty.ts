@@ -6,7 +6,7 @@
 import type { EntryLine } from '../read/entry-line.js';
 import type { Level, LogRecord } from '../parse/log-record.js';
 import { recordObject, valueAt } from '../parse/record-object.js';
-import { attrMembersOf, attrNumber, slowOperationOf } from '../parse/parse-server-line.js';
+import { attrMembersOf, slowOperationOf } from '../parse/parse-server-line.js';
 import type { Palette, Paint } from './colors.js';
 import { escapeTerminal, isTerminalSafe } from './escape-terminal.js';
 import { formatTime } from './format-time.js';
@@ -102,8 +102,10 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
   const parts = [paintLevel(record.level, palette)];
   if (record.component) parts.push(palette.cyan(escape(record.component)));
   if (record.context) parts.push(palette.gray(`[${escape(record.context)}]`));
-  // Only a line with a duration is parsed to see if it is a slow operation.
-  const slow = attrNumber(record, 'durationMillis') === undefined ? undefined : slowOperationOf(record);
+  // Attributes read from the line's text where it can be: no object made, no value written back
+  // to JSON. Only a line with a duration is parsed, to show it as a slow operation.
+  const members = attrMembersOf(record);
+  const slow = members && !members.some((m) => m.key === 'durationMillis') ? undefined : slowOperationOf(record);
   if (slow) {
     parts.push(palette.bold(`${slow.durationMillis}ms`));
     if (slow.ns) parts.push(escape(slow.ns));
@@ -112,8 +114,6 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
   parts.push(palette.bold(escape(record.message)));
   if (valueChars === 0) return parts.join(' ');
   const shown = (key: string): boolean => !slow || (key !== 'durationMillis' && key !== 'ns' && key !== 'planSummary');
-  // Read from the line's text where it can be: no object made, no value written back to JSON.
-  const members = attrMembersOf(record);
   if (members) {
     for (const { key, text, isString } of members) {
       if (shown(key)) parts.push(`${palette.gray(`${escape(key)}=`)}${escape(cut(isString && text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text, valueChars))}`);

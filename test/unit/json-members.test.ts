@@ -28,13 +28,15 @@ const cases: { name: string; text: string; expected: [string, string, boolean][]
 
 for (const { name, text, expected } of cases) {
   test(`json members: ${name}`, (t) => {
-    t.deepEqual(jsonMembers(text, 0)?.map((m) => [m.key, m.text, m.isString]), expected);
+    const read = jsonMembers(text, 0);
+    t.deepEqual(read?.members.map((m) => [m.key, m.text, m.isString]), expected);
+    if (read) t.is(read.end, text.lastIndexOf('}') + 1);
   });
 }
 
 test('json members: the values are what JSON.stringify gives for compact server JSON', (t) => {
   const object = { remote: '10.0.0.1:5', uuid: { uuid: { $uuid: 'f0c2' } }, count: 12, list: ['a', { b: null }], text: 'tab\there "q"' };
-  const members = jsonMembers(`{"attr":${JSON.stringify(object)}}`, 8)!;
+  const { members } = jsonMembers(`{"attr":${JSON.stringify(object)}}`, 8)!;
   for (const { key, text, isString } of members) {
     const value = (object as Record<string, unknown>)[key];
     t.is(isString ? (JSON.parse(`"${text}"`) as string) : text, typeof value === 'string' ? value : JSON.stringify(value), key);
