@@ -21,6 +21,7 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     },
     stdout: process.stdout,
     stderr: process.stderr,
+    stdoutIsTTY,
   };
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     // The reader went away (`| head`): a quiet, successful end.
@@ -45,15 +46,7 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     const options = parseFilterArgs(argv, terminal);
     if (options === 'help') return help(filterHelp());
     inputs = options.inputs;
-    run = () =>
-      runFilter(options, {
-        get stdin() {
-          return process.stdin;
-        },
-        stdout: process.stdout,
-        stderr: process.stderr,
-        stdoutIsTTY,
-      });
+    run = () => runFilter(options, io);
   }
   if (inputs.length === 0 && tty.isatty(0)) {
     process.stderr.write('logtype: reading entries from the terminal; pipe `kubectl logs POD` into it (see logtype --help)\n');

@@ -68,7 +68,7 @@ export function unescapeJsonBytes(source: Buffer, start: number, end: number, ta
 }
 
 /** Every escape, \u and surrogate pairs too, one byte at a time. */
-export function unescapeByteLoop(source: Buffer, start: number, end: number, target: Buffer, at: number): number {
+function unescapeByteLoop(source: Buffer, start: number, end: number, target: Buffer, at: number): number {
   let out = at;
   let i = start;
   while (i < end) {
