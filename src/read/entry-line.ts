@@ -20,6 +20,7 @@ export class EntryLine {
   readonly literalStart: number;
   readonly literalEnd: number;
   #contents: string | undefined;
+  #escaped: string | undefined;
 
   constructor(
     logType: string,
@@ -52,16 +53,13 @@ export class EntryLine {
 
   get contents(): string {
     if (this.#contents === undefined) {
-      const literal = this.bytes.subarray(this.literalStart + 1, this.literalEnd);
-      // Without a backslash the literal's bytes are the contents' UTF-8 bytes.
-      if (literal.indexOf(0x5c) === -1) this.#contents = literal.toString('utf8');
+      const escaped = this.#escaped;
+      if (escaped !== undefined) this.#contents = decodeLiteral(escaped);
       else {
-        try {
-          this.#contents = JSON.parse(this.bytes.toString('utf8', this.literalStart, this.literalEnd + 1)) as string;
-        } catch {
-          // Shaped like an entry but with a broken escape: the literal as it is, not a crash.
-          this.#contents = literal.toString('utf8');
-        }
+        const literal = this.bytes.subarray(this.literalStart + 1, this.literalEnd);
+        // Without a backslash the literal's bytes are the contents' UTF-8 bytes.
+        if (literal.indexOf(0x5c) === -1) this.#contents = literal.toString('utf8');
+        else this.#contents = decodeLiteral(this.bytes.toString('utf8', this.literalStart + 1, this.literalEnd));
       }
     }
     return this.#contents;
@@ -69,10 +67,13 @@ export class EntryLine {
 
   /**
    * The contents as they stand in the input, still JSON-escaped (the text between the
-   * literal's quotes), when the entry was read by its bytes and not yet decoded; else undefined.
+   * literal's quotes), when the entry was read by its bytes and not yet decoded; else
+   * undefined. Kept: decoding the contents later starts from it.
    */
   get escapedContents(): string | undefined {
-    return this.literalStart >= 0 && this.#contents === undefined ? this.bytes.toString('utf8', this.literalStart + 1, this.literalEnd) : undefined;
+    if (this.literalStart < 0 || this.#contents !== undefined) return undefined;
+    this.#escaped ??= this.bytes.toString('utf8', this.literalStart + 1, this.literalEnd);
+    return this.#escaped;
   }
 
   /** True when the JSON the entry came from can be written as it is. */
@@ -82,3 +83,13 @@ export class EntryLine {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** A literal's inside decoded; one with a broken escape stays as it is, not a crash. */
+function decodeLiteral(escaped: string): string {
+  if (!escaped.includes('\\')) return escaped;
+  try {
+    return JSON.parse(`"${escaped}"`) as string;
+  } catch {
+    return escaped;
+  }
+}
