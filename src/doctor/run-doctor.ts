@@ -34,7 +34,7 @@ function leadingTime(line: string): Date | undefined {
 }
 
 function entryTime(entry: EntryLine): Date | undefined {
-  return parseRecord(entry.logType, entry.contents)?.time ?? (entry.prefix?.time === undefined ? undefined : new Date(entry.prefix.time));
+  return entry.timeOf(parseRecord(entry.logType, entry.contents));
 }
 
 /** Resolves with the exit code: 0 when nothing was found, 1 when something was. */

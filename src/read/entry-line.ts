@@ -76,6 +76,16 @@ export class EntryLine {
     return this.#escaped;
   }
 
+  /** The time kubectl stamped the line with (`--timestamps`), if it did. */
+  get stampedAt(): Date | undefined {
+    return this.prefix?.time === undefined ? undefined : new Date(this.prefix.time);
+  }
+
+  /** The line's own time, else kubectl's. */
+  timeOf(record: { readonly time?: Date | undefined } | undefined): Date | undefined {
+    return record?.time ?? this.stampedAt;
+  }
+
   /** True when the JSON the entry came from can be written as it is. */
   get hasSourceJson(): boolean {
     return this.end > this.start;

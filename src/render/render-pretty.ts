@@ -49,7 +49,7 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   const parts: string[] = [];
   if (entry.prefix?.source) parts.push(palette.gray(escapeTerminal(entry.prefix.source)));
   parts.push(typeBadge(entry.logType, palette));
-  const time = record?.time ?? (entry.prefix?.time ? new Date(entry.prefix.time) : undefined);
+  const time = entry.timeOf(record);
   if (time) parts.push(palette.gray(formatTime(time, options.utc)));
   const contents = entry.contents;
   const escape = isTerminalSafe(contents) ? same : escapeTerminal;

@@ -33,7 +33,8 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
   const selector = new EntrySelector(
     options,
     {
-      selected: (entry, record) => collector.add(entry.logType, record, entry.prefix?.time === undefined ? undefined : new Date(entry.prefix.time)),
+      // kubectl's time is made only for lines without one of their own.
+      selected: (entry, record) => collector.add(entry.logType, record, record?.time ? undefined : entry.stampedAt),
       other: () => undefined,
     },
     true,
