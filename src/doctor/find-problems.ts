@@ -9,8 +9,9 @@ import { KNOWN_PROBLEMS, type KnownProblem } from './known-problems.js';
 export interface ProblemFinding {
   readonly problem: KnownProblem;
   count: number;
-  first?: Date | undefined;
-  last?: Date | undefined;
+  /** Milliseconds since the epoch. */
+  first?: number | undefined;
+  last?: number | undefined;
   /** The first line that showed it, and the log type it came from (undefined: not an entry). */
   example: string;
   exampleType: string | undefined;
@@ -34,7 +35,7 @@ export class ProblemFinder {
    * One line: its type (undefined for a line that is not an entry), its text, and a way to its
    * time, asked for only when the line shows a problem.
    */
-  look(logType: string | undefined, text: string, timeOf: () => Date | undefined): void {
+  look(logType: string | undefined, text: string, timeOf: () => number | undefined): void {
     for (const { problem, typeTest } of this.#problems) {
       if (typeTest && !typeTest(logType)) continue;
       if (!problem.matches.test(text) || problem.unless?.test(text)) continue;
@@ -46,8 +47,8 @@ export class ProblemFinder {
         continue;
       }
       finding.count++;
-      if (time && (!finding.first || time < finding.first)) finding.first = time;
-      if (time && (!finding.last || time > finding.last)) finding.last = time;
+      if (time !== undefined && (finding.first === undefined || time < finding.first)) finding.first = time;
+      if (time !== undefined && (finding.last === undefined || time > finding.last)) finding.last = time;
     }
   }
 

@@ -18,8 +18,9 @@ export function renderDoctorText(findings: readonly ProblemFinding[], linesRead:
   for (const finding of findings) {
     const { problem } = finding;
     const mark = problem.informational ? palette.cyan('i') : palette.redBadge('!');
-    const when = finding.first
-      ? finding.first.getTime() === finding.last?.getTime()
+    const when =
+      finding.first !== undefined
+      ? finding.first === finding.last
         ? `at ${formatTime(finding.first, utc)}`
         : `from ${formatTime(finding.first, utc)} to ${formatTime(finding.last!, utc)}`
       : 'time unknown';
@@ -44,8 +45,8 @@ export function doctorJson(findings: readonly ProblemFinding[], linesRead: numbe
       meaning: problem.meaning,
       remedy: problem.remedy,
       count,
-      first: first?.toISOString(),
-      last: last?.toISOString(),
+      first: first === undefined ? undefined : new Date(first).toISOString(),
+      last: last === undefined ? undefined : new Date(last).toISOString(),
       example,
       exampleType: exampleType ?? null,
     })),

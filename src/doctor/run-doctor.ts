@@ -28,12 +28,12 @@ export interface ReportIO {
 /** A time at the head of a line that is not an entry: kubectl's `--timestamps`, a log's own. */
 const LEADING_TIME = /^(?:\[[^\]\s]+\] )?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)/;
 
-function leadingTime(line: string): Date | undefined {
+function leadingTime(line: string): number | undefined {
   const match = LEADING_TIME.exec(line);
   return match ? parseLogTime(match[1]!.replace(' ', 'T')) : undefined;
 }
 
-function entryTime(entry: EntryLine): Date | undefined {
+function entryTime(entry: EntryLine): number | undefined {
   return entry.timeOf(parseRecord(entry.logType, entry.contents));
 }
 

@@ -10,7 +10,8 @@ export type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
 export const LEVELS: readonly Level[] = ['fatal', 'error', 'warn', 'info', 'debug'];
 
 export interface LogRecord {
-  readonly time?: Date | undefined;
+  /** Milliseconds since the epoch (UTC): numbers, not Dates, as a million lines make a million times. */
+  readonly time?: number | undefined;
   readonly level?: Level | undefined;
   /** The level as the line wrote it: `W`, `D2`, `.warn`, `header.info`, `error`. */
   readonly severity?: string | undefined;
@@ -68,21 +69,24 @@ export function levelOf(severity: string | number | undefined): Level | undefine
   }
 }
 
-/** A time as logs write it: ISO 8601 with `+0000` or `+00:00` or `Z`, `2019/09/10 04:07:50.537`. */
-export function parseLogTime(text: unknown): Date | undefined {
-  if (typeof text === 'number') return new Date(text < 1e11 ? text * 1000 : text);
+/**
+ * A time as logs write it (ISO 8601 with `+0000` or `+00:00` or `Z`, `2019/09/10 04:07:50.537`,
+ * epoch seconds or milliseconds), in milliseconds since the epoch.
+ */
+export function parseLogTime(text: unknown): number | undefined {
+  if (typeof text === 'number') return text < 1e11 ? text * 1000 : text;
   if (typeof text !== 'string') return undefined;
   const millis = parseIsoMillis(text);
-  if (millis !== undefined) return new Date(millis);
+  if (millis !== undefined) return millis;
   // Most other times are ISO 8601 that Date.parse reads as they are: no normalising needed.
   const direct = Date.parse(text);
-  if (!Number.isNaN(direct) && text.length >= 20 && text[10] === 'T') return new Date(direct);
+  if (!Number.isNaN(direct) && text.length >= 20 && text[10] === 'T') return direct;
   let iso = text.trim().replace(/^(\d{4})\/(\d\d)\/(\d\d)[ T]/, '$1-$2-$3T');
   iso = iso.replace(/([+-]\d\d)(\d\d)$/, '$1:$2');
   // A time without a zone: the agents write UTC.
   if (/T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(iso)) iso += 'Z';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  const normalised = Date.parse(iso);
+  return Number.isNaN(normalised) ? undefined : normalised;
 }
 
 export function asObject(value: unknown): Record<string, unknown> | undefined {

@@ -14,7 +14,7 @@ export function parseAgentLine(line: string): LogRecord | undefined {
   const match = AGENT_LINE.exec(line);
   if (!match) return undefined;
   const time = parseLogTime(match[1]);
-  if (!time) return undefined;
+  if (time === undefined) return undefined;
   let message = match[4]!;
   const process = PROCESS.exec(message);
   if (process) message = message.slice(process[0].length);
@@ -34,6 +34,6 @@ const LAUNCHER_LINE = /^\[?(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]
 
 export function parseLauncherLine(line: string): LogRecord | undefined {
   const match = LAUNCHER_LINE.exec(line);
-  const time = match && parseLogTime(match[1]!.replace(' ', 'T'));
-  return time ? { time, message: match[2]! } : undefined;
+  const time = match ? parseLogTime(match[1]!.replace(' ', 'T')) : undefined;
+  return match && time !== undefined ? { time, message: match[2]! } : undefined;
 }

@@ -27,7 +27,7 @@ const unescaped = (text: string): string => (text.includes('\\') ? (JSON.parse(`
 
 /** A 4.4+ line read by its head; its attributes, tags and whole object are parsed on first use. */
 class ServerRecord implements LogRecord {
-  readonly time: Date | undefined;
+  readonly time: number | undefined;
   readonly severity: string;
   readonly level: LogRecord['level'];
   readonly component: string;

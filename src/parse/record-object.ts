@@ -9,7 +9,7 @@ import type { LogRecord } from './log-record.js';
 export function recordObject(record: LogRecord): Readonly<Record<string, unknown>> {
   if (record.object) return record.object;
   const object: Record<string, unknown> = {};
-  if (record.time) object['t'] = { $date: record.time.toISOString() };
+  if (record.time !== undefined) object['t'] = { $date: new Date(record.time).toISOString() };
   if (record.severity !== undefined) object['s'] = record.severity;
   if (record.component !== undefined) object['c'] = record.component;
   if (record.id !== undefined) object['id'] = record.id;

@@ -76,13 +76,15 @@ export class EntryLine {
     return this.#escaped;
   }
 
-  /** The time kubectl stamped the line with (`--timestamps`), if it did. */
-  get stampedAt(): Date | undefined {
-    return this.prefix?.time === undefined ? undefined : new Date(this.prefix.time);
+  /** The time kubectl stamped the line with (`--timestamps`), if it did, in epoch milliseconds. */
+  get stampedAt(): number | undefined {
+    if (this.prefix?.time === undefined) return undefined;
+    const millis = Date.parse(this.prefix.time);
+    return Number.isNaN(millis) ? undefined : millis;
   }
 
   /** The line's own time, else kubectl's. */
-  timeOf(record: { readonly time?: Date | undefined } | undefined): Date | undefined {
+  timeOf(record: { readonly time?: number | undefined } | undefined): number | undefined {
     return record?.time ?? this.stampedAt;
   }
 

@@ -6,11 +6,12 @@ const cache = { second: Number.NaN, utc: false, text: '' };
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
-export function formatTime(date: Date, utc: boolean): string {
-  const ms = date.getTime();
+/** `ms`: milliseconds since the epoch. */
+export function formatTime(ms: number, utc: boolean): string {
   if (Number.isNaN(ms)) return '';
   const second = Math.floor(ms / 1000);
   if (second !== cache.second || utc !== cache.utc) {
+    const date = new Date(ms);
     cache.second = second;
     cache.utc = utc;
     cache.text = utc

@@ -50,7 +50,7 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   if (entry.prefix?.source) parts.push(palette.gray(escapeTerminal(entry.prefix.source)));
   parts.push(typeBadge(entry.logType, palette));
   const time = entry.timeOf(record);
-  if (time) parts.push(palette.gray(formatTime(time, options.utc)));
+  if (time !== undefined) parts.push(palette.gray(formatTime(time, options.utc)));
   const contents = entry.contents;
   const escape = isTerminalSafe(contents) ? same : escapeTerminal;
   if (options.fields) parts.push(renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escape));

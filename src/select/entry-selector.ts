@@ -120,7 +120,7 @@ export class EntrySelector implements EntryHandler {
     let record: LogRecord | undefined;
     if (this.#readsRecords) {
       record = parseEntryRecord(entry.logType, entry.escapedContents, () => entry.contents);
-      if (this.#matchesRecord && !this.#matchesRecord(entry.logType, record, record?.time ? undefined : entry.stampedAt, record ? undefined : entry.contents)) return;
+      if (this.#matchesRecord && !this.#matchesRecord(entry.logType, record, record?.time === undefined ? entry.stampedAt : undefined, record ? undefined : entry.contents)) return;
     }
     this.counts.selected++;
     this.#sink.selected(entry, record);

@@ -57,7 +57,7 @@ function globTest(patterns: readonly string[]): (value: string | undefined) => b
 /** The query as one predicate over a line's type, record and the time kubectl stamped it with. */
 export function recordPredicate(
   query: RecordQuery,
-): (logType: string, record: LogRecord | undefined, stampedAt?: Date, contents?: string) => boolean {
+): (logType: string, record: LogRecord | undefined, stampedAt?: number, contents?: string) => boolean {
   const log = queriedLog(query);
   const component = query.components && globTest(query.components);
   const context = query.contexts && globTest(query.contexts);
@@ -77,7 +77,7 @@ export function recordPredicate(
     if (maxRank !== undefined && (record?.level === undefined || levelRank(record.level) > maxRank)) return false;
     if (query.message && !query.message.test(record?.message ?? contents ?? '')) return false;
     if (since !== undefined || until !== undefined) {
-      const time = (record?.time ?? stampedAt)?.getTime();
+      const time = record?.time ?? stampedAt;
       if (time === undefined || (since !== undefined && time < since) || (until !== undefined && time > until)) return false;
     }
     if (!log.server && !log.audit && !log.operator) return true;

@@ -56,7 +56,7 @@ export function foldActivity(activity: Activity, width: number): { lines: number
 
 export function renderSummaryText(summary: Summary, options: SummaryTextOptions): string {
   const { palette, utc } = options;
-  const time = (iso: string | null | undefined): string => (iso ? formatTime(new Date(iso), utc).slice(0, 19) : '-');
+  const time = (iso: string | null | undefined): string => (iso ? formatTime(Date.parse(iso), utc).slice(0, 19) : '-');
   const out: string[] = [];
   const heading = (text: string): void => {
     out.push('', palette.bold(text));

@@ -95,7 +95,7 @@ export class SummaryCollector {
   readonly #minutes = new Map<number, { lines: number; errors: number; warnings: number; byType: Map<string, number> }>();
 
   /** One selected entry and its record (undefined when its contents did not parse). */
-  add(logType: string, record: LogRecord | undefined, stampedAt?: Date): void {
+  add(logType: string, record: LogRecord | undefined, stampedAt?: number): void {
     let stats = this.#types.get(logType);
     if (!stats) {
       stats = { entries: 0, first: Infinity, last: -Infinity, errors: 0, warnings: 0, unparsed: 0, messages: new BoundedCounts<Level>(2000) };
@@ -103,7 +103,7 @@ export class SummaryCollector {
     }
     stats.entries++;
     if (!record) stats.unparsed++;
-    const time = (record?.time ?? stampedAt)?.getTime();
+    const time = record?.time ?? stampedAt;
     if (time !== undefined && !Number.isNaN(time)) {
       if (time < stats.first) stats.first = time;
       if (time > stats.last) stats.last = time;

@@ -145,9 +145,9 @@ test('escaped surrogate pairs and lone surrogates decode as JSON.parse does', (t
 });
 
 test('times: UTC marked Z, local without', (t) => {
-  t.is(formatTime(new Date('2026-11-22T10:00:00.123Z'), true), '2026-11-22 10:00:00.123Z');
-  t.regex(formatTime(new Date('2026-11-22T10:00:00.123Z'), false), /^2026-11-2\d \d\d:\d\d:00\.123$/);
-  t.is(formatTime(new Date('nonsense'), true), '');
+  t.is(formatTime(Date.parse('2026-11-22T10:00:00.123Z'), true), '2026-11-22 10:00:00.123Z');
+  t.regex(formatTime(Date.parse('2026-11-22T10:00:00.123Z'), false), /^2026-11-2\d \d\d:\d\d:00\.123$/);
+  t.is(formatTime(Date.parse('nonsense'), true), '');
 });
 
 const safety: [string, boolean][] = [

@@ -66,8 +66,8 @@ for (const { name, query, expected } of cases) {
 
 test('record query: a line without a time is kept by --since when kubectl stamped it', (t) => {
   const matches = recordPredicate({ since: new Date('2026-11-22T10:00:00Z') });
-  t.true(matches('automation-agent-stderr', undefined, new Date('2026-11-22T10:00:01Z')));
-  t.false(matches('automation-agent-stderr', undefined, new Date('2026-11-22T09:59:59Z')));
+  t.true(matches('automation-agent-stderr', undefined, Date.parse('2026-11-22T10:00:01Z')));
+  t.false(matches('automation-agent-stderr', undefined, Date.parse('2026-11-22T09:59:59Z')));
   t.false(matches('automation-agent-stderr', undefined));
 });
 
