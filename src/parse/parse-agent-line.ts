@@ -4,6 +4,7 @@
  * <rs0-1> [10:00:00.123] All 3 Mongo processes are in goal state`); older agents write
  * `[2019/09/10 04:07:50.537]`; start-up banners `[header.info] [::0]`.
  */
+import { parseIsoMillis } from './iso-time.js';
 import { levelOf, parseLogTime, type LogRecord } from './log-record.js';
 
 const AGENT_LINE = /^\[([^\]]+)\] \[([^\]]*)\] \[([^\]]*)\]\s?(.*)$/;
@@ -13,7 +14,8 @@ const REPEATED_TIME = /^\[\d\d:\d\d:\d\d(?:\.\d+)?\]\s*/;
 export function parseAgentLine(line: string): LogRecord | undefined {
   const match = AGENT_LINE.exec(line);
   if (!match) return undefined;
-  const time = parseLogTime(match[1]);
+  // Read in place: the time between the first brackets.
+  const time = parseIsoMillis(line, 1, 1 + match[1]!.length) ?? parseLogTime(match[1]);
   if (time === undefined) return undefined;
   let message = match[4]!;
   const process = PROCESS.exec(message);

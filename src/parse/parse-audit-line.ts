@@ -2,7 +2,8 @@
  * Audit events (`atype`, `ts`, `local`, `remote`, `users`, `roles`, `param`, `result`), read as
  * who did what, from where, with what result.
  */
-import { asObject, parseJsonObject, parseLogTime, type LogRecord } from './log-record.js';
+import { parseIsoMillis } from './iso-time.js';
+import { asObject, parseJsonObject, parseLogTime, type Level, type LogRecord } from './log-record.js';
 
 const RESULTS: Readonly<Record<number, string>> = { 0: 'ok', 13: 'unauthorized', 18: 'authentication failed', 26: 'namespace not found', 276: 'index build aborted' };
 
@@ -26,24 +27,78 @@ export function auditResultText(result: number): string {
   return RESULTS[result] ?? `error ${result}`;
 }
 
+/**
+ * An event read by its type, time and result; who, from where and with what is read from its
+ * object on first use. Most events are counted by the first three alone (summary), so the
+ * object is then never parsed.
+ */
+class AuditRecord implements LogRecord {
+  readonly time: number | undefined;
+  readonly level: Level;
+  readonly component: string;
+  readonly result: number | undefined;
+  readonly #line: () => string;
+  #object: Record<string, unknown> | undefined;
+
+  constructor(atype: string, time: number | undefined, result: number | undefined, line: () => string, object?: Record<string, unknown>) {
+    this.component = atype;
+    this.time = time;
+    this.result = result;
+    this.level = result !== undefined && result !== 0 ? 'warn' : 'info';
+    this.#line = line;
+    this.#object = object;
+  }
+
+  get object(): Record<string, unknown> {
+    // The head and the end matched the server's compact JSON: the rest parses (or is {}).
+    this.#object ??= parseJsonObject(this.#line()) ?? {};
+    return this.#object;
+  }
+
+  get users(): string[] {
+    return whoActed(this.object['users'], asObject(this.object['param']));
+  }
+
+  get remote(): string | undefined {
+    return address(this.object['remote']);
+  }
+
+  /** Who did what, from where, with what result: the action is the component before it. */
+  get message(): string {
+    const users = this.users;
+    const from = this.remote;
+    const outcome = this.result === undefined ? '' : ` → ${auditResultText(this.result)}`;
+    return `${users.length > 0 ? users.join(',') : 'unauthenticated'}${from ? ` from ${from}` : ''}${outcome}`;
+  }
+
+  get attrs(): Record<string, unknown> {
+    const { param, roles } = this.object;
+    return { ...(asObject(param) ? { param } : {}), ...(roles ? { roles } : {}) };
+  }
+}
+
 export function parseAuditLine(line: string): LogRecord | undefined {
   const json = parseJsonObject(line);
   if (!json || typeof json['atype'] !== 'string') return undefined;
-  const param = asObject(json['param']);
   const result = typeof json['result'] === 'number' ? json['result'] : undefined;
-  const outcome = result === undefined ? '' : ` → ${auditResultText(result)}`;
-  const from = address(json['remote']);
-  const users = whoActed(json['users'], param);
-  return {
-    time: parseLogTime(asObject(json['ts'])?.['$date']),
-    level: result !== undefined && result !== 0 ? 'warn' : 'info',
-    component: json['atype'],
-    // Who did what, from where, with what result: the action is the component before it.
-    message: `${users.length > 0 ? users.join(',') : 'unauthenticated'}${from ? ` from ${from}` : ''}${outcome}`,
-    attrs: { ...(param ? { param } : {}), ...(json['roles'] ? { roles: json['roles'] } : {}) },
-    users,
-    result,
-    remote: from,
-    object: json,
-  };
+  return new AuditRecord(json['atype'], parseLogTime(asObject(json['ts'])?.['$date']), result, () => line, json);
+}
+
+/** The head and the end of an event as they stand in an entry's contents literal (escaped once more). */
+const ESCAPED_HEAD = /^\{\\"atype\\":\\"([^"\\]+)\\",\\"ts\\":\{\\"\$date\\":\\"([^"\\]+)\\"\},/;
+const ESCAPED_RESULT = /,\\"result\\":(\d+)\}$/;
+const ESCAPED_TIME_AT = '{\\"atype\\":\\"'.length + '\\",\\"ts\\":{\\"$date\\":\\"'.length;
+
+/**
+ * An event from inside an entry's contents literal (still escaped), read by its head and its
+ * result without decoding it; undefined when it is not in the server's compact shape (then
+ * parse the contents). `contents` decodes the literal, once for every user.
+ */
+export function parseEscapedAuditLine(literal: string, contents: () => string): LogRecord | undefined {
+  const head = ESCAPED_HEAD.exec(literal);
+  const end = head && ESCAPED_RESULT.exec(literal);
+  if (!head || !end) return undefined;
+  const at = ESCAPED_TIME_AT + head[1]!.length;
+  const time = parseIsoMillis(literal, at, at + head[2]!.length) ?? parseLogTime(head[2]);
+  return new AuditRecord(head[1]!, time, Number(end[1]), contents);
 }

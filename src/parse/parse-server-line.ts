@@ -3,6 +3,7 @@
  * `msg`, `attr`, `tags`, and `truncated`/`size` where an attribute was cut), text before it
  * (`2022-07-29T06:09:45.380+0000 I  NETWORK  [listener] connection accepted …`).
  */
+import { parseIsoMillis } from './iso-time.js';
 import { jsonMembers, type JsonMember } from './json-members.js';
 import { asObject, levelOf, parseJsonObject, parseLogTime, type LogRecord } from './log-record.js';
 
@@ -22,6 +23,10 @@ const HEAD = /^\{"t":\{"\$date":"([^"]+)"\},\s*"s":"([^"\\]*)",\s*"c":"([^"\\]*)
  * unless its attributes are asked for.
  */
 const ESCAPED_HEAD = /^\{\\"t\\":\{\\"\$date\\":\\"([^"\\]+)\\"\},\s*\\"s\\":\\"([^"\\]*)\\",\s*\\"c\\":\\"([^"\\]*)\\",\s*\\"id\\":(\d+),\s*\\"ctx\\":\\"([^"\\]*)\\",\s*\\"msg\\":\\"([^"\\]*)\\"/;
+
+/** Where the time starts in a line matched by HEAD, and in a literal matched by ESCAPED_HEAD. */
+const TIME_AT = '{"t":{"$date":"'.length;
+const ESCAPED_TIME_AT = '{\\"t\\":{\\"$date\\":\\"'.length;
 
 const unescaped = (text: string): string => (text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text);
 
@@ -44,7 +49,8 @@ class ServerRecord implements LogRecord {
     this.#text = text;
     this.#line = line;
     const escaped = line !== undefined;
-    this.time = parseLogTime(head[1]);
+    const at = escaped ? ESCAPED_TIME_AT : TIME_AT;
+    this.time = parseIsoMillis(text, at, at + head[1]!.length) ?? parseLogTime(head[1]);
     this.severity = head[2]!;
     this.level = levelOf(this.severity);
     this.component = head[3]!;

@@ -36,3 +36,11 @@ for (const text of other) {
     t.is(parseIsoMillis(text), undefined);
   });
 }
+
+test('iso time read in place, between offsets of a longer text', (t) => {
+  for (const text of valid) {
+    const line = `[${text}] [.info] more text`;
+    t.is(parseIsoMillis(line, 1, 1 + text.length), Date.parse(text), line);
+  }
+  for (const text of other) t.is(parseIsoMillis(`x${text}y`, 1, 1 + text.length), undefined, text);
+});
