@@ -44,6 +44,7 @@ class ServerRecord implements LogRecord {
   /** The line, when the head was read from the literal: decoded on first use, and only once. */
   readonly #line: (() => string) | undefined;
   #object: Record<string, unknown> | null | undefined;
+  #members: JsonMember[] | null | undefined;
 
   constructor(text: string, line: (() => string) | undefined, head: RegExpExecArray) {
     this.#text = text;
@@ -77,15 +78,16 @@ class ServerRecord implements LogRecord {
     return Number.isNaN(value) ? undefined : value;
   }
 
-  /** The attributes as members read from the line's text, or undefined: then use `attrs`. */
+  /**
+   * The attributes as members read from the line's text, or undefined: then use `attrs`. Read
+   * once, and only while the object is not parsed: after that, the object is the cheaper way.
+   */
   attrMembers(): JsonMember[] | undefined {
-    if (this.#object !== undefined) return undefined;
-    const line = this.#line ? this.#line() : this.#text;
-    const at = line.indexOf(ATTR_KEY);
-    if (at < 0) return line.includes('"attr"') ? undefined : [];
-    const read = jsonMembers(line, at + ATTR_KEY.length - 1);
-    // The server's cut attributes come with `truncated` and `size` after them: those are parsed.
-    return read && !line.includes('"truncated":', read.end) ? read.members : undefined;
+    if (this.#members === undefined) {
+      if (this.#object !== undefined) return undefined;
+      this.#members = membersOfAttr(this.#line ? this.#line() : this.#text) ?? null;
+    }
+    return this.#members ?? undefined;
   }
 
   get tags(): readonly string[] | undefined {
@@ -105,6 +107,53 @@ export function parseEscapedServerLine(literal: string, contents: () => string):
 }
 
 const ATTR_KEY = ',"attr":{';
+
+/** The members of a line's `attr`; undefined when they can't be read so (then parse the line). */
+function membersOfAttr(line: string): JsonMember[] | undefined {
+  const at = line.indexOf(ATTR_KEY);
+  if (at < 0) return line.includes('"attr"') ? undefined : [];
+  const read = jsonMembers(line, at + ATTR_KEY.length - 1);
+  // The server's cut attributes come with `truncated` and `size` after them: those are parsed.
+  return read && !line.includes('"truncated":', read.end) ? read.members : undefined;
+}
+
+/**
+ * A member's value: a string decoded, anything else parsed (a broken one is its text). Always
+ * a new string, never a slice of the line: a value kept (a namespace, a shape) must not hold
+ * a 13 KB line in memory.
+ */
+function memberValue(member: JsonMember): unknown {
+  try {
+    return JSON.parse(member.isString ? `"${member.text}"` : member.text) as unknown;
+  } catch {
+    return member.text;
+  }
+}
+
+/**
+ * One top-level attribute of a line. For a line read by its head only that attribute's value
+ * is parsed: a slow query's line is 13 KB on average, most of it the command, never parsed
+ * to read its duration.
+ */
+export function attrValue(record: LogRecord, key: string): unknown {
+  const members = attrMembersOf(record);
+  if (!members) return record.attrs?.[key];
+  const member = members.find((m) => m.key === key);
+  return member && memberValue(member);
+}
+
+const FIRST_KEY = /^\{"((?:[^"\\]|\\.)*)"/;
+
+/** The first key of an object-valued attribute (a command's name), without parsing the object. */
+export function attrFirstKey(record: LogRecord, key: string): string | undefined {
+  const member = attrMembersOf(record)?.find((m) => m.key === key);
+  if (member) {
+    const first = member.isString ? undefined : FIRST_KEY.exec(member.text);
+    return first ? (memberValue({ key: '', text: first[1]!, isString: true }) as string) : undefined;
+  }
+  const value = record.attrs?.[key];
+  return typeof value === 'object' && value !== null ? Object.keys(value)[0] : undefined;
+}
 
 /**
  * A line's attributes as members read from its text (no objects made), when it was read by
@@ -202,9 +251,11 @@ export interface SlowOperation {
 }
 
 export function slowOperationOf(record: LogRecord): SlowOperation | undefined {
-  const attrs = record.attrs;
-  const duration = attrs?.['durationMillis'];
+  const duration = attrValue(record, 'durationMillis');
   if (typeof duration !== 'number') return undefined;
-  const text = (key: string) => (typeof attrs?.[key] === 'string' ? (attrs[key] as string) : undefined);
+  const text = (key: string) => {
+    const value = attrValue(record, key);
+    return typeof value === 'string' ? value : undefined;
+  };
   return { durationMillis: duration, ns: text('ns'), plan: text('planSummary'), type: text('type') };
 }

@@ -6,7 +6,7 @@
  */
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
 import { OPERATOR_LOG_TYPE } from '../parse/parse-record.js';
-import { attrNumber, slowOperationOf } from '../parse/parse-server-line.js';
+import { attrFirstKey, attrNumber, attrValue, slowOperationOf } from '../parse/parse-server-line.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { SampleQuantiles } from './sample-quantiles.js';
 import type { Activity, AuditSummary, Counted, MinuteActivity, ServerSummary, SlowGroup, Summary, TypeProblems, TypeSummary } from './summary.js';
@@ -162,11 +162,9 @@ export class SummaryCollector {
   }
 
   #slowOperation(record: LogRecord, durationMillis: number, ns: string, plan: string | undefined, time: number | undefined): void {
-    const attrs = record.attrs ?? {};
-    const command = attrs['command'];
-    const operation =
-      typeof command === 'object' && command !== null ? (Object.keys(command)[0] ?? '?') : typeof attrs['type'] === 'string' ? attrs['type'] : '?';
-    const hash = attrs['queryHash'] ?? attrs['planCacheShapeHash'];
+    const type = attrValue(record, 'type');
+    const operation = attrFirstKey(record, 'command') ?? (typeof type === 'string' ? type : '?');
+    const hash = attrValue(record, 'queryHash') ?? attrValue(record, 'planCacheShapeHash');
     const shape = typeof hash === 'string' ? hash : (plan ?? '-');
     const key = `${ns}\u0000${operation}\u0000${shape}`;
     let group = this.#slow.get(key);
@@ -179,8 +177,10 @@ export class SummaryCollector {
       this.#slow.set(key, group);
     }
     group.durations.add(durationMillis);
-    if (typeof attrs['docsExamined'] === 'number') group.examined += attrs['docsExamined'];
-    if (typeof attrs['nreturned'] === 'number') group.returned += attrs['nreturned'];
+    const examined = attrValue(record, 'docsExamined');
+    const returned = attrValue(record, 'nreturned');
+    if (typeof examined === 'number') group.examined += examined;
+    if (typeof returned === 'number') group.returned += returned;
     if (time === undefined) return;
     // A uniform sample of the points, so the plot stays readable and the page small.
     this.#slowSeen++;
@@ -315,7 +315,7 @@ export class SummaryCollector {
 
 /** An applied oplog entry names its namespace inside the command. */
 function commandNamespace(record: LogRecord): string | undefined {
-  const command = record.attrs?.['command'];
+  const command = attrValue(record, 'command');
   const ns = typeof command === 'object' && command !== null ? (command as Record<string, unknown>)['ns'] : undefined;
   return typeof ns === 'string' ? ns : undefined;
 }
@@ -327,10 +327,10 @@ function otherSlowGroup(count: number): SlowGroup {
 /** A replica-set state change or an election, in words. */
 function replicationEvent(record: LogRecord): string | undefined {
   if (record.id === STATE_TRANSITION || record.id === MEMBER_STATE) {
-    const attrs = record.attrs ?? {};
+    const attr = (key: string): unknown => attrValue(record, key);
     return record.id === STATE_TRANSITION
-      ? `this member: ${String(attrs['oldState'])} → ${String(attrs['newState'])}`
-      : `${String(attrs['hostAndPort'] ?? 'a member')} is now ${String(attrs['newState'])}`;
+      ? `this member: ${String(attr('oldState'))} → ${String(attr('newState'))}`
+      : `${String(attr('hostAndPort') ?? 'a member')} is now ${String(attr('newState'))}`;
   }
   if (record.id === undefined) {
     const text = TEXT_TRANSITION.exec(record.message);
