@@ -40,6 +40,9 @@ export function levelRank(level: Level): number {
   return LEVELS.indexOf(level);
 }
 
+/** Levels by the words lines write them with: a log writes a handful, a million times over. */
+const levelsByWord = new Map<string, Level | undefined>();
+
 /** `F E W I D1..D5`, `.warn`, `header.info`, zap's and pino's levels onto one scale. */
 export function levelOf(severity: string | number | undefined): Level | undefined {
   if (severity === undefined) return undefined;
@@ -47,7 +50,15 @@ export function levelOf(severity: string | number | undefined): Level | undefine
     // pino: 10 trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal
     return severity >= 60 ? 'fatal' : severity >= 50 ? 'error' : severity >= 40 ? 'warn' : severity >= 30 ? 'info' : 'debug';
   }
-  const word = severity.slice(severity.lastIndexOf('.') + 1).toLowerCase();
+  const known = levelsByWord.get(severity);
+  if (known !== undefined || levelsByWord.has(severity)) return known;
+  const level = levelOfWord(severity.slice(severity.lastIndexOf('.') + 1).toLowerCase());
+  // Bounded: a crafted log could write a new word on every line.
+  if (levelsByWord.size < 256) levelsByWord.set(severity, level);
+  return level;
+}
+
+function levelOfWord(word: string): Level | undefined {
   switch (word) {
     case 'f':
     case 'fatal':

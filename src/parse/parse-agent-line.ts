@@ -5,30 +5,53 @@
  * `[2019/09/10 04:07:50.537]`; start-up banners `[header.info] [::0]`.
  */
 import { parseIsoMillis } from './iso-time.js';
-import { levelOf, parseLogTime, type LogRecord } from './log-record.js';
+import { levelOf, parseLogTime, type Level, type LogRecord } from './log-record.js';
 
 const AGENT_LINE = /^\[([^\]]+)\] \[([^\]]*)\] \[([^\]]*)\]\s?(.*)$/;
 const PROCESS = /^<([^>]+)>\s*/;
 const REPEATED_TIME = /^\[\d\d:\d\d:\d\d(?:\.\d+)?\]\s*/;
+
+/**
+ * A line read by its time, level and source; its process and message are cut out of the rest
+ * on first use (summary counts most lines without them).
+ */
+class AgentRecord implements LogRecord {
+  readonly time: number;
+  readonly severity: string;
+  readonly level: Level | undefined;
+  readonly component: string | undefined;
+  readonly #rest: string;
+  #process: RegExpExecArray | null | undefined;
+
+  constructor(time: number, severity: string, source: string, rest: string) {
+    this.time = time;
+    this.severity = severity;
+    this.level = levelOf(severity);
+    this.component = source === '::0' ? undefined : source;
+    this.#rest = rest;
+  }
+
+  #processMatch(): RegExpExecArray | null {
+    if (this.#process === undefined) this.#process = PROCESS.exec(this.#rest);
+    return this.#process;
+  }
+
+  get context(): string | undefined {
+    return this.#processMatch()?.[1];
+  }
+
+  get message(): string {
+    const process = this.#processMatch();
+    return (process ? this.#rest.slice(process[0].length) : this.#rest).replace(REPEATED_TIME, '');
+  }
+}
 
 export function parseAgentLine(line: string): LogRecord | undefined {
   const match = AGENT_LINE.exec(line);
   if (!match) return undefined;
   // Read in place: the time between the first brackets.
   const time = parseIsoMillis(line, 1, 1 + match[1]!.length) ?? parseLogTime(match[1]);
-  if (time === undefined) return undefined;
-  let message = match[4]!;
-  const process = PROCESS.exec(message);
-  if (process) message = message.slice(process[0].length);
-  message = message.replace(REPEATED_TIME, '');
-  return {
-    time,
-    severity: match[2],
-    level: levelOf(match[2]),
-    component: match[3] === '::0' ? undefined : match[3],
-    context: process?.[1],
-    message,
-  };
+  return time === undefined ? undefined : new AgentRecord(time, match[2]!, match[3]!, match[4]!);
 }
 
 /** The launcher's script lines: a time, then plain text (`2026-11-22 09:58:00 Starting agent launcher`). */

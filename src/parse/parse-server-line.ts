@@ -43,12 +43,15 @@ class ServerRecord implements LogRecord {
   readonly #text: string;
   /** The line, when the head was read from the literal: decoded on first use, and only once. */
   readonly #line: (() => string) | undefined;
+  /** Where the head ends in the text: attributes are looked for after it. */
+  readonly #headEnd: number;
   #object: Record<string, unknown> | null | undefined;
   #members: JsonMember[] | null | undefined;
 
   constructor(text: string, line: (() => string) | undefined, head: RegExpExecArray) {
     this.#text = text;
     this.#line = line;
+    this.#headEnd = head[0].length;
     const escaped = line !== undefined;
     const at = escaped ? ESCAPED_TIME_AT : TIME_AT;
     this.time = parseIsoMillis(text, at, at + head[1]!.length) ?? parseLogTime(head[1]);
@@ -71,11 +74,19 @@ class ServerRecord implements LogRecord {
   }
 
   numberInText(key: string): number | undefined {
-    const needle = this.#line ? `\\"${key}\\":` : `"${key}":`;
-    const at = this.#text.indexOf(needle);
+    const needle = this.#line ? escapedKeyNeedle(key) : keyNeedle(key);
+    const text = this.#text;
+    const at = text.indexOf(needle, this.#headEnd);
     if (at === -1) return undefined;
-    const value = Number.parseFloat(this.#text.slice(at + needle.length, at + needle.length + 24));
-    return Number.isNaN(value) ? undefined : value;
+    // An integer, digit by digit (counts are); anything else is left to parseFloat.
+    const start = at + needle.length;
+    let value = 0;
+    let i = start;
+    for (let digit = text.charCodeAt(i) - 48; digit >>> 0 <= 9; digit = text.charCodeAt(++i) - 48) value = value * 10 + digit;
+    const next = text.charCodeAt(i);
+    if (i > start && next !== 0x2e && next !== 0x65 && next !== 0x45) return value;
+    const parsed = Number.parseFloat(text.slice(start, start + 24));
+    return Number.isNaN(parsed) ? undefined : parsed;
   }
 
   /**
@@ -107,6 +118,21 @@ export function parseEscapedServerLine(literal: string, contents: () => string):
 }
 
 const ATTR_KEY = ',"attr":{';
+
+/** `"key":` as it stands in a line, and escaped once more in a literal: made once a key. */
+const keyNeedles = new Map<string, { readonly plain: string; readonly escaped: string }>();
+
+function needlesOf(key: string): { readonly plain: string; readonly escaped: string } {
+  let needles = keyNeedles.get(key);
+  if (!needles) {
+    needles = { plain: `"${key}":`, escaped: `\\"${key}\\":` };
+    keyNeedles.set(key, needles);
+  }
+  return needles;
+}
+
+const keyNeedle = (key: string): string => needlesOf(key).plain;
+const escapedKeyNeedle = (key: string): string => needlesOf(key).escaped;
 
 /** The members of a line's `attr`; undefined when they can't be read so (then parse the line). */
 function membersOfAttr(line: string): JsonMember[] | undefined {

@@ -3,9 +3,9 @@
  * under one "other" total (a log with a million distinct messages does not hold a million
  * keys). Each key keeps a value of its own: an example, a first time.
  */
-export class BoundedCounts<V = undefined> {
+export class BoundedCounts<V = undefined, K extends string | number = string> {
   readonly #limit: number;
-  readonly #counts = new Map<string, { count: number; value: V }>();
+  readonly #counts = new Map<K, { count: number; value: V }>();
   #other = 0;
 
   constructor(limit = 2000) {
@@ -13,7 +13,7 @@ export class BoundedCounts<V = undefined> {
   }
 
   /** Counts one for `key`; `valueOf` makes the key's value the first time it is seen. */
-  add(key: string, valueOf?: () => V): void {
+  add(key: K, valueOf?: () => V): void {
     const held = this.#counts.get(key);
     if (held) held.count++;
     else if (this.#counts.size < this.#limit) this.#counts.set(key, { count: 1, value: valueOf?.() as V });
@@ -30,7 +30,7 @@ export class BoundedCounts<V = undefined> {
   }
 
   /** The most frequent first (ties by key), at most `n`. */
-  top(n = Infinity): { key: string; count: number; value: V }[] {
+  top(n = Infinity): { key: K; count: number; value: V }[] {
     return [...this.#counts.entries()]
       .map(([key, { count, value }]) => ({ key, count, value }))
       .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))

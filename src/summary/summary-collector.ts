@@ -43,6 +43,19 @@ interface TypeStats {
   readonly messages: BoundedCounts<Level>;
 }
 
+interface MinuteCounts {
+  lines: number;
+  errors: number;
+  warnings: number;
+  readonly byType: Map<string, number>;
+}
+
+interface MessageMeaning {
+  readonly message: string;
+  readonly restart: boolean;
+  readonly election: boolean;
+}
+
 interface SlowStats {
   readonly ns: string;
   readonly operation: string;
@@ -75,7 +88,7 @@ export class SummaryCollector {
   #serverSeen = false;
   readonly #severities = new BoundedCounts(50);
   readonly #components = new BoundedCounts(200);
-  readonly #messagesById = new BoundedCounts<{ id: number | null; msg: string; severity: string }>(2000);
+  readonly #messagesById = new BoundedCounts<{ id: number | null; msg: string; severity: string }, number | string>(2000);
   readonly #connections = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY };
   readonly #restarts: number[] = [];
   #lastRestartLine = Number.NEGATIVE_INFINITY;
@@ -92,7 +105,11 @@ export class SummaryCollector {
   readonly #failedAuth = new BoundedCounts<{ user: string; source: string }>(2000);
   readonly #otherFailures = new BoundedCounts(200);
   // Activity by minute.
-  readonly #minutes = new Map<number, { lines: number; errors: number; warnings: number; byType: Map<string, number> }>();
+  readonly #minutes = new Map<number, MinuteCounts>();
+  #lastMinute = Number.NaN;
+  #lastBucket: MinuteCounts | undefined;
+  /** What a 4.4+ message means, by its id (one id, one message): tested once, not on every line. */
+  readonly #meanings = new Map<number, MessageMeaning>();
 
   /** One selected entry and its record (undefined when its contents did not parse). */
   add(logType: string, record: LogRecord | undefined, stampedAt?: number): void {
@@ -121,11 +138,14 @@ export class SummaryCollector {
 
   #countMinute(time: number, logType: string, rank: number): void {
     const minute = Math.floor(time / MINUTE_MS);
-    let bucket = this.#minutes.get(minute);
+    // Lines come in time order, mostly: the last minute's bucket is the next line's.
+    let bucket = minute === this.#lastMinute ? this.#lastBucket : this.#minutes.get(minute);
     if (!bucket) {
       bucket = { lines: 0, errors: 0, warnings: 0, byType: new Map() };
       this.#minutes.set(minute, bucket);
     }
+    this.#lastMinute = minute;
+    this.#lastBucket = bucket;
     bucket.lines++;
     if (rank <= levelRank('error')) bucket.errors++;
     else if (rank === levelRank('warn')) bucket.warnings++;
@@ -139,18 +159,19 @@ export class SummaryCollector {
     if (record.component) this.#components.add(record.component);
     const id = record.id ?? null;
     // Pre-4.4 text lines have no id: their messages group by shape.
-    this.#messagesById.add(id === null ? `text:${messageShape(record.message)}` : String(id), () => ({ id, msg: id === null ? messageShape(record.message) : record.message, severity }));
+    this.#messagesById.add(id === null ? `text:${messageShape(record.message)}` : id, () => ({ id, msg: id === null ? messageShape(record.message) : record.message, severity }));
+    const meaning = this.#meaningOf(record);
     if (id === CONNECTION_OPENED || id === CONNECTION_ENDED) {
       if (id === CONNECTION_OPENED) this.#connections.opened++;
       else this.#connections.closed++;
       const count = attrNumber(record, 'connectionCount');
       if (count !== undefined && count > this.#connections.peak) this.#connections.peak = count;
-    } else if (RESTART.test(record.message)) {
+    } else if (meaning.restart) {
       const at = time ?? Number.NaN;
       if (!(Math.abs(at - this.#lastRestartLine) < RESTART_MERGE_MS)) this.#restarts.push(at);
       this.#lastRestartLine = at;
     }
-    const event = replicationEvent(record);
+    const event = replicationEvent(record, meaning.election);
     if (event) {
       if (this.#replication.length < MAX_EVENTS) this.#replication.push({ time: time ?? Number.NaN, event });
       else this.#replicationDropped++;
@@ -159,6 +180,15 @@ export class SummaryCollector {
     if (id !== null && !SLOW_OPERATION_IDS.has(id)) return;
     const slow = slowOperationOf(record);
     if (slow) this.#slowOperation(record, slow.durationMillis, slow.ns ?? commandNamespace(record) ?? '?', slow.plan, time);
+  }
+
+  #meaningOf(record: LogRecord): MessageMeaning {
+    const { id, message } = record;
+    const known = id === undefined ? undefined : this.#meanings.get(id);
+    if (known?.message === message) return known;
+    const meaning = { message, restart: RESTART.test(message), election: ELECTION.test(message) };
+    if (id !== undefined && this.#meanings.size < 2000) this.#meanings.set(id, meaning);
+    return meaning;
   }
 
   #slowOperation(record: LogRecord, durationMillis: number, ns: string, plan: string | undefined, time: number | undefined): void {
@@ -325,7 +355,7 @@ function otherSlowGroup(count: number): SlowGroup {
 }
 
 /** A replica-set state change or an election, in words. */
-function replicationEvent(record: LogRecord): string | undefined {
+function replicationEvent(record: LogRecord, election: boolean): string | undefined {
   if (record.id === STATE_TRANSITION || record.id === MEMBER_STATE) {
     const attr = (key: string): unknown => attrValue(record, key);
     return record.id === STATE_TRANSITION
@@ -336,6 +366,6 @@ function replicationEvent(record: LogRecord): string | undefined {
     const text = TEXT_TRANSITION.exec(record.message);
     if (text) return `this member: ${text[2]} → ${text[1]}`;
   }
-  if (ELECTION.test(record.message)) return `election: ${record.message}`;
+  if (election) return `election: ${record.message}`;
   return undefined;
 }
