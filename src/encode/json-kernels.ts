@@ -113,3 +113,14 @@ export function unescapeLiteral(source: Buffer, start: number, end: number, targ
   if (written < 0) return written;
   return direct >= 0 ? at + written - direct : at + heap.copy(target, at, UNESCAPE_TARGET, written);
 }
+
+/**
+ * The inside of a JSON string literal source[start, end) decoded to a string by the kernel, or
+ * undefined when the kernel can't (a \u escape, a broken literal, too long): then JSON.parse it.
+ * For long literals: a slow query's 13 KB line decodes in a third of JSON.parse's time.
+ */
+export function unescapeLiteralToString(source: Buffer, start: number, end: number): string | undefined {
+  if (end - start > MAX_UNESCAPE_BYTES) return undefined;
+  const written = unescapeLiteral(source, start, end, heap, UNESCAPE_TARGET);
+  return written < 0 ? undefined : heap.toString('utf8', UNESCAPE_TARGET, written);
+}

@@ -2,6 +2,7 @@
  * One entry as read: its type, where its JSON sits in the input bytes, and its contents,
  * decoded only when something asks (selection by type alone never decodes).
  */
+import { unescapeLiteralToString } from '../encode/json-kernels.js';
 import type { LinePrefix } from './line-prefix.js';
 
 export class EntryLine {
@@ -54,12 +55,16 @@ export class EntryLine {
   get contents(): string {
     if (this.#contents === undefined) {
       const escaped = this.#escaped;
-      if (escaped !== undefined) this.#contents = decodeLiteral(escaped);
-      else {
-        const literal = this.bytes.subarray(this.literalStart + 1, this.literalEnd);
+      const start = this.literalStart + 1;
+      const end = this.literalEnd;
+      if (escaped !== undefined && !escaped.includes('\\')) this.#contents = escaped;
+      else if (escaped === undefined && this.bytes.subarray(start, end).indexOf(0x5c) === -1) {
         // Without a backslash the literal's bytes are the contents' UTF-8 bytes.
-        if (literal.indexOf(0x5c) === -1) this.#contents = literal.toString('utf8');
-        else this.#contents = decodeLiteral(this.bytes.toString('utf8', this.literalStart + 1, this.literalEnd));
+        this.#contents = this.bytes.toString('utf8', start, end);
+      } else {
+        this.#contents =
+          (end - start >= KERNEL_DECODE_BYTES ? unescapeLiteralToString(this.bytes, start, end) : undefined) ??
+          decodeLiteral(escaped ?? this.bytes.toString('utf8', start, end));
       }
     }
     return this.#contents;
@@ -95,6 +100,9 @@ export class EntryLine {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** Literals at least this long are decoded by the kernel: shorter ones JSON.parse as fast. */
+const KERNEL_DECODE_BYTES = 1024;
 
 /** A literal's inside decoded; one with a broken escape stays as it is, not a crash. */
 function decodeLiteral(escaped: string): string {

@@ -14,6 +14,8 @@ import type { Activity, AuditSummary, Counted, MinuteActivity, ServerSummary, Sl
 const SERVER = 'mongodb';
 const AUDIT = 'mongodb-audit';
 const MINUTE_MS = 60_000;
+const ERROR_RANK = levelRank('error');
+const WARN_RANK = levelRank('warn');
 /** Buckets of the activity strip and plots at the most: a week of minutes. */
 const MAX_BUCKETS = 7 * 24 * 60;
 /** Points of the slow-operation plot at the most. */
@@ -127,13 +129,13 @@ export class SummaryCollector {
     }
     const level = record?.level;
     const rank = level === undefined ? Infinity : levelRank(level);
-    if (rank <= levelRank('error')) stats.errors++;
+    if (rank <= ERROR_RANK) stats.errors++;
     else if (level === 'warn') stats.warnings++;
     if (time !== undefined && !Number.isNaN(time)) this.#countMinute(time, logType, rank);
     if (!record) return;
     if (logType === SERVER) this.#server(record, time);
     else if (logType === AUDIT) this.#audit(record);
-    else if (rank <= levelRank('warn')) stats.messages.add(messageShape(record.message), () => level!);
+    else if (rank <= WARN_RANK) stats.messages.add(messageShape(record.message), () => level!);
   }
 
   #countMinute(time: number, logType: string, rank: number): void {
@@ -147,8 +149,8 @@ export class SummaryCollector {
     this.#lastMinute = minute;
     this.#lastBucket = bucket;
     bucket.lines++;
-    if (rank <= levelRank('error')) bucket.errors++;
-    else if (rank === levelRank('warn')) bucket.warnings++;
+    if (rank <= ERROR_RANK) bucket.errors++;
+    else if (rank === WARN_RANK) bucket.warnings++;
     bucket.byType.set(logType, (bucket.byType.get(logType) ?? 0) + 1);
   }
 

@@ -107,3 +107,15 @@ test('entries of types not wanted are counted, never built', (t) => {
   t.deepEqual(built, ['a:x']);
   t.deepEqual(counted, ['b', 'b']);
 });
+
+test('long contents decode as JSON.parse decodes them, by the kernel or not', (t) => {
+  const pieces = ['{"q":"x\\"y"}', '\t', 'é', '日本', '\\', '/', '"', 'plain text '];
+  for (const length of [1023, 1024, 5000, 300_000]) {
+    let contents = '';
+    for (let i = 0; contents.length < length; i++) contents += pieces[i % pieces.length];
+    for (const [name, text] of [['escapes', contents], ['a \\u escape too', `${contents}\u0001`]] as const) {
+      const line = `${JSON.stringify({ logType: 'mongodb', contents: text })}\n`;
+      t.deepEqual(read(line, 1 << 20), [entry('mongodb', text)], `${length}, ${name}`);
+    }
+  }
+});
