@@ -102,6 +102,11 @@ export function parseLogTime(text: unknown): number | undefined {
   return Number.isNaN(normalised) ? undefined : normalised;
 }
 
+/** Where a record's line is decoded from on first use: an entry's contents, decoded once for every user. */
+export interface LineSource {
+  readonly contents: string;
+}
+
 export function asObject(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

@@ -7,8 +7,10 @@
 import { parseIsoMillis } from './iso-time.js';
 import { levelOf, parseLogTime, type Level, type LogRecord } from './log-record.js';
 
-const AGENT_LINE = /^\[([^\]]+)\] \[([^\]]*)\] \[([^\]]*)\]\s?(.*)$/;
-const PROCESS = /^<([^>]+)>\s*/;
+/** The bracketed fields; the message is the rest of the line, cut out only when asked for. */
+const AGENT_LINE = /^\[([^\]]+)\] \[([^\]]*)\] \[([^\]]*)\]\s?/;
+/** Sticky: read where the fields end. */
+const PROCESS = /<([^>]+)>\s*/y;
 const REPEATED_TIME = /^\[\d\d:\d\d:\d\d(?:\.\d+)?\]\s*/;
 
 /**
@@ -20,19 +22,24 @@ class AgentRecord implements LogRecord {
   readonly severity: string;
   readonly level: Level | undefined;
   readonly component: string | undefined;
-  readonly #rest: string;
+  readonly #line: string;
+  readonly #restAt: number;
   #process: RegExpExecArray | null | undefined;
 
-  constructor(time: number, severity: string, source: string, rest: string) {
+  constructor(time: number, severity: string, source: string, line: string, restAt: number) {
     this.time = time;
     this.severity = severity;
     this.level = levelOf(severity);
     this.component = source === '::0' ? undefined : source;
-    this.#rest = rest;
+    this.#line = line;
+    this.#restAt = restAt;
   }
 
   #processMatch(): RegExpExecArray | null {
-    if (this.#process === undefined) this.#process = PROCESS.exec(this.#rest);
+    if (this.#process === undefined) {
+      PROCESS.lastIndex = this.#restAt;
+      this.#process = PROCESS.exec(this.#line);
+    }
     return this.#process;
   }
 
@@ -42,7 +49,7 @@ class AgentRecord implements LogRecord {
 
   get message(): string {
     const process = this.#processMatch();
-    return (process ? this.#rest.slice(process[0].length) : this.#rest).replace(REPEATED_TIME, '');
+    return this.#line.slice(process ? process.index + process[0].length : this.#restAt).replace(REPEATED_TIME, '');
   }
 }
 
@@ -51,7 +58,7 @@ export function parseAgentLine(line: string): LogRecord | undefined {
   if (!match) return undefined;
   // Read in place: the time between the first brackets.
   const time = parseIsoMillis(line, 1, 1 + match[1]!.length) ?? parseLogTime(match[1]);
-  return time === undefined ? undefined : new AgentRecord(time, match[2]!, match[3]!, match[4]!);
+  return time === undefined ? undefined : new AgentRecord(time, match[2]!, match[3]!, line, match[0].length);
 }
 
 /** The launcher's script lines: a time, then plain text (`2026-11-22 09:58:00 Starting agent launcher`). */

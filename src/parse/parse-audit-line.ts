@@ -3,7 +3,7 @@
  * who did what, from where, with what result.
  */
 import { parseIsoMillis } from './iso-time.js';
-import { asObject, parseJsonObject, parseLogTime, type Level, type LogRecord } from './log-record.js';
+import { asObject, parseJsonObject, parseLogTime, type Level, type LineSource, type LogRecord } from './log-record.js';
 
 const RESULTS: Readonly<Record<number, string>> = { 0: 'ok', 13: 'unauthorized', 18: 'authentication failed', 26: 'namespace not found', 276: 'index build aborted' };
 
@@ -37,21 +37,21 @@ class AuditRecord implements LogRecord {
   readonly level: Level;
   readonly component: string;
   readonly result: number | undefined;
-  readonly #line: () => string;
+  readonly #source: LineSource;
   #object: Record<string, unknown> | undefined;
 
-  constructor(atype: string, time: number | undefined, result: number | undefined, line: () => string, object?: Record<string, unknown>) {
+  constructor(atype: string, time: number | undefined, result: number | undefined, source: LineSource, object?: Record<string, unknown>) {
     this.component = atype;
     this.time = time;
     this.result = result;
     this.level = result !== undefined && result !== 0 ? 'warn' : 'info';
-    this.#line = line;
+    this.#source = source;
     this.#object = object;
   }
 
   get object(): Record<string, unknown> {
     // The head and the end matched the server's compact JSON: the rest parses (or is {}).
-    this.#object ??= parseJsonObject(this.#line()) ?? {};
+    this.#object ??= parseJsonObject(this.#source.contents) ?? {};
     return this.#object;
   }
 
@@ -81,7 +81,7 @@ export function parseAuditLine(line: string): LogRecord | undefined {
   const json = parseJsonObject(line);
   if (!json || typeof json['atype'] !== 'string') return undefined;
   const result = typeof json['result'] === 'number' ? json['result'] : undefined;
-  return new AuditRecord(json['atype'], parseLogTime(asObject(json['ts'])?.['$date']), result, () => line, json);
+  return new AuditRecord(json['atype'], parseLogTime(asObject(json['ts'])?.['$date']), result, { contents: line }, json);
 }
 
 /** The head and the end of an event as they stand in an entry's contents literal (escaped once more). */
@@ -92,13 +92,13 @@ const ESCAPED_TIME_AT = '{\\"atype\\":\\"'.length + '\\",\\"ts\\":{\\"$date\\":\
 /**
  * An event from inside an entry's contents literal (still escaped), read by its head and its
  * result without decoding it; undefined when it is not in the server's compact shape (then
- * parse the contents). `contents` decodes the literal, once for every user.
+ * parse the contents). `source.contents` decodes the literal, once for every user.
  */
-export function parseEscapedAuditLine(literal: string, contents: () => string): LogRecord | undefined {
+export function parseEscapedAuditLine(literal: string, source: LineSource): LogRecord | undefined {
   const head = ESCAPED_HEAD.exec(literal);
   const end = head && ESCAPED_RESULT.exec(literal);
   if (!head || !end) return undefined;
   const at = ESCAPED_TIME_AT + head[1]!.length;
   const time = parseIsoMillis(literal, at, at + head[2]!.length) ?? parseLogTime(head[2]);
-  return new AuditRecord(head[1]!, time, Number(end[1]), contents);
+  return new AuditRecord(head[1]!, time, Number(end[1]), source);
 }

@@ -5,7 +5,7 @@
  */
 import { parseIsoMillis } from './iso-time.js';
 import { jsonMembers, type JsonMember } from './json-members.js';
-import { asObject, levelOf, parseJsonObject, parseLogTime, type LogRecord } from './log-record.js';
+import { asObject, levelOf, parseJsonObject, parseLogTime, type LineSource, type LogRecord } from './log-record.js';
 
 const TEXT_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+([FEWID]\d?)\s+(\S+)\s+\[([^\]]*)\]\s?(.*)$/;
 
@@ -42,17 +42,17 @@ class ServerRecord implements LogRecord {
   /** The text the head was read from: the line, or its JSON string literal's inside. */
   readonly #text: string;
   /** The line, when the head was read from the literal: decoded on first use, and only once. */
-  readonly #line: (() => string) | undefined;
+  readonly #source: LineSource | undefined;
   /** Where the head ends in the text: attributes are looked for after it. */
   readonly #headEnd: number;
   #object: Record<string, unknown> | null | undefined;
   #members: JsonMember[] | null | undefined;
 
-  constructor(text: string, line: (() => string) | undefined, head: RegExpExecArray) {
+  constructor(text: string, source: LineSource | undefined, head: RegExpExecArray) {
     this.#text = text;
-    this.#line = line;
+    this.#source = source;
     this.#headEnd = head[0].length;
-    const escaped = line !== undefined;
+    const escaped = source !== undefined;
     const at = escaped ? ESCAPED_TIME_AT : TIME_AT;
     this.time = parseIsoMillis(text, at, at + head[1]!.length) ?? parseLogTime(head[1]);
     this.severity = head[2]!;
@@ -64,7 +64,7 @@ class ServerRecord implements LogRecord {
   }
 
   get object(): Record<string, unknown> | undefined {
-    if (this.#object === undefined) this.#object = parseJsonObject(this.#line ? this.#line() : this.#text) ?? null;
+    if (this.#object === undefined) this.#object = parseJsonObject(this.#source ? this.#source.contents : this.#text) ?? null;
     return this.#object ?? undefined;
   }
 
@@ -74,7 +74,7 @@ class ServerRecord implements LogRecord {
   }
 
   numberInText(key: string): number | undefined {
-    const needle = this.#line ? escapedKeyNeedle(key) : keyNeedle(key);
+    const needle = this.#source ? escapedKeyNeedle(key) : keyNeedle(key);
     const text = this.#text;
     const at = text.indexOf(needle, this.#headEnd);
     if (at === -1) return undefined;
@@ -96,7 +96,7 @@ class ServerRecord implements LogRecord {
   attrMembers(): JsonMember[] | undefined {
     if (this.#members === undefined) {
       if (this.#object !== undefined) return undefined;
-      this.#members = membersOfAttr(this.#line ? this.#line() : this.#text) ?? null;
+      this.#members = membersOfAttr(this.#source ? this.#source.contents : this.#text) ?? null;
     }
     return this.#members ?? undefined;
   }
@@ -110,11 +110,11 @@ class ServerRecord implements LogRecord {
 /**
  * A server line from inside an entry's contents literal (the text between its quotes, still
  * escaped), or undefined when its head needs decoding first: then parse the contents.
- * `contents` decodes the literal (an entry's own getter, which decodes once for every user).
+ * `source.contents` decodes the literal (an entry's own getter, which decodes once for every user).
  */
-export function parseEscapedServerLine(literal: string, contents: () => string): LogRecord | undefined {
+export function parseEscapedServerLine(literal: string, source: LineSource): LogRecord | undefined {
   const head = ESCAPED_HEAD.exec(literal);
-  return head ? new ServerRecord(literal, contents, head) : undefined;
+  return head ? new ServerRecord(literal, source, head) : undefined;
 }
 
 const ATTR_KEY = ',"attr":{';

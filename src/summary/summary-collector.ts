@@ -86,6 +86,8 @@ const iso = (ms: number): string | undefined => (Number.isFinite(ms) ? new Date(
 
 export class SummaryCollector {
   readonly #types = new Map<string, TypeStats>();
+  #lastType: string | undefined;
+  #lastStats: TypeStats | undefined;
   // The server's log.
   #serverSeen = false;
   readonly #severities = new BoundedCounts(50);
@@ -115,11 +117,13 @@ export class SummaryCollector {
 
   /** One selected entry and its record (undefined when its contents did not parse). */
   add(logType: string, record: LogRecord | undefined, stampedAt?: number): void {
-    let stats = this.#types.get(logType);
+    let stats = logType === this.#lastType ? this.#lastStats : this.#types.get(logType);
     if (!stats) {
       stats = { entries: 0, first: Infinity, last: -Infinity, errors: 0, warnings: 0, unparsed: 0, messages: new BoundedCounts<Level>(2000) };
       this.#types.set(logType, stats);
     }
+    this.#lastType = logType;
+    this.#lastStats = stats;
     stats.entries++;
     if (!record) stats.unparsed++;
     const time = record?.time ?? stampedAt;
