@@ -76,8 +76,9 @@ class ServerRecord implements LogRecord {
   numberInText(key: string): number | undefined {
     const needle = this.#source ? escapedKeyNeedle(key) : keyNeedle(key);
     const text = this.#text;
-    const at = text.indexOf(needle, this.#headEnd);
-    if (at === -1) return undefined;
+    // Looked for from the end: the server writes counts last (connectionCount).
+    const at = text.lastIndexOf(needle);
+    if (at < this.#headEnd) return undefined;
     // An integer, digit by digit (counts are); anything else is left to parseFloat.
     const start = at + needle.length;
     let value = 0;
@@ -191,7 +192,7 @@ export function attrMembersOf(record: LogRecord): JsonMember[] | undefined {
 
 /**
  * A number among a line's attributes, by key. For a line read by its head the number is found
- * in the text (the first `"key":N`), so counting connections does not parse every connection
+ * in the text (the last `"key":N`), so counting connections does not parse every connection
  * line: pass a key that is not also nested deeper in the lines it is used on.
  */
 export function attrNumber(record: LogRecord, key: string): number | undefined {
