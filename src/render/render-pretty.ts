@@ -37,33 +37,66 @@ const BADGES: Readonly<Record<string, { label: string; color: keyof Palette }>> 
 const BADGE_WIDTH = 13;
 
 export function typeBadge(logType: string, palette: Palette): string {
-  const badge = BADGES[logType];
-  const label = escapeTerminal(badge?.label ?? logType).padEnd(BADGE_WIDTH);
-  const paint = (badge ? palette[badge.color] : palette.bold) as Paint;
-  return paint(label);
+  return paintedWords(palette).get('badge', logType, () => {
+    const badge = BADGES[logType];
+    const label = escapeTerminal(badge?.label ?? logType).padEnd(BADGE_WIDTH);
+    const paint = (badge ? palette[badge.color] : palette.bold) as Paint;
+    return paint(label);
+  });
+}
+
+/**
+ * Painted words that come back on every line (badges, levels, components, attribute keys),
+ * made once for each palette: building them again was a fifth of pretty's time. Bounded: a
+ * log can hold any number of distinct keys.
+ */
+class PaintedWords {
+  readonly #byKind = new Map<string, Map<string, string>>();
+
+  get(kind: string, word: string, paint: () => string): string {
+    let words = this.#byKind.get(kind);
+    if (!words) {
+      words = new Map();
+      this.#byKind.set(kind, words);
+    }
+    let painted = words.get(word);
+    if (painted === undefined) {
+      painted = paint();
+      if (words.size < 1024) words.set(word, painted);
+    }
+    return painted;
+  }
+}
+
+const paintedByPalette = new WeakMap<Palette, PaintedWords>();
+
+function paintedWords(palette: Palette): PaintedWords {
+  let words = paintedByPalette.get(palette);
+  if (!words) {
+    words = new PaintedWords();
+    paintedByPalette.set(palette, words);
+  }
+  return words;
 }
 
 /** An entry for a person; `record` is its parsed line, undefined when it did not parse. */
 export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefined, options: PrettyOptions): string {
   const { palette } = options;
-  const parts: string[] = [];
-  if (entry.prefix?.source) parts.push(palette.gray(escapeTerminal(entry.prefix.source)));
-  parts.push(typeBadge(entry.logType, palette));
+  let line = entry.prefix?.source ? `${palette.gray(escapeTerminal(entry.prefix.source))} ` : '';
+  line += typeBadge(entry.logType, palette);
   const time = entry.timeOf(record);
-  if (time !== undefined) parts.push(palette.gray(formatTime(time, options.utc)));
+  if (time !== undefined) line += ` ${palette.gray(formatTime(time, options.utc))}`;
   const contents = entry.contents;
   const escape = isTerminalSafe(contents) ? same : escapeTerminal;
-  if (options.fields) parts.push(renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escape));
-  else if (!record) parts.push(escapeTerminal(contents));
-  else if (!options.expand) parts.push(renderRecord(record, palette, escape));
-  else {
-    // Expanded, the attributes stand in full below the line, not on it too.
-    parts.push(renderRecord(record, palette, escape, 0));
-    if (record.attrs && Object.keys(record.attrs).length > 0) {
-      return `${parts.join(' ')}\n${palette.gray(escape(JSON.stringify(record.attrs, null, 2)).replace(/^/gm, '    '))}`;
-    }
+  if (options.fields) return `${line} ${renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escape)}`;
+  if (!record) return `${line} ${escapeTerminal(contents)}`;
+  if (!options.expand) return `${line} ${renderRecord(record, palette, escape)}`;
+  // Expanded, the attributes stand in full below the line, not on it too.
+  line += ` ${renderRecord(record, palette, escape, 0)}`;
+  if (record.attrs && Object.keys(record.attrs).length > 0) {
+    return `${line}\n${palette.gray(escape(JSON.stringify(record.attrs, null, 2)).replace(/^/gm, '    '))}`;
   }
-  return parts.join(' ');
+  return line;
 }
 
 const same = (text: string): string => text;
@@ -79,7 +112,10 @@ const LEVEL_LABELS: Readonly<Record<Level, string>> = { fatal: 'FATAL', error: '
 const VALUE_CHARS = 120;
 
 function paintLevel(level: Level | undefined, palette: Palette): string {
-  if (!level) return '     ';
+  return level ? paintedWords(palette).get('level', level, () => paintLevelLabel(level, palette)) : '     ';
+}
+
+function paintLevelLabel(level: Level, palette: Palette): string {
   const label = LEVEL_LABELS[level];
   switch (level) {
     case 'fatal':
@@ -99,8 +135,10 @@ function paintLevel(level: Level | undefined, palette: Palette): string {
  * (values cut at `valueChars`; 0 leaves the attributes out).
  */
 export function renderRecord(record: LogRecord, palette: Palette, escape: (text: string) => string = escapeTerminal, valueChars = VALUE_CHARS): string {
+  const words = paintedWords(palette);
   const parts = [paintLevel(record.level, palette)];
-  if (record.component) parts.push(palette.cyan(escape(record.component)));
+  const { component } = record;
+  if (component) parts.push(words.get(escape === same ? 'component' : 'component escaped', component, () => palette.cyan(escape(component))));
   if (record.context) parts.push(palette.gray(`[${escape(record.context)}]`));
   // Attributes read from the line's text where it can be: no object made, no value written back
   // to JSON. Only a line with a duration is parsed, to show it as a slow operation.
@@ -116,14 +154,18 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
   const shown = (key: string): boolean => !slow || (key !== 'durationMillis' && key !== 'ns' && key !== 'planSummary');
   if (members) {
     for (const { key, text, isString } of members) {
-      if (shown(key)) parts.push(`${palette.gray(`${escape(key)}=`)}${escape(cut(isString && text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text, valueChars))}`);
+      if (shown(key)) parts.push(`${paintedKey(words, key, palette, escape)}${escape(cut(isString && text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text, valueChars))}`);
     }
   } else {
     for (const [key, value] of Object.entries(record.attrs ?? {})) {
-      if (shown(key)) parts.push(`${palette.gray(`${escape(key)}=`)}${escape(compactValue(value, valueChars))}`);
+      if (shown(key)) parts.push(`${paintedKey(words, key, palette, escape)}${escape(compactValue(value, valueChars))}`);
     }
   }
   return parts.join(' ');
+}
+
+function paintedKey(words: PaintedWords, key: string, palette: Palette, escape: (text: string) => string): string {
+  return words.get(escape === same ? 'key' : 'key escaped', key, () => palette.gray(`${escape(key)}=`));
 }
 
 function compactValue(value: unknown, valueChars: number): string {
