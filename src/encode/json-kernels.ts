@@ -114,13 +114,18 @@ export function unescapeLiteral(source: Buffer, start: number, end: number, targ
   return direct >= 0 ? at + written - direct : at + heap.copy(target, at, UNESCAPE_TARGET, written);
 }
 
+/** Where unescape writes whether what it decoded is surely safe for a terminal (json-string.wat). */
+const TERMINAL_FLAG = 768;
+
 /**
- * The inside of a JSON string literal source[start, end) decoded to a string by the kernel, or
- * undefined when the kernel can't (a \u escape, a broken literal, too long): then JSON.parse it.
- * For long literals: a slow query's 13 KB line decodes in a third of JSON.parse's time.
+ * The inside of a JSON string literal source[start, end) decoded to a string by the kernel,
+ * and whether the kernel found it surely safe for a terminal (false: look closer); undefined
+ * when the kernel can't (a \u escape, a broken literal, too long): then JSON.parse it. From
+ * bytes already in the module's memory, 3x faster than JSON.parse on a server line.
  */
-export function unescapeLiteralToString(source: Buffer, start: number, end: number): string | undefined {
+export function unescapeLiteralToString(source: Buffer, start: number, end: number): { readonly text: string; readonly terminalSafe: boolean } | undefined {
   if (end - start > MAX_UNESCAPE_BYTES) return undefined;
   const written = unescapeLiteral(source, start, end, heap, UNESCAPE_TARGET);
-  return written < 0 ? undefined : heap.toString('utf8', UNESCAPE_TARGET, written);
+  if (written < 0) return undefined;
+  return { text: heap.toString('utf8', UNESCAPE_TARGET, written), terminalSafe: heap[TERMINAL_FLAG] === 0 };
 }

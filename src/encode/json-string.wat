@@ -11,9 +11,13 @@
 ;; unescape(src, end, dst): the filter's. The inside of a JSON string literal decoded to its
 ;; UTF-8 bytes at dst. Returns the end of what was written; -1 when the literal is not valid
 ;; (a lone backslash, an unknown escape); -2 at a \u escape, which the caller decodes itself.
+;; Also writes at 768 (one byte) 0 when the decoded text is surely safe for a terminal: no byte
+;; below 0x20 but tab, none from 0x7f (so no C1 control, no bidirectional mark), and no
+;; backslash before u, n, r, b or f (an escape of its own, which a parse of the text would
+;; decode to a control); else 1, and the caller looks closer.
 ;;
 ;; Memory: 0-255 the short escape letter of each byte (0: none), 256-271 hex digits, 512-767
-;; the byte each escape letter stands for (0: none); escape reads 1024-33791 and writes from
+;; the byte each escape letter stands for (0: none); 768 unescape's terminal flag; escape reads 1024-33791 and writes from
 ;; 40960 (six bytes out per byte in, and 16 spare); unescape reads 262144-524287 (or, for a
 ;; file's chunk read straight into memory, 1048576-2097151) and writes from 524288 (decoding
 ;; never grows, and 16 spare). From 2097152: output chunks the callers write into directly,
@@ -88,7 +92,7 @@
         (br $next)))
     (local.get $dst))
   (func (export "unescape") (param $src i32) (param $end i32) (param $dst i32) (result i32)
-    (local $b i32) (local $k i32) (local $v v128)
+    (local $b i32) (local $k i32) (local $v v128) (local $unsafe v128) (local $flag i32)
     (block $done
       (loop $next
         (block $scalar
@@ -97,6 +101,10 @@
             (local.set $v (v128.load (local.get $src)))
             (local.set $k (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x5c)))))
             (v128.store (local.get $dst) (local.get $v))
+            ;; Controls and bytes from 0x7f; tabs too (they are rare: the caller looks closer).
+            (local.set $unsafe (v128.or (local.get $unsafe)
+              (v128.or (i8x16.lt_u (local.get $v) (i8x16.splat (i32.const 0x20)))
+                       (i8x16.gt_u (local.get $v) (i8x16.splat (i32.const 0x7e))))))
             (if (i32.eqz (local.get $k))
               (then
                 (local.set $src (i32.add (local.get $src) (i32.const 16)))
@@ -109,6 +117,8 @@
         (local.set $b (i32.load8_u (local.get $src)))
         (if (i32.ne (local.get $b) (i32.const 0x5c))
           (then
+            (if (i32.or (i32.lt_u (local.get $b) (i32.const 0x20)) (i32.gt_u (local.get $b) (i32.const 0x7e)))
+              (then (local.set $flag (i32.const 1))))
             (i32.store8 (local.get $dst) (local.get $b))
             (local.set $src (i32.add (local.get $src) (i32.const 1)))
             (local.set $dst (i32.add (local.get $dst) (i32.const 1)))
@@ -119,8 +129,21 @@
         (local.set $k (i32.const 0))
         (if (i32.lt_u (local.get $b) (i32.const 0x80)) (then (local.set $k (i32.load8_u offset=512 (local.get $b)))))
         (if (i32.eqz (local.get $k)) (then (return (i32.const -1))))
+        ;; \b \f \n \r (\t too: rare) decode to controls.
+        (if (i32.lt_u (local.get $k) (i32.const 0x20)) (then (local.set $flag (i32.const 1))))
+        ;; An escaped backslash before u n r b f: the text holds an escape of its own.
+        (if (i32.eq (local.get $k) (i32.const 0x5c))
+          (then
+            (if (i32.lt_u (i32.add (local.get $src) (i32.const 2)) (local.get $end))
+              (then
+                (local.set $b (i32.load8_u offset=2 (local.get $src)))
+                (if (i32.or (i32.or (i32.eq (local.get $b) (i32.const 0x75)) (i32.eq (local.get $b) (i32.const 0x6e)))
+                            (i32.or (i32.eq (local.get $b) (i32.const 0x72)) (i32.or (i32.eq (local.get $b) (i32.const 0x62)) (i32.eq (local.get $b) (i32.const 0x66)))))
+                  (then (local.set $flag (i32.const 1))))))))
         (i32.store8 (local.get $dst) (local.get $k))
         (local.set $src (i32.add (local.get $src) (i32.const 2)))
         (local.set $dst (i32.add (local.get $dst) (i32.const 1)))
         (br $next)))
+    (i32.store8 (i32.const 768)
+      (i32.or (local.get $flag) (i32.ne (i8x16.bitmask (local.get $unsafe)) (i32.const 0))))
     (local.get $dst)))

@@ -22,6 +22,7 @@ export class EntryLine {
   readonly literalEnd: number;
   #contents: string | undefined;
   #escaped: string | undefined;
+  #terminalSafe = false;
 
   constructor(
     logType: string,
@@ -63,10 +64,20 @@ export class EntryLine {
         this.#contents = this.bytes.toString('utf8', start, end);
       } else {
         // The kernel, from the bytes: 3x faster than JSON.parse on a server line (measured).
-        this.#contents = unescapeLiteralToString(this.bytes, start, end) ?? decodeLiteral(escaped ?? this.bytes.toString('utf8', start, end));
+        const decoded = unescapeLiteralToString(this.bytes, start, end);
+        this.#terminalSafe = decoded?.terminalSafe ?? false;
+        this.#contents = decoded?.text ?? decodeLiteral(escaped ?? this.bytes.toString('utf8', start, end));
       }
     }
     return this.#contents;
+  }
+
+  /**
+   * True when the contents were found safe for a terminal as they were decoded (no control,
+   * no byte from 0x7f, no escape of their own); false says nothing: look closer.
+   */
+  get knownTerminalSafe(): boolean {
+    return this.#terminalSafe;
   }
 
   /**

@@ -87,7 +87,7 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   const time = entry.timeOf(record);
   if (time !== undefined) line += ` ${palette.gray(formatTime(time, options.utc))}`;
   const contents = entry.contents;
-  const escape = isTerminalSafe(contents) ? same : escapeTerminal;
+  const escape = entry.knownTerminalSafe || isTerminalSafe(contents) ? same : escapeTerminal;
   if (options.fields) return `${line} ${renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escape)}`;
   if (!record) return `${line} ${escapeTerminal(contents)}`;
   if (!options.expand) return `${line} ${renderRecord(record, palette, escape)}`;
