@@ -15,7 +15,7 @@ declare const WebAssembly: {
   Instance: new (module: object) => { exports: Record<string, unknown> };
 };
 
-type Kernel = (source: number, end: number, target: number) => number;
+type Kernel = (source: number, end: number, target: number, check?: number) => number;
 
 const { memory, escape, unescape } = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports as {
   memory: { buffer: ArrayBuffer };
@@ -100,16 +100,17 @@ export const HAS_UNICODE_ESCAPE = -2;
 /**
  * Decodes the inside of a JSON string literal source[start, end) (at most MAX_UNESCAPE_BYTES)
  * to UTF-8 bytes at target[at] (needing end - start bytes of room). Returns the end of what
- * was written, -1 when the literal is not valid, or HAS_UNICODE_ESCAPE.
+ * was written, -1 when the literal is not valid, or HAS_UNICODE_ESCAPE. With `checkTerminal`, the
+ * kernel also notes whether the decoded text is surely safe for a terminal (see below).
  */
-export function unescapeLiteral(source: Buffer, start: number, end: number, target: Buffer, at: number): number {
+export function unescapeLiteral(source: Buffer, start: number, end: number, target: Buffer, at: number, checkTerminal = false): number {
   if (end - start > MAX_UNESCAPE_BYTES) throw new RangeError(`unescapeLiteral takes at most ${MAX_UNESCAPE_BYTES} bytes a call`);
   let from = UNESCAPE_SOURCE;
   if (source.buffer === memory.buffer) from = source.byteOffset + start;
   else source.copy(heap, UNESCAPE_SOURCE, start, end);
   const direct = inPlace(target, at);
   const into = direct >= 0 ? direct : UNESCAPE_TARGET;
-  const written = unescape(from, from + end - start, into);
+  const written = unescape(from, from + end - start, into, checkTerminal ? 1 : 0);
   if (written < 0) return written;
   return direct >= 0 ? at + written - direct : at + heap.copy(target, at, UNESCAPE_TARGET, written);
 }
@@ -125,7 +126,7 @@ const TERMINAL_FLAG = 768;
  */
 export function unescapeLiteralToString(source: Buffer, start: number, end: number): { readonly text: string; readonly terminalSafe: boolean } | undefined {
   if (end - start > MAX_UNESCAPE_BYTES) return undefined;
-  const written = unescapeLiteral(source, start, end, heap, UNESCAPE_TARGET);
+  const written = unescapeLiteral(source, start, end, heap, UNESCAPE_TARGET, true);
   if (written < 0) return undefined;
   return { text: heap.toString('utf8', UNESCAPE_TARGET, written), terminalSafe: heap[TERMINAL_FLAG] === 0 };
 }

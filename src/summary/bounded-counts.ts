@@ -7,6 +7,8 @@ export class BoundedCounts<V = undefined, K extends string | number = string> {
   readonly #limit: number;
   readonly #counts = new Map<K, { count: number; value: V }>();
   #other = 0;
+  #lastKey: K | undefined;
+  #lastHeld: { count: number; value: V } | undefined;
 
   constructor(limit = 2000) {
     this.#limit = limit;
@@ -14,10 +16,17 @@ export class BoundedCounts<V = undefined, K extends string | number = string> {
 
   /** Counts one for `key`; `valueOf` makes the key's value the first time it is seen. */
   add(key: K, valueOf?: () => V): void {
+    // The same key as the last time, often (a log's severities): no lookup.
+    if (key === this.#lastKey && this.#lastHeld) {
+      this.#lastHeld.count++;
+      return;
+    }
     const held = this.#counts.get(key);
     if (held) held.count++;
     else if (this.#counts.size < this.#limit) this.#counts.set(key, { count: 1, value: valueOf?.() as V });
     else this.#other++;
+    this.#lastKey = key;
+    this.#lastHeld = held;
   }
 
   get size(): number {

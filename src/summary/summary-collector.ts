@@ -36,6 +36,8 @@ const RESTART = /^MongoDB starting|SERVER RESTARTED/;
 const SLOW_OPERATION_IDS = new Set([51803, 51801]);
 
 interface TypeStats {
+  /** The type's place in the order types were first seen. */
+  readonly index: number;
   entries: number;
   first: number;
   last: number;
@@ -49,7 +51,8 @@ interface MinuteCounts {
   lines: number;
   errors: number;
   warnings: number;
-  readonly byType: Map<string, number>;
+  /** Lines by type, indexed by the type's place in the order types were first seen. */
+  readonly byType: number[];
 }
 
 interface MessageMeaning {
@@ -119,7 +122,7 @@ export class SummaryCollector {
   add(logType: string, record: LogRecord | undefined, stampedAt?: number): void {
     let stats = logType === this.#lastType ? this.#lastStats : this.#types.get(logType);
     if (!stats) {
-      stats = { entries: 0, first: Infinity, last: -Infinity, errors: 0, warnings: 0, unparsed: 0, messages: new BoundedCounts<Level>(2000) };
+      stats = { index: this.#types.size, entries: 0, first: Infinity, last: -Infinity, errors: 0, warnings: 0, unparsed: 0, messages: new BoundedCounts<Level>(2000) };
       this.#types.set(logType, stats);
     }
     this.#lastType = logType;
@@ -135,19 +138,19 @@ export class SummaryCollector {
     const rank = level === undefined ? Infinity : levelRank(level);
     if (rank <= ERROR_RANK) stats.errors++;
     else if (level === 'warn') stats.warnings++;
-    if (time !== undefined && !Number.isNaN(time)) this.#countMinute(time, logType, rank);
+    if (time !== undefined && !Number.isNaN(time)) this.#countMinute(time, stats.index, rank);
     if (!record) return;
     if (logType === SERVER) this.#server(record, time);
     else if (logType === AUDIT) this.#audit(record);
     else if (rank <= WARN_RANK) stats.messages.add(messageShape(record.message), () => level!);
   }
 
-  #countMinute(time: number, logType: string, rank: number): void {
+  #countMinute(time: number, typeIndex: number, rank: number): void {
     const minute = Math.floor(time / MINUTE_MS);
     // Lines come in time order, mostly: the last minute's bucket is the next line's.
     let bucket = minute === this.#lastMinute ? this.#lastBucket : this.#minutes.get(minute);
     if (!bucket) {
-      bucket = { lines: 0, errors: 0, warnings: 0, byType: new Map() };
+      bucket = { lines: 0, errors: 0, warnings: 0, byType: [] };
       this.#minutes.set(minute, bucket);
     }
     this.#lastMinute = minute;
@@ -155,7 +158,7 @@ export class SummaryCollector {
     bucket.lines++;
     if (rank <= ERROR_RANK) bucket.errors++;
     else if (rank === WARN_RANK) bucket.warnings++;
-    bucket.byType.set(logType, (bucket.byType.get(logType) ?? 0) + 1);
+    bucket.byType[typeIndex] = (bucket.byType[typeIndex] ?? 0) + 1;
   }
 
   #server(record: LogRecord, time: number | undefined): void {
@@ -326,6 +329,7 @@ export class SummaryCollector {
 
   #activity(): Activity {
     if (this.#minutes.size === 0) return { start: null, bucketMinutes: 1, buckets: [] };
+    const typeNames = [...this.#types.keys()];
     let first = Infinity;
     let last = -Infinity;
     for (const minute of this.#minutes.keys()) {
@@ -343,7 +347,10 @@ export class SummaryCollector {
       bucket.lines += counts.lines;
       bucket.errors += counts.errors;
       bucket.warnings += counts.warnings;
-      for (const [type, n] of counts.byType) bucket.byType[type] = (bucket.byType[type] ?? 0) + n;
+      counts.byType.forEach((n, index) => {
+        const type = typeNames[index]!;
+        bucket.byType[type] = (bucket.byType[type] ?? 0) + n;
+      });
     }
     return { start: iso(first * MINUTE_MS) ?? null, bucketMinutes, buckets: buckets satisfies MinuteActivity[] };
   }
