@@ -14,19 +14,26 @@ export class BoundedCounts<V = undefined, K extends string | number = string> {
     this.#limit = limit;
   }
 
-  /** Counts one for `key`; `valueOf` makes the key's value the first time it is seen. */
-  add(key: K, valueOf?: () => V): void {
+  /**
+   * Counts one for `key`; `valueOf` makes the key's value the first time it is seen. Returns
+   * what is held for the key (its value undefined the first time, without `valueOf`), or
+   * undefined when it was counted under "other".
+   */
+  add(key: K, valueOf?: () => V): { count: number; value: V } | undefined {
     // The same key as the last time, often (a log's severities): no lookup.
     if (key === this.#lastKey && this.#lastHeld) {
       this.#lastHeld.count++;
-      return;
+      return this.#lastHeld;
     }
-    const held = this.#counts.get(key);
+    let held = this.#counts.get(key);
     if (held) held.count++;
-    else if (this.#counts.size < this.#limit) this.#counts.set(key, { count: 1, value: valueOf?.() as V });
-    else this.#other++;
+    else if (this.#counts.size < this.#limit) {
+      held = { count: 1, value: valueOf?.() as V };
+      this.#counts.set(key, held);
+    } else this.#other++;
     this.#lastKey = key;
     this.#lastHeld = held;
+    return held;
   }
 
   get size(): number {

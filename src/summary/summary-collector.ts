@@ -56,10 +56,19 @@ interface MinuteCounts {
 }
 
 interface MessageMeaning {
-  readonly message: string;
   readonly restart: boolean;
   readonly election: boolean;
 }
+
+/** A message as counted by id, and what it means (one id, one message: tested once). */
+interface MessageStats {
+  readonly id: number | null;
+  readonly msg: string;
+  readonly severity: string;
+  readonly meaning: MessageMeaning;
+}
+
+const messageMeaning = (message: string): MessageMeaning => ({ restart: RESTART.test(message), election: ELECTION.test(message) });
 
 interface SlowStats {
   readonly ns: string;
@@ -95,7 +104,7 @@ export class SummaryCollector {
   #serverSeen = false;
   readonly #severities = new BoundedCounts(50);
   readonly #components = new BoundedCounts(200);
-  readonly #messagesById = new BoundedCounts<{ id: number | null; msg: string; severity: string }, number | string>(2000);
+  readonly #messagesById = new BoundedCounts<MessageStats | undefined, number | string>(2000);
   readonly #connections = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY };
   readonly #restarts: number[] = [];
   #lastRestartLine = Number.NEGATIVE_INFINITY;
@@ -115,8 +124,6 @@ export class SummaryCollector {
   readonly #minutes = new Map<number, MinuteCounts>();
   #lastMinute = Number.NaN;
   #lastBucket: MinuteCounts | undefined;
-  /** What a 4.4+ message means, by its id (one id, one message): tested once, not on every line. */
-  readonly #meanings = new Map<number, MessageMeaning>();
 
   /** One selected entry and its record (undefined when its contents did not parse). */
   add(logType: string, record: LogRecord | undefined, stampedAt?: number): void {
@@ -168,8 +175,10 @@ export class SummaryCollector {
     if (record.component) this.#components.add(record.component);
     const id = record.id ?? null;
     // Pre-4.4 text lines have no id: their messages group by shape.
-    this.#messagesById.add(id === null ? `text:${messageShape(record.message)}` : id, () => ({ id, msg: id === null ? messageShape(record.message) : record.message, severity }));
-    const meaning = this.#meaningOf(record);
+    const message = record.message;
+    const held = this.#messagesById.add(id === null ? `text:${messageShape(message)}` : id);
+    const meaning = id !== null && held?.value?.msg === message ? held.value.meaning : messageMeaning(message);
+    if (held && !held.value) held.value = { id, msg: id === null ? messageShape(message) : message, severity, meaning };
     if (id === CONNECTION_OPENED || id === CONNECTION_ENDED) {
       if (id === CONNECTION_OPENED) this.#connections.opened++;
       else this.#connections.closed++;
@@ -189,15 +198,6 @@ export class SummaryCollector {
     if (id !== null && !SLOW_OPERATION_IDS.has(id)) return;
     const slow = slowOperationOf(record);
     if (slow) this.#slowOperation(record, slow.durationMillis, slow.ns ?? commandNamespace(record) ?? '?', slow.plan, time);
-  }
-
-  #meaningOf(record: LogRecord): MessageMeaning {
-    const { id, message } = record;
-    const known = id === undefined ? undefined : this.#meanings.get(id);
-    if (known?.message === message) return known;
-    const meaning = { message, restart: RESTART.test(message), election: ELECTION.test(message) };
-    if (id !== undefined && this.#meanings.size < 2000) this.#meanings.set(id, meaning);
-    return meaning;
   }
 
   #slowOperation(record: LogRecord, durationMillis: number, ns: string, plan: string | undefined, time: number | undefined): void {
@@ -306,7 +306,7 @@ export class SummaryCollector {
     return {
       bySeverity: counted(this.#severities),
       byComponent: counted(this.#components),
-      messages: this.#messagesById.top(15).map(({ count, value }) => ({ ...value, count })),
+      messages: this.#messagesById.top(15).map(({ count, value }) => ({ id: value!.id, msg: value!.msg, severity: value!.severity, count })),
       connections: {
         opened: this.#connections.opened,
         closed: this.#connections.closed,
