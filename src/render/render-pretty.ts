@@ -37,35 +37,49 @@ const BADGES: Readonly<Record<string, { label: string; color: keyof Palette }>> 
 const BADGE_WIDTH = 13;
 
 export function typeBadge(logType: string, palette: Palette): string {
-  return paintedWords(palette).get('badge', logType, () => {
-    const badge = BADGES[logType];
-    const label = escapeTerminal(badge?.label ?? logType).padEnd(BADGE_WIDTH);
-    const paint = (badge ? palette[badge.color] : palette.bold) as Paint;
-    return paint(label);
-  });
+  return paintedWords(palette).badge.of(logType);
+}
+
+function paintBadge(logType: string, palette: Palette): string {
+  const badge = BADGES[logType];
+  const label = escapeTerminal(badge?.label ?? logType).padEnd(BADGE_WIDTH);
+  const paint = (badge ? palette[badge.color] : palette.bold) as Paint;
+  return paint(label);
 }
 
 /**
- * Painted words that come back on every line (badges, levels, components, attribute keys),
- * made once for each palette: building them again was a fifth of pretty's time. Bounded: a
- * log can hold any number of distinct keys.
+ * Words painted one way, each made once: a word comes back on every line. Bounded: a log can
+ * hold any number of distinct keys.
  */
-class PaintedWords {
-  readonly #byKind = new Map<string, Map<string, string>>();
+class PaintedWord {
+  readonly #painted = new Map<string, string>();
+  readonly #paint: (word: string) => string;
 
-  get(kind: string, word: string, paint: () => string): string {
-    let words = this.#byKind.get(kind);
-    if (!words) {
-      words = new Map();
-      this.#byKind.set(kind, words);
-    }
-    let painted = words.get(word);
+  constructor(paint: (word: string) => string) {
+    this.#paint = paint;
+  }
+
+  of(word: string): string {
+    let painted = this.#painted.get(word);
     if (painted === undefined) {
-      painted = paint();
-      if (words.size < 1024) words.set(word, painted);
+      painted = this.#paint(word);
+      if (this.#painted.size < 1024) this.#painted.set(word, painted);
     }
     return painted;
   }
+}
+
+/**
+ * The painted words of one palette (badges, levels, components, attribute keys, escaped for
+ * a terminal or not): building them again on every line was a fifth of pretty's time.
+ */
+interface PaintedWords {
+  readonly badge: PaintedWord;
+  readonly level: PaintedWord;
+  readonly component: PaintedWord;
+  readonly componentEscaped: PaintedWord;
+  readonly key: PaintedWord;
+  readonly keyEscaped: PaintedWord;
 }
 
 const paintedByPalette = new WeakMap<Palette, PaintedWords>();
@@ -73,7 +87,14 @@ const paintedByPalette = new WeakMap<Palette, PaintedWords>();
 function paintedWords(palette: Palette): PaintedWords {
   let words = paintedByPalette.get(palette);
   if (!words) {
-    words = new PaintedWords();
+    words = {
+      badge: new PaintedWord((logType) => paintBadge(logType, palette)),
+      level: new PaintedWord((level) => paintLevelLabel(level as Level, palette)),
+      component: new PaintedWord((component) => palette.cyan(component)),
+      componentEscaped: new PaintedWord((component) => palette.cyan(escapeTerminal(component))),
+      key: new PaintedWord((key) => palette.gray(`${key}=`)),
+      keyEscaped: new PaintedWord((key) => palette.gray(`${escapeTerminal(key)}=`)),
+    };
     paintedByPalette.set(palette, words);
   }
   return words;
@@ -111,9 +132,6 @@ const LEVEL_LABELS: Readonly<Record<Level, string>> = { fatal: 'FATAL', error: '
 /** Attribute values longer than this are cut, with a marker. */
 const VALUE_CHARS = 120;
 
-function paintLevel(level: Level | undefined, palette: Palette): string {
-  return level ? paintedWords(palette).get('level', level, () => paintLevelLabel(level, palette)) : '     ';
-}
 
 function paintLevelLabel(level: Level, palette: Palette): string {
   const label = LEVEL_LABELS[level];
@@ -136,9 +154,12 @@ function paintLevelLabel(level: Level, palette: Palette): string {
  */
 export function renderRecord(record: LogRecord, palette: Palette, escape: (text: string) => string = escapeTerminal, valueChars = VALUE_CHARS): string {
   const words = paintedWords(palette);
-  const parts = [paintLevel(record.level, palette)];
+  // Words painted once where the escape is one of ours; another escape paints them each time.
+  const known = escape === same || escape === escapeTerminal;
+  const components = escape === same ? words.component : words.componentEscaped;
+  const parts = [record.level ? words.level.of(record.level) : '     '];
   const { component } = record;
-  if (component) parts.push(words.get(escape === same ? 'component' : 'component escaped', component, () => palette.cyan(escape(component))));
+  if (component) parts.push(known ? components.of(component) : palette.cyan(escape(component)));
   if (record.context) parts.push(palette.gray(`[${escape(record.context)}]`));
   // Attributes read from the line's text where it can be: no object made, no value written back
   // to JSON. Only a line with a duration is parsed, to show it as a slow operation.
@@ -151,21 +172,19 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
   }
   parts.push(palette.bold(escape(record.message)));
   if (valueChars === 0) return parts.join(' ');
+  const keys = escape === same ? words.key : words.keyEscaped;
+  const paintedKey = (key: string): string => (known ? keys.of(key) : palette.gray(`${escape(key)}=`));
   const shown = (key: string): boolean => !slow || (key !== 'durationMillis' && key !== 'ns' && key !== 'planSummary');
   if (members) {
     for (const { key, text, isString } of members) {
-      if (shown(key)) parts.push(`${paintedKey(words, key, palette, escape)}${escape(cut(isString && text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text, valueChars))}`);
+      if (shown(key)) parts.push(`${paintedKey(key)}${escape(cut(isString && text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text, valueChars))}`);
     }
   } else {
     for (const [key, value] of Object.entries(record.attrs ?? {})) {
-      if (shown(key)) parts.push(`${paintedKey(words, key, palette, escape)}${escape(compactValue(value, valueChars))}`);
+      if (shown(key)) parts.push(`${paintedKey(key)}${escape(compactValue(value, valueChars))}`);
     }
   }
   return parts.join(' ');
-}
-
-function paintedKey(words: PaintedWords, key: string, palette: Palette, escape: (text: string) => string): string {
-  return words.get(escape === same ? 'key' : 'key escaped', key, () => palette.gray(`${escape(key)}=`));
 }
 
 function compactValue(value: unknown, valueChars: number): string {
