@@ -18,5 +18,8 @@ export function formatTime(ms: number, utc: boolean): string {
       ? `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
       : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
   }
-  return `${cache.text}.${pad(ms - second * 1000, 3)}${utc ? 'Z' : ''}`;
+  return `${cache.text}.${MILLIS[Math.floor(ms - second * 1000)]}${utc ? 'Z' : ''}`;
 }
+
+/** `000` to `999`, made once: padding each line's milliseconds was a fiftieth of pretty's time. */
+const MILLIS = Array.from({ length: 1000 }, (_, n) => pad(n, 3));

@@ -6,6 +6,7 @@
 import type { EntryLine } from '../read/entry-line.js';
 import type { Level, LogRecord } from '../parse/log-record.js';
 import { recordObject, valueAt } from '../parse/record-object.js';
+import type { JsonMember } from '../parse/json-members.js';
 import { attrMembersOf, slowOperationOf } from '../parse/parse-server-line.js';
 import type { Palette, Paint } from './colors.js';
 import { escapeTerminal, isTerminalSafe } from './escape-terminal.js';
@@ -164,7 +165,7 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
   // Attributes read from the line's text where it can be: no object made, no value written back
   // to JSON. Only a line with a duration is parsed, to show it as a slow operation.
   const members = attrMembersOf(record);
-  const slow = members && !members.some((m) => m.key === 'durationMillis') ? undefined : slowOperationOf(record);
+  const slow = members && !hasMember(members, 'durationMillis') ? undefined : slowOperationOf(record);
   if (slow) {
     parts.push(palette.bold(`${slow.durationMillis}ms`));
     if (slow.ns) parts.push(escape(slow.ns));
@@ -173,18 +174,29 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
   parts.push(palette.bold(escape(record.message)));
   if (valueChars === 0) return parts.join(' ');
   const keys = escape === same ? words.key : words.keyEscaped;
-  const paintedKey = (key: string): string => (known ? keys.of(key) : palette.gray(`${escape(key)}=`));
-  const shown = (key: string): boolean => !slow || (key !== 'durationMillis' && key !== 'ns' && key !== 'planSummary');
+  // Loops without a closure a line: this is pretty's hottest function.
   if (members) {
-    for (const { key, text, isString } of members) {
-      if (shown(key)) parts.push(`${paintedKey(key)}${escape(cut(isString && text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text, valueChars))}`);
+    for (let i = 0; i < members.length; i++) {
+      const { key, text, isString } = members[i]!;
+      if (slow && isSlowFigure(key)) continue;
+      const value = cut(isString && text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text, valueChars);
+      parts.push((known ? keys.of(key) : palette.gray(`${escape(key)}=`)) + escape(value));
     }
   } else {
     for (const [key, value] of Object.entries(record.attrs ?? {})) {
-      if (shown(key)) parts.push(`${paintedKey(key)}${escape(compactValue(value, valueChars))}`);
+      if (slow && isSlowFigure(key)) continue;
+      parts.push((known ? keys.of(key) : palette.gray(`${escape(key)}=`)) + escape(compactValue(value, valueChars)));
     }
   }
   return parts.join(' ');
+}
+
+/** The figures a slow operation leads with, not repeated among its attributes. */
+const isSlowFigure = (key: string): boolean => key === 'durationMillis' || key === 'ns' || key === 'planSummary';
+
+function hasMember(members: readonly JsonMember[], key: string): boolean {
+  for (let i = 0; i < members.length; i++) if (members[i]!.key === key) return true;
+  return false;
 }
 
 function compactValue(value: unknown, valueChars: number): string {
