@@ -71,16 +71,15 @@ class PaintedWord {
 }
 
 /**
- * The painted words of one palette (badges, levels, components, attribute keys, escaped for
- * a terminal or not): building them again on every line was a fifth of pretty's time.
+ * The painted words of one palette (badges, levels, components, escaped for a terminal or
+ * not). Attribute keys are painted each time: looking up a key cut from each line (its hash
+ * made anew) was slower than painting it (measured).
  */
 interface PaintedWords {
   readonly badge: PaintedWord;
   readonly level: PaintedWord;
   readonly component: PaintedWord;
   readonly componentEscaped: PaintedWord;
-  readonly key: PaintedWord;
-  readonly keyEscaped: PaintedWord;
 }
 
 const paintedByPalette = new WeakMap<Palette, PaintedWords>();
@@ -93,8 +92,6 @@ function paintedWords(palette: Palette): PaintedWords {
       level: new PaintedWord((level) => paintLevelLabel(level as Level, palette)),
       component: new PaintedWord((component) => palette.cyan(component)),
       componentEscaped: new PaintedWord((component) => palette.cyan(escapeTerminal(component))),
-      key: new PaintedWord((key) => palette.gray(`${key}=`)),
-      keyEscaped: new PaintedWord((key) => palette.gray(`${escapeTerminal(key)}=`)),
     };
     paintedByPalette.set(palette, words);
   }
@@ -173,19 +170,18 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
   }
   parts.push(palette.bold(escape(record.message)));
   if (valueChars === 0) return parts.join(' ');
-  const keys = escape === same ? words.key : words.keyEscaped;
   // Loops without a closure a line: this is pretty's hottest function.
   if (members) {
     for (let i = 0; i < members.length; i++) {
       const { key, text, isString } = members[i]!;
       if (slow && isSlowFigure(key)) continue;
       const value = cut(isString && text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text, valueChars);
-      parts.push((known ? keys.of(key) : palette.gray(`${escape(key)}=`)) + escape(value));
+      parts.push(palette.gray(`${escape(key)}=`) + escape(value));
     }
   } else {
     for (const [key, value] of Object.entries(record.attrs ?? {})) {
       if (slow && isSlowFigure(key)) continue;
-      parts.push((known ? keys.of(key) : palette.gray(`${escape(key)}=`)) + escape(compactValue(value, valueChars)));
+      parts.push(palette.gray(`${escape(key)}=`) + escape(compactValue(value, valueChars)));
     }
   }
   return parts.join(' ');
