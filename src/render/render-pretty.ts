@@ -71,15 +71,13 @@ class PaintedWord {
 }
 
 /**
- * The painted words of one palette (badges, levels, components, escaped for a terminal or
- * not). Attribute keys are painted each time: looking up a key cut from each line (its hash
- * made anew) was slower than painting it (measured).
+ * The painted words of one palette: badges and levels. Components and attribute keys are
+ * painted each time: looking up a word cut from each line (its hash made anew) was no faster
+ * than painting it (measured).
  */
 interface PaintedWords {
   readonly badge: PaintedWord;
   readonly level: PaintedWord;
-  readonly component: PaintedWord;
-  readonly componentEscaped: PaintedWord;
 }
 
 const paintedByPalette = new WeakMap<Palette, PaintedWords>();
@@ -90,8 +88,6 @@ function paintedWords(palette: Palette): PaintedWords {
     words = {
       badge: new PaintedWord((logType) => paintBadge(logType, palette)),
       level: new PaintedWord((level) => paintLevelLabel(level as Level, palette)),
-      component: new PaintedWord((component) => palette.cyan(component)),
-      componentEscaped: new PaintedWord((component) => palette.cyan(escapeTerminal(component))),
     };
     paintedByPalette.set(palette, words);
   }
@@ -152,12 +148,9 @@ function paintLevelLabel(level: Level, palette: Palette): string {
  */
 export function renderRecord(record: LogRecord, palette: Palette, escape: (text: string) => string = escapeTerminal, valueChars = VALUE_CHARS): string {
   const words = paintedWords(palette);
-  // Words painted once where the escape is one of ours; another escape paints them each time.
-  const known = escape === same || escape === escapeTerminal;
-  const components = escape === same ? words.component : words.componentEscaped;
   const parts = [record.level ? words.level.of(record.level) : '     '];
   const { component } = record;
-  if (component) parts.push(known ? components.of(component) : palette.cyan(escape(component)));
+  if (component) parts.push(palette.cyan(escape(component)));
   if (record.context) parts.push(palette.gray(`[${escape(record.context)}]`));
   // Attributes read from the line's text where it can be: no object made, no value written back
   // to JSON. Only a line with a duration is parsed, to show it as a slow operation.
