@@ -105,7 +105,8 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   const escape = entry.knownTerminalSafe || isTerminalSafe(contents) ? same : escapeTerminal;
   if (options.fields) return `${line} ${renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escape)}`;
   if (!record) return `${line} ${escapeTerminal(contents)}`;
-  if (!options.expand) return `${line} ${renderRecord(record, palette, escape)}`;
+  // One join for the whole line: no string of the record's part made and copied again.
+  if (!options.expand) return recordParts(record, palette, escape, VALUE_CHARS, [line]).join(' ');
   // Expanded, the attributes stand in full below the line, not on it too.
   line += ` ${renderRecord(record, palette, escape, 0)}`;
   if (record.attrs && Object.keys(record.attrs).length > 0) {
@@ -147,8 +148,13 @@ function paintLevelLabel(level: Level, palette: Palette): string {
  * (values cut at `valueChars`; 0 leaves the attributes out).
  */
 export function renderRecord(record: LogRecord, palette: Palette, escape: (text: string) => string = escapeTerminal, valueChars = VALUE_CHARS): string {
+  return recordParts(record, palette, escape, valueChars, []).join(' ');
+}
+
+/** renderRecord's parts, after those in `parts`. */
+function recordParts(record: LogRecord, palette: Palette, escape: (text: string) => string, valueChars: number, parts: string[]): string[] {
   const words = paintedWords(palette);
-  const parts = [record.level ? words.level.of(record.level) : '     '];
+  parts.push(record.level ? words.level.of(record.level) : '     ');
   const { component } = record;
   if (component) parts.push(palette.cyan(escape(component)));
   if (record.context) parts.push(palette.gray(`[${escape(record.context)}]`));
@@ -162,7 +168,7 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
     if (slow.plan) parts.push(slow.plan.startsWith('COLLSCAN') ? palette.redBadge(escape(slow.plan)) : escape(slow.plan));
   }
   parts.push(palette.bold(escape(record.message)));
-  if (valueChars === 0) return parts.join(' ');
+  if (valueChars === 0) return parts;
   // Loops without a closure a line: this is pretty's hottest function.
   if (members) {
     for (let i = 0; i < members.length; i++) {
@@ -177,7 +183,7 @@ export function renderRecord(record: LogRecord, palette: Palette, escape: (text:
       parts.push(palette.gray(`${escape(key)}=`) + escape(compactValue(value, valueChars)));
     }
   }
-  return parts.join(' ');
+  return parts;
 }
 
 /** The figures a slow operation leads with, not repeated among its attributes. */
