@@ -67,13 +67,17 @@ export const sidecar: FollowerSystem = {
     const child = spawn(process.execPath, [SIDECAR_BIN, ...args, '--stats-interval', '0', ...extraArgs], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    // Ready once it has looked at every file once.
+    // Ready once it has looked at each of these files (it also reports on the default files:
+    // counting any report let a scenario write before its file was opened, and a file found
+    // at start is followed from its end, so the first lines were not the sidecar's to read).
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
+    const lookedAt = (file: string): boolean =>
+      stderr.split('\n').some((line) => /"event":"(opened|waiting)"/.test(line) && line.includes(`"path":${JSON.stringify(file)}`));
     const deadline = Date.now() + 10_000;
-    while ((stderr.match(/"event":"(opened|waiting)"/g) ?? []).length < files.length && Date.now() < deadline) await settle(10);
+    while (!files.every((f) => lookedAt(f.path)) && Date.now() < deadline) await settle(10);
     return collect(child, false);
   },
 };

@@ -16,6 +16,8 @@ export interface LossRow {
   readonly delivered: number;
   readonly lost: number;
   readonly invalidJson: number;
+  /** The writers' longest pause between two writes (ms). */
+  readonly writerPauseMs: number;
 }
 
 type Scenario = (system: FollowerSystem, dir: string) => Promise<Omit<LossRow, 'scenario' | 'system'>>;
@@ -33,14 +35,14 @@ function tally(output: string, type: string, writers: readonly NumberedWriter[])
     lost += result.lost.length;
     written += writer.written;
   }
-  return { written, delivered, lost, invalidJson: parseEntries(lines).invalidJson };
+  return { written, delivered, lost, invalidJson: parseEntries(lines).invalidJson, writerPauseMs: Math.max(...writers.map((w) => w.longestPauseMs)) };
 }
 
 /** One line written: was it delivered whole? */
 function tallyOne(output: string, line: string): Omit<LossRow, 'scenario' | 'system'> {
   const { entries, invalidJson } = parseEntries(output.split('\n').filter(Boolean));
   const delivered = entries.some((entry) => entry.contents === line) ? 1 : 0;
-  return { written: 1, delivered, lost: 1 - delivered, invalidJson };
+  return { written: 1, delivered, lost: 1 - delivered, invalidJson, writerPauseMs: 0 };
 }
 
 /** 2000 lines/s for `seconds`, `rotate` called six times, evenly spaced. */
@@ -165,7 +167,7 @@ export async function runLoss(only?: RegExp, systems: readonly FollowerSystem[] 
 }
 
 export function formatLoss(rows: readonly LossRow[]): string {
-  const lines = ['| scenario | system | written | delivered | lost | invalid JSON |', '|---|---|---|---|---|---|'];
-  for (const r of rows) lines.push(`| ${r.scenario} | ${r.system.replaceAll("|", "\\|")} | ${r.written} | ${r.delivered} | ${r.lost} | ${r.invalidJson} |`);
+  const lines = ["| scenario | system | written | delivered | lost | invalid JSON | writer's longest pause, ms |", '|---|---|---|---|---|---|---|'];
+  for (const r of rows) lines.push(`| ${r.scenario} | ${r.system.replaceAll("|", "\\|")} | ${r.written} | ${r.delivered} | ${r.lost} | ${r.invalidJson} | ${r.writerPauseMs} |`);
   return lines.join('\n');
 }

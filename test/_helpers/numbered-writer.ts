@@ -11,6 +11,13 @@ export class NumberedWriter {
   readonly #padding: string;
   #fd: number;
   #next = 1;
+  #lastWrite = 0;
+  /**
+   * The longest pause between two writes, in ms: on a loaded machine the writer itself may
+   * stall, and a stall longer than the follower's --rotate-wait while it writes to a renamed
+   * file puts its next lines where, by contract, nobody reads them.
+   */
+  longestPauseMs = 0;
 
   constructor(path: string, tag: string, lineBytes = 60) {
     this.path = path;
@@ -31,6 +38,9 @@ export class NumberedWriter {
   write(count = 1): void {
     let text = '';
     for (let i = 0; i < count; i++) text += this.line(this.#next++) + '\n';
+    const now = Date.now();
+    if (this.#lastWrite > 0) this.longestPauseMs = Math.max(this.longestPauseMs, now - this.#lastWrite);
+    this.#lastWrite = now;
     fs.writeSync(this.#fd, text);
   }
 
