@@ -75,7 +75,7 @@ export const sidecar: FollowerSystem = {
       stderr += chunk.toString();
     });
     const lookedAt = (file: string): boolean =>
-      stderr.split('\n').some((line) => /"event":"(opened|waiting)"/.test(line) && line.includes(`"path":${JSON.stringify(file)}`));
+      stderr.split('\n').some((line) => /"event":"(opened|waiting|resumed|resume-lost)"/.test(line) && line.includes(`"path":${JSON.stringify(file)}`));
     const deadline = Date.now() + 10_000;
     while (!files.every((f) => lookedAt(f.path)) && Date.now() < deadline) await settle(10);
     return collect(child, false);
