@@ -27,13 +27,21 @@ export function measure(script: string): Measured {
 export const fmt = (n: number, digits = 2): string => n.toFixed(digits);
 
 /** Runs per figure: this machine is shared, and one run can be 20% off either way. */
-export const RUNS = 3;
+export const RUNS = 5;
+
+/** The run with the median CPU-seconds, and the highest peak RSS of them all. */
+function medianOf(runs: readonly Measured[]): Measured {
+  const sorted = [...runs].sort((a, b) => a.cpuSeconds - b.cpuSeconds);
+  return { ...sorted[Math.floor(sorted.length / 2)]!, peakRssMb: Math.max(...sorted.map((m) => m.peakRssMb)) };
+}
 
 /**
- * The run with the median CPU-seconds of `runs` runs (ours and the anchors' alike), and the
- * highest peak RSS of them.
+ * The median run of each script (by CPU-seconds), their runs taken in turns (every script once, then again):
+ * the machine is shared and slows down for minutes at a time, so a figure and the anchor it
+ * is compared with are measured in the same minutes, not one after the other.
  */
-export function measureMedian(script: string, runs = RUNS): Measured {
-  const all = Array.from({ length: runs }, () => measure(script)).sort((a, b) => a.cpuSeconds - b.cpuSeconds);
-  return { ...all[Math.floor(runs / 2)]!, peakRssMb: Math.max(...all.map((m) => m.peakRssMb)) };
+export function measureInTurns(scripts: readonly string[], runs = RUNS): Measured[] {
+  const all = scripts.map((): Measured[] => []);
+  for (let turn = 0; turn < runs; turn++) scripts.forEach((script, i) => all[i]!.push(measure(script)));
+  return all.map(medianOf);
 }

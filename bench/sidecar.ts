@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { catchUpFiles } from './inputs.js';
-import { RUNS, fmt, measure, measureMedian } from './measure.js';
+import { RUNS, fmt, measure, measureInTurns, type Measured } from './measure.js';
 import { SIDECAR_BIN } from './followers.js';
 
 export function runCatchUpBench(): string {
@@ -18,11 +18,13 @@ export function runCatchUpBench(): string {
     .map(([type, file]) => `jq --unbuffered -n -c -R 'inputs | {"logType": "${type}", "contents": .}' < "${file}" &`)
     .join('\n');
   measure(`cat ${[...files.values()].map((f) => `"${f}"`).join(' ')} > /dev/null`);
-  const jq = measureMedian(`( ${pipelines}\nwait ) | cat > /dev/null`);
   const args = [...files].map(([type, file]) => `--file "${type}=${file}"`).join(' ');
-  const ours = measureMedian(`"${node}" "${SIDECAR_BIN}" --once --stats-interval 0 ${args} 2>/dev/null | cat > /dev/null`);
+  const [jq, ours] = measureInTurns([
+    `( ${pipelines}\nwait ) | cat > /dev/null`,
+    `"${node}" "${SIDECAR_BIN}" --once --stats-interval 0 ${args} 2>/dev/null | cat > /dev/null`,
+  ]) as [Measured, Measured];
   return [
-    `Input: 1,000,000 lines, ${fmt(bytes / 1e6, 0)} MB in ${files.size} files (70% server JSON with 0.5% slow queries of 2-20 KB, 30% agent text), into a pipe. Each figure: the median of ${RUNS} runs.`,
+    `Input: 1,000,000 lines, ${fmt(bytes / 1e6, 0)} MB in ${files.size} files (70% server JSON with 0.5% slow queries of 2-20 KB, 30% agent text), into a pipe. Each figure: the median of ${RUNS} runs, taken in turns.`,
     '',
     '| system | CPU-s | peak RSS MB | lines/s (wall) |',
     '|---|---|---|---|',
