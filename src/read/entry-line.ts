@@ -2,7 +2,7 @@
  * One entry as read: its type, where its JSON sits in the input bytes, and its contents,
  * decoded only when something asks (selection by type alone never decodes).
  */
-import { unescapeLiteralToString } from '../encode/json-kernels.js';
+import { literalTerminalSafe, unescapeLiteralToString } from '../encode/json-kernels.js';
 import type { LinePrefix } from './line-prefix.js';
 
 export class EntryLine {
@@ -22,7 +22,6 @@ export class EntryLine {
   readonly literalEnd: number;
   #contents: string | undefined;
   #escaped: string | undefined;
-  #terminalSafe = false;
 
   constructor(
     logType: string,
@@ -64,20 +63,19 @@ export class EntryLine {
         this.#contents = this.bytes.toString('utf8', start, end);
       } else {
         // The kernel, from the bytes: 3x faster than JSON.parse on a server line (measured).
-        const decoded = unescapeLiteralToString(this.bytes, start, end);
-        this.#terminalSafe = decoded?.terminalSafe ?? false;
-        this.#contents = decoded?.text ?? decodeLiteral(escaped ?? this.bytes.toString('utf8', start, end));
+        this.#contents = unescapeLiteralToString(this.bytes, start, end) ?? decodeLiteral(escaped ?? this.bytes.toString('utf8', start, end));
       }
     }
     return this.#contents;
   }
 
   /**
-   * True when the contents were found safe for a terminal as they were decoded (no control,
-   * no byte from 0x7f, no escape of their own); false says nothing: look closer.
+   * True when the contents are surely safe for a terminal, known from their literal's bytes
+   * (no control, no byte from 0x7f, no escape to a control or of their own); false says
+   * nothing: look closer. Asked only by pretty output.
    */
   get knownTerminalSafe(): boolean {
-    return this.#terminalSafe;
+    return this.literalStart >= 0 && literalTerminalSafe(this.bytes, this.literalStart + 1, this.literalEnd);
   }
 
   /**
