@@ -74,7 +74,8 @@ class ServerRecord implements LogRecord {
   }
 
   numberInText(key: string): number | undefined {
-    const needle = this.#source ? escapedKeyNeedle(key) : keyNeedle(key);
+    const needles = needlesOf(key);
+    const needle = this.#source ? needles.escaped : needles.plain;
     const text = this.#text;
     // Looked for from the end: the server writes counts last (connectionCount).
     const at = text.lastIndexOf(needle);
@@ -131,9 +132,6 @@ function needlesOf(key: string): { readonly plain: string; readonly escaped: str
   }
   return needles;
 }
-
-const keyNeedle = (key: string): string => needlesOf(key).plain;
-const escapedKeyNeedle = (key: string): string => needlesOf(key).escaped;
 
 /** The members of a line's `attr`; undefined when they can't be read so (then parse the line). */
 function membersOfAttr(line: string): JsonMember[] | undefined {
