@@ -105,9 +105,7 @@ export const HAS_UNICODE_ESCAPE = -2;
  */
 export function unescapeLiteral(source: Buffer, start: number, end: number, target: Buffer, at: number): number {
   if (end - start > MAX_UNESCAPE_BYTES) throw new RangeError(`unescapeLiteral takes at most ${MAX_UNESCAPE_BYTES} bytes a call`);
-  let from = UNESCAPE_SOURCE;
-  if (source.buffer === memory.buffer) from = source.byteOffset + start;
-  else source.copy(heap, UNESCAPE_SOURCE, start, end);
+  const from = literalInMemory(source, start, end);
   const direct = inPlace(target, at);
   const into = direct >= 0 ? direct : UNESCAPE_TARGET;
   const written = unescape(from, from + end - start, into);
@@ -132,8 +130,13 @@ export function unescapeLiteralToString(source: Buffer, start: number, end: numb
  */
 export function literalTerminalSafe(source: Buffer, start: number, end: number): boolean {
   if (end - start > MAX_UNESCAPE_BYTES) return false;
-  let from = UNESCAPE_SOURCE;
-  if (source.buffer === memory.buffer) from = source.byteOffset + start;
-  else source.copy(heap, UNESCAPE_SOURCE, start, end);
+  const from = literalInMemory(source, start, end);
   return terminalUnsafe(from, from + end - start) === 0;
+}
+
+/** Where source[start, end) is in the module's memory: where it was read, or copied there. */
+function literalInMemory(source: Buffer, start: number, end: number): number {
+  if (source.buffer === memory.buffer) return source.byteOffset + start;
+  source.copy(heap, UNESCAPE_SOURCE, start, end);
+  return UNESCAPE_SOURCE;
 }

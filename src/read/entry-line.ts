@@ -109,7 +109,6 @@ export class EntryLine {
 
 const EMPTY = Buffer.alloc(0);
 
-
 /** A literal's inside decoded; one with a broken escape stays as it is, not a crash. */
 function decodeLiteral(escaped: string): string {
   if (!escaped.includes('\\')) return escaped;

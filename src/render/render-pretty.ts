@@ -49,8 +49,8 @@ function paintBadge(logType: string, palette: Palette): string {
 }
 
 /**
- * Words painted one way, each made once: a word comes back on every line. Bounded: a log can
- * hold any number of distinct keys.
+ * Words painted one way, each made once: a word comes back on every line. Bounded: a stream
+ * can hold any number of distinct types.
  */
 class PaintedWord {
   readonly #painted = new Map<string, string>();
