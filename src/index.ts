@@ -21,7 +21,7 @@ export { colorEnabled, palette, type ColorMode, type Palette } from './render/co
 export { renderPrettyEntry, typeBadge } from './render/render-pretty.js';
 export { FilterOutput, runFilter, formatSummary, type FilterOptions, type FilterIO, type OutputMode } from './filter/run-filter.js';
 export { readEntries, type InputSelection } from './read/read-entries.js';
-export { LEVELS, levelOf, parseLogTime, type Level, type LineSource, type LogRecord } from './parse/log-record.js';
+export { LEVELS, levelOf, parseLogTime, type Level, type LineSource, type EntrySource, type LogRecord } from './parse/log-record.js';
 export { parseServerLine, slowOperationOf, type SlowOperation } from './parse/parse-server-line.js';
 export { parseAuditLine } from './parse/parse-audit-line.js';
 export { parseAgentLine, parseLauncherLine } from './parse/parse-agent-line.js';

@@ -17,13 +17,17 @@ declare const WebAssembly: {
 
 type Kernel = (source: number, end: number, target: number) => number;
 
-const { memory, escape, unescape, terminalUnsafe } = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports as {
+const { memory, escape, unescape, terminalUnsafe, serverHead, keepText } = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports as {
   memory: { buffer: ArrayBuffer };
   escape: Kernel;
   unescape: Kernel;
   terminalUnsafe: (source: number, end: number) => number;
+  serverHead: (source: number, end: number, escaped: number) => number;
+  keepText: (source: number, end: number) => number;
 };
-const heap = Buffer.from(memory.buffer);
+/** The memory never grows: its buffer is this one for good (and asking the module costs). */
+const memoryBuffer = memory.buffer;
+const heap = Buffer.from(memoryBuffer);
 
 /** Where the kernels read and write (json-string.wat). */
 const ESCAPE_SOURCE = 1024;
@@ -69,7 +73,7 @@ export function leaseKernelOutputChunk(): Buffer | undefined {
 }
 
 /** Where a kernel writes for `target[at]`: in place when the target is in its memory. */
-const inPlace = (target: Buffer, at: number): number => (target.buffer === memory.buffer ? target.byteOffset + at : -1);
+const inPlace = (target: Buffer, at: number): number => (target.buffer === memoryBuffer ? target.byteOffset + at : -1);
 
 /** The longest source one escape takes: the writer escapes longer lines in segments this long. */
 export const MAX_ESCAPE_BYTES = 32 * 1024;
@@ -134,9 +138,40 @@ export function literalTerminalSafe(source: Buffer, start: number, end: number):
   return terminalUnsafe(from, from + end - start) === 0;
 }
 
+/**
+ * serverHead's answer (json-string.wat): places in the module's memory (add the shift
+ * findServerHead returns to make them indexes of the source), kept indexes and the id, in the
+ * order the module writes them. Overwritten by the next call.
+ */
+export const serverHeadAnswer = new Int32Array(memoryBuffer, 896, 16);
+/** serverHead's time in milliseconds; NaN when the time is not in the form it reads. */
+export const serverHeadMillis = new Float64Array(memoryBuffer, 960, 1);
+
+/** A server line's head is read within this many bytes of its start (longer ones are parsed). */
+const SERVER_HEAD_BYTES = 1024;
+
+/**
+ * Reads the head of a 4.4+ server line source[start, end), as the server wrote it or (escaped)
+ * inside an entry's contents literal, into serverHeadAnswer; returns the shift from its places
+ * to indexes of `source`, or undefined when the head is not there in that form.
+ */
+export function findServerHead(source: Buffer, start: number, end: number, escaped: boolean): number | undefined {
+  const stop = Math.min(end, start + SERVER_HEAD_BYTES);
+  const from = literalInMemory(source, start, stop);
+  return serverHead(from, from + stop - start, escaped ? 1 : 0) === 1 ? start - from : undefined;
+}
+
+/**
+ * Keeps the text at the module's memory[start, end) (places serverHeadAnswer gave, before
+ * the next call) for serverHead to know by its bytes: its index, or -1 when there is no room.
+ */
+export function keepHeadText(start: number, end: number): number {
+  return keepText(start, end);
+}
+
 /** Where source[start, end) is in the module's memory: where it was read, or copied there. */
 function literalInMemory(source: Buffer, start: number, end: number): number {
-  if (source.buffer === memory.buffer) return source.byteOffset + start;
+  if (source.buffer === memoryBuffer) return source.byteOffset + start;
   source.copy(heap, UNESCAPE_SOURCE, start, end);
   return UNESCAPE_SOURCE;
 }

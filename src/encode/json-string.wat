@@ -1,5 +1,6 @@
 ;; The hot paths of JSON strings, as WebAssembly with 128-bit SIMD: sixteen bytes are tested at
-;; once and copied whole up to the first byte that needs work. The compiled bytes are embedded
+;; once and copied whole up to the first byte that needs work; and the head of a server line,
+;; read from its bytes where the input was read into this memory. The compiled bytes are embedded
 ;; in json-string-wasm.ts (`npm run wasm` writes them; a test checks they are this file's), and
 ;; json-kernels.ts calls them.
 ;;
@@ -19,14 +20,32 @@
 ;; caller looks closer. Its own pass, not a part of unescape: in unescape's loop it made the
 ;; raw output 12% slower.
 ;;
+;; serverHead(src, end, escaped): the filter's and summary's. Reads the fields every 4.4+
+;; server line starts with in memory[src, end): `{"t":{"$date":"…"},"s":"…","c":"…","id":N,
+;; "ctx":"…","msg":"…"`, in the server's order, with spaces or tabs where it pads; as the
+;; server wrote the line (escaped 0) or inside an entry's contents literal, its quotes escaped
+;; once more (escaped 1: `{\"t\":…`). Returns 1 and writes the answer from 896 (i32s: the
+;; time's start and end; the severity's start, end and kept index; the component's the same;
+;; the id; the context's start and end; the message's start, end and kept index; where the
+;; head ends; then at 960 the time in milliseconds, an f64, NaN when it is not in the form
+;; parseIsoMillis reads). An end is where the closing quote starts; a kept index is -1 for a
+;; text not kept. Returns 0 when the head is not there in this form (another shape, an escape
+;; inside one of its strings, an id of more than nine digits).
+;;
+;; keepText(src, end): keeps the text memory[src, end) so that serverHead knows it by its bytes
+;; the next time; returns its index (the caller keeps the decoded text under it), or -1 when
+;; there is no room: 2048 texts of at most 256 bytes, 128 KiB of them in all.
+;;
 ;; Memory: 0-255 the short escape letter of each byte (0: none), 256-271 hex digits, 512-767
-;; the byte each escape letter stands for (0: none); escape reads 1024-33791 and writes from
+;; the byte each escape letter stands for (0: none), 768-816 the head's punctuation (a quote
+;; in it stands for the line's quote, escaped or not), 896-967 serverHead's answer; escape reads 1024-33791 and writes from
 ;; 40960 (six bytes out per byte in, and 16 spare); unescape reads 262144-524287 (or, for a
 ;; file's chunk read straight into memory, 1048576-2097151) and writes from 524288 (decoding
 ;; never grows, and 16 spare). From 2097152: output chunks the callers write into directly,
 ;; each followed by 64 spare bytes (the 16-byte stores may pass the end of what is written).
+;; From 4259840: the kept texts' table, and from 4325376 their bytes (keepText).
 (module
-  (memory (export "memory") 65)
+  (memory (export "memory") 68)
   (data (i32.const 8) "b")
   (data (i32.const 9) "t")
   (data (i32.const 10) "n")
@@ -43,6 +62,9 @@
   (data (i32.const 622) "\0a")
   (data (i32.const 626) "\0d")
   (data (i32.const 628) "\09")
+  ;; 768 {"t":{"$date":" (15), 783 "}, (3), 786 "s":" (5), 791 ", (2), 793 "c":" (5),
+  ;; 798 "id": (5), 803 "ctx":" (7), 810 "msg":" (7)
+  (data (i32.const 768) "{\22t\22:{\22$date\22:\22\22},\22s\22:\22\22,\22c\22:\22\22id\22:\22ctx\22:\22\22msg\22:\22")
   (func (export "escape") (param $src i32) (param $end i32) (param $dst i32) (result i32)
     (local $b i32) (local $k i32) (local $v v128)
     (block $done
@@ -166,4 +188,255 @@
         (local.set $src (i32.add (local.get $src) (i32.const 1)))
         (br $next)))
     (i32.or (local.get $escapes) (i32.ne (i8x16.bitmask (local.get $unsafe)) (i32.const 0))))
+
+  ;; memory[at, end) begins with the punctuation at memory[part, part + length), each quote in
+  ;; it standing for the line's quote: the index after it, or -1.
+  (func $expect (param $at i32) (param $end i32) (param $part i32) (param $length i32) (param $escaped i32) (result i32)
+    (local $b i32) (local $stop i32)
+    (local.set $stop (i32.add (local.get $part) (local.get $length)))
+    (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const -1))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $part) (local.get $stop)))
+        (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
+        (local.set $b (i32.load8_u (local.get $part)))
+        (if (i32.and (local.get $escaped) (i32.eq (local.get $b) (i32.const 0x22)))
+          (then
+            (if (i32.ne (i32.load8_u (local.get $at)) (i32.const 0x5c)) (then (return (i32.const -1))))
+            (local.set $at (i32.add (local.get $at) (i32.const 1)))
+            (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))))
+        (if (i32.ne (i32.load8_u (local.get $at)) (local.get $b)) (then (return (i32.const -1))))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (local.set $part (i32.add (local.get $part) (i32.const 1)))
+        (br $next)))
+    (local.get $at))
+  ;; Where the string from $at closes (the index of its closing quote, or of the backslash
+  ;; before it), or -1: at an escape of its own, or at the end.
+  (func $stringEnd (param $at i32) (param $end i32) (param $escaped i32) (result i32)
+    (local $b i32)
+    (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const -1))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $b (i32.load8_u (local.get $at)))
+        (if (i32.eq (local.get $b) (i32.const 0x5c))
+          (then
+            (return (select (local.get $at) (i32.const -1)
+              (i32.and (local.get $escaped)
+                (i32.and (i32.lt_u (i32.add (local.get $at) (i32.const 1)) (local.get $end))
+                         (i32.eq (i32.load8_u offset=1 (local.get $at)) (i32.const 0x22))))))))
+        (if (i32.eq (local.get $b) (i32.const 0x22))
+          (then (return (select (i32.const -1) (local.get $at) (local.get $escaped)))))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (br $next)))
+    (i32.const -1))
+  ;; Past the spaces and tabs from $at.
+  (func $skipSpace (param $at i32) (param $end i32) (result i32)
+    (local $b i32)
+    (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const -1))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $b (i32.load8_u (local.get $at)))
+        (br_if $done (i32.and (i32.ne (local.get $b) (i32.const 0x20)) (i32.ne (local.get $b) (i32.const 0x09))))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (br $next)))
+    (local.get $at))
+  ;; Two ASCII digits at $at as a number, or -1.
+  (func $twoDigits (param $at i32) (result i32)
+    (local $tens i32) (local $ones i32)
+    (local.set $tens (i32.sub (i32.load8_u (local.get $at)) (i32.const 0x30)))
+    (local.set $ones (i32.sub (i32.load8_u offset=1 (local.get $at)) (i32.const 0x30)))
+    (select (i32.const -1) (i32.add (i32.mul (local.get $tens) (i32.const 10)) (local.get $ones))
+      (i32.or (i32.gt_u (local.get $tens) (i32.const 9)) (i32.gt_u (local.get $ones) (i32.const 9)))))
+  ;; The time memory[src, end) in milliseconds since the epoch, when it is written as
+  ;; parseIsoMillis reads it (iso-time.ts: 2026-11-22T10:00:00.123 then Z, +00:00 or +0000,
+  ;; a day that is in its month); else NaN.
+  (func $isoMillis (param $src i32) (param $end i32) (result f64)
+    (local $length i32) (local $year i32) (local $month i32) (local $date i32) (local $hour i32)
+    (local $minute i32) (local $second i32) (local $centis i32) (local $milli i32) (local $zone i32)
+    (local $offset i32) (local $hours i32) (local $minutes i32) (local $last i32)
+    (local $y i32) (local $era i32) (local $yoe i32) (local $doe i32)
+    (local.set $length (i32.sub (local.get $end) (local.get $src)))
+    (if (i32.and (i32.ne (local.get $length) (i32.const 24))
+                 (i32.and (i32.ne (local.get $length) (i32.const 28)) (i32.ne (local.get $length) (i32.const 29))))
+      (then (return (f64.const nan))))
+    (if (i32.or (i32.or (i32.ne (i32.load8_u offset=4 (local.get $src)) (i32.const 0x2d)) (i32.ne (i32.load8_u offset=7 (local.get $src)) (i32.const 0x2d)))
+                (i32.or (i32.or (i32.ne (i32.load8_u offset=10 (local.get $src)) (i32.const 0x54)) (i32.ne (i32.load8_u offset=13 (local.get $src)) (i32.const 0x3a)))
+                        (i32.or (i32.ne (i32.load8_u offset=16 (local.get $src)) (i32.const 0x3a)) (i32.ne (i32.load8_u offset=19 (local.get $src)) (i32.const 0x2e)))))
+      (then (return (f64.const nan))))
+    (local.set $year (call $twoDigits (local.get $src)))
+    (local.set $y (call $twoDigits (i32.add (local.get $src) (i32.const 2))))
+    (local.set $month (call $twoDigits (i32.add (local.get $src) (i32.const 5))))
+    (local.set $date (call $twoDigits (i32.add (local.get $src) (i32.const 8))))
+    (local.set $hour (call $twoDigits (i32.add (local.get $src) (i32.const 11))))
+    (local.set $minute (call $twoDigits (i32.add (local.get $src) (i32.const 14))))
+    (local.set $second (call $twoDigits (i32.add (local.get $src) (i32.const 17))))
+    (local.set $centis (call $twoDigits (i32.add (local.get $src) (i32.const 20))))
+    (local.set $milli (i32.sub (i32.load8_u offset=22 (local.get $src)) (i32.const 0x30)))
+    ;; -1 in any of them makes the or negative.
+    (if (i32.lt_s (i32.or (i32.or (i32.or (local.get $year) (local.get $y)) (i32.or (local.get $month) (local.get $date)))
+                          (i32.or (i32.or (local.get $hour) (local.get $minute)) (i32.or (local.get $second) (local.get $centis))))
+                  (i32.const 0))
+      (then (return (f64.const nan))))
+    (local.set $year (i32.add (i32.mul (local.get $year) (i32.const 100)) (local.get $y)))
+    (if (i32.or (i32.or (i32.gt_u (local.get $milli) (i32.const 9)) (i32.gt_u (local.get $hour) (i32.const 23)))
+                (i32.or (i32.gt_u (local.get $minute) (i32.const 59)) (i32.gt_u (local.get $second) (i32.const 59))))
+      (then (return (f64.const nan))))
+    ;; The month's last day: 30 for April, June, September, November; February's by the leap year.
+    (local.set $last (i32.const 31))
+    (if (i32.or (i32.or (i32.eq (local.get $month) (i32.const 4)) (i32.eq (local.get $month) (i32.const 6)))
+                (i32.or (i32.eq (local.get $month) (i32.const 9)) (i32.eq (local.get $month) (i32.const 11))))
+      (then (local.set $last (i32.const 30))))
+    (if (i32.eq (local.get $month) (i32.const 2))
+      (then (local.set $last (select (i32.const 29) (i32.const 28)
+        (i32.or (i32.and (i32.eqz (i32.rem_u (local.get $year) (i32.const 4))) (i32.ne (i32.rem_u (local.get $year) (i32.const 100)) (i32.const 0)))
+                (i32.eqz (i32.rem_u (local.get $year) (i32.const 400))))))))
+    (if (i32.or (i32.or (i32.eqz (local.get $month)) (i32.gt_u (local.get $month) (i32.const 12)))
+                (i32.or (i32.eqz (local.get $date)) (i32.gt_u (local.get $date) (local.get $last))))
+      (then (return (f64.const nan))))
+    (local.set $zone (i32.load8_u offset=23 (local.get $src)))
+    (if (i32.eq (local.get $length) (i32.const 24))
+      (then (if (i32.ne (local.get $zone) (i32.const 0x5a)) (then (return (f64.const nan)))))
+      (else
+        (local.set $hours (call $twoDigits (i32.add (local.get $src) (i32.const 24))))
+        (local.set $minutes (call $twoDigits (i32.sub (i32.add (local.get $src) (local.get $length)) (i32.const 2))))
+        (if (i32.or (i32.or (i32.and (i32.ne (local.get $zone) (i32.const 0x2b)) (i32.ne (local.get $zone) (i32.const 0x2d)))
+                            (i32.and (i32.eq (local.get $length) (i32.const 29)) (i32.ne (i32.load8_u offset=26 (local.get $src)) (i32.const 0x3a))))
+                    (i32.or (i32.gt_u (local.get $hours) (i32.const 23)) (i32.gt_u (local.get $minutes) (i32.const 59))))
+          (then (return (f64.const nan))))
+        (local.set $offset (i32.mul (i32.add (i32.mul (local.get $hours) (i32.const 60)) (local.get $minutes)) (i32.const 60000)))
+        (if (i32.eq (local.get $zone) (i32.const 0x2d)) (then (local.set $offset (i32.sub (i32.const 0) (local.get $offset)))))))
+    ;; Days since 1970-01-01 (H. Hinnant's days_from_civil), the year starting in March.
+    (local.set $y (i32.sub (local.get $year) (i32.le_u (local.get $month) (i32.const 2))))
+    (local.set $era (i32.div_s (select (local.get $y) (i32.sub (local.get $y) (i32.const 399)) (i32.ge_s (local.get $y) (i32.const 0))) (i32.const 400)))
+    (local.set $yoe (i32.sub (local.get $y) (i32.mul (local.get $era) (i32.const 400))))
+    (local.set $doe (i32.add
+      (i32.add (i32.mul (local.get $yoe) (i32.const 365)) (i32.sub (i32.div_u (local.get $yoe) (i32.const 4)) (i32.div_u (local.get $yoe) (i32.const 100))))
+      (i32.sub (i32.add (i32.div_u (i32.add (i32.mul (i32.const 153)
+                                                     (select (i32.sub (local.get $month) (i32.const 3)) (i32.add (local.get $month) (i32.const 9)) (i32.gt_u (local.get $month) (i32.const 2))))
+                                            (i32.const 2))
+                                   (i32.const 5))
+                        (local.get $date))
+               (i32.const 1))))
+    (f64.add
+      (f64.mul (f64.convert_i32_s (i32.sub (i32.add (i32.mul (local.get $era) (i32.const 146097)) (local.get $doe)) (i32.const 719468))) (f64.const 86400000))
+      (f64.convert_i32_s (i32.sub
+        (i32.add (i32.add (i32.mul (local.get $hour) (i32.const 3600000)) (i32.mul (local.get $minute) (i32.const 60000)))
+                 (i32.add (i32.mul (local.get $second) (i32.const 1000)) (i32.add (i32.mul (local.get $centis) (i32.const 10)) (local.get $milli))))
+        (local.get $offset)))))
+  ;; Texts kept by their bytes, so the caller decodes each once: a table of 4096 slots from
+  ;; 4259840, 16 bytes each (hash, where the bytes are, length, index + 1; 0: free), half of
+  ;; them used at the most, and the bytes from 4325376 to 4456448.
+  (global $keptTexts (mut i32) (i32.const 0))
+  (global $keptBytesEnd (mut i32) (i32.const 4325376))
+  ;; FNV-1a of memory[src, end).
+  (func $hash (param $src i32) (param $end i32) (result i32)
+    (local $h i32)
+    (local.set $h (i32.const 0x811c9dc5))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
+        (local.set $h (i32.mul (i32.xor (local.get $h) (i32.load8_u (local.get $src))) (i32.const 0x01000193)))
+        (local.set $src (i32.add (local.get $src) (i32.const 1)))
+        (br $next)))
+    (local.get $h))
+  ;; The slot of memory[src, end) in the table: the one holding it, or the free one where it goes.
+  (func $slotOf (param $src i32) (param $end i32) (param $hash i32) (result i32)
+    (local $slot i32) (local $entry i32) (local $length i32) (local $i i32)
+    (local.set $length (i32.sub (local.get $end) (local.get $src)))
+    (local.set $slot (i32.and (local.get $hash) (i32.const 4095)))
+    (loop $probe
+      (local.set $entry (i32.add (i32.const 4259840) (i32.shl (local.get $slot) (i32.const 4))))
+      (if (i32.eqz (i32.load offset=12 (local.get $entry))) (then (return (local.get $entry))))
+      (if (i32.and (i32.eq (i32.load (local.get $entry)) (local.get $hash)) (i32.eq (i32.load offset=8 (local.get $entry)) (local.get $length)))
+        (then
+          (local.set $i (i32.const 0))
+          (block $differ
+            (loop $compare
+              (if (i32.ge_u (local.get $i) (local.get $length)) (then (return (local.get $entry))))
+              (br_if $differ (i32.ne (i32.load8_u (i32.add (local.get $src) (local.get $i)))
+                                     (i32.load8_u (i32.add (i32.load offset=4 (local.get $entry)) (local.get $i)))))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (br $compare)))))
+      (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (i32.const 4095)))
+      (br $probe))
+    (unreachable))
+  ;; The index of the text memory[src, end) when it is kept, else -1.
+  (func $keptIndex (param $src i32) (param $end i32) (result i32)
+    (i32.sub (i32.load offset=12 (call $slotOf (local.get $src) (local.get $end) (call $hash (local.get $src) (local.get $end)))) (i32.const 1)))
+  ;; Keeps the text memory[src, end) (at most 256 bytes): its index, or -1 when there is no
+  ;; more room (the caller then decodes it each time).
+  (func (export "keepText") (param $src i32) (param $end i32) (result i32)
+    (local $entry i32) (local $hash i32) (local $length i32)
+    (local.set $length (i32.sub (local.get $end) (local.get $src)))
+    (local.set $hash (call $hash (local.get $src) (local.get $end)))
+    (local.set $entry (call $slotOf (local.get $src) (local.get $end) (local.get $hash)))
+    (if (i32.load offset=12 (local.get $entry)) (then (return (i32.sub (i32.load offset=12 (local.get $entry)) (i32.const 1)))))
+    (if (i32.or (i32.or (i32.ge_u (global.get $keptTexts) (i32.const 2048)) (i32.gt_u (local.get $length) (i32.const 256)))
+                (i32.gt_u (i32.add (global.get $keptBytesEnd) (local.get $length)) (i32.const 4456448)))
+      (then (return (i32.const -1))))
+    (memory.copy (global.get $keptBytesEnd) (local.get $src) (local.get $length))
+    (i32.store (local.get $entry) (local.get $hash))
+    (i32.store offset=4 (local.get $entry) (global.get $keptBytesEnd))
+    (i32.store offset=8 (local.get $entry) (local.get $length))
+    (global.set $keptTexts (i32.add (global.get $keptTexts) (i32.const 1)))
+    (i32.store offset=12 (local.get $entry) (global.get $keptTexts))
+    (global.set $keptBytesEnd (i32.add (global.get $keptBytesEnd) (local.get $length)))
+    (i32.sub (global.get $keptTexts) (i32.const 1)))
+  ;; A string's value from $at (just past its opening quote): its bounds and its kept index
+  ;; stored at $slot; returns the index of its closing quote, or -1.
+  (func $string (param $at i32) (param $end i32) (param $escaped i32) (param $slot i32) (result i32)
+    (local $close i32)
+    (local.set $close (call $stringEnd (local.get $at) (local.get $end) (local.get $escaped)))
+    (i32.store (local.get $slot) (local.get $at))
+    (i32.store offset=4 (local.get $slot) (local.get $close))
+    (if (i32.ge_s (local.get $close) (i32.const 0))
+      (then (i32.store offset=8 (local.get $slot) (call $keptIndex (local.get $at) (local.get $close)))))
+    (local.get $close))
+  (func (export "serverHead") (param $src i32) (param $end i32) (param $escaped i32) (result i32)
+    (local $at i32) (local $id i32) (local $digits i32) (local $b i32) (local $timeEnd i32)
+    (local.set $at (call $expect (local.get $src) (local.get $end) (i32.const 768) (i32.const 15) (local.get $escaped)))
+    (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
+    ;; The time: not empty.
+    (local.set $timeEnd (call $stringEnd (local.get $at) (local.get $end) (local.get $escaped)))
+    (if (i32.le_s (local.get $timeEnd) (local.get $at)) (then (return (i32.const 0))))
+    (i32.store (i32.const 896) (local.get $at))
+    (i32.store (i32.const 900) (local.get $timeEnd))
+    (local.set $at (call $skipSpace (call $expect (local.get $timeEnd) (local.get $end) (i32.const 783) (i32.const 3) (local.get $escaped)) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (i32.const 786) (i32.const 5) (local.get $escaped)))
+    (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const 904)))
+    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (i32.const 791) (i32.const 2) (local.get $escaped)) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (i32.const 793) (i32.const 5) (local.get $escaped)))
+    (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const 916)))
+    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (i32.const 791) (i32.const 2) (local.get $escaped)) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (i32.const 798) (i32.const 5) (local.get $escaped)))
+    (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
+    ;; The id: one to nine digits, then a comma.
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
+        (local.set $b (i32.sub (i32.load8_u (local.get $at)) (i32.const 0x30)))
+        (br_if $done (i32.gt_u (local.get $b) (i32.const 9)))
+        (local.set $id (i32.add (i32.mul (local.get $id) (i32.const 10)) (local.get $b)))
+        (local.set $digits (i32.add (local.get $digits) (i32.const 1)))
+        (local.set $at (i32.add (local.get $at) (i32.const 1)))
+        (br $next)))
+    (if (i32.or (i32.eqz (local.get $digits)) (i32.gt_u (local.get $digits) (i32.const 9))) (then (return (i32.const 0))))
+    (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const 0))))
+    (if (i32.ne (i32.load8_u (local.get $at)) (i32.const 0x2c)) (then (return (i32.const 0))))
+    (i32.store (i32.const 928) (local.get $id))
+    (local.set $at (call $skipSpace (i32.add (local.get $at) (i32.const 1)) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (i32.const 803) (i32.const 7) (local.get $escaped)))
+    (i32.store (i32.const 932) (local.get $at))
+    (local.set $at (call $stringEnd (local.get $at) (local.get $end) (local.get $escaped)))
+    (i32.store (i32.const 936) (local.get $at))
+    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (i32.const 791) (i32.const 2) (local.get $escaped)) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (i32.const 810) (i32.const 7) (local.get $escaped)))
+    (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const 940)))
+    (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
+    ;; Where the head ends: past the message's closing quote.
+    (i32.store (i32.const 952) (i32.add (i32.add (local.get $at) (i32.const 1)) (local.get $escaped)))
+    (f64.store (i32.const 960) (call $isoMillis (i32.load (i32.const 896)) (i32.load (i32.const 900))))
+    (i32.const 1))
   )

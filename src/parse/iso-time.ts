@@ -55,8 +55,9 @@ export function parseIsoMillis(text: string, start = 0, end = text.length): numb
   if (century < 0 || year < 0 || text.charCodeAt(start + 4) !== 0x2d || text.charCodeAt(start + 7) !== 0x2d || month < 1 || month > 12 || date < 1) return undefined;
   const day = ((century * 100 + year) * 100 + month) * 100 + date;
   if (day !== lastDay.key) {
-    const ms = Date.UTC(century * 100 + year, month - 1, date);
-    // 2026-02-30 is no day: Date.UTC would roll it over into March.
+    // Not Date.UTC, which reads the years 0-99 as 1900-1999.
+    const ms = new Date(0).setUTCFullYear(century * 100 + year, month - 1, date);
+    // 2026-02-30 is no day: it would roll over into March.
     if (new Date(ms).getUTCDate() !== date) return undefined;
     lastDay.key = day;
     lastDay.ms = ms;

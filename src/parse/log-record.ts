@@ -107,6 +107,18 @@ export interface LineSource {
   readonly contents: string;
 }
 
+/**
+ * An entry's line as the reader holds it: where its contents literal's quotes are in the input
+ * bytes (literalStart -1 when it was not read so), the text between them while it is not
+ * decoded, and the contents.
+ */
+export interface EntrySource extends LineSource {
+  readonly bytes: Buffer;
+  readonly literalStart: number;
+  readonly literalEnd: number;
+  readonly escapedContents: string | undefined;
+}
+
 export function asObject(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

@@ -1,5 +1,5 @@
 /** The parser for each log type. */
-import type { LineSource, LogRecord } from './log-record.js';
+import type { EntrySource, LogRecord } from './log-record.js';
 import { parseAgentLine, parseLauncherLine } from './parse-agent-line.js';
 import { parseAuditLine, parseEscapedAuditLine } from './parse-audit-line.js';
 import { parseDiagnosticLine, parseOperatorLine } from './parse-operator-line.js';
@@ -26,15 +26,22 @@ export function parseRecord(logType: string, contents: string): LogRecord | unde
 }
 
 /**
- * An entry's record, from its contents literal as it stands in the input when the entry was
- * read by its bytes (`literal`, still escaped): most server lines and audit events are then
- * read without decoding them. `source.contents` decodes them when that is needed; like the entry's own contents,
- * a record read so is used while its input chunk is (the filter and summary do so).
+ * An entry's record. When the entry was read by its bytes, its line is read from its contents
+ * literal as it stands in the input (still escaped): most server lines and audit events are
+ * then read without decoding them. `source.contents` decodes them when that is needed; like the
+ * entry's own contents, a record read so is used while its input chunk is (the filter and
+ * summary do so).
  */
-export function parseEntryRecord(logType: string, literal: string | undefined, source: LineSource): LogRecord | undefined {
-  if (literal !== undefined) {
-    const record = logType === 'mongodb' ? parseEscapedServerLine(literal, source) : logType === 'mongodb-audit' ? parseEscapedAuditLine(literal, source) : undefined;
-    if (record) return record;
+export function parseEntryRecord(logType: string, source: EntrySource): LogRecord | undefined {
+  if (source.literalStart >= 0) {
+    if (logType === 'mongodb') {
+      const record = parseEscapedServerLine(source.bytes, source.literalStart + 1, source.literalEnd, source);
+      if (record) return record;
+    } else if (logType === 'mongodb-audit') {
+      const literal = source.escapedContents;
+      const record = literal === undefined ? undefined : parseEscapedAuditLine(literal, source);
+      if (record) return record;
+    }
   }
   return parseRecord(logType, source.contents);
 }

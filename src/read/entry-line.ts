@@ -57,11 +57,9 @@ export class EntryLine {
       const escaped = this.#escaped;
       const start = this.literalStart + 1;
       const end = this.literalEnd;
+      // Without a backslash the literal's text is the contents.
       if (escaped !== undefined && !escaped.includes('\\')) this.#contents = escaped;
-      else if (escaped === undefined && this.bytes.subarray(start, end).indexOf(0x5c) === -1) {
-        // Without a backslash the literal's bytes are the contents' UTF-8 bytes.
-        this.#contents = this.bytes.toString('utf8', start, end);
-      } else {
+      else {
         // The kernel, from the bytes: 3x faster than JSON.parse on a server line (measured).
         this.#contents = unescapeLiteralToString(this.bytes, start, end) ?? decodeLiteral(escaped ?? this.bytes.toString('utf8', start, end));
       }

@@ -9,6 +9,7 @@
  * crash.
  */
 import { LineSplitter } from '../follow/split-lines.js';
+import { matchesAt } from '../parse/match-bytes.js';
 import { EntryLine } from './entry-line.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, type LinePrefix } from './line-prefix.js';
 import { isOperatorObject } from '../parse/parse-operator-line.js';
@@ -34,13 +35,6 @@ const OPEN_BRACE = 0x7b;
 
 /** Longest input line held whole; longer ones are counted as other lines, piece by piece. */
 export const MAX_INPUT_LINE_BYTES = 64 * 1024 * 1024;
-
-/** A byte loop: for keys this short it is several times faster than Buffer.compare. */
-function matchesAt(bytes: Buffer, at: number, expected: Buffer): boolean {
-  if (at < 0 || at + expected.length > bytes.length) return false;
-  for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
-  return true;
-}
 
 /**
  * Type names seen so far, by length and first byte: a stream holds a handful of types, so a

@@ -119,7 +119,7 @@ export class EntrySelector implements EntryHandler {
     if (grep && grep.test(entry.contents) === invertGrep) return;
     let record: LogRecord | undefined;
     if (this.#readsRecords) {
-      record = parseEntryRecord(entry.logType, entry.escapedContents, entry);
+      record = parseEntryRecord(entry.logType, entry);
       if (this.#matchesRecord && !this.#matchesRecord(entry.logType, record, record?.time === undefined ? entry.stampedAt : undefined, record ? undefined : entry.contents)) return;
     }
     this.counts.selected++;

@@ -1,0 +1,79 @@
+import test from 'ava';
+import { parseLogTime } from '../../src/parse/log-record.js';
+import { readServerHead } from '../../src/parse/server-head.js';
+import { OTHER_TIMES, VALID_ISO_TIMES } from '../_helpers/iso-times.js';
+
+const lineAt = (time: string, msg = 'Connection accepted', id = '22943') =>
+  `{"t":{"$date":"${time}"},"s":"I",  "c":"NETWORK",  "id":${id},   "ctx":"listener","msg":"${msg}","attr":{"connectionCount":3}}`;
+
+/** The head of `line`, read as the server wrote it and from inside an entry's literal (between other bytes). */
+function headsOf(line: string) {
+  const plain = Buffer.from(line);
+  const literal = JSON.stringify(line);
+  const entry = Buffer.from(`{"logType":"mongodb","contents":${literal}}\n{"t":`);
+  const start = entry.indexOf('"', '{"logType":"mongodb","contents":'.length - 1) + 1;
+  return [readServerHead(plain, 0, plain.length, false), readServerHead(entry, start, start + Buffer.byteLength(literal) - 2, true)];
+}
+
+for (const time of VALID_ISO_TIMES) {
+  test(`server head: the time ${time} is read by the kernel as Date.parse reads it`, (t) => {
+    for (const head of headsOf(lineAt(time))) t.is(head?.time, Date.parse(time));
+  });
+}
+
+for (const time of OTHER_TIMES) {
+  test(`server head: the time ${time} is left to parseLogTime`, (t) => {
+    for (const head of headsOf(lineAt(time))) t.is(head?.time, parseLogTime(time));
+  });
+}
+
+test('server head: every field, and where the head ends', (t) => {
+  // A tab in the padding is one in the line, and an escape (to decode first) in a literal.
+  const line = '{"t":{"$date":"2026-11-22T10:00:00.123+00:00"},"s":"W",\t"c":"ACCESS",  "id":20436,"ctx":"conn/é","msg":"Zugriff ✗","attr":{}}';
+  t.is(headsOf(line)[1], undefined);
+  const spaced = line.replace('\t', ' ');
+  for (const head of [headsOf(line)[0], ...headsOf(spaced)]) {
+    t.like(head, { time: Date.parse('2026-11-22T10:00:00.123Z'), severity: 'W', component: 'ACCESS', id: 20436, message: 'Zugriff ✗' });
+  }
+  const [plain] = headsOf(line);
+  t.is(Buffer.from(line).toString('utf8', plain!.contextStart, plain!.contextEnd), 'conn/é');
+  t.is(Buffer.from(line).toString('utf8', plain!.end), ',"attr":{}}');
+});
+
+// Each must be parsed another way: the head is not there in the form the kernel reads.
+const notHeads: [string, string][] = [
+  ['fields in another order', '{"t":{"$date":"2026-11-22T10:00:00.123Z"},"c":"NETWORK","s":"I","id":1,"ctx":"a","msg":"b"}'],
+  ['no message', '{"t":{"$date":"2026-11-22T10:00:00.123Z"},"s":"I","c":"NETWORK","id":1,"ctx":"a"}'],
+  ['a time in another form', '{"t":{"$date":{"$numberLong":"1763805600000"}},"s":"I","c":"NETWORK","id":1,"ctx":"a","msg":"b"}'],
+  ['an empty time', '{"t":{"$date":""},"s":"I","c":"NETWORK","id":1,"ctx":"a","msg":"b"}'],
+  ['an escape in the message', '{"t":{"$date":"2026-11-22T10:00:00.123Z"},"s":"I","c":"NETWORK","id":1,"ctx":"a","msg":"say \\"hi\\""}'],
+  ['an escape in the context', '{"t":{"$date":"2026-11-22T10:00:00.123Z"},"s":"I","c":"NETWORK","id":1,"ctx":"a\\\\b","msg":"b"}'],
+  ['an id of ten digits', '{"t":{"$date":"2026-11-22T10:00:00.123Z"},"s":"I","c":"NETWORK","id":1234567890,"ctx":"a","msg":"b"}'],
+  ['an id that is not a number', '{"t":{"$date":"2026-11-22T10:00:00.123Z"},"s":"I","c":"NETWORK","id":"1","ctx":"a","msg":"b"}'],
+  ['a head longer than the kernel looks', `{"t":{"$date":"2026-11-22T10:00:00.123Z"},"s":"I","c":"NETWORK","id":1,"ctx":"a","msg":"${'x'.repeat(2000)}"}`],
+  ['the line cut in the message', '{"t":{"$date":"2026-11-22T10:00:00.123Z"},"s":"I","c":"NETWORK","id":1,"ctx":"a","msg":"cut'],
+  ['an audit event', '{"atype":"authenticate","ts":{"$date":"2026-11-22T10:00:00.000Z"},"result":18}'],
+];
+for (const [name, line] of notHeads) {
+  test(`server head: not read from ${name}`, (t) => {
+    t.deepEqual(headsOf(line), [undefined, undefined]);
+  });
+}
+
+test('server head: a raw quote inside a literal is no closing quote', (t) => {
+  const bytes = Buffer.from('{\\"t\\":{\\"$date\\":\\"2026-11-22T10:00:00.123Z\\"},\\"s\\":\\"I\\",\\"c\\":\\"N\\",\\"id\\":1,\\"ctx\\":\\"a"b\\",\\"msg\\":\\"m\\"');
+  t.is(readServerHead(bytes, 0, bytes.length, true), undefined);
+});
+
+test('server head: messages beyond the kept texts are read right, and kept ones again', (t) => {
+  // More than the kernel keeps (2048 texts): the rest are decoded each time.
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i < 3000; i++) {
+      const message = `message number ${i}`;
+      for (const head of headsOf(lineAt('2026-11-22T10:00:00.123Z', message, String(i)))) {
+        if (head?.message !== message || head.id !== i) t.fail(`${message}: ${head?.message}`);
+      }
+    }
+  }
+  t.pass();
+});
