@@ -169,9 +169,21 @@ export function keepHeadText(start: number, end: number): number {
   return keepText(start, end);
 }
 
+/**
+ * The last source asked about, and where it is in the module's memory (-1: not there). The
+ * lines of a chunk come one after another, and asking a buffer where it is costs more than
+ * comparing it with the last one (measured).
+ */
+let lastSource: Buffer | undefined;
+let lastSourceAt = -1;
+
 /** Where source[start, end) is in the module's memory: where it was read, or copied there. */
 function literalInMemory(source: Buffer, start: number, end: number): number {
-  if (source.buffer === memoryBuffer) return source.byteOffset + start;
+  if (source !== lastSource) {
+    lastSource = source;
+    lastSourceAt = source.buffer === memoryBuffer ? source.byteOffset : -1;
+  }
+  if (lastSourceAt >= 0) return lastSourceAt + start;
   source.copy(heap, UNESCAPE_SOURCE, start, end);
   return UNESCAPE_SOURCE;
 }

@@ -37,8 +37,8 @@
 ;; there is no room: 2048 texts of at most 256 bytes, 128 KiB of them in all.
 ;;
 ;; Memory: 0-255 the short escape letter of each byte (0: none), 256-271 hex digits, 512-767
-;; the byte each escape letter stands for (0: none), 768-816 the head's punctuation (a quote
-;; in it stands for the line's quote, escaped or not), 896-967 serverHead's answer; escape reads 1024-33791 and writes from
+;; the byte each escape letter stands for (0: none), 272-341 and 768-816 the head's
+;; punctuation (escaped and as written), 896-967 serverHead's answer; escape reads 1024-33791 and writes from
 ;; 40960 (six bytes out per byte in, and 16 spare); unescape reads 262144-524287 (or, for a
 ;; file's chunk read straight into memory, 1048576-2097151) and writes from 524288 (decoding
 ;; never grows, and 16 spare). From 2097152: output chunks the callers write into directly,
@@ -62,9 +62,12 @@
   (data (i32.const 622) "\0a")
   (data (i32.const 626) "\0d")
   (data (i32.const 628) "\09")
-  ;; 768 {"t":{"$date":" (15), 783 "}, (3), 786 "s":" (5), 791 ", (2), 793 "c":" (5),
-  ;; 798 "id": (5), 803 "ctx":" (7), 810 "msg":" (7)
+  ;; The head's punctuation as a line writes it, and escaped once more as a literal holds it:
+  ;; {"t":{"$date":" at 768 (15 bytes) and 272 (20), "}, 783 (3) and 292 (4), "s":" 786 (5)
+  ;; and 296 (8), ", 791 (2) and 304 (3), "c":" 793 (5) and 307 (8), "id": 798 (5) and 315
+  ;; (7), "ctx":" 803 (7) and 322 (10), "msg":" 810 (7) and 332 (10).
   (data (i32.const 768) "{\22t\22:{\22$date\22:\22\22},\22s\22:\22\22,\22c\22:\22\22id\22:\22ctx\22:\22\22msg\22:\22")
+  (data (i32.const 272) "{\5c\22t\5c\22:{\5c\22$date\5c\22:\5c\22\5c\22},\5c\22s\5c\22:\5c\22\5c\22,\5c\22c\5c\22:\5c\22\5c\22id\5c\22:\5c\22ctx\5c\22:\5c\22\5c\22msg\5c\22:\5c\22")
   (func (export "escape") (param $src i32) (param $end i32) (param $dst i32) (result i32)
     (local $b i32) (local $k i32) (local $v v128)
     (block $done
@@ -189,47 +192,47 @@
         (br $next)))
     (i32.or (local.get $escapes) (i32.ne (i8x16.bitmask (local.get $unsafe)) (i32.const 0))))
 
-  ;; memory[at, end) begins with the punctuation at memory[part, part + length), each quote in
-  ;; it standing for the line's quote: the index after it, or -1.
-  (func $expect (param $at i32) (param $end i32) (param $part i32) (param $length i32) (param $escaped i32) (result i32)
-    (local $b i32) (local $stop i32)
-    (local.set $stop (i32.add (local.get $part) (local.get $length)))
-    (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const -1))))
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $part) (local.get $stop)))
-        (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
-        (local.set $b (i32.load8_u (local.get $part)))
-        (if (i32.and (local.get $escaped) (i32.eq (local.get $b) (i32.const 0x22)))
-          (then
-            (if (i32.ne (i32.load8_u (local.get $at)) (i32.const 0x5c)) (then (return (i32.const -1))))
-            (local.set $at (i32.add (local.get $at) (i32.const 1)))
-            (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))))
-        (if (i32.ne (i32.load8_u (local.get $at)) (local.get $b)) (then (return (i32.const -1))))
-        (local.set $at (i32.add (local.get $at) (i32.const 1)))
-        (local.set $part (i32.add (local.get $part) (i32.const 1)))
-        (br $next)))
-    (local.get $at))
+  ;; memory[at, end) begins with memory[part, part + length) (at most 32 bytes): the index
+  ;; after it, or -1. Sixteen bytes are compared at once (those past the end are not looked at).
+  (func $expect (param $at i32) (param $end i32) (param $part i32) (param $length i32) (result i32)
+    (local $head i32)
+    (if (i32.or (i32.lt_s (local.get $at) (i32.const 0)) (i32.gt_s (i32.add (local.get $at) (local.get $length)) (local.get $end)))
+      (then (return (i32.const -1))))
+    (local.set $head (select (i32.const 16) (local.get $length) (i32.gt_u (local.get $length) (i32.const 16))))
+    (if (i32.ne (i32.and (i8x16.bitmask (i8x16.eq (v128.load (local.get $at)) (v128.load (local.get $part))))
+                         (i32.sub (i32.shl (i32.const 1) (local.get $head)) (i32.const 1)))
+                (i32.sub (i32.shl (i32.const 1) (local.get $head)) (i32.const 1)))
+      (then (return (i32.const -1))))
+    (if (i32.gt_u (local.get $length) (i32.const 16))
+      (then
+        (local.set $head (i32.sub (local.get $length) (i32.const 16)))
+        (if (i32.ne (i32.and (i8x16.bitmask (i8x16.eq (v128.load offset=16 (local.get $at)) (v128.load offset=16 (local.get $part))))
+                             (i32.sub (i32.shl (i32.const 1) (local.get $head)) (i32.const 1)))
+                    (i32.sub (i32.shl (i32.const 1) (local.get $head)) (i32.const 1)))
+          (then (return (i32.const -1))))))
+    (i32.add (local.get $at) (local.get $length)))
   ;; Where the string from $at closes (the index of its closing quote, or of the backslash
-  ;; before it), or -1: at an escape of its own, or at the end.
+  ;; before it), or -1: at an escape of its own, or at the end. Sixteen bytes a turn.
   (func $stringEnd (param $at i32) (param $end i32) (param $escaped i32) (result i32)
-    (local $b i32)
+    (local $k i32)
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const -1))))
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $at) (local.get $end)))
-        (local.set $b (i32.load8_u (local.get $at)))
-        (if (i32.eq (local.get $b) (i32.const 0x5c))
-          (then
-            (return (select (local.get $at) (i32.const -1)
-              (i32.and (local.get $escaped)
-                (i32.and (i32.lt_u (i32.add (local.get $at) (i32.const 1)) (local.get $end))
-                         (i32.eq (i32.load8_u offset=1 (local.get $at)) (i32.const 0x22))))))))
-        (if (i32.eq (local.get $b) (i32.const 0x22))
-          (then (return (select (i32.const -1) (local.get $at) (local.get $escaped)))))
-        (local.set $at (i32.add (local.get $at) (i32.const 1)))
-        (br $next)))
-    (i32.const -1))
+    (loop $wide
+      (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
+      (local.set $k (i8x16.bitmask (v128.or (i8x16.eq (v128.load (local.get $at)) (i8x16.splat (i32.const 0x22)))
+                                            (i8x16.eq (v128.load (local.get $at)) (i8x16.splat (i32.const 0x5c))))))
+      (if (i32.eqz (local.get $k))
+        (then
+          (local.set $at (i32.add (local.get $at) (i32.const 16)))
+          (br $wide))))
+    (local.set $at (i32.add (local.get $at) (i32.ctz (local.get $k))))
+    (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x5c))
+      (then
+        (return (select (local.get $at) (i32.const -1)
+          (i32.and (local.get $escaped)
+            (i32.and (i32.lt_u (i32.add (local.get $at) (i32.const 1)) (local.get $end))
+                     (i32.eq (i32.load8_u offset=1 (local.get $at)) (i32.const 0x22))))))))
+    (select (i32.const -1) (local.get $at) (local.get $escaped)))
   ;; Past the spaces and tabs from $at.
   (func $skipSpace (param $at i32) (param $end i32) (result i32)
     (local $b i32)
@@ -396,21 +399,21 @@
     (local.get $close))
   (func (export "serverHead") (param $src i32) (param $end i32) (param $escaped i32) (result i32)
     (local $at i32) (local $id i32) (local $digits i32) (local $b i32) (local $timeEnd i32)
-    (local.set $at (call $expect (local.get $src) (local.get $end) (i32.const 768) (i32.const 15) (local.get $escaped)))
+    (local.set $at (call $expect (local.get $src) (local.get $end) (select (i32.const 272) (i32.const 768) (local.get $escaped)) (select (i32.const 20) (i32.const 15) (local.get $escaped))))
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
     ;; The time: not empty.
     (local.set $timeEnd (call $stringEnd (local.get $at) (local.get $end) (local.get $escaped)))
     (if (i32.le_s (local.get $timeEnd) (local.get $at)) (then (return (i32.const 0))))
     (i32.store (i32.const 896) (local.get $at))
     (i32.store (i32.const 900) (local.get $timeEnd))
-    (local.set $at (call $skipSpace (call $expect (local.get $timeEnd) (local.get $end) (i32.const 783) (i32.const 3) (local.get $escaped)) (local.get $end)))
-    (local.set $at (call $expect (local.get $at) (local.get $end) (i32.const 786) (i32.const 5) (local.get $escaped)))
+    (local.set $at (call $skipSpace (call $expect (local.get $timeEnd) (local.get $end) (select (i32.const 292) (i32.const 783) (local.get $escaped)) (select (i32.const 4) (i32.const 3) (local.get $escaped))) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 296) (i32.const 786) (local.get $escaped)) (select (i32.const 8) (i32.const 5) (local.get $escaped))))
     (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const 904)))
-    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (i32.const 791) (i32.const 2) (local.get $escaped)) (local.get $end)))
-    (local.set $at (call $expect (local.get $at) (local.get $end) (i32.const 793) (i32.const 5) (local.get $escaped)))
+    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (select (i32.const 304) (i32.const 791) (local.get $escaped)) (select (i32.const 3) (i32.const 2) (local.get $escaped))) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 307) (i32.const 793) (local.get $escaped)) (select (i32.const 8) (i32.const 5) (local.get $escaped))))
     (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const 916)))
-    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (i32.const 791) (i32.const 2) (local.get $escaped)) (local.get $end)))
-    (local.set $at (call $expect (local.get $at) (local.get $end) (i32.const 798) (i32.const 5) (local.get $escaped)))
+    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (select (i32.const 304) (i32.const 791) (local.get $escaped)) (select (i32.const 3) (i32.const 2) (local.get $escaped))) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 315) (i32.const 798) (local.get $escaped)) (select (i32.const 7) (i32.const 5) (local.get $escaped))))
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
     ;; The id: one to nine digits, then a comma.
     (block $done
@@ -427,12 +430,12 @@
     (if (i32.ne (i32.load8_u (local.get $at)) (i32.const 0x2c)) (then (return (i32.const 0))))
     (i32.store (i32.const 928) (local.get $id))
     (local.set $at (call $skipSpace (i32.add (local.get $at) (i32.const 1)) (local.get $end)))
-    (local.set $at (call $expect (local.get $at) (local.get $end) (i32.const 803) (i32.const 7) (local.get $escaped)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 322) (i32.const 803) (local.get $escaped)) (select (i32.const 10) (i32.const 7) (local.get $escaped))))
     (i32.store (i32.const 932) (local.get $at))
     (local.set $at (call $stringEnd (local.get $at) (local.get $end) (local.get $escaped)))
     (i32.store (i32.const 936) (local.get $at))
-    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (i32.const 791) (i32.const 2) (local.get $escaped)) (local.get $end)))
-    (local.set $at (call $expect (local.get $at) (local.get $end) (i32.const 810) (i32.const 7) (local.get $escaped)))
+    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (select (i32.const 304) (i32.const 791) (local.get $escaped)) (select (i32.const 3) (i32.const 2) (local.get $escaped))) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 332) (i32.const 810) (local.get $escaped)) (select (i32.const 10) (i32.const 7) (local.get $escaped))))
     (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const 940)))
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
     ;; Where the head ends: past the message's closing quote.
