@@ -191,7 +191,7 @@ export class SummaryCollector {
     }
     const event = replicationEvent(record, meaning.election);
     if (event) {
-      if (this.#replication.length < MAX_EVENTS) this.#replication.push({ time: time ?? Number.NaN, event });
+      if (this.#replication.length < MAX_EVENTS) this.#replication.push({ time: time ?? Number.NaN, event: event() });
       else this.#replicationDropped++;
     }
     // Other lines' attributes are never read: most lines are counted by their head alone.
@@ -367,18 +367,21 @@ function otherSlowGroup(count: number): SlowGroup {
   return { ns: '(other shapes)', operation: '', shape: '', plan: null, collscan: false, count, totalMillis: 0, p50Millis: 0, p95Millis: 0, maxMillis: 0, examinedPerReturned: null };
 }
 
-/** A replica-set state change or an election, in words. */
-function replicationEvent(record: LogRecord, election: boolean): string | undefined {
+/**
+ * A replica-set state change or an election: its words, made when asked for (once the list is
+ * full, events are only counted, and their attributes never read).
+ */
+function replicationEvent(record: LogRecord, election: boolean): (() => string) | undefined {
   if (record.id === STATE_TRANSITION || record.id === MEMBER_STATE) {
     const attr = (key: string): unknown => attrValue(record, key);
     return record.id === STATE_TRANSITION
-      ? `this member: ${String(attr('oldState'))} → ${String(attr('newState'))}`
-      : `${String(attr('hostAndPort') ?? 'a member')} is now ${String(attr('newState'))}`;
+      ? () => `this member: ${String(attr('oldState'))} → ${String(attr('newState'))}`
+      : () => `${String(attr('hostAndPort') ?? 'a member')} is now ${String(attr('newState'))}`;
   }
   if (record.id === undefined) {
     const text = TEXT_TRANSITION.exec(record.message);
-    if (text) return `this member: ${text[2]} → ${text[1]}`;
+    if (text) return () => `this member: ${text[2]} → ${text[1]}`;
   }
-  if (election) return `election: ${record.message}`;
+  if (election) return () => `election: ${record.message}`;
   return undefined;
 }
