@@ -17,13 +17,14 @@ declare const WebAssembly: {
 
 type Kernel = (source: number, end: number, target: number) => number;
 
-const { memory, escape, unescape, terminalUnsafe, serverHead, keepText } = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports as {
+const { memory, escape, unescape, terminalUnsafe, serverHead, keepText, objectMembers } = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports as {
   memory: { buffer: ArrayBuffer };
   escape: Kernel;
   unescape: Kernel;
   terminalUnsafe: (source: number, end: number) => number;
   serverHead: (source: number, end: number, escaped: number) => number;
   keepText: (source: number, end: number) => number;
+  objectMembers: (source: number, end: number, escaped: number, max: number) => number;
 };
 /** The memory never grows: its buffer is this one for good (and asking the module costs). */
 const memoryBuffer = memory.buffer;
@@ -167,6 +168,29 @@ export function findServerHead(source: Buffer, start: number, end: number, escap
  */
 export function keepHeadText(start: number, end: number): number {
   return keepText(start, end);
+}
+
+/** objectMembers' answer (json-string.wat): four places a member. */
+const membersAnswer = new Int32Array(memoryBuffer, 4456448, 256);
+/** The most members objectMembersAt reads. */
+export const MAX_OBJECT_MEMBERS = 64;
+
+/**
+ * The members of the JSON object whose `{` is at source[start], within source[start, end), as
+ * a line writes it or (escaped) inside an entry's contents literal (json-string.wat,
+ * objectMembers): four indexes of `source` a member (where its key starts and ends, where its
+ * value starts and ends), for at most `max` members (MAX_OBJECT_MEMBERS); undefined when the
+ * text is not such an object, or a key has an escape of its own.
+ */
+export function objectMembersAt(source: Buffer, start: number, end: number, escaped: boolean, max: number): Int32Array | undefined {
+  if (end - start > MAX_UNESCAPE_BYTES || max > MAX_OBJECT_MEMBERS) return undefined;
+  const from = literalInMemory(source, start, end);
+  const count = objectMembers(from, from + end - start, escaped ? 1 : 0, max);
+  if (count < 0) return undefined;
+  const places = membersAnswer.slice(0, count * 4);
+  const shift = start - from;
+  for (let i = 0; i < places.length; i++) places[i]! += shift;
+  return places;
 }
 
 /**

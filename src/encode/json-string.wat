@@ -32,6 +32,14 @@
 ;; text not kept. Returns 0 when the head is not there in this form (another shape, an escape
 ;; inside one of its strings, an id of more than nine digits).
 ;;
+;; objectMembers(src, end, escaped, max): the members of the JSON object whose `{` is at src,
+;; within memory[src, end), as the server wrote it or inside a literal (escaped 1: its quotes
+;; escaped once more, its backslashes twice). Writes four i32s a member from 4456448: where
+;; its key starts and ends and where its value starts and ends (a key's end is where its
+;; closing quote starts; a value's end is past its last byte, quotes included). Returns how
+;; many it read (it stops at max, the rest unread), or -1 when the text is not such an object
+;; or a key has an escape of its own. Strings are skipped sixteen bytes at a time.
+;;
 ;; keepText(src, end): keeps the text memory[src, end) so that serverHead knows it by its bytes
 ;; the next time; returns its index (the caller keeps the decoded text under it), or -1 when
 ;; there is no room: 2048 texts of at most 256 bytes, 128 KiB of them in all.
@@ -43,9 +51,10 @@
 ;; file's chunk read straight into memory, 1048576-2097151) and writes from 524288 (decoding
 ;; never grows, and 16 spare). From 2097152: output chunks the callers write into directly,
 ;; each followed by 64 spare bytes (the 16-byte stores may pass the end of what is written).
-;; From 4259840: the kept texts' table, and from 4325376 their bytes (keepText).
+;; From 4259840: the kept texts' table, and from 4325376 their bytes (keepText); from 4456448
+;; objectMembers' answer.
 (module
-  (memory (export "memory") 68)
+  (memory (export "memory") 69)
   (data (i32.const 8) "b")
   (data (i32.const 9) "t")
   (data (i32.const 10) "n")
@@ -442,4 +451,123 @@
     (i32.store (i32.const 952) (i32.add (i32.add (local.get $at) (i32.const 1)) (local.get $escaped)))
     (f64.store (i32.const 960) (call $isoMillis (i32.load (i32.const 896)) (i32.load (i32.const 900))))
     (i32.const 1))
+  ;; True when the quote at $at ends or starts a string: in a line, when an even number of
+  ;; backslashes stand before it; in a literal, one more than a multiple of four (one escapes
+  ;; the quote for the literal; the others, in pairs, are the line's own backslashes).
+  (func $isStringQuote (param $at i32) (param $floor i32) (param $escaped i32) (result i32)
+    (local $i i32)
+    (local.set $i (local.get $at))
+    (block $done
+      (loop $back
+        (br_if $done (i32.le_u (local.get $i) (local.get $floor)))
+        (br_if $done (i32.ne (i32.load8_u offset=0 (i32.sub (local.get $i) (i32.const 1))) (i32.const 0x5c)))
+        (local.set $i (i32.sub (local.get $i) (i32.const 1)))
+        (br $back)))
+    (local.set $i (i32.sub (local.get $at) (local.get $i)))
+    (select (i32.eq (i32.and (local.get $i) (i32.const 3)) (i32.const 1)) (i32.eqz (i32.and (local.get $i) (i32.const 1))) (local.get $escaped)))
+  ;; Where the string whose inside starts at $at closes: the start of its closing quote (the
+  ;; backslash before it, in a literal), or -1.
+  (func $stringClose (param $at i32) (param $end i32) (param $floor i32) (param $escaped i32) (result i32)
+    (local $k i32)
+    (loop $wide
+      (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
+      (local.set $k (i8x16.bitmask (i8x16.eq (v128.load (local.get $at)) (i8x16.splat (i32.const 0x22)))))
+      (if (i32.eqz (local.get $k))
+        (then
+          (local.set $at (i32.add (local.get $at) (i32.const 16)))
+          (br $wide)))
+      (local.set $at (i32.add (local.get $at) (i32.ctz (local.get $k))))
+      (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
+      (if (call $isStringQuote (local.get $at) (local.get $floor) (local.get $escaped))
+        (then (return (i32.sub (local.get $at) (local.get $escaped)))))
+      (local.set $at (i32.add (local.get $at) (i32.const 1)))
+      (br $wide))
+    (unreachable))
+  ;; Past the JSON value starting at $at, or -1. Objects and arrays are skipped by their
+  ;; brackets, their strings whole.
+  (func $valueEnd (param $at i32) (param $end i32) (param $floor i32) (param $escaped i32) (result i32)
+    (local $b i32) (local $k i32) (local $depth i32) (local $v v128)
+    (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
+    (local.set $b (i32.load8_u (local.get $at)))
+    (if (i32.and (i32.eq (local.get $b) (select (i32.const 0x5c) (i32.const 0x22) (local.get $escaped)))
+                 (i32.or (i32.eqz (local.get $escaped)) (i32.eq (i32.load8_u offset=1 (local.get $at)) (i32.const 0x22))))
+      (then
+        (local.set $at (call $stringClose (i32.add (i32.add (local.get $at) (i32.const 1)) (local.get $escaped)) (local.get $end) (local.get $floor) (local.get $escaped)))
+        (return (select (i32.const -1) (i32.add (i32.add (local.get $at) (i32.const 1)) (local.get $escaped)) (i32.lt_s (local.get $at) (i32.const 0))))))
+    (if (i32.or (i32.eq (local.get $b) (i32.const 0x7b)) (i32.eq (local.get $b) (i32.const 0x5b)))
+      (then
+        (loop $wide
+          (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
+          (local.set $v (v128.load (local.get $at)))
+          (local.set $k (i8x16.bitmask (v128.or
+            (v128.or (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x22)))
+                     (i8x16.eq (v128.and (local.get $v) (i8x16.splat (i32.const 0xdf))) (i8x16.splat (i32.const 0x5b))))
+            (i8x16.eq (v128.and (local.get $v) (i8x16.splat (i32.const 0xdf))) (i8x16.splat (i32.const 0x5d))))))
+          (if (i32.eqz (local.get $k))
+            (then
+              (local.set $at (i32.add (local.get $at) (i32.const 16)))
+              (br $wide)))
+          (local.set $at (i32.add (local.get $at) (i32.ctz (local.get $k))))
+          (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
+          (local.set $b (i32.load8_u (local.get $at)))
+          (if (i32.eq (local.get $b) (i32.const 0x22))
+            (then
+              ;; Outside strings every quote opens one.
+              (if (i32.eqz (call $isStringQuote (local.get $at) (local.get $floor) (local.get $escaped))) (then (return (i32.const -1))))
+              (local.set $at (call $stringClose (i32.add (local.get $at) (i32.const 1)) (local.get $end) (local.get $floor) (local.get $escaped)))
+              (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const -1))))
+              (local.set $at (i32.add (i32.add (local.get $at) (i32.const 1)) (local.get $escaped))))
+            (else
+              (if (i32.eq (i32.and (local.get $b) (i32.const 0xdf)) (i32.const 0x5b))
+                (then (local.set $depth (i32.add (local.get $depth) (i32.const 1))))
+                (else
+                  (local.set $depth (i32.sub (local.get $depth) (i32.const 1)))
+                  (if (i32.eqz (local.get $depth)) (then (return (i32.add (local.get $at) (i32.const 1)))))))
+              (local.set $at (i32.add (local.get $at) (i32.const 1)))))
+          (br $wide))))
+    ;; A number, true, false or null: up to the next separator.
+    (local.set $k (local.get $at))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $k) (local.get $end)))
+        (local.set $b (i32.load8_u (local.get $k)))
+        (br_if $done (i32.or (i32.or (i32.eq (local.get $b) (i32.const 0x2c)) (i32.eq (local.get $b) (i32.const 0x7d)))
+                             (i32.or (i32.eq (local.get $b) (i32.const 0x5d)) (i32.le_u (local.get $b) (i32.const 0x20)))))
+        (br_if $done (i32.eq (local.get $b) (i32.const 0x5c)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $next)))
+    (select (i32.const -1) (local.get $k) (i32.eq (local.get $k) (local.get $at))))
+  (func (export "objectMembers") (param $src i32) (param $end i32) (param $escaped i32) (param $max i32) (result i32)
+    (local $at i32) (local $count i32) (local $key i32) (local $keyEnd i32) (local $value i32) (local $valueEnd i32) (local $out i32)
+    (if (i32.or (i32.ge_u (local.get $src) (local.get $end)) (i32.ne (i32.load8_u (local.get $src)) (i32.const 0x7b))) (then (return (i32.const -1))))
+    (local.set $at (call $skipSpace (i32.add (local.get $src) (i32.const 1)) (local.get $end)))
+    (if (i32.and (i32.lt_u (local.get $at) (local.get $end)) (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x7d))) (then (return (i32.const 0))))
+    (local.set $out (i32.const 4456448))
+    (loop $member
+      ;; The key: a string without escapes of its own. Its opening quote is the second byte of
+      ;; the head's first punctuation.
+      (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 273) (i32.const 769) (local.get $escaped)) (i32.add (local.get $escaped) (i32.const 1))))
+      (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const -1))))
+      (local.set $key (local.get $at))
+      (local.set $keyEnd (call $stringEnd (local.get $at) (local.get $end) (local.get $escaped)))
+      (if (i32.lt_s (local.get $keyEnd) (i32.const 0)) (then (return (i32.const -1))))
+      (local.set $at (call $skipSpace (i32.add (i32.add (local.get $keyEnd) (i32.const 1)) (local.get $escaped)) (local.get $end)))
+      (if (i32.or (i32.ge_u (local.get $at) (local.get $end)) (i32.ne (i32.load8_u (local.get $at)) (i32.const 0x3a))) (then (return (i32.const -1))))
+      (local.set $value (call $skipSpace (i32.add (local.get $at) (i32.const 1)) (local.get $end)))
+      (local.set $valueEnd (call $valueEnd (local.get $value) (local.get $end) (local.get $src) (local.get $escaped)))
+      (if (i32.lt_s (local.get $valueEnd) (i32.const 0)) (then (return (i32.const -1))))
+      (i32.store (local.get $out) (local.get $key))
+      (i32.store offset=4 (local.get $out) (local.get $keyEnd))
+      (i32.store offset=8 (local.get $out) (local.get $value))
+      (i32.store offset=12 (local.get $out) (local.get $valueEnd))
+      (local.set $out (i32.add (local.get $out) (i32.const 16)))
+      (local.set $count (i32.add (local.get $count) (i32.const 1)))
+      (if (i32.ge_u (local.get $count) (local.get $max)) (then (return (local.get $count))))
+      (local.set $at (call $skipSpace (local.get $valueEnd) (local.get $end)))
+      (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
+      (if (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x7d)) (then (return (local.get $count))))
+      (if (i32.ne (i32.load8_u (local.get $at)) (i32.const 0x2c)) (then (return (i32.const -1))))
+      (local.set $at (call $skipSpace (i32.add (local.get $at) (i32.const 1)) (local.get $end)))
+      (br $member))
+    (unreachable))
   )

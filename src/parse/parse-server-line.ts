@@ -3,6 +3,7 @@
  * `msg`, `attr`, `tags`, and `truncated`/`size` where an attribute was cut), text before it
  * (`2022-07-29T06:09:45.380+0000 I  NETWORK  [listener] connection accepted …`).
  */
+import { MAX_OBJECT_MEMBERS, objectMembersAt, unescapeLiteralToString } from '../encode/json-kernels.js';
 import { matchesAt } from './match-bytes.js';
 import { jsonMembers, type JsonMember } from './json-members.js';
 import { readServerHead, type ServerHead } from './server-head.js';
@@ -36,8 +37,10 @@ class ServerRecord implements LogRecord {
   /** The line, decoded on first use (an entry's own getter decodes once for every user). */
   readonly #source: LineSource;
   #context: string | undefined;
+  #decoded: string | undefined;
   #object: Record<string, unknown> | null | undefined;
   #members: JsonMember[] | null | undefined;
+  #attrPlaces: Int32Array | null | undefined;
 
   constructor(bytes: Buffer, end: number, escaped: boolean, head: ServerHead, source: LineSource) {
     this.time = head.time;
@@ -55,13 +58,19 @@ class ServerRecord implements LogRecord {
     this.#source = source;
   }
 
+  /** The line, asked of the source once (a line with cut attributes is read twice). */
+  #line(): string {
+    this.#decoded ??= this.#source.contents;
+    return this.#decoded;
+  }
+
   get context(): string {
     this.#context ??= this.#bytes.toString('utf8', this.#contextStart, this.#contextEnd);
     return this.#context;
   }
 
   get object(): Record<string, unknown> | undefined {
-    if (this.#object === undefined) this.#object = parseJsonObject(this.#source.contents) ?? null;
+    if (this.#object === undefined) this.#object = parseJsonObject(this.#line()) ?? null;
     return this.#object ?? undefined;
   }
 
@@ -89,13 +98,86 @@ class ServerRecord implements LogRecord {
   }
 
   /**
+   * Where the attributes are in the bytes, read by the kernel (four places a member: key start
+   * and end, value start and end), or undefined: then read them another way. Read once, and
+   * only while the attributes are not read otherwise.
+   */
+  #places(): Int32Array | undefined {
+    if (this.#attrPlaces === undefined) {
+      this.#attrPlaces = null;
+      const bytes = this.#bytes;
+      const attr = this.#escaped ? ESCAPED_ATTR : PLAIN_ATTR;
+      if (this.#members === undefined && this.#object === undefined) {
+        if (matchesAt(bytes, this.#headEnd, attr)) {
+          const start = this.#headEnd + attr.length;
+          const places = objectMembersAt(bytes, start, this.#end, this.#escaped, MAX_OBJECT_MEMBERS);
+          // The server's cut attributes come with `truncated` and `size` after them: those are parsed.
+          const after = places && places.length > 0 ? places[places.length - 1]! : start;
+          const truncated = needlesOf('truncated');
+          if (places && places.length < MAX_OBJECT_MEMBERS * 4 && lastIndexBetween(bytes, this.#escaped ? truncated.escaped : truncated.plain, after, this.#end) < 0) {
+            this.#attrPlaces = places;
+          }
+        } else {
+          // A line without attributes has no `"attr":` after its head (tags may follow it).
+          const attrKey = needlesOf('attr');
+          if (lastIndexBetween(bytes, this.#escaped ? attrKey.escaped : attrKey.plain, this.#headEnd, this.#end) < 0) this.#attrPlaces = NO_PLACES;
+        }
+      }
+    }
+    return this.#attrPlaces ?? undefined;
+  }
+
+  /** Where the attribute `key` is among the places; -1 when there is none, -2 when they can't be read. */
+  #placeOf(key: string): number {
+    const places = this.#places();
+    if (!places) return -2;
+    const name = keyBytesOf(key);
+    const bytes = this.#bytes;
+    for (let i = 0; i < places.length; i += 4) {
+      if (places[i + 1]! - places[i]! === name.length && matchesAt(bytes, places[i]!, name)) return i;
+    }
+    return -1;
+  }
+
+  /**
+   * The attribute `key`'s value, read from the bytes where the kernel found it (only that value
+   * decoded and parsed); NOT_READ when they can't be read so.
+   */
+  attrValueInBytes(key: string): unknown {
+    const at = this.#placeOf(key);
+    if (at < -1) return NOT_READ;
+    if (at < 0) return undefined;
+    const places = this.#attrPlaces!;
+    return jsonValue(this.#text(places[at + 2]!, places[at + 3]!));
+  }
+
+  /** The first key of the object-valued attribute `key`, read from the bytes; NOT_READ when it can't be. */
+  attrFirstKeyInBytes(key: string): string | undefined | typeof NOT_READ {
+    const at = this.#placeOf(key);
+    if (at < -1) return NOT_READ;
+    if (at < 0) return undefined;
+    const places = this.#attrPlaces!;
+    // Not an object (the server writes some commands as a string): no key.
+    if (this.#bytes[places[at + 2]!] !== OPEN_BRACE) return undefined;
+    const first = objectMembersAt(this.#bytes, places[at + 2]!, places[at + 3]!, this.#escaped, 1);
+    if (!first) return NOT_READ;
+    return first.length > 0 ? this.#bytes.toString('utf8', first[0], first[1]) : undefined;
+  }
+
+  /** The JSON text of bytes[start, end): as it is in a line, decoded once from a literal. */
+  #text(start: number, end: number): string {
+    if (!this.#escaped) return this.#bytes.toString('utf8', start, end);
+    return unescapeLiteralToString(this.#bytes, start, end) ?? (JSON.parse(`"${this.#bytes.toString('utf8', start, end)}"`) as string);
+  }
+
+  /**
    * The attributes as members read from the line's text, or undefined: then use `attrs`. Read
    * once, and only while the object is not parsed: after that, the object is the cheaper way.
    */
   attrMembers(): JsonMember[] | undefined {
     if (this.#members === undefined) {
       if (this.#object !== undefined) return undefined;
-      this.#members = membersOfAttr(this.#source.contents) ?? null;
+      this.#members = membersOfAttr(this.#line()) ?? null;
     }
     return this.#members ?? undefined;
   }
@@ -125,6 +207,36 @@ export function parseEscapedServerLine(bytes: Buffer, start: number, end: number
 }
 
 const ATTR_KEY = ',"attr":{';
+/** Where the attributes start right after the head, as a line writes it and as a literal holds it. */
+const PLAIN_ATTR = Buffer.from(',"attr":');
+const ESCAPED_ATTR = Buffer.from(',\\"attr\\":');
+
+const OPEN_BRACE = 0x7b;
+const NO_PLACES = new Int32Array(0);
+
+/** Said by the readers in the bytes when the attributes can't be read so. */
+const NOT_READ = Symbol('not read');
+
+/** A key's UTF-8 bytes, made once a key. */
+const keyBytes = new Map<string, Buffer>();
+
+function keyBytesOf(key: string): Buffer {
+  let bytes = keyBytes.get(key);
+  if (!bytes) {
+    bytes = Buffer.from(key);
+    keyBytes.set(key, bytes);
+  }
+  return bytes;
+}
+
+/** A value's JSON text parsed; a broken one is its text (a string's without its quotes). */
+function jsonValue(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text.startsWith('"') ? text.slice(1, -1) : text;
+  }
+}
 
 /** `"key":` as it stands in a line, and escaped once more in a literal: made once a key. */
 const keyNeedles = new Map<string, { readonly plain: Buffer; readonly escaped: Buffer }>();
@@ -166,6 +278,10 @@ function memberValue(member: JsonMember): unknown {
  * to read its duration.
  */
 export function attrValue(record: LogRecord, key: string): unknown {
+  if (record instanceof ServerRecord) {
+    const value = record.attrValueInBytes(key);
+    if (value !== NOT_READ) return value;
+  }
   const members = attrMembersOf(record);
   if (!members) return record.attrs?.[key];
   const member = members.find((m) => m.key === key);
@@ -176,6 +292,10 @@ const FIRST_KEY = /^\{"((?:[^"\\]|\\.)*)"/;
 
 /** The first key of an object-valued attribute (a command's name), without parsing the object. */
 export function attrFirstKey(record: LogRecord, key: string): string | undefined {
+  if (record instanceof ServerRecord) {
+    const first = record.attrFirstKeyInBytes(key);
+    if (first !== NOT_READ) return first;
+  }
   const member = attrMembersOf(record)?.find((m) => m.key === key);
   if (member) {
     const first = member.isString ? undefined : FIRST_KEY.exec(member.text);

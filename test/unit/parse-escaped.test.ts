@@ -1,10 +1,10 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { EntrySource, LogRecord } from '../../src/parse/log-record.js';
 import { parseEntryRecord, parseRecord } from '../../src/parse/parse-record.js';
-import { attrNumber } from '../../src/parse/parse-server-line.js';
+import { attrFirstKey, attrNumber, attrValue, slowOperationOf } from '../../src/parse/parse-server-line.js';
 import { REAL_DATA } from '../_helpers/sidecar-process.js';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../../samples');
@@ -37,11 +37,16 @@ const headFields = (record: LogRecord | undefined) =>
     id: record.id,
     message: record.message,
     connectionCount: attrNumber(record, 'connectionCount'),
+    missing: attrValue(record, 'noSuchAttribute'),
+    commandName: attrFirstKey(record, 'command'),
+    slow: slowOperationOf(record),
   };
 
 /** ...and as JSON.parse gives them. */
 function headOf(line: string) {
-  const json = JSON.parse(line) as { t: { $date: string }; s: string; c: string; id: number; ctx: string; msg: string; attr?: { connectionCount?: number } };
+  const json = JSON.parse(line) as { t: { $date: string }; s: string; c: string; id: number; ctx: string; msg: string; attr?: Record<string, unknown>; truncated?: Record<string, unknown>; size?: unknown };
+  const command = json.attr?.['command'];
+  const text = (key: string) => (typeof json.attr?.[key] === 'string' ? json.attr[key] : undefined);
   return {
     time: Date.parse(json.t.$date),
     severity: json.s,
@@ -49,7 +54,10 @@ function headOf(line: string) {
     context: json.ctx,
     id: json.id,
     message: json.msg,
-    connectionCount: json.attr?.connectionCount,
+    connectionCount: json.attr?.['connectionCount'],
+    missing: undefined,
+    commandName: typeof command === 'object' && command !== null && !Array.isArray(command) ? Object.keys(command)[0] : undefined,
+    slow: typeof json.attr?.['durationMillis'] === 'number' ? { durationMillis: json.attr['durationMillis'], ns: text('ns'), plan: text('planSummary'), type: text('type') } : undefined,
   };
 }
 
@@ -86,6 +94,12 @@ function entrySource(logType: string, line: string, decoded: () => void = () => 
   };
 }
 
+/** Every attribute read one by one, as JSON.parse reads it. */
+function assertAttrValues(t: ExecutionContext, record: LogRecord, line: string): void {
+  const attr = (JSON.parse(line) as { attr?: Record<string, unknown> }).attr ?? {};
+  for (const key of Object.keys(attr)) t.deepEqual(attrValue(record, key), attr[key], `${key} of ${line}`);
+}
+
 // A line read from its entry's escaped literal (the fast path) is the line read decoded.
 for (const [logType, file] of sources) {
   test(`escaped and decoded ${logType} lines read the same: ${path.basename(file)}`, (t) => {
@@ -98,9 +112,12 @@ for (const [logType, file] of sources) {
         entrySource(logType, line, () => decoded++),
       );
       if (logType === 'mongodb' && line.startsWith('{')) {
-        t.deepEqual(headFields(record), headOf(line), line);
-        // A head without escapes and a count are read from the bytes, the line never decoded.
-        if (!line.includes('\\')) t.is(decoded, 0, line);
+        // A head without escapes, a count and single attributes are read from the bytes, the
+        // line never decoded (a line with cut attributes is parsed whole).
+        const read = headFields(record);
+        if (!line.includes('\\') && !line.includes('"truncated":')) t.is(decoded, 0, line);
+        t.deepEqual(read, headOf(line), line);
+        assertAttrValues(t, record!, line);
       }
       t.deepEqual(fields(record), fields(parseRecord(logType, line)), line);
       t.true(decoded <= 1, 'the contents are decoded once at the most');
@@ -108,19 +125,39 @@ for (const [logType, file] of sources) {
   });
 }
 
-const crafted: [string, string, string][] = [
+/** Type, name, line, and whether its head and attributes are read without decoding it. */
+const crafted: [string, string, string, boolean?][] = [
   ['mongodb-audit', 'a result nested, not the event\'s', '{"atype":"authCheck","ts":{"$date":"2026-11-22T10:00:00.000Z"},"param":{"x":{"result":0}}}'],
   ['mongodb-audit', 'escapes in the users', '{"atype":"authenticate","ts":{"$date":"2026-11-22T10:00:00.000Z"},"remote":{"ip":"10.0.0.1","port":1},"users":[],"roles":[],"param":{"user":"a\\"b\\u00e9","db":"admin"},"result":18}'],
   ['mongodb-audit', 'time in another form', '{"atype":"logout","ts":{"$date":{"$numberLong":"1763805600000"}},"users":[],"result":0}'],
   ['mongodb-audit', 'not an event', '{"ts":1,"result":0}'],
   ['mongodb', 'UTF-8 in the context and message, tabs in the padding', '{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"W",\t"c":"ACCESS",\t"id":20436,\t"ctx":"conn/é","msg":"Zugriff für ü verweigert ✗","attr":{"connectionCount":12}}'],
   ['mongodb', 'a time in another zone, a long id', '{"t":{"$date":"2026-11-22T10:00:00.000-0530"},"s":"D1", "c":"-", "id":12345678901234567, "ctx":"","msg":"","attr":{"connectionCount":3.5e1}}'],
+  ['mongodb', 'attributes with escapes, nested brackets and quotes in strings, runs of backslashes', String.raw`{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"conn1","msg":"Slow query","attr":{"type":"command","ns":"shop.\"odd\"","command":{"find":"x","filter":{"a":"}]{[\"","b":"\\","c":"\\\"","d":["\\\\",{"e":"é\u00e9\n"}]},"$db":"shop"},"planSummary":"COLLSCAN","docsExamined":1.5e3,"nreturned":-2,"ok":true,"none":null,"empty":{},"list":[],"durationMillis":1234}}`, true],
+  ['mongodb', 'a key with an escape', String.raw`{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"REPL",  "id":21358,   "ctx":"c","msg":"m","attr":{"a\"b":1,"oldState":"SECONDARY","newState":"PRIMARY"}}`],
+  ['mongodb', 'a command written as a string', '{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"c","msg":"Slow query","attr":{"command":"unrecognized","durationMillis":0}}', true],
+  ['mongodb', 'more attributes than the kernel reads', `{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"X",  "id":1,   "ctx":"c","msg":"m","attr":{${Array.from({ length: 70 }, (_, i) => `"k${i}":${i}`).join(',')}}}`],
+  ['mongodb', 'tags and no attributes', '{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"W",  "c":"CONTROL",  "id":22120,   "ctx":"c","msg":"m","tags":["startupWarnings"]}'],
+  ['mongodb', 'cut attributes', '{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"c","msg":"Slow query","attr":{"command":{"find":"x"},"durationMillis":5},"truncated":{"command":{"find":{"type":"string","size":9000}}},"size":{"command":9100}}'],
   ['mongodb', 'a message with quotes', '{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"NETWORK",  "id":1,   "ctx":"conn1","msg":"say \\"hi\\"","attr":{"a":"\\t"}}'],
 ];
-for (const [logType, name, line] of crafted) {
+for (const [logType, name, line, readInBytes] of crafted) {
   test(`escaped and decoded ${logType} lines read the same: ${name}`, (t) => {
-    const record = parseEntryRecord(logType, entrySource(logType, line));
+    let decoded = 0;
+    const record = parseEntryRecord(logType, entrySource(logType, line, () => decoded++));
+    if (readInBytes) {
+      headFields(record);
+      assertAttrValues(t, record!, line);
+      t.is(decoded, 0);
+    }
     t.deepEqual(fields(record), fields(parseRecord(logType, line)));
-    if (logType === 'mongodb') t.deepEqual(headFields(record), headOf(line));
+    if (logType === 'mongodb') {
+      t.deepEqual(headFields(record), headOf(line));
+      assertAttrValues(t, record!, line);
+      // Read as the server wrote it, too.
+      const plain = parseRecord(logType, line)!;
+      t.deepEqual(headFields(plain), headOf(line));
+      assertAttrValues(t, plain, line);
+    }
   });
 }
