@@ -17,7 +17,7 @@ declare const WebAssembly: {
 
 type Kernel = (source: number, end: number, target: number) => number;
 
-const { memory, escape, unescape, terminalUnsafe, serverHead, keepText, objectMembers } = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports as {
+const { memory, escape, unescape, terminalUnsafe, serverHead, keepText, objectMembers, agentHead } = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports as {
   memory: { buffer: ArrayBuffer };
   escape: Kernel;
   unescape: Kernel;
@@ -25,6 +25,7 @@ const { memory, escape, unescape, terminalUnsafe, serverHead, keepText, objectMe
   serverHead: (source: number, end: number, escaped: number) => number;
   keepText: (source: number, end: number) => number;
   objectMembers: (source: number, end: number, escaped: number, max: number) => number;
+  agentHead: (source: number, end: number) => number;
 };
 /** The memory never grows: its buffer is this one for good (and asking the module costs). */
 const memoryBuffer = memory.buffer;
@@ -140,30 +141,44 @@ export function literalTerminalSafe(source: Buffer, start: number, end: number):
 }
 
 /**
- * serverHead's answer (json-string.wat): places in the module's memory (add the shift
- * findServerHead returns to make them indexes of the source), kept indexes and the id, in the
- * order the module writes them. Overwritten by the next call.
+ * serverHead's and agentHead's answer (json-string.wat): places in the module's memory (add
+ * the shift findServerHead or findAgentHead returns to make them indexes of the source), kept
+ * indexes and the id, in the order the module writes them. Overwritten by the next call.
  */
-export const serverHeadAnswer = new Int32Array(memoryBuffer, 896, 16);
-/** serverHead's time in milliseconds; NaN when the time is not in the form it reads. */
-export const serverHeadMillis = new Float64Array(memoryBuffer, 960, 1);
+export const headAnswer = new Int32Array(memoryBuffer, 896, 16);
+/** The head's time in milliseconds; NaN when the time is not in the form the kernel reads. */
+export const headMillis = new Float64Array(memoryBuffer, 960, 1);
 
-/** A server line's head is read within this many bytes of its start (longer ones are parsed). */
-const SERVER_HEAD_BYTES = 1024;
+/** A line's head is read within this many bytes of its start (longer ones are read another way). */
+const HEAD_BYTES = 1024;
 
-/**
- * Reads the head of a 4.4+ server line source[start, end), as the server wrote it or (escaped)
- * inside an entry's contents literal, into serverHeadAnswer; returns the shift from its places
- * to indexes of `source`, or undefined when the head is not there in that form.
- */
-export function findServerHead(source: Buffer, start: number, end: number, escaped: boolean): number | undefined {
-  const stop = Math.min(end, start + SERVER_HEAD_BYTES);
+/** Runs a head kernel on source[start, end) in memory: the shift to the source's indexes, or undefined. */
+function headShift(kernel: (from: number, end: number, escaped: number) => number, source: Buffer, start: number, end: number, escaped: boolean): number | undefined {
+  const stop = Math.min(end, start + HEAD_BYTES);
   const from = literalInMemory(source, start, stop);
-  return serverHead(from, from + stop - start, escaped ? 1 : 0) === 1 ? start - from : undefined;
+  return kernel(from, from + stop - start, escaped ? 1 : 0) === 1 ? start - from : undefined;
 }
 
 /**
- * Keeps the text at the module's memory[start, end) (places serverHeadAnswer gave, before
+ * Reads the head of a 4.4+ server line source[start, end), as the server wrote it or (escaped)
+ * inside an entry's contents literal, into headAnswer; returns the shift from its places to
+ * indexes of `source`, or undefined when the head is not there in that form.
+ */
+export function findServerHead(source: Buffer, start: number, end: number, escaped: boolean): number | undefined {
+  return headShift(serverHead, source, start, end, escaped);
+}
+
+/**
+ * Reads the bracketed fields an agent's line starts with from source[start, end) (a line, or
+ * the inside of an entry's literal) into headAnswer; returns the shift, or undefined when they
+ * are not there, or need decoding.
+ */
+export function findAgentHead(source: Buffer, start: number, end: number): number | undefined {
+  return headShift(agentHead, source, start, end, false);
+}
+
+/**
+ * Keeps the text at the module's memory[start, end) (places headAnswer gave, before
  * the next call) for serverHead to know by its bytes: its index, or -1 when there is no room.
  */
 export function keepHeadText(start: number, end: number): number {

@@ -32,6 +32,13 @@
 ;; text not kept. Returns 0 when the head is not there in this form (another shape, an escape
 ;; inside one of its strings, an id of more than nine digits).
 ;;
+;; agentHead(src, end): the agents' bracketed fields at the start of memory[src, end): `[time]
+;; [level] [source]`, then one space or none. Returns 1 and writes the answer as serverHead
+;; does: the time's start and end (the time not empty) and milliseconds, the level in the
+;; severity's place, the source in the component's, and where the rest starts in the head's
+;; end's; returns 0 when the line does not start so, or a field holds a backslash or a byte
+;; from 0x80 (an escape to decode, or text whose bytes are not its characters).
+;;
 ;; objectMembers(src, end, escaped, max): the members of the JSON object whose `{` is at src,
 ;; within memory[src, end), as the server wrote it or inside a literal (escaped 1: its quotes
 ;; escaped once more, its backslashes twice). Writes four i32s a member from 4456448: where
@@ -570,4 +577,53 @@
       (local.set $at (call $skipSpace (i32.add (local.get $at) (i32.const 1)) (local.get $end)))
       (br $member))
     (unreachable))
+  ;; A bracketed field at $at, `[…]`: its inside's start and end stored at $slot and $slot + 4,
+  ;; and its kept index at $slot + 8 when $kept; returns the index past `]`, or -1 (no field, or
+  ;; a backslash or a byte from 0x80 in it).
+  (func $bracketed (param $at i32) (param $end i32) (param $slot i32) (param $kept i32) (result i32)
+    (local $k i32) (local $v v128) (local $start i32)
+    (if (i32.or (i32.lt_s (local.get $at) (i32.const 0)) (i32.ge_u (local.get $at) (local.get $end))) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (local.get $at)) (i32.const 0x5b)) (then (return (i32.const -1))))
+    (local.set $at (i32.add (local.get $at) (i32.const 1)))
+    (local.set $start (local.get $at))
+    (loop $wide
+      (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
+      (local.set $v (v128.load (local.get $at)))
+      (local.set $k (i8x16.bitmask (v128.or
+        (v128.or (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x5d))) (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x5c))))
+        (i8x16.lt_s (local.get $v) (i8x16.splat (i32.const 0))))))
+      (if (i32.eqz (local.get $k))
+        (then
+          (local.set $at (i32.add (local.get $at) (i32.const 16)))
+          (br $wide))))
+    (local.set $at (i32.add (local.get $at) (i32.ctz (local.get $k))))
+    (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const -1))))
+    (if (i32.ne (i32.load8_u (local.get $at)) (i32.const 0x5d)) (then (return (i32.const -1))))
+    (i32.store (local.get $slot) (local.get $start))
+    (i32.store offset=4 (local.get $slot) (local.get $at))
+    (if (local.get $kept) (then (i32.store offset=8 (local.get $slot) (call $keptIndex (local.get $start) (local.get $at)))))
+    (i32.add (local.get $at) (i32.const 1)))
+  ;; A space at $at: the index past it, or -1.
+  (func $space (param $at i32) (param $end i32) (result i32)
+    (select (i32.add (local.get $at) (i32.const 1)) (i32.const -1)
+      (i32.and (i32.and (i32.ge_s (local.get $at) (i32.const 0)) (i32.lt_u (local.get $at) (local.get $end)))
+               (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x20)))))
+  (func (export "agentHead") (param $src i32) (param $end i32) (result i32)
+    (local $at i32)
+    (local.set $at (call $bracketed (local.get $src) (local.get $end) (i32.const 896) (i32.const 0)))
+    (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
+    (if (i32.eq (i32.load (i32.const 896)) (i32.load (i32.const 900))) (then (return (i32.const 0))))
+    (local.set $at (call $bracketed (call $space (local.get $at) (local.get $end)) (local.get $end) (i32.const 904) (i32.const 1)))
+    (local.set $at (call $bracketed (call $space (local.get $at) (local.get $end)) (local.get $end) (i32.const 916) (i32.const 1)))
+    (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
+    ;; One space or none; any other blank (an escape in a literal, a space beyond ASCII) is
+    ;; left to the expression.
+    (if (i32.lt_u (local.get $at) (local.get $end))
+      (then
+        (if (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x20)) (then (local.set $at (i32.add (local.get $at) (i32.const 1))))
+          (else (if (i32.or (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x5c)) (i32.ge_u (i32.load8_u (local.get $at)) (i32.const 0x80)))
+            (then (return (i32.const 0))))))))
+    (i32.store (i32.const 952) (local.get $at))
+    (f64.store (i32.const 960) (call $isoMillis (i32.load (i32.const 896)) (i32.load (i32.const 900))))
+    (i32.const 1))
   )

@@ -5,7 +5,8 @@
  * `[2019/09/10 04:07:50.537]`; start-up banners `[header.info] [::0]`.
  */
 import { parseIsoMillis } from './iso-time.js';
-import { levelOf, parseLogTime, type Level, type LogRecord } from './log-record.js';
+import { readAgentHead } from './line-head.js';
+import { levelOf, parseLogTime, type Level, type LineSource, type LogRecord } from './log-record.js';
 
 /** The bracketed fields; the message is the rest of the line, cut out only when asked for. */
 const AGENT_LINE = /^\[([^\]]+)\] \[([^\]]*)\] \[([^\]]*)\]\s?/;
@@ -15,30 +16,37 @@ const REPEATED_TIME = /^\[\d\d:\d\d:\d\d(?:\.\d+)?\]\s*/;
 
 /**
  * A line read by its time, level and source; its process and message are cut out of the rest
- * on first use (summary counts most lines without them).
+ * on first use (summary counts most lines without them), from the line decoded then.
  */
 class AgentRecord implements LogRecord {
   readonly time: number;
   readonly severity: string;
   readonly level: Level | undefined;
   readonly component: string | undefined;
-  readonly #line: string;
+  readonly #source: LineSource;
   readonly #restAt: number;
+  #line: string | undefined;
   #process: RegExpExecArray | null | undefined;
 
-  constructor(time: number, severity: string, source: string, line: string, restAt: number) {
+  constructor(time: number, severity: string, source: string, line: LineSource, restAt: number) {
     this.time = time;
     this.severity = severity;
     this.level = levelOf(severity);
     this.component = source === '::0' ? undefined : source;
-    this.#line = line;
+    this.#source = line;
     this.#restAt = restAt;
+  }
+
+  /** The line, asked of the source once. */
+  #decoded(): string {
+    this.#line ??= this.#source.contents;
+    return this.#line;
   }
 
   #processMatch(): RegExpExecArray | null {
     if (this.#process === undefined) {
       PROCESS.lastIndex = this.#restAt;
-      this.#process = PROCESS.exec(this.#line);
+      this.#process = PROCESS.exec(this.#decoded());
     }
     return this.#process;
   }
@@ -49,7 +57,7 @@ class AgentRecord implements LogRecord {
 
   get message(): string {
     const process = this.#processMatch();
-    return this.#line.slice(process ? process.index + process[0].length : this.#restAt).replace(REPEATED_TIME, '');
+    return this.#decoded().slice(process ? process.index + process[0].length : this.#restAt).replace(REPEATED_TIME, '');
   }
 }
 
@@ -58,8 +66,22 @@ export function parseAgentLine(line: string): LogRecord | undefined {
   if (!match) return undefined;
   // Read in place: the time between the first brackets.
   const time = parseIsoMillis(line, 1, 1 + match[1]!.length) ?? parseLogTime(match[1]);
-  return time === undefined ? undefined : new AgentRecord(time, match[2]!, match[3]!, line, match[0].length);
+  return time === undefined ? undefined : new AgentRecord(time, match[2]!, match[3]!, { contents: line }, match[0].length);
 }
+
+/**
+ * An agent line from inside an entry's contents literal, bytes[start, end) between its quotes
+ * (still escaped), read by its fields without decoding it; undefined when they need decoding
+ * (then parse the contents). `source.contents` decodes the literal, on first use.
+ */
+export function parseEscapedAgentLine(bytes: Buffer, start: number, end: number, source: LineSource): LogRecord | undefined {
+  const head = readAgentHead(bytes, start, end);
+  // The fields are ASCII without escapes: the rest starts at the same index in the contents.
+  return head && head.time !== undefined ? new AgentRecord(head.time, head.level, head.source, source, head.end - start) : undefined;
+}
+
+/** The agents' logs, by their type. */
+export const isAgentLog = (logType: string): boolean => logType.endsWith('-agent') || logType.startsWith('automation-agent');
 
 /** The launcher's script lines: a time, then plain text (`2026-11-22 09:58:00 Starting agent launcher`). */
 const LAUNCHER_LINE = /^\[?(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)\]?\s+(.*)$/;

@@ -1,6 +1,6 @@
 /** The parser for each log type. */
 import type { EntrySource, LogRecord } from './log-record.js';
-import { parseAgentLine, parseLauncherLine } from './parse-agent-line.js';
+import { isAgentLog, parseAgentLine, parseEscapedAgentLine, parseLauncherLine } from './parse-agent-line.js';
 import { parseAuditLine, parseEscapedAuditLine } from './parse-audit-line.js';
 import { parseDiagnosticLine, parseOperatorLine } from './parse-operator-line.js';
 import { parseEscapedServerLine, parseServerLine } from './parse-server-line.js';
@@ -21,21 +21,24 @@ export function parseRecord(logType: string, contents: string): LogRecord | unde
     case 'agent-launcher-script':
       return parseLauncherLine(contents);
     default:
-      return logType.endsWith('-agent') || logType.startsWith('automation-agent') ? parseAgentLine(contents) : undefined;
+      return isAgentLog(logType) ? parseAgentLine(contents) : undefined;
   }
 }
 
 /**
  * An entry's record. When the entry was read by its bytes, its line is read from its contents
- * literal as it stands in the input (still escaped): most server lines and audit events are
- * then read without decoding them. `source.contents` decodes them when that is needed; like the
- * entry's own contents, a record read so is used while its input chunk is (the filter and
- * summary do so).
+ * literal as it stands in the input (still escaped): most server and agent lines and audit
+ * events are then read without decoding them. `source.contents` decodes them when that is
+ * needed; like the entry's own contents, a record read so is used while its input chunk is
+ * (the filter and summary do so).
  */
 export function parseEntryRecord(logType: string, source: EntrySource): LogRecord | undefined {
   if (source.literalStart >= 0) {
     if (logType === 'mongodb') {
       const record = parseEscapedServerLine(source.bytes, source.literalStart + 1, source.literalEnd, source);
+      if (record) return record;
+    } else if (isAgentLog(logType)) {
+      const record = parseEscapedAgentLine(source.bytes, source.literalStart + 1, source.literalEnd, source);
       if (record) return record;
     } else if (logType === 'mongodb-audit') {
       const literal = source.escapedContents;

@@ -6,7 +6,7 @@
 import { MAX_OBJECT_MEMBERS, objectMembersAt, unescapeLiteralToString } from '../encode/json-kernels.js';
 import { matchesAt } from './match-bytes.js';
 import { jsonMembers, type JsonMember } from './json-members.js';
-import { readServerHead, type ServerHead } from './server-head.js';
+import { readServerHead, type ServerHead } from './line-head.js';
 import { asObject, levelOf, parseJsonObject, parseLogTime, type LineSource, type LogRecord } from './log-record.js';
 
 const TEXT_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+([FEWID]\d?)\s+(\S+)\s+\[([^\]]*)\]\s?(.*)$/;

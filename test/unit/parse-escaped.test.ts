@@ -61,12 +61,21 @@ function headOf(line: string) {
   };
 }
 
+/** A file's lines; for a `kubectl logs` capture, its entries' contents. */
 function linesOf(file: string): string[] {
   const raw = fs.readFileSync(file);
-  return (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8').split('\n').filter(Boolean);
+  const lines = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8').split('\n').filter(Boolean);
+  return path.basename(file).startsWith('kubectl-logs') ? lines.map((line) => (JSON.parse(line) as { contents: string }).contents) : lines;
 }
 
 const sources: [string, string][] = [
+  ['automation-agent-verbose', path.join(SAMPLES, 'automation-agent-verbose.log')],
+  ['automation-agent', path.join(SAMPLES, 'automation-agent.log')],
+  ['automation-agent-stderr', path.join(SAMPLES, 'automation-agent-stderr.log')],
+  ['backup-agent', path.join(SAMPLES, 'backup-agent.log')],
+  ['monitoring-agent', path.join(SAMPLES, 'monitoring-agent.log')],
+  ['automation-agent', path.join(REAL_DATA, 'agent-community-operator.log')],
+  ['automation-agent-verbose', path.join(REAL_DATA, 'kubectl-logs-enterprise-agent.log')],
   ['mongodb', path.join(SAMPLES, 'mongodb.log')],
   ['mongodb', path.join(REAL_DATA, 'mongod-replica-rs1.log.gz')],
   ['mongodb', path.join(REAL_DATA, 'mongod-4.2-text.log')],
@@ -104,7 +113,7 @@ function assertAttrValues(t: ExecutionContext, record: LogRecord, line: string):
 for (const [logType, file] of sources) {
   test(`escaped and decoded ${logType} lines read the same: ${path.basename(file)}`, (t) => {
     const lines = linesOf(file);
-    t.true(lines.length > 10);
+    t.true(lines.length > 0);
     for (const line of lines) {
       let decoded = 0;
       const record = parseEntryRecord(
@@ -139,6 +148,17 @@ const crafted: [string, string, string, boolean?][] = [
   ['mongodb', 'more attributes than the kernel reads', `{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"X",  "id":1,   "ctx":"c","msg":"m","attr":{${Array.from({ length: 70 }, (_, i) => `"k${i}":${i}`).join(',')}}}`],
   ['mongodb', 'tags and no attributes', '{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"W",  "c":"CONTROL",  "id":22120,   "ctx":"c","msg":"m","tags":["startupWarnings"]}'],
   ['mongodb', 'cut attributes', '{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"c","msg":"Slow query","attr":{"command":{"find":"x"},"durationMillis":5},"truncated":{"command":{"find":{"type":"string","size":9000}}},"size":{"command":9100}}'],
+  ['automation-agent', 'an agent line, read by its fields', '[2026-11-22T10:00:00.123+0000] [.warn] [src/director/director.go:computePlan:1083] <rs0-1> [10:00:00.123] Zugriff für ü ✗', true],
+  ['automation-agent', 'an older agent\'s time', '[2019/09/10 04:07:50.537] [.info] [cm/mongot/maintainer.go:NewEmptyMaintainer:84] [04:07:50.537] Started', true],
+  ['automation-agent', 'a start-up banner', '[2026-11-22T10:00:00.123+0000] [header.info] [::0]        GitCommitId = 1234', true],
+  ['automation-agent', 'no space after the fields', '[2026-11-22T10:00:00.123+0000] [.info] [a.go:f:1]<p> m', true],
+  ['automation-agent', 'a tab after the fields', '[2026-11-22T10:00:00.123+0000] [.info] [a.go:f:1]\tmessage'],
+  ['automation-agent', 'a space beyond ASCII after the fields', '[2026-11-22T10:00:00.123+0000] [.info] [a.go:f:1]\u00a0message'],
+  ['automation-agent', 'a backslash in a field', '[2026-11-22T10:00:00.123+0000] [.info] [C:\\agent\\a.go:f:1] message'],
+  ['automation-agent', 'UTF-8 in a field', '[2026-11-22T10:00:00.123+0000] [.info] [é.go:f:1] message'],
+  ['automation-agent', 'an empty time', '[] [.info] [a.go:f:1] message'],
+  ['automation-agent', 'a time that is no time', '[soon] [.info] [a.go:f:1] message'],
+  ['automation-agent', 'a missing field', '[2026-11-22T10:00:00.123+0000] [.info] message'],
   ['mongodb', 'a message with quotes', '{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"NETWORK",  "id":1,   "ctx":"conn1","msg":"say \\"hi\\"","attr":{"a":"\\t"}}'],
 ];
 for (const [logType, name, line, readInBytes] of crafted) {
@@ -146,8 +166,15 @@ for (const [logType, name, line, readInBytes] of crafted) {
     let decoded = 0;
     const record = parseEntryRecord(logType, entrySource(logType, line, () => decoded++));
     if (readInBytes) {
-      headFields(record);
-      assertAttrValues(t, record!, line);
+      // The fields a summary counts by are read without decoding the line.
+      if (logType === 'mongodb') {
+        headFields(record);
+        assertAttrValues(t, record!, line);
+      } else {
+        t.is(typeof record?.time, 'number');
+        t.truthy(record?.severity && record.level);
+        t.not(record?.component, '::0');
+      }
       t.is(decoded, 0);
     }
     t.deepEqual(fields(record), fields(parseRecord(logType, line)));

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { parseLogTime } from '../../src/parse/log-record.js';
-import { readServerHead } from '../../src/parse/server-head.js';
+import { readServerHead } from '../../src/parse/line-head.js';
 import { OTHER_TIMES, VALID_ISO_TIMES } from '../_helpers/iso-times.js';
 
 const lineAt = (time: string, msg = 'Connection accepted', id = '22943') =>
