@@ -53,7 +53,8 @@
 ;;
 ;; Memory: 0-255 the short escape letter of each byte (0: none), 256-271 hex digits, 512-767
 ;; the byte each escape letter stands for (0: none), 272-341 and 768-816 the head's
-;; punctuation (escaped and as written), 896-967 serverHead's answer; escape reads 1024-33791 and writes from
+;; punctuation (escaped and as written), 896-967 serverHead's answer, 968-999 the last time
+;; read; escape reads 1024-33791 and writes from
 ;; 40960 (six bytes out per byte in, and 16 spare); unescape reads 262144-524287 (or, for a
 ;; file's chunk read straight into memory, 1048576-2097151) and writes from 524288 (decoding
 ;; never grows, and 16 spare). From 2097152: output chunks the callers write into directly,
@@ -268,10 +269,45 @@
     (local.set $ones (i32.sub (i32.load8_u offset=1 (local.get $at)) (i32.const 0x30)))
     (select (i32.const -1) (i32.add (i32.mul (local.get $tens) (i32.const 10)) (local.get $ones))
       (i32.or (i32.gt_u (local.get $tens) (i32.const 9)) (i32.gt_u (local.get $ones) (i32.const 9)))))
+  ;; The last time read whole: its bytes at 968 (32), its length, and its minute's start in
+  ;; milliseconds. A time of the same minute and zone (most lines' is the line before's) is
+  ;; read by its seconds and milliseconds only.
+  (global $lastTimeLength (mut i32) (i32.const 0))
+  (global $lastMinute (mut f64) (f64.const 0))
   ;; The time memory[src, end) in milliseconds since the epoch, when it is written as
   ;; parseIsoMillis reads it (iso-time.ts: 2026-11-22T10:00:00.123 then Z, +00:00 or +0000,
   ;; a day that is in its month); else NaN.
   (func $isoMillis (param $src i32) (param $end i32) (result f64)
+    (local $length i32) (local $second i32) (local $centis i32) (local $milli i32) (local $mask i32) (local $ms f64)
+    (local.set $length (i32.sub (local.get $end) (local.get $src)))
+    (if (i32.and (i32.eq (local.get $length) (global.get $lastTimeLength))
+                 (i8x16.all_true (i8x16.eq (v128.load (local.get $src)) (v128.load (i32.const 968)))))
+      (then
+        ;; Of the bytes from 16 on, all but the seconds and milliseconds: `:`, `.`, the zone.
+        (local.set $mask (i32.and (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $length) (i32.const 16))) (i32.const 1)) (i32.const 0xffffff89)))
+        (if (i32.eq (i32.and (i8x16.bitmask (i8x16.eq (v128.load offset=16 (local.get $src)) (v128.load (i32.const 984)))) (local.get $mask)) (local.get $mask))
+          (then
+            (local.set $second (call $twoDigits (i32.add (local.get $src) (i32.const 17))))
+            (local.set $centis (call $twoDigits (i32.add (local.get $src) (i32.const 20))))
+            (local.set $milli (i32.sub (i32.load8_u offset=22 (local.get $src)) (i32.const 0x30)))
+            (if (i32.and (i32.le_u (local.get $second) (i32.const 59)) (i32.and (i32.ge_s (local.get $centis) (i32.const 0)) (i32.le_u (local.get $milli) (i32.const 9))))
+              (then
+                (return (f64.add (global.get $lastMinute)
+                  (f64.convert_i32_s (i32.add (i32.mul (local.get $second) (i32.const 1000)) (i32.add (i32.mul (local.get $centis) (i32.const 10)) (local.get $milli))))))))))))
+    (local.set $ms (call $isoMillisRead (local.get $src) (local.get $end)))
+    ;; Not NaN: remembered.
+    (if (f64.eq (local.get $ms) (local.get $ms))
+      (then
+        (v128.store (i32.const 968) (v128.load (local.get $src)))
+        (v128.store (i32.const 984) (v128.load offset=16 (local.get $src)))
+        (global.set $lastTimeLength (local.get $length))
+        (global.set $lastMinute (f64.sub (local.get $ms)
+          (f64.convert_i32_s (i32.add (i32.mul (call $twoDigits (i32.add (local.get $src) (i32.const 17))) (i32.const 1000))
+                                      (i32.add (i32.mul (call $twoDigits (i32.add (local.get $src) (i32.const 20))) (i32.const 10))
+                                               (i32.sub (i32.load8_u offset=22 (local.get $src)) (i32.const 0x30)))))))))
+    (local.get $ms))
+  ;; The time read whole (isoMillis).
+  (func $isoMillisRead (param $src i32) (param $end i32) (result f64)
     (local $length i32) (local $year i32) (local $month i32) (local $date i32) (local $hour i32)
     (local $minute i32) (local $second i32) (local $centis i32) (local $milli i32) (local $zone i32)
     (local $offset i32) (local $hours i32) (local $minutes i32) (local $last i32)
@@ -349,20 +385,38 @@
   ;; them used at the most, and the bytes from 4325376 to 4456448.
   (global $keptTexts (mut i32) (i32.const 0))
   (global $keptBytesEnd (mut i32) (i32.const 4325376))
-  ;; FNV-1a of memory[src, end).
+  ;; A hash of memory[src, end) from its length and its first and last eight bytes: texts
+  ;; that share all three are told apart by comparing them.
   (func $hash (param $src i32) (param $end i32) (result i32)
-    (local $h i32)
-    (local.set $h (i32.const 0x811c9dc5))
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
-        (local.set $h (i32.mul (i32.xor (local.get $h) (i32.load8_u (local.get $src))) (i32.const 0x01000193)))
-        (local.set $src (i32.add (local.get $src) (i32.const 1)))
-        (br $next)))
-    (local.get $h))
+    (local $length i32) (local $h i64)
+    (local.set $length (i32.sub (local.get $end) (local.get $src)))
+    (if (i32.ge_u (local.get $length) (i32.const 8))
+      (then
+        (local.set $h (i64.xor (i64.load (local.get $src))
+                               (i64.mul (i64.load (i32.sub (local.get $end) (i32.const 8))) (i64.const 0x9e3779b97f4a7c15)))))
+      (else
+        ;; Only the text's bytes: those after it are another line's.
+        (local.set $h (i64.and (i64.load (local.get $src))
+                               (i64.sub (i64.shl (i64.const 1) (i64.extend_i32_u (i32.shl (local.get $length) (i32.const 3)))) (i64.const 1))))))
+    (local.set $h (i64.mul (i64.xor (local.get $h) (i64.extend_i32_u (local.get $length))) (i64.const 0xbf58476d1ce4e5b9)))
+    (i32.wrap_i64 (i64.xor (local.get $h) (i64.shr_u (local.get $h) (i64.const 32)))))
+  ;; True when memory[a, a + length) and memory[b, b + length) hold the same bytes; sixteen
+  ;; compared at once (those past the length are not looked at).
+  (func $sameBytes (param $a i32) (param $b i32) (param $length i32) (result i32)
+    (local $mask i32)
+    (loop $wide
+      (if (i32.ge_u (local.get $length) (i32.const 16))
+        (then
+          (if (i32.eqz (i8x16.all_true (i8x16.eq (v128.load (local.get $a)) (v128.load (local.get $b))))) (then (return (i32.const 0))))
+          (local.set $a (i32.add (local.get $a) (i32.const 16)))
+          (local.set $b (i32.add (local.get $b) (i32.const 16)))
+          (local.set $length (i32.sub (local.get $length) (i32.const 16)))
+          (br $wide))))
+    (local.set $mask (i32.sub (i32.shl (i32.const 1) (local.get $length)) (i32.const 1)))
+    (i32.eq (i32.and (i8x16.bitmask (i8x16.eq (v128.load (local.get $a)) (v128.load (local.get $b)))) (local.get $mask)) (local.get $mask)))
   ;; The slot of memory[src, end) in the table: the one holding it, or the free one where it goes.
   (func $slotOf (param $src i32) (param $end i32) (param $hash i32) (result i32)
-    (local $slot i32) (local $entry i32) (local $length i32) (local $i i32)
+    (local $slot i32) (local $entry i32) (local $length i32)
     (local.set $length (i32.sub (local.get $end) (local.get $src)))
     (local.set $slot (i32.and (local.get $hash) (i32.const 4095)))
     (loop $probe
@@ -370,14 +424,8 @@
       (if (i32.eqz (i32.load offset=12 (local.get $entry))) (then (return (local.get $entry))))
       (if (i32.and (i32.eq (i32.load (local.get $entry)) (local.get $hash)) (i32.eq (i32.load offset=8 (local.get $entry)) (local.get $length)))
         (then
-          (local.set $i (i32.const 0))
-          (block $differ
-            (loop $compare
-              (if (i32.ge_u (local.get $i) (local.get $length)) (then (return (local.get $entry))))
-              (br_if $differ (i32.ne (i32.load8_u (i32.add (local.get $src) (local.get $i)))
-                                     (i32.load8_u (i32.add (i32.load offset=4 (local.get $entry)) (local.get $i)))))
-              (local.set $i (i32.add (local.get $i) (i32.const 1)))
-              (br $compare)))))
+          (if (call $sameBytes (local.get $src) (i32.load offset=4 (local.get $entry)) (local.get $length))
+            (then (return (local.get $entry))))))
       (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (i32.const 4095)))
       (br $probe))
     (unreachable))

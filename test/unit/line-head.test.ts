@@ -77,3 +77,35 @@ test('server head: messages beyond the kept texts are read right, and kept ones 
   }
   t.pass();
 });
+
+test('server head: messages alike but for their middle (one hash) are told apart', (t) => {
+  const messages = Array.from({ length: 300 }, (_, i) => `Connection ${String(i).padStart(4, '0')} to the replica set member`);
+  for (let round = 0; round < 2; round++) {
+    for (const message of messages) {
+      for (const head of headsOf(lineAt('2026-11-22T10:00:00.123Z', message))) {
+        if (head?.message !== message) t.fail(`${message}: ${head?.message}`);
+      }
+    }
+  }
+  t.pass();
+});
+
+test('server head: times of one minute read one after another, in other zones, and broken', (t) => {
+  // The kernel reads a time of the last one's minute and zone by its seconds alone.
+  const times = [
+    '2026-11-22T10:00:00.000Z',
+    '2026-11-22T10:00:59.999Z',
+    '2026-11-22T10:00:05.123+01:00',
+    '2026-11-22T10:00:05.123+0100',
+    '2026-11-22T10:00:06.000+0130',
+    '2026-11-22T10:00:60.000Z',
+    '2026-11-22T10:00:00.000Z',
+    '2026-11-22T10:00:0a.000Z',
+    '2026-11-22T10:00:07.00xZ',
+    '2026-11-22T10:01:00.000Z',
+    '2026-11-23T10:01:00.000Z',
+  ];
+  for (const time of times) {
+    for (const head of headsOf(lineAt(time))) t.is(head?.time, parseLogTime(time), time);
+  }
+});
