@@ -110,13 +110,16 @@ export interface LineSource {
 /**
  * An entry's line as the reader holds it: where its contents literal's quotes are in the input
  * bytes (literalStart -1 when it was not read so), the text between them while it is not
- * decoded, and the contents.
+ * decoded; or where the contents stand as written (a raw line; plainStart -1 otherwise); and
+ * the contents.
  */
 export interface EntrySource extends LineSource {
   readonly bytes: Buffer;
   readonly literalStart: number;
   readonly literalEnd: number;
   readonly escapedContents: string | undefined;
+  readonly plainStart: number;
+  readonly plainEnd: number;
 }
 
 export function asObject(value: unknown): Record<string, unknown> | undefined {

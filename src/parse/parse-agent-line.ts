@@ -70,11 +70,11 @@ export function parseAgentLine(line: string): LogRecord | undefined {
 }
 
 /**
- * An agent line from inside an entry's contents literal, bytes[start, end) between its quotes
- * (still escaped), read by its fields without decoding it; undefined when they need decoding
- * (then parse the contents). `source.contents` decodes the literal, on first use.
+ * An agent line in bytes[start, end), a raw line or inside an entry's contents literal (still
+ * escaped), read by its fields without decoding it; undefined when they need decoding (then
+ * parse the contents). `source.contents` decodes the line, on first use.
  */
-export function parseEscapedAgentLine(bytes: Buffer, start: number, end: number, source: LineSource): LogRecord | undefined {
+export function parseAgentLineInBytes(bytes: Buffer, start: number, end: number, source: LineSource): LogRecord | undefined {
   const head = readAgentHead(bytes, start, end);
   // The fields are ASCII without escapes: the rest starts at the same index in the contents.
   return head && head.time !== undefined ? new AgentRecord(head.time, head.level, head.source, source, head.end - start) : undefined;

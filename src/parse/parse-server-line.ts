@@ -197,13 +197,13 @@ function lastIndexBetween(bytes: Uint8Array, needle: Uint8Array, from: number, t
 }
 
 /**
- * A server line from an entry's contents literal, bytes[start, end) between its quotes (still
- * escaped), or undefined when its head needs decoding first: then parse the contents.
- * `source.contents` decodes the literal (an entry's own getter, which decodes once for every user).
+ * A server line in bytes[start, end): as the server wrote it, or (escaped) inside an entry's
+ * contents literal; undefined when its head needs decoding first: then parse the contents.
+ * `source.contents` decodes the line (an entry's own getter, which decodes once for every user).
  */
-export function parseEscapedServerLine(bytes: Buffer, start: number, end: number, source: LineSource): LogRecord | undefined {
-  const head = readServerHead(bytes, start, end, true);
-  return head && new ServerRecord(bytes, end, true, head, source);
+export function parseServerLineInBytes(bytes: Buffer, start: number, end: number, escaped: boolean, source: LineSource): LogRecord | undefined {
+  const head = readServerHead(bytes, start, end, escaped);
+  return head && new ServerRecord(bytes, end, escaped, head, source);
 }
 
 const ATTR_KEY = ',"attr":{';
@@ -334,8 +334,8 @@ function attrsOf(json: Record<string, unknown>): Record<string, unknown> | undef
 export function parseServerLine(line: string): LogRecord | undefined {
   if (line.startsWith('{"t":')) {
     const bytes = Buffer.from(line);
-    const head = readServerHead(bytes, 0, bytes.length, false);
-    if (head) return new ServerRecord(bytes, bytes.length, false, head, { contents: line });
+    const record = parseServerLineInBytes(bytes, 0, bytes.length, false, { contents: line });
+    if (record) return record;
   }
   const json = parseJsonObject(line);
   if (json) {

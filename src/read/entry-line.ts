@@ -20,6 +20,9 @@ export class EntryLine {
    * (-1 when the contents were decoded another way). */
   readonly literalStart: number;
   readonly literalEnd: number;
+  /** Where the contents stand as written (a raw line read `--as TYPE`), -1 otherwise. */
+  readonly plainStart: number;
+  readonly plainEnd: number;
   #contents: string | undefined;
   #escaped: string | undefined;
 
@@ -34,6 +37,8 @@ export class EntryLine {
     literalStart: number,
     literalEnd: number,
     contents?: string,
+    plainStart = -1,
+    plainEnd = -1,
   ) {
     this.logType = logType;
     this.partial = partial;
@@ -44,12 +49,19 @@ export class EntryLine {
     this.end = end;
     this.literalStart = literalStart;
     this.literalEnd = literalEnd;
+    this.plainStart = plainStart;
+    this.plainEnd = plainEnd;
     this.#contents = contents;
   }
 
-  /** An entry made from a decoded value: a joined split line, or a raw line read `--as TYPE`. */
+  /** An entry made from a decoded value: a joined split line. */
   static fromContents(logType: string, contents: string, prefix?: LinePrefix): EntryLine {
     return new EntryLine(logType, false, prefix, EMPTY, 0, 0, 0, -1, -1, contents);
+  }
+
+  /** A raw line bytes[start, end) read `--as TYPE`: its record is read from its bytes. */
+  static fromRawLine(logType: string, bytes: Buffer, start: number, end: number): EntryLine {
+    return new EntryLine(logType, false, undefined, bytes, start, start, start, -1, -1, bytes.toString('utf8', start, end), start, end);
   }
 
   get contents(): string {

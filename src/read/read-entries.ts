@@ -47,7 +47,7 @@ export async function readEntries(
 function rawLineReader(logType: string, handler: EntryHandler): LineReader {
   const splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, (bytes, start, end, partial) => {
     if (partial) handler.other(bytes, start, end);
-    else handler.entry(EntryLine.fromContents(logType, bytes.toString('utf8', start, end)));
+    else handler.entry(EntryLine.fromRawLine(logType, bytes, start, end));
   });
   return { push: (chunk) => splitter.push(chunk), end: () => splitter.flush() };
 }

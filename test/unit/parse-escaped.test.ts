@@ -96,6 +96,8 @@ function entrySource(logType: string, line: string, decoded: () => void = () => 
     literalStart,
     literalEnd: literalStart + Buffer.byteLength(literal) - 1,
     escapedContents: literal.slice(1, -1),
+    plainStart: -1,
+    plainEnd: -1,
     get contents() {
       decoded();
       return line;
@@ -107,6 +109,12 @@ function entrySource(logType: string, line: string, decoded: () => void = () => 
 function assertAttrValues(t: ExecutionContext, record: LogRecord, line: string): void {
   const attr = (JSON.parse(line) as { attr?: Record<string, unknown> }).attr ?? {};
   for (const key of Object.keys(attr)) t.deepEqual(attrValue(record, key), attr[key], `${key} of ${line}`);
+}
+
+/** What the reader gives for a raw line read `--as TYPE`: the line where it stands, the next one after it. */
+function rawLineSource(line: string): EntrySource {
+  const bytes = Buffer.from(`${line}\n{"t":{"$date":"2026-11-22T10:00:00.000Z"},"attr":{"connectionCount":7}}\n`);
+  return { bytes, literalStart: -1, literalEnd: -1, escapedContents: undefined, plainStart: 0, plainEnd: Buffer.byteLength(line), contents: line };
 }
 
 // A line read from its entry's escaped literal (the fast path) is the line read decoded.
@@ -130,6 +138,10 @@ for (const [logType, file] of sources) {
       }
       t.deepEqual(fields(record), fields(parseRecord(logType, line)), line);
       t.true(decoded <= 1, 'the contents are decoded once at the most');
+      // And from a raw line's bytes.
+      const raw = parseEntryRecord(logType, rawLineSource(line));
+      if (logType === 'mongodb' && line.startsWith('{')) t.deepEqual(headFields(raw), headOf(line), line);
+      t.deepEqual(fields(raw), fields(parseRecord(logType, line)), line);
     }
   });
 }
