@@ -1,8 +1,9 @@
 ;; The hot paths of JSON strings, as WebAssembly with 128-bit SIMD: sixteen bytes are tested at
-;; once and copied whole up to the first byte that needs work; and the head of a server line,
-;; read from its bytes where the input was read into this memory. The compiled bytes are embedded
-;; in json-string-wasm.ts (`npm run wasm` writes them; a test checks they are this file's), and
-;; json-kernels.ts calls them.
+;; once and copied whole up to the first byte that needs work. And the reading of log lines
+;; from their bytes, where the input was read into this memory: the fields server and agent
+;; lines start with, and the members of a server line's attributes. The compiled bytes are
+;; embedded in json-string-wasm.ts (`npm run wasm` writes them; a test checks they are this
+;; file's), and json-kernels.ts calls them.
 ;;
 ;; escape(src, end, dst): the sidecar's. An ASCII line's bytes memory[src, end) escaped as the
 ;; inside of a JSON string at dst, with jq's escapes (\b \t \n \f \r \" \\, \u00XX for other C0
@@ -47,19 +48,19 @@
 ;; many it read (it stops at max, the rest unread), or -1 when the text is not such an object
 ;; or a key has an escape of its own. Strings are skipped sixteen bytes at a time.
 ;;
-;; keepText(src, end): keeps the text memory[src, end) so that serverHead knows it by its bytes
-;; the next time; returns its index (the caller keeps the decoded text under it), or -1 when
+;; keepText(src, end): keeps the text memory[src, end) so that serverHead and agentHead know it
+;; by its bytes the next time; returns its index (the caller keeps the decoded text under it), or -1 when
 ;; there is no room: 2048 texts of at most 256 bytes, 128 KiB of them in all.
 ;;
 ;; Memory: 0-255 the short escape letter of each byte (0: none), 256-271 hex digits, 512-767
-;; the byte each escape letter stands for (0: none), 272-341 and 768-816 the head's
-;; punctuation (escaped and as written), 896-967 serverHead's answer, 968-999 the last time
-;; read; escape reads 1024-33791 and writes from
-;; 40960 (six bytes out per byte in, and 16 spare); unescape reads 262144-524287 (or, for a
-;; file's chunk read straight into memory, 1048576-2097151) and writes from 524288 (decoding
-;; never grows, and 16 spare). From 2097152: output chunks the callers write into directly,
-;; each followed by 64 spare bytes (the 16-byte stores may pass the end of what is written).
-;; From 4259840: the kept texts' table, and from 4325376 their bytes (keepText); from 4456448
+;; the byte each escape letter stands for (0: none), 272-341 and 768-816 a server head's
+;; punctuation (escaped and as written), 896-967 the heads' answer, 968-999 the last time
+;; read; escape reads 1024-33791 and writes from 40960 (six bytes out per byte in, and 16
+;; spare); unescape and the readers of lines read 262144-524287 (or, for a file's chunk read
+;; straight into memory, 1048576-2097151); unescape writes from 524288 (decoding never grows,
+;; and 16 spare). From 2097152: output chunks the callers write into directly, each followed
+;; by 64 spare bytes (the 16-byte stores may pass the end of what is written). From 4259840:
+;; the kept texts' table, and from 4325376 their bytes (keepText); from 4456448
 ;; objectMembers' answer.
 (module
   (memory (export "memory") 69)
