@@ -29,8 +29,12 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
     misses: ['persistentvolumeclaim "data-my-replica-set-1" bound'],
   },
   'pod-pending-resources': {
-    matches: ['Warning  FailedScheduling  3m  default-scheduler  0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available'],
-    misses: ['Normal  Scheduled  3m  default-scheduler  Successfully assigned mongodb/my-replica-set-0 to node-1'],
+    matches: [
+      'Warning  FailedScheduling  3m  default-scheduler  0/3 nodes are available: 3 Insufficient memory. preemption: 0/3 nodes are available',
+      '0/3 nodes are available: 1 node(s) had untolerated taint, 12 Insufficient cpu.',
+      'FailedScheduling: Insufficient memory',
+    ],
+    misses: ['Normal  Scheduled  3m  default-scheduler  Successfully assigned mongodb/my-replica-set-0 to node-1', 'the kubelet reports Insufficient memory on node-1', '3  Insufficient cpu'],
   },
   'validation-webhook-missing': {
     type: 'operator',
