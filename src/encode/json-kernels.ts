@@ -178,8 +178,8 @@ export function findAgentHead(source: Buffer, start: number, end: number): numbe
 }
 
 /**
- * Keeps the text at the module's memory[start, end) (places headAnswer gave, before
- * the next call) for serverHead to know by its bytes: its index, or -1 when there is no room.
+ * Keeps the text at the module's memory[start, end) (places headAnswer gave, before the next
+ * call) for the head kernels to know by its bytes: its index, or -1 when there is no room.
  */
 export function keepHeadText(start: number, end: number): number {
   return keepText(start, end);
