@@ -80,8 +80,7 @@ class ServerRecord implements LogRecord {
   }
 
   numberInText(key: string): number | undefined {
-    const needles = needlesOf(key);
-    const needle = this.#escaped ? needles.escaped : needles.plain;
+    const needle = this.#needle(key);
     const bytes = this.#bytes;
     // Looked for from the end: the server writes counts last (connectionCount).
     const at = lastIndexBetween(bytes, needle, this.#headEnd, this.#end);
@@ -97,6 +96,12 @@ class ServerRecord implements LogRecord {
     return Number.isNaN(parsed) ? undefined : parsed;
   }
 
+  /** `"key":` as it stands in this line's bytes. */
+  #needle(key: string): Buffer {
+    const needles = needlesOf(key);
+    return this.#escaped ? needles.escaped : needles.plain;
+  }
+
   /**
    * Where the attributes are in the bytes, read by the kernel (four places a member: key start
    * and end, value start and end), or undefined: then read them another way. Read once, and
@@ -106,21 +111,20 @@ class ServerRecord implements LogRecord {
     if (this.#attrPlaces === undefined) {
       this.#attrPlaces = null;
       const bytes = this.#bytes;
-      const attr = this.#escaped ? ESCAPED_ATTR : PLAIN_ATTR;
+      const attr = this.#needle('attr');
       if (this.#members === undefined && this.#object === undefined) {
-        if (matchesAt(bytes, this.#headEnd, attr)) {
-          const start = this.#headEnd + attr.length;
+        // Right after the head, as the server writes them: `,"attr":{`.
+        if (bytes[this.#headEnd] === COMMA && matchesAt(bytes, this.#headEnd + 1, attr)) {
+          const start = this.#headEnd + 1 + attr.length;
           const places = objectMembersAt(bytes, start, this.#end, this.#escaped, MAX_OBJECT_MEMBERS);
           // The server's cut attributes come with `truncated` and `size` after them: those are parsed.
           const after = places && places.length > 0 ? places[places.length - 1]! : start;
-          const truncated = needlesOf('truncated');
-          if (places && places.length < MAX_OBJECT_MEMBERS * 4 && lastIndexBetween(bytes, this.#escaped ? truncated.escaped : truncated.plain, after, this.#end) < 0) {
+          if (places && places.length < MAX_OBJECT_MEMBERS * 4 && lastIndexBetween(bytes, this.#needle('truncated'), after, this.#end) < 0) {
             this.#attrPlaces = places;
           }
         } else {
           // A line without attributes has no `"attr":` after its head (tags may follow it).
-          const attrKey = needlesOf('attr');
-          if (lastIndexBetween(bytes, this.#escaped ? attrKey.escaped : attrKey.plain, this.#headEnd, this.#end) < 0) this.#attrPlaces = NO_PLACES;
+          if (lastIndexBetween(bytes, attr, this.#headEnd, this.#end) < 0) this.#attrPlaces = NO_PLACES;
         }
       }
     }
@@ -131,7 +135,7 @@ class ServerRecord implements LogRecord {
   #placeOf(key: string): number {
     const places = this.#places();
     if (!places) return -2;
-    const name = keyBytesOf(key);
+    const name = needlesOf(key).name;
     const bytes = this.#bytes;
     for (let i = 0; i < places.length; i += 4) {
       if (places[i + 1]! - places[i]! === name.length && matchesAt(bytes, places[i]!, name)) return i;
@@ -207,27 +211,13 @@ export function parseServerLineInBytes(bytes: Buffer, start: number, end: number
 }
 
 const ATTR_KEY = ',"attr":{';
-/** Where the attributes start right after the head, as a line writes it and as a literal holds it. */
-const PLAIN_ATTR = Buffer.from(',"attr":');
-const ESCAPED_ATTR = Buffer.from(',\\"attr\\":');
+const COMMA = 0x2c;
 
 const OPEN_BRACE = 0x7b;
 const NO_PLACES = new Int32Array(0);
 
 /** Said by the readers in the bytes when the attributes can't be read so. */
 const NOT_READ = Symbol('not read');
-
-/** A key's UTF-8 bytes, made once a key. */
-const keyBytes = new Map<string, Buffer>();
-
-function keyBytesOf(key: string): Buffer {
-  let bytes = keyBytes.get(key);
-  if (!bytes) {
-    bytes = Buffer.from(key);
-    keyBytes.set(key, bytes);
-  }
-  return bytes;
-}
 
 /** A value's JSON text parsed; a broken one is its text (a string's without its quotes). */
 function jsonValue(text: string): unknown {
@@ -238,13 +228,19 @@ function jsonValue(text: string): unknown {
   }
 }
 
-/** `"key":` as it stands in a line, and escaped once more in a literal: made once a key. */
-const keyNeedles = new Map<string, { readonly plain: Buffer; readonly escaped: Buffer }>();
+/** A key's bytes, and `"key":` as it stands in a line and escaped once more in a literal: made once a key. */
+interface KeyNeedles {
+  readonly name: Buffer;
+  readonly plain: Buffer;
+  readonly escaped: Buffer;
+}
 
-function needlesOf(key: string): { readonly plain: Buffer; readonly escaped: Buffer } {
+const keyNeedles = new Map<string, KeyNeedles>();
+
+function needlesOf(key: string): KeyNeedles {
   let needles = keyNeedles.get(key);
   if (!needles) {
-    needles = { plain: Buffer.from(`"${key}":`), escaped: Buffer.from(`\\"${key}\\":`) };
+    needles = { name: Buffer.from(key), plain: Buffer.from(`"${key}":`), escaped: Buffer.from(`\\"${key}\\":`) };
     keyNeedles.set(key, needles);
   }
   return needles;
