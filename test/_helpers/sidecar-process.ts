@@ -11,7 +11,8 @@ export const DIST = path.resolve(import.meta.dirname, '../..');
 export const SIDECAR_BIN = path.join(DIST, 'bin/logtype-sidecar.js');
 export const FILTER_BIN = path.join(DIST, 'bin/logtype.js');
 export const REPO = path.resolve(DIST, '..');
-export const REAL_DATA = path.resolve(REPO, '../shared/data/real');
+/** Real log lines, copied into the repository with their sources (`SOURCES.md` there). */
+export const REAL_DATA = path.join(REPO, 'test/fixtures/real');
 
 export function tempDir(name: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `logtype-${name}-`));

@@ -57,7 +57,7 @@ test('a reader stopped with SIGSTOP: reading pauses, memory stays bounded, nothi
     stdio: 'ignore',
   });
   await waitUntil(() => fs.existsSync(`${dir}/err`) && fs.readFileSync(`${dir}/err`, 'utf8').includes('"opened"'), 10_000, 'sidecar start');
-  const pids = spawnSync('pgrep', ['-P', String(pipeline.pid)], { encoding: 'utf8' }).stdout.trim().split('\n').map(Number);
+  const pids = childrenOf(pipeline.pid!);
   const sidecarPid = pids.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('logtype-sidecar'))!;
   const readerPid = pids.find((pid) => pid !== sidecarPid)!;
   process.kill(readerPid, 'SIGSTOP');
@@ -142,3 +142,20 @@ test('--heartbeat-file is refreshed while the sidecar runs, for a liveness probe
   t.true(fs.statSync(heartbeat).mtimeMs > first);
   await sidecar.stop();
 });
+
+/** The children of `pid`, from /proc (what `pgrep -P` prints, without needing procps). */
+function childrenOf(pid: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        // The fields after the command's closing parenthesis: state, then the parent's pid.
+        const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { FILTER_BIN, REPO, SIDECAR_BIN, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
+import { CHROMIUM, testWithTool } from '../_helpers/system-tool.js';
 
 const SAMPLES = path.join(REPO, 'samples');
 /** What `kubectl logs` prints for the sample pod: the sidecar over samples/. */
@@ -50,15 +51,13 @@ test('summary takes the selection: -t and --since narrow it', (t) => {
   t.is(summary.audit, undefined);
 });
 
-test('summary --html: a self-contained page whose plots render in headless Chromium', async (t) => {
+testWithTool(CHROMIUM, 'summary --html: a self-contained page whose plots render in headless Chromium', async (t, executablePath) => {
   const dir = tempDir('html');
   const page = path.join(dir, 'summary.html');
   const result = runFilter(['summary', '--html', page], POD_STREAM);
   t.is(result.status, 0, result.stderr);
   const html = fs.readFileSync(page, 'utf8');
   t.false(/<script|<link|src="http|href="http/.test(html), 'nothing to fetch, nothing to run');
-  const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
-  if (!executablePath) return t.fail('Chromium is not installed: .ci/run installs the Debian package chromium');
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   try {

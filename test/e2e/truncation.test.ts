@@ -5,6 +5,7 @@ import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
 import { SidecarProcess, followsPath, tempDir, followEmptyFile } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
+import { LOGROTATE, testWithTool } from '../_helpers/system-tool.js';
 
 /**
  * With copytruncate, lines written between the copy and the truncate are gone from disk: no
@@ -63,27 +64,14 @@ test('truncated and written past the old position before the sidecar looks: read
   );
 });
 
-function logrotate(dir: string, config: string): void {
+function logrotate(command: string, dir: string, config: string): void {
   const conf = path.join(dir, 'logrotate.conf');
   fs.writeFileSync(conf, config);
-  execFileSync('logrotate', ['--state', path.join(dir, 'logrotate.state'), '--force', conf]);
+  execFileSync(command, ['--state', path.join(dir, 'logrotate.state'), '--force', conf]);
 }
 
-const hasLogrotate = (() => {
-  try {
-    execFileSync('logrotate', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 for (const mode of ['create', 'copytruncate'] as const) {
-  test(`real logrotate in ${mode} mode`, async (t) => {
-    if (!hasLogrotate) {
-      t.fail('logrotate is not installed: .ci/run installs it with apt-get');
-      return;
-    }
+  testWithTool(LOGROTATE, `real logrotate in ${mode} mode`, async (t, logrotateCommand) => {
     const dir = tempDir(`logrotate-${mode}`);
     const file = path.join(dir, 'mongodb.log');
     fs.writeFileSync(file, '');
@@ -93,7 +81,7 @@ for (const mode of ['create', 'copytruncate'] as const) {
     const writing = writer.writeFor(2000, 5);
     for (let i = 0; i < 3; i++) {
       await sleep(400);
-      logrotate(dir, `${file} {\n  rotate 10\n  ${mode}\n  missingok\n  nocompress\n}\n`);
+      logrotate(logrotateCommand, dir, `${file} {\n  rotate 10\n  ${mode}\n  missingok\n  nocompress\n}\n`);
       // A logger's postrotate (SIGUSR1) makes it reopen its file.
       if (mode === 'create') writer.reopen();
     }

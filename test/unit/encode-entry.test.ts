@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { encodeEntry, isEntryLine } from '../../src/encode/encode-entry.js';
 import { MAX_ESCAPE_BYTES, escapeAsciiJson, leaseKernelOutputChunk } from '../../src/encode/json-kernels.js';
 import { unescapeJsonBytes } from '../../src/read/unescape-json.js';
+import { JQ, testWithTool } from '../_helpers/system-tool.js';
 
 const cases: { name: string; contents: string; expected: string }[] = [
   { name: 'plain', contents: 'hello', expected: '{"logType":"mongodb","contents":"hello"}\n' },
@@ -26,12 +27,12 @@ test('a piece carries "partial":true after contents', (t) => {
   t.is(encodeEntry('mongodb', 'x', true), '{"logType":"mongodb","contents":"x","partial":true}\n');
 });
 
-test('every C0 control encodes as jq -c -R encodes it (DEL aside: jq escapes it, we keep it raw)', (t) => {
+testWithTool(JQ, 'every C0 control encodes as jq -c -R encodes it (DEL aside: jq escapes it, we keep it raw)', (t, jqCommand) => {
   const contents = Array.from({ length: 0x20 }, (_, code) => code)
     .filter((code) => code !== 0x0a)
     .map((code) => `x${String.fromCharCode(code)}y`);
-  const jq = spawnSync('jq', ['-c', '-R', '{logType: "t", contents: .}'], { input: contents.join('\n') + '\n', encoding: 'utf8' });
-  t.is(jq.status, 0, 'jq is needed (CI installs it)');
+  const jq = spawnSync(jqCommand, ['-c', '-R', '{logType: "t", contents: .}'], { input: contents.join('\n') + '\n', encoding: 'utf8' });
+  t.is(jq.status, 0, jq.stderr);
   t.deepEqual(
     contents.map((c) => encodeEntry('t', c)),
     jq.stdout.split(/(?<=\n)/),
