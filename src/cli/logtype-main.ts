@@ -7,6 +7,7 @@ import { runDoctor } from '../doctor/run-doctor.js';
 import { runFilter } from '../filter/run-filter.js';
 import { runSummary } from '../summary/run-summary.js';
 import { filterHelp, parseFilterArgs } from './filter-command.js';
+import { packageVersion } from './package-version.js';
 import { terminalProgress } from './read-progress.js';
 import { doctorHelp, parseDoctorArgs, parseSummaryArgs, summaryHelp } from './report-commands.js';
 
@@ -35,16 +36,19 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
   if (first === 'summary') {
     const options = parseSummaryArgs(rest, terminal);
     if (options === 'help') return help(summaryHelp());
+    if (options === 'version') return help(`${packageVersion()}\n`);
     inputs = options.inputs;
     run = () => runSummary(options, io, terminalProgress(options.inputs, process.stderr));
   } else if (first === 'doctor') {
     const options = parseDoctorArgs(rest, terminal);
     if (options === 'help') return help(doctorHelp());
+    if (options === 'version') return help(`${packageVersion()}\n`);
     inputs = options.inputs;
     run = () => runDoctor(options, io);
   } else {
     const options = parseFilterArgs(argv, terminal);
     if (options === 'help') return help(filterHelp());
+    if (options === 'version') return help(`${packageVersion()}\n`);
     inputs = options.inputs;
     run = () => runFilter(options, io);
   }

@@ -7,7 +7,7 @@ import { resolveSources } from '../config/sidecar-config.js';
 import { parseDurationMs, parseSize, type Parsed } from '../config/parse-size.js';
 import type { SidecarOptions } from '../sidecar/run-sidecar.js';
 import { failUsage } from './fail.js';
-import { allValues, helpText, lastValue, parseByTable, type OptionTable } from './options.js';
+import { allValues, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable } from './options.js';
 
 export const SIDECAR_COMMAND = 'logtype-sidecar';
 
@@ -37,10 +37,11 @@ const OPTIONS: OptionTable = {
     describe: 'Refresh this file\'s mtime at every poll (at most once a second), for a liveness probe',
   },
   help: { type: 'boolean', short: 'h', describe: 'Show this help' },
+  version: VERSION_OPTION,
 };
 
-export function sidecarHelp(): string {
-  return helpText(OPTIONS, {
+export function sidecarHelp(render: HelpRenderer = helpText): string {
+  return render(OPTIONS, {
     usage: `${SIDECAR_COMMAND} [options]`,
     about: [
       "Follows the pod's log files by name and writes one JSON entry per line to stdout:",
@@ -62,13 +63,19 @@ export function sidecarHelp(): string {
       'when the state file knows them. A named pipe (FIFO) is read as a stream. Diagnostics are JSON',
       'lines on stderr with "logType":"logtype-sidecar".',
     ],
+    exitStatus: [
+      [0, 'Stopped by SIGTERM or SIGINT after delivering what was read, --once done, or stdout closed'],
+      [1, 'Writing to stdout failed (other than a closed reader)'],
+      [2, 'Bad usage'],
+    ],
   });
 }
 
-/** Parsed options, or `'help'` when --help was asked for. */
-export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv): SidecarOptions | 'help' {
+/** Parsed options, or `'help'` or `'version'` when that was asked for. */
+export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv): SidecarOptions | 'help' | 'version' {
   const { values } = parseByTable(SIDECAR_COMMAND, argv, OPTIONS, false);
   if (values['help']) return 'help';
+  if (values['version']) return 'version';
   const text = (name: string): string | undefined => lastValue(values, name, OPTIONS);
   const sources = orFail(resolveSources(env, { logDir: text('log-dir'), files: allValues(values, 'file'), stdinType: text('stdin-type') }));
   const maxLineBytes = orFail(parseSize(text('max-line-bytes')!), '--max-line-bytes');
