@@ -46,7 +46,7 @@ const jq = (label: string, flags: string, name: string, program: string): Comman
 const JQ_RAW = "jq -r 'select(.logType==\"mongodb\") | .contents'";
 const PRETTY = '-t mongodb -o pretty --color always --utc';
 const PRETTY_DIFFERENCE =
-  'different work: jq writes `attr` whole as JSON after the head, with no badge, colour or terminal check; ours cuts each value at 120 characters (700 against 13,332 bytes on a slow-query line)';
+  'different work: jq writes `attr` whole as JSON after the head, with no badge, colour or terminal check; ours cuts each value at 120 characters';
 
 /** The rows on the generated input. */
 function generatedRows(): { comparisons: Comparison[]; references: Command[] } {
@@ -97,7 +97,10 @@ const megabytes = (bytes: number): string => `${fmt(bytes / 1e6, 1)} MB`;
 const cell = (text: string): string => text.replaceAll('|', '\\|');
 
 function outputCell(comparison: Comparison, check: OutputCheck): string {
-  if (comparison.differentWork) return `${comparison.differentWork}; on the sample jq writes ${megabytes(check.anchorBytes)}, ours ${megabytes(check.oursBytes)}`;
+  if (comparison.differentWork) {
+    const longest = check.longest ? ` (its longest line ${count(check.longest.anchorBytes)} bytes, ours for that entry ${count(check.longest.oursBytes)})` : '';
+    return `${comparison.differentWork}; on the sample jq writes ${megabytes(check.anchorBytes)}${longest}, ours ${megabytes(check.oursBytes)}`;
+  }
   return check.text;
 }
 

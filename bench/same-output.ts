@@ -13,6 +13,8 @@ export interface OutputCheck {
   readonly text: string;
   readonly oursBytes: number;
   readonly anchorBytes: number;
+  /** The anchor's longest line and ours for the same entry (when both write a line an entry), in bytes. */
+  readonly longest?: { readonly anchorBytes: number; readonly oursBytes: number };
 }
 
 /** Stdout of `bash -c script`, kept in a file (outputs can be larger than a string). */
@@ -42,6 +44,12 @@ export function checkSameOutput(ours: (input: string) => string, anchor: (input:
     if (mine.equals(theirs)) return { same: true, text: `same bytes on ${where}`, ...sizes };
     const a = mine.toString('utf8').split('\n');
     const b = theirs.toString('utf8').split('\n');
+    let longest: OutputCheck['longest'];
+    if (a.length === b.length) {
+      let at = 0;
+      for (let i = 1; i < b.length; i++) if (b[i]!.length > b[at]!.length) at = i;
+      longest = { anchorBytes: Buffer.byteLength(b[at]!), oursBytes: Buffer.byteLength(a[at]!) };
+    }
     const rounded = (line: string) => line.replace(/\d{16,}/g, 'N');
     const uncut = (line: string) => line.replace(/…\(\d+ chars\)/g, '…(N chars)');
     let differ = 0;
@@ -63,7 +71,7 @@ export function checkSameOutput(ours: (input: string) => string, anchor: (input:
     if (bigIntegers > 0) parts.push(`${count(bigIntegers)} only in integers above 2^53, which jq 1.6 rounds`);
     if (cutLength > 0) parts.push(`${count(cutLength)} only in the length a cut value's marker gives (a value with a key written twice: jq keeps one)`);
     if (rest > 0) parts.push(`${count(rest)} otherwise (the first: line ${first})`);
-    return { same: false, text: parts.join('; '), ...sizes };
+    return { same: false, text: parts.join('; '), ...sizes, ...(longest ? { longest } : {}) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
