@@ -38,31 +38,35 @@ const logtypeFromPipe = (args: string): Command => ({
   label: `cat FILE | logtype ${args} (a pipe, as from kubectl logs)`,
   script: (input) => `cat "${input}" | "${process.execPath}" "${FILTER}" ${args}`,
 });
+/** `jq FLAGS -f FILE`, the program written to FILE. */
+const jqRun = (flags: string, name: string, program: string): string => `jq ${flags} -f "${jqProgramFile(name, program)}"`;
 const jq = (label: string, flags: string, name: string, program: string): Command => {
-  const file = jqProgramFile(name, program);
-  return { label, script: (input) => `jq ${flags} -f "${file}" < "${input}"` };
+  const run = jqRun(flags, name, program);
+  return { label, script: (input) => `${run} < "${input}"` };
 };
 
-const JQ_RAW = "jq -r 'select(.logType==\"mongodb\") | .contents'";
+const SELECT_CONTENTS = 'select(.logType=="mongodb") | .contents';
+const JQ_RAW = `jq -r '${SELECT_CONTENTS}'`;
+const jqRaw = (): Command => jq(JQ_RAW, '-r', 'select-contents', SELECT_CONTENTS);
 const PRETTY = '-t mongodb -o pretty --color always --utc';
+const jqPretty = (): Command => jq('jq writing our pretty lines (PRETTY_PROGRAM, bench/jq-programs.ts)', '-n -r', 'pretty', PRETTY_PROGRAM);
 const PRETTY_DIFFERENCE =
   'different work: jq writes `attr` whole as JSON after the head, with no badge, colour or terminal check; ours cuts each value at 120 characters';
 
 /** The rows on the generated input. */
 function generatedRows(): { comparisons: Comparison[]; references: Command[] } {
-  const raw = logtype('-t mongodb -o raw');
   const pretty = logtype(PRETTY);
   return {
     comparisons: [
       { ours: logtype('-t mongodb -o entry'), anchor: jq("jq -c 'select(.logType==\"mongodb\")'", '-c', 'select-entry', 'select(.logType=="mongodb")'), target: 10 },
-      { ours: raw, anchor: jq(JQ_RAW, '-r', 'select-contents', 'select(.logType=="mongodb") | .contents'), target: 5 },
+      { ours: logtype('-t mongodb -o raw'), anchor: jqRaw(), target: 5 },
       {
         ours: logtypeFromPipe('-t mongodb -o raw'),
-        anchor: { label: `cat FILE | ${JQ_RAW}`, script: (input) => `cat "${input}" | jq -r -f "${jqProgramFile('select-contents', 'select(.logType=="mongodb") | .contents')}"` },
+        anchor: { label: `cat FILE | ${JQ_RAW}`, script: (input) => `cat "${input}" | ${jqRun('-r', 'select-contents', SELECT_CONTENTS)}` },
         target: 5,
       },
-      { ours: logtype('-t mongodb -o json'), anchor: jq('jq -n -r: the contents as they are when they are an object (JSON_PROGRAM, bench/jq-programs.ts)', '-n -r', 'json', JSON_PROGRAM) },
-      { ours: pretty, anchor: jq('jq -n -r: our pretty lines (PRETTY_PROGRAM, bench/jq-programs.ts)', '-n -r', 'pretty', PRETTY_PROGRAM), target: 4 },
+      { ours: logtype('-t mongodb -o json'), anchor: jq('jq writing each contents as it is when it is an object (JSON_PROGRAM, bench/jq-programs.ts)', '-n -r', 'json', JSON_PROGRAM) },
+      { ours: pretty, anchor: jqPretty(), target: 4 },
       { ours: pretty, anchor: jq('jq one-line rendering (docs/anchors.md §2)', '-r', 'one-line', ONE_LINE_PROGRAM), differentWork: PRETTY_DIFFERENCE, target: 4 },
     ],
     references: [
@@ -79,8 +83,8 @@ function realRows(): { comparisons: Comparison[]; references: Command[] } {
   const pretty = logtype(PRETTY);
   return {
     comparisons: [
-      { ours: logtype('-t mongodb -o raw'), anchor: jq(JQ_RAW, '-r', 'select-contents', 'select(.logType=="mongodb") | .contents'), target: 5 },
-      { ours: pretty, anchor: jq('jq -n -r: our pretty lines (PRETTY_PROGRAM, bench/jq-programs.ts)', '-n -r', 'pretty', PRETTY_PROGRAM), target: 4 },
+      { ours: logtype('-t mongodb -o raw'), anchor: jqRaw(), target: 5 },
+      { ours: pretty, anchor: jqPretty(), target: 4 },
       {
         ours: pretty,
         anchor: jq('jq one-line rendering (docs/anchors.md §2), a text line written as it is', '-r', 'one-line-tolerant', ONE_LINE_TOLERANT_PROGRAM),
