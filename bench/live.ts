@@ -8,7 +8,7 @@ import path from 'node:path';
 import { windowSeconds, type BenchOptions } from './bench-options.js';
 import { fmt } from './measure.js';
 import { LOG_TYPES, SIDECAR_BIN, logDirFiles, pipelineScript, pipelines, sidecar, sidecarArgs, type FollowerSystem } from './followers.js';
-import { cpuTicks, rssMb } from './proc-stats.js';
+import { cpuTicks, rssMb, waitUntilOpen } from './proc-stats.js';
 
 const WRITER = path.resolve(import.meta.dirname, 'live-writer.js');
 const TYPES = LOG_TYPES;
@@ -33,15 +33,15 @@ async function startFollower(system: FollowerSystem, dir: string): Promise<{ chi
   const files = logDirFiles(dir);
   for (const file of files) fs.writeFileSync(file.path, '');
   // The FollowerSystem collects stdout itself; here the bench reads it, so start it the same way.
-  if (system === pipelines) {
-    const child = spawn('bash', ['-c', pipelineScript(files)], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
-    await sleep(500);
-    return { child, group: true };
-  }
-  // As deployed: the state file on the log dir, written as the sidecar goes.
-  const child = spawn(process.execPath, [SIDECAR_BIN, ...sidecarArgs(dir), '--stats-interval', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  await sleep(800);
-  return { child, group: false };
+  const group = system === pipelines;
+  const child = group
+    ? spawn('bash', ['-c', pipelineScript(files)], { stdio: ['ignore', 'pipe', 'ignore'], detached: true })
+    : // As deployed: the state file on the log dir, written as the sidecar goes.
+      spawn(process.execPath, [SIDECAR_BIN, ...sidecarArgs(dir), '--stats-interval', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // Files present at start are followed from their end (tail -n0, and the sidecar alike): writing
+  // starts once every file is open, or a busy machine makes the first lines nobody's to read.
+  if (!(await waitUntilOpen(child.pid!, group, files.map((f) => f.path)))) throw new Error(`bench: ${system.name} did not open the log files within 10 s`);
+  return { child, group };
 }
 
 /** Stops a follower as a container stop does, and waits for it to end (the sidecar saves its state file as it stops). */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { windowSeconds, type BenchOptions } from './bench-options.js';
 import { fmt } from './measure.js';
 import { SIDECAR_BIN, logDirFiles, pipelineScript, sidecarArgs } from './followers.js';
-import { childOf, rssMb } from './proc-stats.js';
+import { childOf, rssMb, waitUntilOpen } from './proc-stats.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,7 +48,8 @@ async function startWithReader(follower: Follower, dir: string, out: string): Pr
   const child = follower.start(dir, reader.stdin!);
   // Only the follower writes to the reader now: when it ends, the reader sees the end.
   reader.stdin!.destroy();
-  await sleep(800);
+  // The file is present at start, so it is followed from its end: write once it is open.
+  if (!(await waitUntilOpen(child.pid!, follower.group, [path.join(dir, 'mongodb.log')]))) throw new Error(`bench: ${follower.name} did not open ${dir}/mongodb.log within 10 s`);
   const done = new Promise<void>((resolve) => reader.on('close', () => resolve()));
   return {
     rss: () => rssMb(child.pid!, follower.group),
@@ -59,6 +60,35 @@ async function startWithReader(follower: Follower, dir: string, out: string): Pr
       await done;
     },
   };
+}
+
+/** True once `file` holds more than `bytes` and ends with a newline. */
+function endsWholeAfter(file: string, bytes: number): boolean {
+  if (!fs.existsSync(file)) return false;
+  const size = fs.statSync(file).size;
+  if (size <= bytes) return false;
+  const last = Buffer.alloc(1);
+  const fd = fs.openSync(file, 'r');
+  fs.readSync(fd, last, 0, 1, size - 1);
+  fs.closeSync(fd);
+  return last[0] === 0x0a;
+}
+
+/** The entries written to `file`: their contents joined, how many, and lines that are not an entry. */
+function readEntries(file: string): { contents: string; entries: number; broken: number } {
+  let contents = '';
+  let entries = 0;
+  let broken = 0;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (line === '') continue;
+    try {
+      contents += (JSON.parse(line) as { contents: string }).contents;
+      entries++;
+    } catch {
+      broken++;
+    }
+  }
+  return { contents, entries, broken };
 }
 
 const systemCell = (follower: Follower): string => follower.name.replaceAll('|', '\\|');
@@ -83,15 +113,16 @@ async function longLine(follower: Follower): Promise<string> {
     }
     fs.writeSync(fd, '\n');
     fs.closeSync(fd);
-    // Until the line is out (jq holds it whole before it writes it), or 30 s.
-    for (let i = 0; i < 300 && (i < 30 || !fs.existsSync(out) || fs.statSync(out).size < 100 * 1024 * 1024); i++) {
+    // Until the line is out, ended by its newline (jq holds it whole before it writes it), or 30 s.
+    for (let i = 0; i < 300 && (i < 30 || !endsWholeAfter(out, 100 * 1024 * 1024)); i++) {
       await sleep(100);
       peak = Math.max(peak, running.rss());
     }
     await running.stop();
-    const pieces = fs.readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { contents: string });
-    const whole = pieces.map((p) => p.contents).join('').length === 100 * 1024 * 1024;
-    return `| a 100 MB line without newline | ${systemCell(follower)} | ${fmt(peak, 0)} | ${pieces.length} ${pieces.length === 1 ? 'entry' : 'pieces'}, ${whole ? 'the whole line' : 'NOT the whole line'} | ${under64(follower, peak)} |`;
+    const { contents, entries, broken } = readEntries(out);
+    const whole = contents.length === 100 * 1024 * 1024 && broken === 0;
+    const delivered = `${entries} ${entries === 1 ? 'entry' : 'pieces'}${broken > 0 ? `, ${broken} broken` : ''}, ${whole ? 'the whole line' : 'NOT the whole line'}`;
+    return `| a 100 MB line without newline | ${systemCell(follower)} | ${fmt(peak, 0)} | ${delivered} | ${under64(follower, peak)} |`;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -53,3 +53,39 @@ export function childOf(parentPid: number): number {
   for (const pid of pids()) if (Number(statFields(pid)?.[1]) === parentPid) return Number(pid);
   return parentPid;
 }
+
+/** The files a process (or its group) holds open, by path. */
+export function openFiles(pid: number, group = false): Set<string> {
+  const open = new Set<string>();
+  for (const member of group ? groupMembers(pid) : [pid]) {
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(`/proc/${member}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        open.add(fs.readlinkSync(`/proc/${member}/fd/${fd}`));
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return open;
+}
+
+/**
+ * Waits until the follower holds every one of `paths` open (a file present at start is read from
+ * its end, so lines written before it is open are not the follower's to read); false after
+ * `timeoutMs`.
+ */
+export async function waitUntilOpen(pid: number, group: boolean, paths: readonly string[], timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = openFiles(pid, group);
+    if (paths.every((file) => open.has(file))) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
