@@ -11,22 +11,37 @@ import { catchUpFiles } from './inputs.js';
 import { fmt, measure, measureInTurns, type Measured } from './measure.js';
 import { SIDECAR_BIN, logDirFiles, pipelineScript, sidecarArgs } from './followers.js';
 import { cpuTicks } from './proc-stats.js';
+import { checkSameOutput } from './same-output.js';
+
+/** Lines of the input the two outputs are compared on. */
+const SAMPLE_LINES = 25_000;
+
+/** Both systems' commands over a set of files, writing to stdout. */
+function catchUpScripts(files: ReadonlyMap<string, string>): { pipelines: string; sidecar: string } {
+  const jqs = [...files].map(([type, file]) => `jq --unbuffered -n -c -R 'inputs | {"logType": "${type}", "contents": .}' < "${file}" &`).join('\n');
+  const args = [...files].map(([type, file]) => `--file "${type}=${file}"`).join(' ');
+  return {
+    pipelines: `( ${jqs}\nwait ) | cat`,
+    sidecar: `"${process.execPath}" "${SIDECAR_BIN}" --once --stats-interval 0 ${args} 2>/dev/null | cat`,
+  };
+}
 
 export function runCatchUpBench(options: BenchOptions): string {
+  // The same work: the pipelines interleave their files in the pipe, so the entries are compared sorted.
+  const sampleLines = Math.min(SAMPLE_LINES, options.entries);
+  const sample = catchUpScripts(catchUpFiles(sampleLines).files);
+  const check = checkSameOutput(() => `${sample.sidecar} | LC_ALL=C sort`, () => `${sample.pipelines} | LC_ALL=C sort`, '', sampleLines);
+  const compared = check.same
+    ? `the same entries as the pipelines' on a ${sampleLines.toLocaleString('en-US')}-line input of the same mix (sorted, then compared byte for byte)`
+    : `NOT the same entries as the pipelines' on a ${sampleLines.toLocaleString('en-US')}-line input of the same mix (sorted): ${check.text}`;
+
   const { files } = catchUpFiles(options.entries);
   const bytes = [...files.values()].reduce((sum, file) => sum + fs.statSync(file).size, 0);
-  const node = process.execPath;
-  const pipelines = [...files]
-    .map(([type, file]) => `jq --unbuffered -n -c -R 'inputs | {"logType": "${type}", "contents": .}' < "${file}" &`)
-    .join('\n');
+  const scripts = catchUpScripts(files);
   measure(`cat ${[...files.values()].map((f) => `"${f}"`).join(' ')} > /dev/null`);
-  const args = [...files].map(([type, file]) => `--file "${type}=${file}"`).join(' ');
-  const [jq, ours] = measureInTurns([
-    `( ${pipelines}\nwait ) | cat > /dev/null`,
-    `"${node}" "${SIDECAR_BIN}" --once --stats-interval 0 ${args} 2>/dev/null | cat > /dev/null`,
-  ], options.turns) as [Measured, Measured];
+  const [jq, ours] = measureInTurns([`${scripts.pipelines} > /dev/null`, `${scripts.sidecar} > /dev/null`], options.turns) as [Measured, Measured];
   return [
-    `Input: ${options.entries.toLocaleString('en-US')} lines, ${fmt(bytes / 1e6, 0)} MB in ${files.size} files (70% server JSON with 0.5% slow queries of 2-20 KB, 30% agent text), into a pipe. Each figure: the median of ${options.turns} runs, taken in turns.`,
+    `Input: ${options.entries.toLocaleString('en-US')} lines, ${fmt(bytes / 1e6, 0)} MB in ${files.size} files (70% server JSON with 0.5% slow queries of 2-20 KB, 30% agent text), into a pipe. Each figure: the median of ${options.turns} runs, taken in turns. Output: ${compared}.`,
     '',
     '| system | CPU-s | peak RSS MB | lines/s (wall) |',
     '|---|---|---|---|',
