@@ -5,7 +5,7 @@ import { KNOWN_LOG_TYPES, SIDECAR_LOG_TYPE } from '../log-types.js';
 import { colorEnabled, type ColorMode } from '../render/colors.js';
 import type { FilterOptions, OutputMode } from '../filter/run-filter.js';
 import { parseFieldPaths } from '../parse/record-object.js';
-import { failUsage } from './fail.js';
+import { usageError, type CommandLine } from './usage-error.js';
 import { parseSelection, SELECTION_OPTIONS, withSlowDefault } from './selection-options.js';
 import { allValues, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable } from './options.js';
 
@@ -78,18 +78,21 @@ export interface FilterTerminal {
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** Parsed options, or `'help'` or `'version'` when that was asked for. */
-export function parseFilterArgs(argv: readonly string[], terminal: FilterTerminal, now = new Date()): FilterOptions | 'help' | 'version' {
-  const parsed = parseByTable(FILTER_COMMAND, withSlowDefault(argv), OPTIONS, true);
-  const { values } = parsed;
-  if (values['help']) return 'help';
-  if (values['version']) return 'version';
+/** The options `argv` asks for, `'help'`, `'version'`, or a usage error (the first found). */
+export function parseFilterArgs(argv: readonly string[], terminal: FilterTerminal, now = new Date()): CommandLine<FilterOptions> {
+  const parsed = parseByTable(withSlowDefault(argv), OPTIONS, true);
+  if (!parsed.ok) return parsed;
+  const { values } = parsed.value;
+  if (values['help']) return { ok: true, value: 'help' };
+  if (values['version']) return { ok: true, value: 'version' };
   const text = (name: string): string | undefined => lastValue(values, name, OPTIONS);
   const fields = allValues(values, 'fields');
   const output = (text('output') ?? (terminal.stdoutIsTTY ? 'pretty' : 'raw')) as OutputMode;
-  if (fields.length > 0 && output !== 'json' && output !== 'pretty') failUsage(FILTER_COMMAND, '--fields needs -o json or -o pretty');
-  return {
-    ...parseSelection(FILTER_COMMAND, parsed, now),
+  if (fields.length > 0 && output !== 'json' && output !== 'pretty') return usageError('--fields needs -o json or -o pretty');
+  const selection = parseSelection(parsed.value, now);
+  if (!selection.ok) return selection;
+  const options: FilterOptions = {
+    ...selection.value,
     output,
     fields: fields.length > 0 ? parseFieldPaths(fields) : undefined,
     expand: values['expand'] === true,
@@ -100,4 +103,5 @@ export function parseFilterArgs(argv: readonly string[], terminal: FilterTermina
     color: colorEnabled(text('color') as ColorMode, terminal.env, terminal.stdoutIsTTY),
     utc: values['utc'] === true,
   };
+  return { ok: true, value: options };
 }

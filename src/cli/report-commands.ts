@@ -6,8 +6,10 @@ import { KNOWN_PROBLEMS } from '../doctor/known-problems.js';
 import type { DoctorOptions } from '../doctor/run-doctor.js';
 import { colorEnabled, type ColorMode } from '../render/colors.js';
 import type { SummaryOptions } from '../summary/run-summary.js';
-import { helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable } from './options.js';
+import { helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
 import { parseSelection, SELECTION_OPTIONS, withSlowDefault } from './selection-options.js';
+import type { CommandLine } from './usage-error.js';
+import type { Parsed } from '../config/parse-size.js';
 
 export const SUMMARY_COMMAND = 'logtype summary';
 export const DOCTOR_COMMAND = 'logtype doctor';
@@ -81,30 +83,42 @@ export interface ReportTerminal {
   readonly env: NodeJS.ProcessEnv;
 }
 
-function parseReport(command: string, argv: readonly string[], options: OptionTable, terminal: ReportTerminal, now: Date) {
-  const parsed = parseByTable(command, withSlowDefault(argv), options, true);
-  const { values } = parsed;
-  return {
-    help: values['help'] === true,
-    values,
-    common: {
-      ...parseSelection(command, parsed, now),
-      json: values['json'] === true,
-      color: colorEnabled(lastValue(values, 'color', options) as ColorMode, terminal.env, terminal.stdoutIsTTY),
-      utc: values['utc'] === true,
-    },
+/** What summary and doctor share: the selection and the report's form. */
+interface ReportArgs {
+  readonly help: boolean;
+  readonly values: ParsedArgs['values'];
+  readonly common: DoctorOptions;
+}
+
+/** The selection is read (and may be a usage error) before --help is looked at. */
+function parseReport(argv: readonly string[], options: OptionTable, terminal: ReportTerminal, now: Date): Parsed<ReportArgs> {
+  const parsed = parseByTable(withSlowDefault(argv), options, true);
+  if (!parsed.ok) return parsed;
+  const { values } = parsed.value;
+  const selection = parseSelection(parsed.value, now);
+  if (!selection.ok) return selection;
+  const common: DoctorOptions = {
+    ...selection.value,
+    json: values['json'] === true,
+    color: colorEnabled(lastValue(values, 'color', options) as ColorMode, terminal.env, terminal.stdoutIsTTY),
+    utc: values['utc'] === true,
   };
+  return { ok: true, value: { help: values['help'] === true, values, common } };
 }
 
-export function parseSummaryArgs(argv: readonly string[], terminal: ReportTerminal, now = new Date()): SummaryOptions | 'help' | 'version' {
-  const { help, values, common } = parseReport(SUMMARY_COMMAND, argv, SUMMARY_OPTIONS, terminal, now);
-  if (help) return 'help';
-  if (values['version']) return 'version';
+export function parseSummaryArgs(argv: readonly string[], terminal: ReportTerminal, now = new Date()): CommandLine<SummaryOptions> {
+  const parsed = parseReport(argv, SUMMARY_OPTIONS, terminal, now);
+  if (!parsed.ok) return parsed;
+  const { help, values, common } = parsed.value;
+  if (help) return { ok: true, value: 'help' };
+  if (values['version']) return { ok: true, value: 'version' };
   // The strip fits the terminal: the label and peak figure take about 24 columns.
-  return { ...common, html: lastValue(values, 'html'), width: Math.max(20, Math.min(120, (terminal.columns ?? 100) - 24)) };
+  return { ok: true, value: { ...common, html: lastValue(values, 'html'), width: Math.max(20, Math.min(120, (terminal.columns ?? 100) - 24)) } };
 }
 
-export function parseDoctorArgs(argv: readonly string[], terminal: ReportTerminal, now = new Date()): DoctorOptions | 'help' | 'version' {
-  const { help, values, common } = parseReport(DOCTOR_COMMAND, argv, DOCTOR_OPTIONS, terminal, now);
-  return help ? 'help' : values['version'] ? 'version' : common;
+export function parseDoctorArgs(argv: readonly string[], terminal: ReportTerminal, now = new Date()): CommandLine<DoctorOptions> {
+  const parsed = parseReport(argv, DOCTOR_OPTIONS, terminal, now);
+  if (!parsed.ok) return parsed;
+  const { help, values, common } = parsed.value;
+  return { ok: true, value: help ? 'help' : values['version'] ? 'version' : common };
 }
