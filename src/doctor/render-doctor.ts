@@ -25,7 +25,7 @@ export function renderDoctorText(findings: readonly ProblemFinding[], linesRead:
         : `from ${formatTime(finding.first, utc)} to ${formatTime(finding.last!, utc)}`
       : 'time unknown';
     out.push(`${mark} ${palette.bold(problem.title)}  ${palette.gray(`[${problem.id}]`)}`);
-    out.push(`  Seen:     ${plural(finding.count, 'time')}, ${when}, in ${finding.exampleType ?? 'lines that are not entries'} (shows in: ${problem.where})`);
+    out.push(`  Seen:     ${plural(finding.count, 'time')}, ${when}, in ${finding.exampleType === undefined ? 'lines that are not entries' : escapeTerminal(finding.exampleType)} (shows in: ${problem.where})`);
     out.push(`  Means:    ${problem.meaning}`);
     out.push(`  Fix:      ${palette.green(problem.remedy)}`);
     out.push(`  Example:  ${palette.gray(escapeTerminal(finding.example))}`);

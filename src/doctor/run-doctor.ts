@@ -8,6 +8,7 @@ import { parseLogTime } from '../parse/log-record.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { readEntries, type InputSelection } from '../read/read-entries.js';
 import { palette } from '../render/colors.js';
+import { terminalSafeJson } from '../render/escape-terminal.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
 import { ProblemFinder } from './find-problems.js';
 import { doctorJson, renderDoctorText } from './render-doctor.js';
@@ -56,6 +57,6 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   await readEntries(options, selector, () => io.stdin, () => undefined);
   const findings = finder.findings();
   const linesRead = selector.counts.entries + selector.counts.other;
-  io.stdout.write(options.json ? `${JSON.stringify(doctorJson(findings, linesRead))}\n` : renderDoctorText(findings, linesRead, palette(options.color), options.utc));
+  io.stdout.write(options.json ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, linesRead)))}\n` : renderDoctorText(findings, linesRead, palette(options.color), options.utc));
   return findings.length > 0 ? 1 : 0;
 }

@@ -68,6 +68,15 @@ const skipSpaces = (text: string, at: number): number => {
   return i;
 };
 
+/** A string literal's inside decoded, or undefined when JSON would refuse it. */
+function decodedString(inside: string): string | undefined {
+  try {
+    return JSON.parse(`"${inside}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The members of the object whose `{` is at `at`, and the index just past its `}`; undefined
  * when the text is not such an object (the caller then parses it).
@@ -88,7 +97,10 @@ export function jsonMembers(text: string, at: number): { readonly members: JsonM
     const end = valueEnd(text, i);
     if (end < 0) return undefined;
     const isString = text.charCodeAt(i) === QUOTE;
-    members.push({ key: rawKey.includes('\\') ? (JSON.parse(`"${rawKey}"`) as string) : rawKey, text: isString ? text.slice(i + 1, end - 1) : text.slice(i, end), isString });
+    const key = rawKey.includes('\\') ? decodedString(rawKey) : rawKey;
+    // A key JSON cannot decode (a raw control beside an escape): not such an object either.
+    if (key === undefined) return undefined;
+    members.push({ key, text: isString ? text.slice(i + 1, end - 1) : text.slice(i, end), isString });
     i = skipSpaces(text, end);
     const c = text.charCodeAt(i);
     if (c === 0x7d) return { members, end: i + 1 };

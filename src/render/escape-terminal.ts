@@ -21,6 +21,17 @@ export function escapeTerminal(text: string): string {
 }
 
 /**
+ * JSON text (JSON.stringify's) safe for a terminal and still the same JSON: the characters a
+ * terminal acts on that JSON leaves raw (DEL, C1, the bidirectional controls) written as
+ * `\u` escapes, which JSON.parse reads back as they were.
+ */
+export function terminalSafeJson(json: string): string {
+  return UNSAFE_TEST.test(json) ? json.replace(UNSAFE, jsonEscape) : json;
+}
+
+const jsonEscape = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
  * True when nothing in `text`, nor anything JSON.parse makes of it, needs escaping for a
  * terminal: then the fields of a line parsed from it can be shown without escaping each one.
  * (A character class and native searches: one regex with an alternation scanned slower.)

@@ -92,7 +92,8 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   if (time !== undefined) line += ` ${palette.gray(formatTime(time, options.utc))}`;
   const contents = entry.contents;
   const escape = entry.knownTerminalSafe || isTerminalSafe(contents) ? same : escapeTerminal;
-  if (options.fields) return `${line} ${renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escape)}`;
+  // Fields may come from beyond the contents (the type): each is escaped.
+  if (options.fields) return `${line} ${renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escapeTerminal)}`;
   if (!record) return `${line} ${escapeTerminal(contents)}`;
   // One join for the whole line: no string of the record's part made and copied again.
   if (!options.expand) return recordParts(record, palette, escape, VALUE_CHARS, [line]).join(' ');
@@ -163,7 +164,7 @@ function recordParts(record: LogRecord, palette: Palette, escape: (text: string)
     for (let i = 0; i < members.length; i++) {
       const { key, text, isString } = members[i]!;
       if (slow && isSlowFigure(key)) continue;
-      const value = cut(isString && text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text, valueChars);
+      const value = cut(isString && text.includes('\\') ? decodedOrAsIs(text) : text, valueChars);
       parts.push(palette.gray(`${escape(key)}=`) + escape(value));
     }
   } else {
@@ -173,6 +174,15 @@ function recordParts(record: LogRecord, palette: Palette, escape: (text: string)
     }
   }
   return parts;
+}
+
+/** A string value's inside decoded; one JSON refuses (a raw control beside an escape) is shown as written, not a crash. */
+function decodedOrAsIs(inside: string): string {
+  try {
+    return JSON.parse(`"${inside}"`) as string;
+  } catch {
+    return inside;
+  }
 }
 
 /** The figures a slow operation leads with, not repeated among its attributes. */

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import type { ReportIO } from '../doctor/run-doctor.js';
 import { readEntries, type InputSelection } from '../read/read-entries.js';
 import { palette } from '../render/colors.js';
+import { terminalSafeJson } from '../render/escape-terminal.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
 import { renderSummaryHtml } from './render-summary-html.js';
 import { renderSummaryText } from './render-summary-text.js';
@@ -51,6 +52,6 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
 export async function runSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress): Promise<number> {
   const summary = await collectSummary(options, io, progress);
   if (options.html) fs.writeFileSync(options.html, renderSummaryHtml(summary));
-  io.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : renderSummaryText(summary, { palette: palette(options.color), utc: options.utc, width: options.width }));
+  io.stdout.write(options.json ? `${terminalSafeJson(JSON.stringify(summary))}\n` : renderSummaryText(summary, { palette: palette(options.color), utc: options.utc, width: options.width }));
   return 0;
 }
