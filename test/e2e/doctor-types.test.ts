@@ -1,0 +1,96 @@
+/**
+ * A known problem that belongs to some logs (its `types`, as the agent's API key does: a 401
+ * in the server's log or in pasted kubectl output is something else) is found in those logs'
+ * entries only: not in other types' entries, not in lines that are no entries (pasted
+ * kubectl, helm or event output, which belong to no type). A problem without types is found
+ * in every line, entries and pasted lines alike.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { KNOWN_PROBLEMS, KNOWN_LOG_TYPES } from '../../src/index.js';
+import { entryLine, runFilter } from '../_helpers/filter-process.js';
+
+/**
+ * For each problem limited to some types: a line that shows it as its log writes it, and its
+ * words alone, as they would stand in pasted output.
+ */
+const TYPED_SAMPLES: Readonly<Record<string, { readonly entry: string; readonly pasted: string }>> = {
+  'agent-api-key': {
+    entry:
+      '[2026-11-22T10:00:00.123+0000] [.error] [main/components/agent.go:Iterate:230] [10:00:00.123] Error sending GET request to https://ops.example/agents/api/automation/conf/v1/6a1b: HTTP 401 unauthorized: invalid agent API key',
+    pasted: 'Error from server: HTTP 401 unauthorized: invalid agent API key',
+  },
+};
+
+/** A problem without types, and a line that shows it, for the contrast. */
+const UNTYPED = { id: 'admission-denied', line: 'Error from server (Forbidden): error when creating "rs.yaml": admission webhook "mdbpolicy.mongodb.com" denied the request: spec.members: must be greater than 0' };
+
+const TYPED = KNOWN_PROBLEMS.filter((problem) => problem.types !== undefined);
+
+interface DoctorReport {
+  readonly linesRead: number;
+  readonly problems: readonly { readonly id: string; readonly count: number; readonly exampleType: string | null }[];
+}
+
+/** doctor --json on `input`; its exit status says whether it found something. */
+function doctor(t: ExecutionContext, input: string): DoctorReport {
+  const result = runFilter(['doctor', '--json'], input);
+  const report = JSON.parse(result.stdout) as DoctorReport;
+  t.is(result.status, report.problems.length > 0 ? 1 : 0, result.stderr);
+  return report;
+}
+
+/** The known types a problem's globs name (a glob's `*` is any run of characters). */
+const typesMatching = (globs: readonly string[]): string[] =>
+  KNOWN_LOG_TYPES.filter((type) => globs.some((glob) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(type)));
+
+test('every problem limited to some types has a sample line here', (t) => {
+  t.deepEqual(TYPED.map((p) => p.id).sort(), Object.keys(TYPED_SAMPLES).sort());
+  t.true(TYPED.length > 0);
+});
+
+for (const problem of TYPED) {
+  const { entry: line, pasted } = TYPED_SAMPLES[problem.id]!;
+  const own = typesMatching(problem.types!);
+  const others = [...KNOWN_LOG_TYPES.filter((type) => !own.includes(type)), 'custom-type'];
+
+  test(`${problem.id}: not found in pasted lines that are no entries`, (t) => {
+    const report = doctor(t, `${pasted}\n${pasted} (again)\n`);
+    t.is(report.linesRead, 2);
+    t.deepEqual(report.problems, []);
+  });
+
+  test(`${problem.id}: not found in entries of the types it does not belong to (${others.length} types)`, (t) => {
+    const report = doctor(t, others.map((type) => `${entryLine(type, line)}\n${entryLine(type, pasted)}\n`).join(''));
+    t.is(report.linesRead, 2 * others.length);
+    t.deepEqual(report.problems, []);
+  });
+
+  test(`${problem.id}: found in the entries of each type it belongs to (${own.join(', ')})`, (t) => {
+    t.true(own.length > 0);
+    for (const type of own) {
+      const report = doctor(t, `${entryLine(type, line)}\n`);
+      t.deepEqual(
+        report.problems.map(({ id, count, exampleType }) => ({ id, count, exampleType })),
+        [{ id: problem.id, count: 1, exampleType: type }],
+        type,
+      );
+    }
+  });
+
+  test(`${problem.id}: among pasted lines and other types, only its own types' lines are counted`, (t) => {
+    const input = [pasted, entryLine('mongodb', line), entryLine(own[0]!, line), pasted, entryLine(own.at(-1)!, line)].join('\n');
+    const report = doctor(t, `${input}\n`);
+    t.deepEqual(
+      report.problems.map(({ id, count, exampleType }) => ({ id, count, exampleType })),
+      [{ id: problem.id, count: 2, exampleType: own[0]! }],
+    );
+  });
+}
+
+test('a problem without types is found in pasted lines and in entries of any type', (t) => {
+  const report = doctor(t, [UNTYPED.line, entryLine('mongodb', UNTYPED.line), entryLine('custom-type', UNTYPED.line)].join('\n') + '\n');
+  t.deepEqual(
+    report.problems.map(({ id, count, exampleType }) => ({ id, count, exampleType })),
+    [{ id: UNTYPED.id, count: 3, exampleType: null }],
+  );
+});
