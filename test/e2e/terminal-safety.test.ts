@@ -261,7 +261,8 @@ for (const [name, args] of [
     assertSafe(t, 'stderr', result.stderr);
     t.true(result.stdout.length > 100_000);
     if (name.startsWith('pretty -e')) t.true(result.stdout.includes('\\e[2J'));
-    if (name.startsWith('--summary')) t.true(result.stderr.includes('tb\\e[2Ja') && result.stderr.includes('tb\\u{2066}a'));
+    // The counts name the types (the first ones, when there are many): escaped.
+    if (name.startsWith('--summary')) t.true(result.stderr.includes('tb\\x00a'), result.stderr);
   });
 }
 
