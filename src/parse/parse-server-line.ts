@@ -3,7 +3,7 @@
  * `msg`, `attr`, `tags`, and `truncated`/`size` where an attribute was cut), text before it
  * (`2022-07-29T06:09:45.380+0000 I  NETWORK  [listener] connection accepted …`).
  */
-import { MAX_OBJECT_MEMBERS, objectMembersAt, unescapeLiteralToString } from '../encode/json-kernels.js';
+import { MAX_OBJECT_MEMBERS, objectMembersAt, unescapeLiteralToString } from '../kernels/json-kernels.js';
 import { matchesAt } from './match-bytes.js';
 import { jsonMembers, type JsonMember } from './json-members.js';
 import { readServerHead, type ServerHead } from './line-head.js';
