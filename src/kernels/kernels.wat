@@ -652,25 +652,28 @@
     (i32.store offset=4 (local.get $slot) (local.get $at))
     (if (local.get $kept) (then (i32.store offset=8 (local.get $slot) (call $keptIndex (local.get $start) (local.get $at)))))
     (i32.add (local.get $at) (i32.const 1)))
-  ;; A space at $at: the index past it, or -1.
+  ;; A space at $at: the index past it, or -1 (also when $at is -1: no field before it). The
+  ;; byte is loaded only where there is one: an i32.and evaluates both sides, and a load at -1
+  ;; traps.
   (func $space (param $at i32) (param $end i32) (result i32)
-    (select (i32.add (local.get $at) (i32.const 1)) (i32.const -1)
-      (i32.and (i32.and (i32.ge_s (local.get $at) (i32.const 0)) (i32.lt_u (local.get $at) (local.get $end)))
-               (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x20)))))
+    (if (i32.or (i32.lt_s (local.get $at) (i32.const 0)) (i32.ge_u (local.get $at) (local.get $end))) (then (return (i32.const -1))))
+    (select (i32.add (local.get $at) (i32.const 1)) (i32.const -1) (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x20))))
   (func (export "agentHead") (param $src i32) (param $end i32) (result i32)
-    (local $at i32)
+    (local $at i32) (local $b i32)
     (local.set $at (call $bracketed (local.get $src) (local.get $end) (i32.const @head.time) (i32.const 0)))
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
     (if (i32.eq (i32.load (i32.const @head.time)) (i32.load (i32.const @head.time+4))) (then (return (i32.const 0))))
     (local.set $at (call $bracketed (call $space (local.get $at) (local.get $end)) (local.get $end) (i32.const @head.severity) (i32.const 1)))
     (local.set $at (call $bracketed (call $space (local.get $at) (local.get $end)) (local.get $end) (i32.const @head.component) (i32.const 1)))
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
-    ;; One space or none; any other blank (an escape in a literal, a space beyond ASCII) is
-    ;; left to the expression.
+    ;; One space or none; any other blank (a tab to form feed, an escape in a literal, a space
+    ;; beyond ASCII) is left to the expression, whose \s takes it.
     (if (i32.lt_u (local.get $at) (local.get $end))
       (then
-        (if (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x20)) (then (local.set $at (i32.add (local.get $at) (i32.const 1))))
-          (else (if (i32.or (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x5c)) (i32.ge_u (i32.load8_u (local.get $at)) (i32.const 0x80)))
+        (local.set $b (i32.load8_u (local.get $at)))
+        (if (i32.eq (local.get $b) (i32.const 0x20)) (then (local.set $at (i32.add (local.get $at) (i32.const 1))))
+          (else (if (i32.or (i32.or (i32.eq (local.get $b) (i32.const 0x5c)) (i32.ge_u (local.get $b) (i32.const 0x80)))
+                            (i32.lt_u (i32.sub (local.get $b) (i32.const 0x09)) (i32.const 5)))
             (then (return (i32.const 0))))))))
     (i32.store (i32.const @head.end) (local.get $at))
     (f64.store (i32.const @headMillis) (call $isoMillis (i32.load (i32.const @head.time)) (i32.load (i32.const @head.time+4))))
