@@ -12,6 +12,7 @@ import {
   KERNEL_INPUT_BYTES,
   LAYOUT,
   MAX_ESCAPE_BYTES,
+  MAX_HEAD_BYTES,
   MAX_OBJECT_MEMBERS,
   MAX_UNESCAPE_BYTES,
   MEMORY_PAGES,
@@ -23,7 +24,7 @@ import {
 } from './kernel-layout.js';
 import { WASM_BASE64 } from './kernels-wasm.js';
 
-export { KERNEL_INPUT_BYTES, MAX_ESCAPE_BYTES, MAX_OBJECT_MEMBERS, MAX_UNESCAPE_BYTES, escapedBytesBound } from './kernel-layout.js';
+export { KERNEL_INPUT_BYTES, MAX_ESCAPE_BYTES, MAX_HEAD_BYTES, MAX_OBJECT_MEMBERS, MAX_UNESCAPE_BYTES, escapedBytesBound } from './kernel-layout.js';
 
 /** The little of the WebAssembly global used here (the compiler's libraries leave it out). */
 declare const WebAssembly: {
@@ -169,12 +170,10 @@ export const headAnswer = new Int32Array(memoryBuffer, LAYOUT.headAnswer.start, 
 /** The head's time in milliseconds; NaN when the time is not in the form the kernel reads. */
 export const headMillis = new Float64Array(memoryBuffer, LAYOUT.headMillis.start, 1);
 
-/** A line's head is read within this many bytes of its start (longer ones are read another way). */
-const HEAD_BYTES = 1024;
 
 /** Runs a head kernel on source[start, end) in memory: the shift to the source's indexes, or undefined. */
 function headShift(kernel: (from: number, end: number, escaped: number) => number, source: Buffer, start: number, end: number, escaped: boolean): number | undefined {
-  const stop = Math.min(end, start + HEAD_BYTES);
+  const stop = Math.min(end, start + MAX_HEAD_BYTES);
   const from = literalInMemory(source, start, stop);
   return kernel(from, from + stop - start, escaped ? 1 : 0) === 1 ? start - from : undefined;
 }

@@ -16,6 +16,8 @@ export const OUTPUT_CHUNK_BYTES = 256 * 1024;
 export const OUTPUT_CHUNKS = 8;
 /** Room after each chunk for the kernels' 16-byte stores past the end of what they write. */
 export const OUTPUT_SPARE_BYTES = 64;
+/** A line's head is read within this many bytes of its start (longer ones are read another way). */
+export const MAX_HEAD_BYTES = 1024;
 /** The most members one objectMembers call reads (its answer is four i32s a member). */
 export const MAX_OBJECT_MEMBERS = 64;
 /** Worst case of an escape: every byte becomes \u00XX. */
