@@ -50,18 +50,22 @@ const memoryBuffer = memory.buffer;
 const heap = Buffer.from(memoryBuffer);
 
 /**
- * What is wrong between the layout and the module built from it: a region that overlaps
- * another or passes the memory's end, a module built from another layout. Empty when sound.
+ * What is wrong between the layout and a module built from it (its exports, its memory's
+ * size): a region that overlaps another or passes the memory's end, a module built from
+ * another layout. Empty when sound.
  */
-export function kernelLayoutProblems(): string[] {
+export function moduleLayoutProblems(moduleExports: Record<string, unknown>, memoryBytes: number): string[] {
   const problems = layoutProblems();
-  if (memoryBuffer.byteLength !== MEMORY_PAGES * PAGE_BYTES) problems.push(`the module has ${memoryBuffer.byteLength} bytes of memory, the layout ${MEMORY_PAGES * PAGE_BYTES}`);
+  if (memoryBytes !== MEMORY_PAGES * PAGE_BYTES) problems.push(`the module has ${memoryBytes} bytes of memory, the layout ${MEMORY_PAGES * PAGE_BYTES}`);
   for (const [name, { start }] of Object.entries(LAYOUT)) {
-    const exported = (exports[`layout.${name}`] as { value: number } | undefined)?.value;
+    const exported = (moduleExports[`layout.${name}`] as { value: number } | undefined)?.value;
     if (exported !== start) problems.push(`${name} starts at ${start} in the layout and at ${exported} in the module`);
   }
   return problems;
 }
+
+/** The problems of the module loaded here (none: it would not have loaded). */
+export const kernelLayoutProblems = (): string[] => moduleLayoutProblems(exports, memoryBuffer.byteLength);
 
 const problems = kernelLayoutProblems();
 if (problems.length > 0) throw new Error(`The WebAssembly kernels do not fit their layout (run npm run wasm after changing kernel-layout.ts): ${problems.join('; ')}`);
