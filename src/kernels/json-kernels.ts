@@ -34,8 +34,8 @@ declare const WebAssembly: {
 
 type Kernel = (source: number, end: number, target: number) => number;
 
-const exports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports;
-const { memory, escape, unescape, terminalUnsafe, serverHead, keepText, objectMembers, agentHead } = exports as {
+const instanceExports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports;
+const { memory, escape, unescape, terminalUnsafe, serverHead, keepText, objectMembers, agentHead } = instanceExports as {
   memory: { buffer: ArrayBuffer };
   escape: Kernel;
   unescape: Kernel;
@@ -65,7 +65,7 @@ export function moduleLayoutProblems(moduleExports: Record<string, unknown>, mem
 }
 
 /** The problems of the module loaded here (none: it would not have loaded). */
-export const kernelLayoutProblems = (): string[] => moduleLayoutProblems(exports, memoryBuffer.byteLength);
+export const kernelLayoutProblems = (): string[] => moduleLayoutProblems(instanceExports, memoryBuffer.byteLength);
 
 const problems = kernelLayoutProblems();
 if (problems.length > 0) throw new Error(`The WebAssembly kernels do not fit their layout (run npm run wasm after changing kernel-layout.ts): ${problems.join('; ')}`);
@@ -81,8 +81,8 @@ let inputLeased = false;
 
 /**
  * A buffer inside the module's memory for reading input into, so literals in it are read where
- * they lie, without a copy in. One holder at a time: undefined
- * while it is leased. Give it back with `releaseKernelInput`.
+ * they lie, without a copy in. One holder at a time: undefined while it is leased. Give it back
+ * with `releaseKernelInput`.
  */
 export function leaseKernelInput(): Buffer | undefined {
   if (inputLeased) return undefined;
