@@ -9,7 +9,7 @@
 import type { LogFormat, QueryFamily } from '../formats/log-format.js';
 import { logFormat } from '../formats/log-formats.js';
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
-import { slowOperationOf } from '../parse/parse-server-line.js';
+import { slowOperationOf } from '../parse/slow-operation.js';
 import { globToRegExp, typePatterns } from './type-matcher.js';
 
 export interface RecordQuery {
