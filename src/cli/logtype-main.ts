@@ -49,6 +49,13 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     ({ inputs, warnings } = options);
     command = DOCTOR_COMMAND;
     run = () => runDoctor(options, io);
+  } else if (first === 'completion') {
+    // Loaded only when asked for: it reads every command's table, the sidecar's too.
+    const { COMPLETION_COMMAND, completionHelp, completionOf, parseCompletionArgs } = await import('./completion-command.js');
+    const parsed = parseCompletionArgs(rest);
+    if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(COMPLETION_COMMAND, parsed, completionHelp);
+    process.stdout.write(completionOf(parsed.value));
+    return 0;
   } else {
     const mistyped = mistypedCommand(first);
     if (mistyped) {
@@ -80,7 +87,7 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
 }
 
 /** The commands after `logtype`. */
-const COMMANDS = ['summary', 'doctor'];
+const COMMANDS = ['summary', 'doctor', 'completion'];
 
 /**
  * The command a first argument was surely meant to be (`sumary`): near one, not a flag, and no

@@ -389,7 +389,7 @@ test('--help lists every log type of the registry with its short name, and each 
     ['operator', 'operator'],
     ['logtype-sidecar', 'sidecar'],
   ]);
-  for (const command of [[], ['summary'], ['doctor']]) {
+  for (const command of [[], ['summary'], ['doctor'], ['completion']]) {
     const text = runFilter([...command, '--help']).stdout;
     t.regex(text, /\nExit status:\n {2}0 {2}\S.*\n(?: {2}1 {2}\S.*\n)? {2}2 {2}\S.*\n$/, command.join(' '));
   }
