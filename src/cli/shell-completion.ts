@@ -86,7 +86,7 @@ function bashScript(commands: readonly CompletedCommand[]): string {
     '# Load it in ~/.bashrc with: source <(logtype completion bash)',
     '',
     '# One match a line (a file name may hold spaces); bash 3.2 (macOS) has no mapfile.',
-    '_logtype_words() { local IFS=$\'\\n\'; COMPREPLY=($(compgen -W "$1" -- "$cur")); }',
+    '_logtype_words() { local IFS=$\'\\n\'; COMPREPLY=($(IFS=$\' \\t\\n\'; compgen -W "$1" -- "$cur")); }',
     '_logtype_files() { compopt -o filenames 2>/dev/null; local IFS=$\'\\n\'; COMPREPLY=($(compgen -f -- "$cur")); }',
     '_logtype_dirs() { compopt -o filenames 2>/dev/null; local IFS=$\'\\n\'; COMPREPLY=($(compgen -d -- "$cur")); }',
     '',
@@ -112,7 +112,7 @@ function bashScript(commands: readonly CompletedCommand[]): string {
           ? ['  COMPREPLY=()']
           : [`  _logtype_words ${singleQuoted(command.operands.join(' '))}`];
     if (command.words.length === 1 && subcommands.length > 0) {
-      operands.push(`  if (( COMP_CWORD == 1 )); then local IFS=$'\\n'; COMPREPLY+=($(compgen -W ${singleQuoted(subcommands.map((s) => s.words[1]).join(' '))} -- "$cur")); fi`);
+      operands.push(`  if (( COMP_CWORD == 1 )); then local IFS=$'\\n'; COMPREPLY+=($(IFS=$' \\t\\n'; compgen -W ${singleQuoted(subcommands.map((s) => s.words[1]).join(' '))} -- "$cur")); fi`);
     }
     lines.push(
       `${functionName(command)}() {`,

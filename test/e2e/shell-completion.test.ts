@@ -77,7 +77,10 @@ testWithTool(BASH, 'bash: the script completes flags, values, commands and files
     ...CASES.map(({ line }) => `comp ${JSON.stringify(line)}`),
     // --flag=value: bash splits the word at =.
     'COMP_WORDS=(logtype --output = j); COMP_CWORD=3; _logtype_complete; echo "${COMPREPLY[@]}"',
+    // A file name with a space is one match.
+    'COMP_WORDS=(logtype my); COMP_CWORD=1; _logtype_complete; echo "${#COMPREPLY[@]}:${COMPREPLY[0]}"',
   ].join('\n');
+  fs.writeFileSync(path.join(dir, 'my pod.log'), '');
   const result = spawnSync(bash, ['--norc', '--noprofile', '-c', driver], { cwd: dir, encoding: 'utf8', env: cleanEnv() });
   t.is(result.status, 0, result.stderr);
   t.is(result.stderr, '');
@@ -86,6 +89,7 @@ testWithTool(BASH, 'bash: the script completes flags, values, commands and files
   t.is(out[1], 'complete -F _logtype_complete logtype-sidecar');
   t.deepEqual(out.slice(2, 2 + CASES.length), CASES.map(({ expected }) => expected.join(' ')));
   t.is(out[2 + CASES.length], 'json');
+  t.is(out[3 + CASES.length], '1:my pod.log');
 });
 
 testWithTool(FISH, 'fish: the script completes flags, values, commands and files', (t, fish) => {
