@@ -119,7 +119,8 @@ zpty -w z "autoload -Uz compinit && compinit -u -D"
 zpty -w z "source \${(q)script}"
 zpty -w z "compadd() { if (( \\$@[(I)-[OAD]] )); then builtin compadd \\"\\$@\\"; return; fi; local -a __hits; builtin compadd -O __hits \\"\\$@\\"; print -rl -- \\$__hits >> \\$__out; builtin compadd \\"\\$@\\"; }"
 zpty -w z "print -r ready > \${(q)out}.ready"
-for i in {1..200}; do [[ -s $out.ready ]] && break; sleep 0.05; done
+for i in {1..400}; do [[ -s $out.ready ]] && break; sleep 0.05; done
+[[ -s $out.ready ]] || { print -r -- "zsh never became ready" >&2; exit 5 }
 integer n=0
 for line in "$@"; do
   (( n++ ))
@@ -127,7 +128,7 @@ for line in "$@"; do
   zpty -w z "__out=\${(q)out}.$n"
   zpty -w -n z "$line"$'\\t'
   zpty -w z $'\\C-u'"print -r done > \${(q)out}.$n.done"
-  for i in {1..200}; do [[ -s $out.$n.done ]] && break; sleep 0.05; done
+  for i in {1..400}; do [[ -s $out.$n.done ]] && break; sleep 0.05; done
   [[ -s $out.$n.done ]] || { print -r -- "no answer to: $line" >&2; exit 4 }
 done
 zpty -d z
