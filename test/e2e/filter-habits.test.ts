@@ -7,8 +7,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { FILTER_BIN, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
+import { FILTER_BIN, REAL_DATA, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
+import { GREP, testWithTool } from '../_helpers/system-tool.js';
+import { gunzipSync } from 'node:zlib';
 
 const server = (time: string, severity: string, id: number, msg: string, attr?: Record<string, unknown>): string =>
   JSON.stringify({ t: { $date: `2026-11-22T10:00:${time}Z` }, s: severity, c: 'NETWORK', id, ctx: 'conn1', msg, ...(attr ? { attr } : {}) });
@@ -323,6 +325,21 @@ test('-A, -B, -C: entries around each match from its own log (and pod), -- betwe
     `[pod/db-0/c] ${entryLine('mongodb', 'db-0 match')}`,
   ].join('\n') + '\n';
   t.deepEqual(lines(runFilter(['-g', 'match', '-B', '1'], pods).stdout), ['db-0 before', 'db-0 match']);
+});
+
+testWithTool(GREP, 'on one log, -A/-B/-C and --max-count write what GNU grep writes, byte for byte (a real server log)', (t, grep) => {
+  const dir = tempDir('context-grep');
+  const log = path.join(dir, 'mongod.log');
+  // The first 3000 lines of a real replica-set member's log: slow queries among them.
+  fs.writeFileSync(log, gunzipSync(fs.readFileSync(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'))).toString('utf8').split('\n').slice(0, 3000).join('\n') + '\n');
+  for (const args of [['-B', '2', '-A', '3'], ['-C', '1', '--max-count', '3'], ['-A', '1', '--max-count', '1'], ['-B', '5']]) {
+    const grepArgs = args.map((arg) => (arg === '--max-count' ? '-m' : arg));
+    const ours = runFilter(['--as', 'mongodb', '-g', '"Slow query"', ...args, log]);
+    const theirs = spawnSync(grep, [...grepArgs, '"Slow query"', log], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    t.is(ours.status, 0, ours.stderr);
+    t.true(theirs.stdout.length > 0);
+    t.is(ours.stdout, theirs.stdout, args.join(' '));
+  }
 });
 
 test('--max-count N: the first N selected entries (and the context owed after the last, as grep -m)', (t) => {
