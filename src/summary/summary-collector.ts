@@ -7,7 +7,8 @@
 import type { SummarySection } from '../formats/log-format.js';
 import { logFormat } from '../formats/log-formats.js';
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
-import { attrFirstKey, attrNumber, attrValue, slowOperationOf } from '../parse/parse-server-line.js';
+import { attrFirstKey, attrNumber, attrValue } from '../parse/record-attributes.js';
+import { slowOperationOf } from '../parse/slow-operation.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { SampleQuantiles } from './sample-quantiles.js';
 import type { Activity, AuditSummary, Counted, MinuteActivity, ServerSummary, SlowGroup, Summary, TypeProblems, TypeSummary } from './summary.js';
