@@ -8,7 +8,8 @@ import type { EntryLine } from '../read/entry-line.js';
 import type { Level, LogRecord } from '../parse/log-record.js';
 import { recordObject, valueAt } from '../parse/record-object.js';
 import type { JsonMember } from '../parse/json-members.js';
-import { attrMembersOf, slowOperationOf } from '../parse/parse-server-line.js';
+import { attrMembersOf } from '../parse/record-attributes.js';
+import { slowOperationOf } from '../parse/slow-operation.js';
 import type { Palette, Paint } from './colors.js';
 import { escapeTerminal, isTerminalSafe } from './escape-terminal.js';
 import { formatTime } from './format-time.js';
@@ -100,7 +101,13 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   // Expanded, the attributes stand in full below the line, not on it too.
   line += ` ${renderRecord(record, palette, escape, 0)}`;
   if (record.attrs && Object.keys(record.attrs).length > 0) {
-    return `${line}\n${palette.gray(escape(JSON.stringify(record.attrs, null, 2)).replace(/^/gm, '    '))}`;
+    // Line by line: JSON writes a control inside a value as an escape, so the only newlines are
+    // the indentation's; what JSON leaves as it is (C1 controls, bidi overrides) is escaped here.
+    const block = JSON.stringify(record.attrs, null, 2)
+      .split('\n')
+      .map((text) => `    ${escape(text)}`)
+      .join('\n');
+    return `${line}\n${palette.gray(block)}`;
   }
   return line;
 }
