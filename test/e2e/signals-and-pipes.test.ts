@@ -60,6 +60,15 @@ test('a reader stopped with SIGSTOP: reading pauses, memory stays bounded, nothi
   const pids = childrenOf(pipeline.pid!);
   const sidecarPid = pids.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('logtype-sidecar'))!;
   const readerPid = pids.find((pid) => pid !== sidecarPid)!;
+  // RSS sampled while the sidecar runs (the kernel's peak, VmHWM, is read before it stops too).
+  let peakSampledKb = 0;
+  const sampling = setInterval(() => {
+    try {
+      peakSampledKb = Math.max(peakSampledKb, Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${sidecarPid}/status`, 'utf8'))?.[1] ?? 0));
+    } catch {
+      // ended meanwhile
+    }
+  }, 25);
   process.kill(readerPid, 'SIGSTOP');
   const writer = new NumberedWriter(file, 'mongodb', 200);
   // 60 MB while the reader is stopped: far more than the pipe and the writer's buffer hold.
@@ -76,14 +85,19 @@ test('a reader stopped with SIGSTOP: reading pauses, memory stays bounded, nothi
     30_000,
     'delivery after SIGCONT',
   );
+  clearInterval(sampling);
+  const peakKb = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${sidecarPid}/status`, 'utf8'))?.[1]);
   process.kill(sidecarPid, 'SIGTERM');
   await new Promise((resolve) => pipeline.on('close', resolve));
   const result = checkNumbered(fs.readFileSync(out, 'utf8').split('\n').filter(Boolean), 'mongodb', 'mongodb', writer.written);
-  t.log(`sidecar RSS while the reader was stopped: ${Math.round(rssKb / 1024)} MB, ${writer.written} lines written`);
+  t.log(`sidecar RSS while the reader was stopped: ${Math.round(rssKb / 1024)} MB; peak sampled ${Math.round(peakSampledKb / 1024)} MB, VmHWM ${Math.round(peakKb / 1024)} MB; ${writer.written} lines written`);
   t.deepEqual(result.lost, []);
   t.is(result.duplicated, 0);
-  // Bounded: the 60 MB written while stopped are not held in memory.
-  t.true(rssKb < 120 * 1024, `RSS ${rssKb} kB`);
+  // Bounded: the 60 MB written while stopped are not held in memory. The promise (README, the
+  // sidecar's budget in docs/anchors.md): under 64 MB, as the bench counts it (kB / 1024), at
+  // its peak over the whole run, not only at one moment.
+  t.true(peakSampledKb > 0 && peakKb >= peakSampledKb, `VmHWM ${peakKb} kB, sampled ${peakSampledKb} kB`);
+  t.true(peakKb < 64 * 1024, `peak RSS ${peakKb} kB (VmHWM), sampled peak ${peakSampledKb} kB, at the stopped reader ${rssKb} kB`);
 });
 
 test('a named pipe is read as a stream, across writers that come and go', async (t) => {
