@@ -53,9 +53,16 @@ const target = process.env['MUTATE'] ?? 'reconcile';
 const chosen = TARGETS[/** @type {keyof typeof TARGETS} */ (target)];
 if (!chosen) throw new Error(`MUTATE=${target}: not a target; the targets are ${Object.keys(TARGETS).join(', ')}`);
 
+/**
+ * MUTATE_FILES (comma-separated names in the target's folder, without .js) narrows a run to
+ * those files: a folder too big to judge whole in the time at hand is judged file by file.
+ */
+const files = (process.env['MUTATE_FILES'] ?? '').split(',').filter(Boolean);
+const mutate = files.length === 0 ? chosen.mutate : files.map((name) => chosen.mutate[0].replace(/[^/]*$/, `${name}.js`));
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
-  mutate: chosen.mutate,
+  mutate,
   testRunner: 'command',
   commandRunner: { command: commandFor(chosen) },
   // The command runner sees no coverage: every mutant runs the target's tests.
@@ -69,7 +76,9 @@ const config = {
   // No tsconfig: nothing is compiled there (and Stryker's rewrite of it needs TypeScript's JS API,
   // which TypeScript 7 has not).
   ignorePatterns: ['/tsconfig*.json', '/src', '/bin', '/bench', '/sidecar', '/test/**', '!/test/fixtures/**', '/reports', '/dist/**/*.map', '*.tgz'],
-  reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
+  // mutant-log: each mutant logged as it is judged, so a run cut short still tells what it judged.
+  plugins: ['@stryker-mutator/*', new URL('./test/mutation/mutant-log-reporter.mjs', import.meta.url).pathname],
+  reporters: ['clear-text', 'progress-append-only', 'html', 'json', 'mutant-log'],
   htmlReporter: { fileName: `reports/mutation/${target}.html` },
   jsonReporter: { fileName: `reports/mutation/${target}.json` },
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },

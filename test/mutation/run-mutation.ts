@@ -10,8 +10,13 @@
  * its id as Stryker does): minutes instead of an hour while writing tests that kill them.
  * Adding tests never revives a killed mutant, so the new score is the old kills and these.
  * Refused when the target's compiled code changed since the run (its mutants would be others).
+ *
+ * `npm run mutate -- --minutes N TARGET ...`: each run stopped after N minutes. Stryker writes its
+ * reports only at the end; the mutants it judged before the stop are in TARGET.mutants.jsonl
+ * (mutant-log-reporter.mjs), and the report is made from them, marked partial with the count
+ * judged of those instrumented. MUTATE_FILES narrows a run to some files (stryker.config.mjs).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -28,6 +33,13 @@ interface Mutant {
 
 interface MutantReport {
   readonly files: Readonly<Record<string, { readonly source: string; readonly mutants: Mutant[] }>>;
+  /** Set when the run was stopped before every mutant was judged. */
+  readonly partial?: { readonly judged: number; readonly instrumented: number; readonly minutes: number };
+}
+
+/** A line of TARGET.mutants.jsonl. */
+interface LoggedMutant extends Mutant {
+  readonly fileName: string;
 }
 
 interface Target {
@@ -59,7 +71,14 @@ function rejudgeSurvivors(target: string, command: string): string {
     if (fs.readFileSync(path.join(REPO, file), 'utf8') !== source) throw new Error(`${file} changed since the last run of ${target}: run it whole again`);
   }
   const parent = path.join(REPO, '.stryker-tmp', target);
-  const sandbox = fs.existsSync(parent) ? fs.readdirSync(parent).filter((name) => name.startsWith('sandbox-')).map((name) => path.join(parent, name))[0] : undefined;
+  // The newest sandbox is the last run's: its mutant ids are the report's.
+  const sandbox = fs.existsSync(parent)
+    ? fs
+        .readdirSync(parent)
+        .filter((name) => name.startsWith('sandbox-'))
+        .map((name) => path.join(parent, name))
+        .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0]
+    : undefined;
   if (!sandbox) throw new Error(`no sandbox kept in ${parent}: run ${target} whole first`);
   fs.cpSync(path.join(REPO, 'dist/test'), path.join(sandbox, 'dist/test'), { recursive: true });
   const lines: string[] = [];
@@ -81,10 +100,75 @@ function rejudgeSurvivors(target: string, command: string): string {
   return lines.join('\n');
 }
 
+/**
+ * Stryker on one target at nice 10, its output passed on; stopped (its whole process group)
+ * after `minutes` when given. Reports how many mutants it instrumented, read from its output.
+ */
+async function runStryker(target: string, minutes: number | undefined): Promise<{ status: number | null; stopped: boolean; instrumented: number }> {
+  const child = spawn('nice', ['-n', '10', process.execPath, 'node_modules/@stryker-mutator/core/bin/stryker.js', 'run'], {
+    cwd: REPO,
+    env: { ...process.env, MUTATE: target },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
+  let instrumented = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    const match = /Instrumented \d+ source file\(s\) with (\d+) mutant/.exec(chunk.toString('utf8'));
+    if (match) instrumented = Number(match[1]);
+  });
+  let stopped = false;
+  const timer =
+    minutes === undefined
+      ? undefined
+      : setTimeout(() => {
+          stopped = true;
+          process.stdout.write(`\nmutate: ${target} stopped after ${minutes} min (--minutes); the report holds the mutants judged so far\n`);
+          process.kill(-child.pid!, 'SIGTERM');
+          setTimeout(() => {
+            try {
+              process.kill(-child.pid!, 'SIGKILL');
+            } catch {
+              // gone already
+            }
+          }, 10_000).unref();
+        }, minutes * 60_000);
+  const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  clearTimeout(timer);
+  return { status, stopped, instrumented };
+}
+
+/** The report of a run stopped early: the mutants it logged as judged, by file. */
+function writePartialReport(target: string, instrumented: number, minutes: number): void {
+  const logged = fs
+    .readFileSync(path.join(REPO, 'reports/mutation', `${target}.mutants.jsonl`), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as LoggedMutant);
+  const files: Record<string, { source: string; mutants: Mutant[] }> = {};
+  for (const { fileName, ...mutant } of logged) {
+    files[fileName] ??= { source: fs.readFileSync(path.join(REPO, fileName), 'utf8'), mutants: [] };
+    files[fileName].mutants.push(mutant);
+  }
+  const report: MutantReport = { files, partial: { judged: logged.length, instrumented, minutes } };
+  fs.writeFileSync(reportPath(target), JSON.stringify(report));
+}
+
 async function main(): Promise<number> {
   const { TARGETS, commandFor } = (await import(path.join(REPO, 'stryker.config.mjs'))) as { TARGETS: Record<string, Target>; commandFor: (target: Target) => string };
-  const survivorsOnly = process.argv[2] === '--survivors';
-  const asked = process.argv.slice(survivorsOnly ? 3 : 2);
+  const args = process.argv.slice(2);
+  const survivorsOnly = args[0] === '--survivors';
+  if (survivorsOnly) args.shift();
+  let minutes: number | undefined;
+  if (args[0] === '--minutes') {
+    minutes = Number(args[1]);
+    if (!(minutes > 0)) {
+      process.stderr.write(`mutate: --minutes takes a number of minutes, not ${JSON.stringify(args[1] ?? '')}\n`);
+      return 2;
+    }
+    args.splice(0, 2);
+  }
+  const asked = args;
   const unknown = asked.filter((name) => !(name in TARGETS));
   if (unknown.length > 0) {
     process.stderr.write(`mutate: no target ${unknown.join(', ')}; the targets are ${Object.keys(TARGETS).join(', ')}\n`);
@@ -96,22 +180,20 @@ async function main(): Promise<number> {
     if (survivorsOnly) {
       process.stdout.write(`${target}: the last run's survivors, judged again\n${rejudgeSurvivors(target, commandFor(TARGETS[target]!))}\n`);
     } else {
-        const run = spawnSync('nice', ['-n', '10', process.execPath, 'node_modules/@stryker-mutator/core/bin/stryker.js', 'run'], {
-        cwd: REPO,
-        env: { ...process.env, MUTATE: target },
-        stdio: 'inherit',
-      });
-      if (run.status !== 0) {
+      const run = await runStryker(target, minutes);
+      if (run.status !== 0 && !run.stopped) {
         process.stderr.write(`mutate: stryker failed on ${target} (exit ${run.status}); see its output above\n`);
         return 1;
       }
+      if (run.stopped) writePartialReport(target, run.instrumented, (Date.now() - started) / 60_000);
     }
-    const minutes = (Date.now() - started) / 60_000;
+    const took = (Date.now() - started) / 60_000;
     const report = JSON.parse(fs.readFileSync(reportPath(target), 'utf8')) as MutantReport;
     const { counts, total, score } = tally(report);
     const n = (status: string): number => counts[status] ?? 0;
+    const judged = report.partial ? `${total} of ${report.partial.instrumented} (partial)` : String(total);
     rows.push(
-      `| ${target} | ${total} | ${n('Killed')} | ${n('Timeout')} | ${n('Survived')} | ${n('NoCoverage')} | ${n('RuntimeError') + n('CompileError')} | ${score.toFixed(1)} % | ${minutes.toFixed(0)} min |`,
+      `| ${target}${process.env['MUTATE_FILES'] ? ` (${process.env['MUTATE_FILES']})` : ''} | ${judged} | ${n('Killed')} | ${n('Timeout')} | ${n('Survived')} | ${n('NoCoverage')} | ${n('RuntimeError') + n('CompileError')} | ${score.toFixed(1)} % | ${took.toFixed(0)} min |`,
     );
   }
   process.stdout.write(
