@@ -86,7 +86,7 @@ function levelOfWord(word: string): Level | undefined {
 }
 
 /**
- * A time as logs write it (ISO 8601 with `+0000` or `+00:00` or `Z`, `2019/09/10 04:07:50.537`,
+ * A time as logs write it (ISO 8601 with `+0000`, `+00:00`, `+00` or `Z`, `2019/09/10 04:07:50.537`,
  * epoch seconds or milliseconds), in milliseconds since the epoch.
  */
 export function parseLogTime(text: unknown): number | undefined {
@@ -99,6 +99,8 @@ export function parseLogTime(text: unknown): number | undefined {
   if (!Number.isNaN(direct) && text.length >= 20 && text[10] === 'T') return direct;
   let iso = text.trim().replace(/^(\d{4})\/(\d\d)\/(\d\d)[ T]/, '$1-$2-$3T');
   iso = iso.replace(/([+-]\d\d)(\d\d)$/, '$1:$2');
+  // An offset of hours only (ISO 8601's ±hh: an agent wrote `16:39:07.258-00`).
+  iso = iso.replace(/(T[\d:.]+[+-]\d\d)$/, '$1:00');
   // A time without a zone: the agents write UTC.
   if (/T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(iso)) iso += 'Z';
   const normalised = Date.parse(iso);
