@@ -8,6 +8,8 @@ import { slowOperationOf } from '../../src/parse/slow-operation.js';
 import { parseAgentLine } from '../../src/parse/parse-agent-line.js';
 import { parseAuditLine } from '../../src/parse/parse-audit-line.js';
 import { parseOperatorLine, parseDiagnosticLine } from '../../src/parse/parse-operator-line.js';
+import { parseRecord } from '../../src/parse/parse-record.js';
+import { attrValue } from '../../src/parse/record-attributes.js';
 import { REAL_DATA } from '../_helpers/sidecar-process.js';
 
 const pick = (record: LogRecord | undefined) =>
@@ -120,36 +122,161 @@ test('times: ISO with +0000, +00:00, Z, slashes, seconds', (t) => {
   t.is(parseLogTime('not a time'), undefined);
 });
 
-test('every line of the real server logs parses, with a time and a level', (t) => {
-  for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz', 'mongod-4.2-text.log', 'mongod-4.0-text-slow-transactions.log']) {
-    const raw = fs.readFileSync(path.join(REAL_DATA, file));
-    const lines = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8').split('\n').filter(Boolean);
-    const failed = lines.filter((line) => {
+/** A real fixture's lines (a last empty line is the file's final newline, not a line). */
+function fixtureLines(file: string): string[] {
+  const raw = fs.readFileSync(path.join(REAL_DATA, file));
+  const lines = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+/** The levels of the server's severities, spelled out apart from levelOf. */
+const SERVER_LEVELS: Record<string, Level> = { F: 'fatal', E: 'error', W: 'warn', I: 'info', D: 'debug' };
+
+test('every line of the real JSON server logs reads as JSON.parse reads it: time, level, component, context, message, id', (t) => {
+  for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+    const lines = fixtureLines(file);
+    t.is(lines.length, file.includes('rs1') ? 7757 : 4599);
+    const wrong: string[] = [];
+    for (const [i, line] of lines.entries()) {
+      const json = JSON.parse(line) as { t: { $date: string }; s: string; c: string; ctx: string; msg: string; id: number };
+      const expected = { time: Date.parse(json.t.$date), level: SERVER_LEVELS[json.s[0]!], component: json.c, context: json.ctx, message: json.msg, id: json.id };
       const record = parseServerLine(line);
-      return !record || !record.time || !record.level;
-    });
-    // Text logs hold multi-line messages (a stack trace goes on below its line): those are shown as they are.
-    t.true(failed.length <= lines.length * 0.01, `${file}: ${failed.length} of ${lines.length} did not parse, e.g. ${failed[0]?.slice(0, 120)}`);
+      const read = record && { time: record.time, level: record.level, component: record.component, context: record.context, message: record.message, id: record.id };
+      if (JSON.stringify(read) !== JSON.stringify(expected)) wrong.push(`${file}:${i + 1}: ${JSON.stringify(read)} against ${JSON.stringify(expected)}`);
+    }
+    t.deepEqual(wrong.slice(0, 5), [], `${wrong.length} of ${lines.length} lines`);
   }
 });
 
-test('slow operations: duration, namespace and plan', (t) => {
-  const line = fs
-    .readFileSync(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'))
-    .subarray(0);
-  const slow = gunzipSync(line).toString('utf8').split('\n').map(parseServerLine).find((r) => r?.id === 51803 && r.attrs?.['planSummary']);
-  const op = slow && slowOperationOf(slow);
-  t.truthy(op);
-  t.is(typeof op!.durationMillis, 'number');
-  t.truthy(op!.ns);
-  t.truthy(op!.plan);
+test('every line of the real text server logs (4.0, 4.2) reads as its fields are written', (t) => {
+  // The pre-4.4 layout, read here by a pattern of its own: time with ±hhmm, severity (D1-D5), component, [context], message.
+  const layout = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})([+-]\d\d)(\d\d) ([FEWID])\d? +(\S+) +\[([^\]]*)\] (.*)$/;
+  for (const file of ['mongod-4.2-text.log', 'mongod-4.0-text-slow-transactions.log']) {
+    const lines = fixtureLines(file);
+    t.is(lines.length, file.includes('4.2') ? 503 : 1414);
+    const wrong: string[] = [];
+    for (const [i, line] of lines.entries()) {
+      const fields = layout.exec(line);
+      const expected = fields && { time: Date.parse(`${fields[1]}${fields[2]}:${fields[3]}`), level: SERVER_LEVELS[fields[4]!], component: fields[5], context: fields[6], message: fields[7] };
+      const record = parseServerLine(line);
+      const read = record && { time: record.time, level: record.level, component: record.component, context: record.context, message: record.message };
+      if (!expected || JSON.stringify(read) !== JSON.stringify(expected)) wrong.push(`${file}:${i + 1}: ${JSON.stringify(read)} against ${JSON.stringify(expected)}`);
+    }
+    t.deepEqual(wrong.slice(0, 5), [], `${wrong.length} of ${lines.length} lines`);
+  }
 });
 
-test('every real agent line parses', (t) => {
-  for (const line of fs.readFileSync(path.join(REAL_DATA, 'agent-community-operator.log'), 'utf8').split('\n').filter(Boolean)) {
-    t.truthy(parseAgentLine(line), line);
+/** The type each fixture's raw lines are read as (an entry line says its own). */
+const FIXTURE_TYPES: Record<string, string> = {
+  'mongod-replica-rs1.log.gz': 'mongodb',
+  'mongod-replica-rs2.log.gz': 'mongodb',
+  'mongod-4.2-text.log': 'mongodb',
+  'mongod-4.0-text-slow-transactions.log': 'mongodb',
+  'audit-json.log': 'mongodb-audit',
+  'agent-community-operator.log': 'automation-agent',
+  'agent-issue-threads.log': 'automation-agent',
+  'agent-stderr-disk-full.log': 'automation-agent-stderr',
+  'kubectl-logs-enterprise-agent.log': 'automation-agent',
+  'operator-issue-threads.log': 'operator',
+};
+
+/** The real lines that are no record of their type, each with why (line numbers from 1). */
+const NOT_RECORDS: Record<string, Record<number, string>> = {
+  'agent-issue-threads.log': {
+    5: 'a server JSON line the pod labelled automation-agent-verbose: not an agent line (the server reader reads it, below)',
+    6: 'the same',
+    12: 'the second physical line of the record on line 11 (the agent printed a value holding a newline): no fields of its own',
+    15: "the agent's logger failing on a full disk writes free text to stderr: no time, no level",
+  },
+  'agent-stderr-disk-full.log': { 1: 'the same free text' },
+  'operator-issue-threads.log': {
+    3: "zap's console encoding (tab-separated time, LEVEL, caller, message, JSON): no reader reads it yet, the lines are shown as they are",
+    4: 'the same',
+    5: 'the same',
+    6: 'the same',
+    7: 'the same, its tabs turned into spaces when pasted',
+    8: 'the same',
+  },
+};
+
+test('every line of every real fixture is a record of its type, with a time and a level, except the lines named with why', (t) => {
+  const files = fs.readdirSync(REAL_DATA).filter((name) => name !== 'SOURCES.md').sort();
+  t.deepEqual(files, Object.keys(FIXTURE_TYPES).sort(), 'a new fixture needs its type here');
+  for (const file of files) {
+    const notRecords: number[] = [];
+    for (const [i, line] of fixtureLines(file).entries()) {
+      const entry = line.startsWith('{"logType":') ? (JSON.parse(line) as { logType: string; contents: string }) : undefined;
+      const record = parseRecord(entry?.logType ?? FIXTURE_TYPES[file]!, entry?.contents ?? line);
+      if (!record || typeof record.time !== 'number' || Number.isNaN(record.time) || !record.level) notRecords.push(i + 1);
+    }
+    t.deepEqual(notRecords, Object.keys(NOT_RECORDS[file] ?? {}).map(Number), file);
   }
-  for (const line of fs.readFileSync(path.join(REAL_DATA, 'kubectl-logs-enterprise-agent.log'), 'utf8').split('\n').filter(Boolean)) {
-    t.truthy(parseAgentLine((JSON.parse(line) as { contents: string }).contents), line);
+  // The mislabelled server lines are server lines.
+  for (const n of [5, 6]) {
+    const { contents } = JSON.parse(fixtureLines('agent-issue-threads.log')[n - 1]!) as { contents: string };
+    t.like(parseServerLine(contents), { component: n === 5 ? 'CONTROL' : 'NETWORK', level: n === 5 ? 'info' : 'error' });
   }
 });
+
+test('an agent time with an offset of hours only (-00) is read', (t) => {
+  const line = fixtureLines('agent-issue-threads.log')[9]!;
+  t.true(line.startsWith('[2020-12-04T16:39:07.258-00]'));
+  t.like(parseAgentLine(line), { time: Date.parse('2020-12-04T16:39:07.258Z'), level: 'info', component: 'cm/util/sysdep_unix.go:LockAutomationLockFile:321', message: 'Locking automation lock file at /tmp/mongodb-mms-automation.lock' });
+  t.is(parseLogTime('2020-12-04T16:39:07.258+05'), Date.parse('2020-12-04T11:39:07.258Z'));
+});
+
+test('slow operations: every line of the real JSON logs with a durationMillis, as JSON.parse reads duration, namespace, plan and type', (t) => {
+  let slow = 0;
+  const wrong: string[] = [];
+  for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+    for (const [i, line] of fixtureLines(file).entries()) {
+      const attr = (JSON.parse(line) as { attr?: Record<string, unknown> }).attr ?? {};
+      const text = (key: string) => (typeof attr[key] === 'string' ? attr[key] : undefined);
+      const expected = typeof attr['durationMillis'] === 'number' ? { durationMillis: attr['durationMillis'], ns: text('ns'), plan: text('planSummary'), type: text('type') } : undefined;
+      if (expected) slow++;
+      const read = slowOperationOf(parseServerLine(line)!);
+      if (JSON.stringify(read) !== JSON.stringify(expected)) wrong.push(`${file}:${i + 1}: ${JSON.stringify(read)} against ${JSON.stringify(expected)}`);
+    }
+  }
+  t.deepEqual(wrong.slice(0, 5), [], `${wrong.length} lines`);
+  t.is(slow, 11072);
+  // One read by eye: the first slow query with a plan.
+  const first = fixtureLines('mongod-replica-rs1.log.gz').map(parseServerLine).find((r) => r?.id === 51803 && attrValue(r, 'planSummary'));
+  t.deepEqual(slowOperationOf(first!), FIRST_SLOW_QUERY);
+});
+
+test('every real agent line reads as written: time, level, source, process, message', (t) => {
+  const lines = [
+    ...fixtureLines('agent-community-operator.log'),
+    ...fixtureLines('kubectl-logs-enterprise-agent.log').map((line) => (JSON.parse(line) as { contents: string }).contents),
+  ];
+  const read = lines.map((line) => {
+    const record = parseAgentLine(line);
+    return record && [new Date(record.time!).toISOString(), record.level, record.component, record.context, record.message];
+  });
+  t.deepEqual(read, [
+    ['2021-09-17T13:19:52.333Z', 'info', 'src/util/sysdep_unix.go:LockAutomationLockFile:321', undefined, 'Locking automation lock file at /tmp/mongodb-mms-automation.lock'],
+    ['2021-09-17T13:19:52.333Z', 'info', 'main/components/agent.go:NewAgent:123', undefined, 'Constructing new agent object with desiredClusterConfigPath=/var/lib/automation/config/cluster-config.json'],
+    ['2021-09-17T13:19:52.333Z', 'info', 'src/mongosqld/custodian.go:NewCustodian:138', 'mongosqld custodian', 'Started'],
+    ['2021-09-17T13:19:52.335Z', 'info', 'realtime/rtcollector/rtcollector.go:controlLoop:87', 'rtCollector', 'Starting control loop'],
+    ['2021-09-17T13:19:52.335Z', 'info', 'src/dataexplorer/dataexplorer.go:controlLoop:108', 'dataExplorer', 'Starting control loop'],
+    ['2021-09-17T13:19:52.335Z', 'info', 'src/kmipproxy/custodian.go:mainLoop:205', 'kmipProxyMaintainer', 'Starting main loop'],
+    ['2021-09-17T13:19:52.459Z', 'info', 'main/components/agent.go:LoadClusterConfig:259', undefined, 'New cluster config received! 0 (<nil>) -> 1 (2021-09-17 13:19:45.453316698 +0000 UTC)'],
+    [
+      '2019-09-10T04:07:50.537Z',
+      'info',
+      'main/components/agent.go:NewAgent:110',
+      undefined,
+      'Constructing new agent object with desiredClusterConfigPath=https://cloud.mongodb.com/agents/api/automation/conf/v1/<org-id>?ah=mongod-0.mongod-svc.mongod-debug.svc.cluster.local&ahs=mongod-0&av=10.3.3.5885&aos=linux&aa=x86_64&ab=64&at=1568088470537',
+    ],
+    ['2019-09-10T04:07:50.537Z', 'info', 'cm/mongosqld/custodian.go:NewCustodian:137', 'mongosqld custodian', 'Started'],
+    ['2019-09-10T04:07:50.537Z', 'info', 'cm/mongot/maintainer.go:NewEmptyMaintainer:84', undefined, 'Started'],
+    ['2019-09-10T04:07:50.537Z', 'info', 'cm/mmssettings/mmssettings.go:New:68', undefined, 'Start MMS Settings gatherer'],
+    ['2019-09-10T04:07:51.398Z', 'info', undefined, undefined, '       GitCommitId = 8df36b2fdbe7d2ea98fdc1850ba76d9362cdf2cc'],
+    ['2019-09-10T04:07:51.398Z', 'info', undefined, undefined, ' AutomationVersion = 10.3.3.5885'],
+  ]);
+});
+
+/** rs1's first slow query with a plan, as its line says (line 275 of the file, read by eye). */
+const FIRST_SLOW_QUERY = { durationMillis: 0, ns: 'local.oplog.rs', plan: 'COLLSCAN', type: 'command' };
