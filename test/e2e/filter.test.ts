@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { FILTER_BIN, REAL_DATA, SIDECAR_BIN, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
 
@@ -112,9 +112,11 @@ test('--as TYPE reads a raw log file, gzip too (a real rotated server log)', (t)
   const result = runFilter(['--as', 'mongodb', '-t', 'mongodb', '-g', '"Slow query"', '--summary', file]);
   t.is(result.status, 0);
   t.regex(result.stderr, /7757 entries read/);
-  const lines = result.stdout.split('\n').slice(0, -1);
-  t.true(lines.length > 100);
-  t.true(lines.every((line) => (JSON.parse(line) as { msg: string }).msg === 'Slow query'));
+  // The oracle: the file's lines that hold the text, found apart from logtype.
+  const expected = gunzipSync(fs.readFileSync(file)).toString('utf8').split('\n').filter((line) => line.includes('"Slow query"'));
+  t.is(expected.length, 6576);
+  t.true(expected.every((line) => (JSON.parse(line) as { msg: string }).msg === 'Slow query'));
+  t.is(result.stdout, `${expected.join('\n')}\n`);
 });
 
 test('the sidecar piped into the filter: a round trip of every real sample line', (t) => {
@@ -183,7 +185,39 @@ test('on a terminal, a crafted line cannot write control sequences (raw, json, e
   }
 });
 
-test('pretty: every real sample is rendered, one line out for every line in, none lost', (t) => {
+/** Pretty's level words, and its time with --utc, spelled out apart from the renderer. */
+const PRETTY_LEVELS: Record<string, string> = { F: 'FATAL', E: 'ERROR', W: 'WARN ', I: 'INFO ', D: 'DEBUG', fatal: 'FATAL', error: 'ERROR', warn: 'WARN ', info: 'INFO ', debug: 'DEBUG' };
+const prettyTime = (ms: number): string => new Date(ms).toISOString().replace('T', ' ');
+/** The operations the server's text log (before 4.4) ends with a duration: shown as slow operations. */
+const TEXT_OPERATION = /^(?:command|query|update|remove|insert|getmore|killcursors|delete|write) (\S+) .*?(\d+)ms$/;
+
+/**
+ * What pretty must show of a real line, read apart from logtype (JSON.parse, patterns of each
+ * layout): the whole line up to its message, and the message. Attributes may follow as key=value.
+ */
+function prettyOracle(file: string, line: string): { head: string; message: string } {
+  if (file.startsWith('mongod-replica')) {
+    const json = JSON.parse(line) as { t: { $date: string }; s: string; c: string; ctx: string; msg: string; attr?: Record<string, unknown> };
+    const attr = json.attr ?? {};
+    const slow = typeof attr['durationMillis'] === 'number' ? [`${attr['durationMillis']}ms`, attr['ns'], attr['planSummary']].filter((part) => typeof part === 'string').join(' ') + ' ' : '';
+    return { head: `mongodb       ${prettyTime(Date.parse(json.t.$date))} ${PRETTY_LEVELS[json.s[0]!]} ${json.c} [${json.ctx}] ${slow}`, message: json.msg };
+  }
+  if (file.startsWith('mongod-4')) {
+    const [, time, hours, minutes, severity, component, context, message] = /^(\S+?)([+-]\d\d)(\d\d) ([FEWID])\d? +(\S+) +\[([^\]]*)\] (.*)$/.exec(line)!;
+    const operation = TEXT_OPERATION.exec(message!);
+    const plan = / planSummary: ([A-Z_]+(?: \{[^}]*\})?)/.exec(message!)?.[1];
+    const slow = operation ? `${operation[2]}ms ${operation[1]} ${plan ? `${plan} ` : ''}` : '';
+    return { head: `mongodb       ${prettyTime(Date.parse(`${time}${hours}:${minutes}`))} ${PRETTY_LEVELS[severity!]} ${component} [${context}] ${slow}`, message: message! };
+  }
+  if (file.startsWith('agent-community')) {
+    const [, time, level, source, process, message] = /^\[(\S+)\] \[\.(\w+)\] \[(\S+)\] (?:<([^>]+)> )?(?:\[[\d:.]+\] )?(.*)$/.exec(line)!;
+    return { head: `agent         ${prettyTime(Date.parse(time!.replace(/(\d\d)(\d\d)$/, '$1:$2')))} ${PRETTY_LEVELS[level!]} ${source} ${process ? `[${process}] ` : ''}`, message: message! };
+  }
+  // The agent's free text on stderr: no fields, shown whole.
+  return { head: 'agent-stderr  ', message: line };
+}
+
+test('pretty: every real sample is rendered, one line out for every line in, each showing its own time, level, source and message', (t) => {
   const samples: [string, string][] = [
     ['mongod-replica-rs1.log.gz', 'mongodb'],
     ['mongod-replica-rs2.log.gz', 'mongodb'],
@@ -193,16 +227,33 @@ test('pretty: every real sample is rendered, one line out for every line in, non
     ['agent-stderr-disk-full.log', 'automation-agent-stderr'],
   ];
   for (const [file, type] of samples) {
-    const result = runFilter(['--as', type, '-o', 'pretty', '--color', 'never', '--summary', path.join(REAL_DATA, file)]);
+    const result = runFilter(['--as', type, '-o', 'pretty', '--color', 'never', '--utc', '--summary', path.join(REAL_DATA, file)]);
     t.is(result.status, 0, file);
-    const read = Number(/(\d+) entr(?:y|ies) read/.exec(result.stderr)?.[1]);
+    const raw = fs.readFileSync(path.join(REAL_DATA, file));
+    const lines = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8').split('\n').slice(0, -1);
+    t.regex(result.stderr, new RegExp(`^logtype: ${lines.length} entr(?:y|ies) read`, 'm'), file);
     const shown = result.stdout.split('\n').slice(0, -1);
-    t.is(shown.length, read, file);
-    t.false(shown.some((line) => line.trim() === ''), file);
+    t.is(shown.length, lines.length, file);
+    const wrong: string[] = [];
+    for (const [i, line] of lines.entries()) {
+      const { head, message } = prettyOracle(file, line);
+      const out = shown[i] ?? '';
+      // The message whole (a text line's own figures may be shown as key=value after it).
+      if (!out.startsWith(head) || !out.slice(head.length).startsWith(message.split(' planSummary:')[0]!)) wrong.push(`${file}:${i + 1}: ${JSON.stringify(out.slice(0, 200))} against ${JSON.stringify((head + message).slice(0, 200))}`);
+    }
+    t.deepEqual(wrong.slice(0, 3), [], `${wrong.length} of ${lines.length} lines`);
   }
-  const kubectl = runFilter(['-o', 'pretty', '--color', 'never', path.join(REAL_DATA, 'kubectl-logs-enterprise-agent.log')]);
-  t.is(kubectl.stdout.split('\n').length - 1, 6);
-  t.regex(kubectl.stdout, /agent-verbose 2019-09-10 \d\d:07:50\.537 INFO {2}main\/components\/agent\.go:NewAgent:110 Constructing new agent object/);
+  // kubectl logs of a pod (entries, the old agent time style, banners): each line as it must read.
+  const kubectl = runFilter(['-o', 'pretty', '--color', 'never', '--utc', path.join(REAL_DATA, 'kubectl-logs-enterprise-agent.log')]);
+  t.deepEqual(kubectl.stdout.split('\n'), [
+    'agent-verbose 2019-09-10 04:07:50.537Z INFO  main/components/agent.go:NewAgent:110 Constructing new agent object with desiredClusterConfigPath=https://cloud.mongodb.com/agents/api/automation/conf/v1/<org-id>?ah=mongod-0.mongod-svc.mongod-debug.svc.cluster.local&ahs=mongod-0&av=10.3.3.5885&aos=linux&aa=x86_64&ab=64&at=1568088470537',
+    'agent-verbose 2019-09-10 04:07:50.537Z INFO  cm/mongosqld/custodian.go:NewCustodian:137 [mongosqld custodian] Started',
+    'agent-verbose 2019-09-10 04:07:50.537Z INFO  cm/mongot/maintainer.go:NewEmptyMaintainer:84 Started',
+    'agent-verbose 2019-09-10 04:07:50.537Z INFO  cm/mmssettings/mmssettings.go:New:68 Start MMS Settings gatherer',
+    'agent-verbose 2019-09-10 04:07:51.398Z INFO         GitCommitId = 8df36b2fdbe7d2ea98fdc1850ba76d9362cdf2cc',
+    'agent-verbose 2019-09-10 04:07:51.398Z INFO   AutomationVersion = 10.3.3.5885',
+    '',
+  ]);
 });
 
 test('pretty: a server line reads as time, level, component, context, message, key=value', (t) => {
@@ -240,13 +291,19 @@ test('stdin as a pipe: gzip is read through gunzip, and a large stream as a file
   const file = path.join(dir, 'big.jsonl');
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
   fs.writeFileSync(`${file}.gz`, gzipSync(fs.readFileSync(file)));
+  // The oracle: each mongodb entry's contents, read by JSON.parse.
+  const expected = lines
+    .map((line) => JSON.parse(line) as { logType: string; contents: string })
+    .filter((entry) => entry.logType === 'mongodb')
+    .map((entry) => `${entry.contents}\n`)
+    .join('');
   const fromFile = runFilter(['-t', 'mongodb', file]).stdout;
-  t.true(fromFile.length > 100_000);
+  t.is(fromFile, expected);
   for (const source of [file, `${file}.gz`]) {
     // cat makes stdin a pipe, as kubectl logs does.
     const piped = spawnSync('bash', ['-c', `cat "${source}" | "${process.execPath}" "${FILTER_BIN}" -t mongodb`], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 1 << 28 });
     t.is(piped.status, 0, piped.stderr);
-    t.true(piped.stdout === fromFile, source);
+    t.true(piped.stdout === expected, source);
   }
 });
 
