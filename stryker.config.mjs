@@ -20,15 +20,16 @@ export const TARGETS = {
       'e2e/audit-failed',
       'e2e/filter',
       'e2e/filter-records',
+      'e2e/filter-habits',
     ],
   },
   render: {
     mutate: ['dist/src/render/**/*.js'],
-    tests: ['unit/escape-terminal', 'unit/filter-parts', 'unit/library', 'unit/log-formats', 'e2e/filter', 'e2e/filter-records', 'e2e/terminal-safety'],
+    tests: ['unit/escape-terminal', 'unit/filter-parts', 'unit/library', 'unit/log-formats', 'e2e/filter', 'e2e/filter-records', 'e2e/filter-habits', 'e2e/terminal-safety'],
   },
   read: {
     mutate: ['dist/src/read/**/*.js'],
-    tests: ['unit/entry-reader', 'unit/filter-parts', 'unit/encode-entry', 'e2e/filter', 'e2e/split-pieces', 'e2e/filter-fuzz'],
+    tests: ['unit/entry-reader', 'unit/filter-parts', 'unit/encode-entry', 'e2e/filter', 'e2e/split-pieces', 'e2e/filter-fuzz', 'e2e/filter-habits'],
   },
   doctor: {
     mutate: ['dist/src/doctor/**/*.js'],
