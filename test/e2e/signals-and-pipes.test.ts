@@ -96,8 +96,10 @@ test('a reader stopped with SIGSTOP: reading pauses, memory stays bounded, nothi
   // Bounded: the 60 MB written while stopped are not held in memory. The promise (README, the
   // sidecar's budget in docs/anchors.md): under 64 MB, as the bench counts it (kB / 1024), at
   // its peak over the whole run, not only at one moment.
-  t.true(peakSampledKb > 0 && peakKb >= peakSampledKb, `VmHWM ${peakKb} kB, sampled ${peakSampledKb} kB`);
-  t.true(peakKb < 64 * 1024, `peak RSS ${peakKb} kB (VmHWM), sampled peak ${peakSampledKb} kB, at the stopped reader ${rssKb} kB`);
+  // The kernel updates VmHWM lazily (it can trail VmRSS by a few pages): the peak is the larger.
+  const peak = Math.max(peakKb, peakSampledKb);
+  t.true(peakSampledKb > 0, 'RSS sampled');
+  t.true(peak < 64 * 1024, `peak RSS ${peak} kB (VmHWM ${peakKb} kB, sampled ${peakSampledKb} kB, at the stopped reader ${rssKb} kB)`);
 });
 
 test('a named pipe is read as a stream, across writers that come and go', async (t) => {
