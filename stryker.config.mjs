@@ -21,6 +21,7 @@ export const TARGETS = {
       'e2e/filter',
       'e2e/filter-records',
       'e2e/filter-habits',
+      'e2e/select-edges',
     ],
   },
   render: {
