@@ -34,7 +34,7 @@ export const TARGETS = {
   },
   doctor: {
     mutate: ['dist/src/doctor/**/*.js'],
-    tests: ['unit/known-problems', 'unit/library', 'e2e/doctor-types', 'e2e/summary-doctor'],
+    tests: ['unit/known-problems', 'unit/find-problems', 'unit/library', 'e2e/doctor-types', 'e2e/summary-doctor'],
   },
   reconcile: {
     mutate: ['dist/src/follow/reconcile.js'],

@@ -5,7 +5,8 @@
  */
 import test from 'ava';
 import { escapeTerminal } from '../../src/index.js';
-import { ESCAPE_SEQUENCES, UNSAFE_CLASSES, UNSAFE_CODE_POINTS, terminalPayloads, terminalView } from '../_helpers/terminal-code-points.js';
+import { terminalSafeJson } from '../../src/render/escape-terminal.js';
+import { ESCAPE_SEQUENCES, UNSAFE_CLASSES, UNSAFE_CODE_POINTS, terminalPayloads, terminalView, unsafeCodePoints } from '../_helpers/terminal-code-points.js';
 
 
 test('every code point from U+0000 to U+10FFFF, alone and between letters, is escaped exactly when the contract says', (t) => {
@@ -37,4 +38,20 @@ test('escape sequences and generated mixtures: every unsafe character escaped, n
 
 test('lone surrogates pass through (Node writes them as U+FFFD), not turned into escapes', (t) => {
   for (const lone of ['\ud800', '\udfff', 'a\udc00b']) t.is(escapeTerminal(lone), lone);
+});
+
+test('terminalSafeJson: every unsafe code point JSON leaves raw is written as its \\u escape, and JSON.parse reads the same value back', (t) => {
+  const wrong: string[] = [];
+  for (const code of UNSAFE_CODE_POINTS) {
+    const value = { line: `a${String.fromCodePoint(code)}b`, [`k${String.fromCodePoint(code)}`]: [1, 'x'] };
+    const json = terminalSafeJson(JSON.stringify(value));
+    const hex = code.toString(16).padStart(4, '0');
+    // JSON.stringify escapes C0 itself (\n, \u001b); DEL, C1 and the bidirectional controls are ours to escape.
+    const raw = code >= 0x20;
+    if (unsafeCodePoints(json, new Set()).length > 0) wrong.push(`U+${hex}: left raw`);
+    else if (JSON.stringify(JSON.parse(json)) !== JSON.stringify(value)) wrong.push(`U+${hex}: read back otherwise`);
+    else if (raw && json !== JSON.stringify(value).replaceAll(String.fromCodePoint(code), `\\u${hex}`)) wrong.push(`U+${hex}: ${json}`);
+  }
+  t.deepEqual(wrong, []);
+  t.is(terminalSafeJson('{"plain":"text é"}'), '{"plain":"text é"}');
 });

@@ -1,0 +1,82 @@
+/**
+ * doctor's ProblemFinder at its edges: what mutation testing of src/doctor found untested
+ * (docs/mutation.md). The problems' own patterns are tested in known-problems.test.ts.
+ */
+import test from 'ava';
+import { ProblemFinder } from '../../src/doctor/find-problems.js';
+import { KNOWN_PROBLEMS } from '../../src/doctor/known-problems.js';
+
+const DISK_FULL = 'no space left on device';
+const API_KEY = '[2026-11-22T10:00:00.123+0000] [.error] [main/components/agent.go:Iterate:230] [10:00:00.123] Error sending GET request: HTTP 401 unauthorized: invalid agent API key';
+
+test('the example is the first line, cut at 400 characters with an ellipsis; 400 are kept whole', (t) => {
+  const whole = `${DISK_FULL} ${'x'.repeat(400 - DISK_FULL.length - 1)}`;
+  t.is(whole.length, 400);
+  const long = `${whole}y`;
+  for (const [line, example] of [
+    [whole, whole],
+    [long, `${whole}…`],
+  ] as const) {
+    const finder = new ProblemFinder();
+    finder.look('automation-agent-stderr', line, () => undefined);
+    finder.look('automation-agent-stderr', `${DISK_FULL} later`, () => undefined);
+    t.deepEqual(
+      finder.findings().map(({ problem, count, example, exampleType }) => ({ id: problem.id, count, example, exampleType })),
+      [{ id: 'agent-disk-full', count: 2, example, exampleType: 'automation-agent-stderr' }],
+    );
+  }
+});
+
+test('the example type is the first line\'s; a line that is not an entry has none', (t) => {
+  const finder = new ProblemFinder();
+  finder.look(undefined, DISK_FULL, () => undefined);
+  finder.look('automation-agent', DISK_FULL, () => undefined);
+  const [finding] = finder.findings();
+  t.is(finding?.exampleType, undefined);
+  t.is(finding?.count, 2);
+});
+
+test('first and last: lines without a time count but move neither; the first timed line sets both', (t) => {
+  const finder = new ProblemFinder();
+  const at = (iso: string | undefined) => () => (iso === undefined ? undefined : Date.parse(iso));
+  finder.look('automation-agent-stderr', DISK_FULL, at(undefined));
+  finder.look('automation-agent-stderr', DISK_FULL, at('2026-11-22T10:00:05Z'));
+  finder.look('automation-agent-stderr', DISK_FULL, at(undefined));
+  let [finding] = finder.findings();
+  t.deepEqual([finding?.count, finding?.first, finding?.last], [3, Date.parse('2026-11-22T10:00:05Z'), Date.parse('2026-11-22T10:00:05Z')]);
+  finder.look('automation-agent-stderr', DISK_FULL, at('2026-11-22T10:00:05Z'));
+  finder.look('automation-agent-stderr', DISK_FULL, at('2026-11-22T10:00:02Z'));
+  finder.look('automation-agent-stderr', DISK_FULL, at('2026-11-22T10:00:07Z'));
+  [finding] = finder.findings();
+  t.deepEqual([finding?.count, finding?.first, finding?.last], [6, Date.parse('2026-11-22T10:00:02Z'), Date.parse('2026-11-22T10:00:07Z')]);
+});
+
+test('the time is asked for only of a line that shows a problem', (t) => {
+  const finder = new ProblemFinder();
+  let asked = 0;
+  finder.look('automation-agent', 'all is well', () => (asked++, 0));
+  t.is(asked, 0);
+  finder.look('automation-agent', DISK_FULL, () => (asked++, 0));
+  t.is(asked, 1);
+});
+
+test('findings come in the order of the known problems, not the order found', (t) => {
+  const finder = new ProblemFinder();
+  finder.look('automation-agent', API_KEY, () => undefined);
+  finder.look('automation-agent-stderr', DISK_FULL, () => undefined);
+  const order = KNOWN_PROBLEMS.map((problem) => problem.id).filter((id) => id === 'agent-disk-full' || id === 'agent-api-key');
+  t.deepEqual(finder.findings().map((finding) => finding.problem.id), order);
+});
+
+test('a type\'s problems are its own when types alternate, and past the types remembered', (t) => {
+  const finder = new ProblemFinder();
+  // The agent-only problem in the server's log between agent lines, then after 1,100 other types.
+  finder.look('automation-agent', API_KEY, () => undefined);
+  finder.look('mongodb', API_KEY, () => undefined);
+  finder.look('automation-agent', API_KEY, () => undefined);
+  for (let i = 0; i < 1100; i++) finder.look(`type-${i}`, 'nothing', () => undefined);
+  finder.look('mongodb', API_KEY, () => undefined);
+  finder.look('backup-agent', API_KEY, () => undefined);
+  finder.look('type-1099', API_KEY, () => undefined);
+  t.deepEqual(finder.findings().map(({ problem, count }) => [problem.id, count]), [['agent-api-key', 3]]);
+});
