@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import { ProblemFinder } from '../../src/doctor/find-problems.js';
-import { KNOWN_PROBLEMS } from '../../src/doctor/known-problems.js';
+import { KNOWN_PROBLEMS, type KnownProblem } from '../../src/doctor/known-problems.js';
 
 const DISK_FULL = 'no space left on device';
 const API_KEY = '[2026-11-22T10:00:00.123+0000] [.error] [main/components/agent.go:Iterate:230] [10:00:00.123] Error sending GET request: HTTP 401 unauthorized: invalid agent API key';
@@ -79,4 +79,14 @@ test('a type\'s problems are its own when types alternate, and past the types re
   finder.look('backup-agent', API_KEY, () => undefined);
   finder.look('type-1099', API_KEY, () => undefined);
   t.deepEqual(finder.findings().map(({ problem, count }) => [problem.id, count]), [['agent-api-key', 3]]);
+});
+
+test('a problem limited to types, even to every type (*), is never found in a line that is not an entry', (t) => {
+  const anyType: KnownProblem = { id: 'any-entry', title: 't', where: 'w', types: ['*'], matches: /boom/, meaning: 'm', remedy: 'r' };
+  const finder = new ProblemFinder([anyType]);
+  finder.look(undefined, 'boom', () => undefined);
+  t.deepEqual(finder.findings(), []);
+  finder.look('undefined', 'boom', () => undefined);
+  finder.look('mongodb', 'boom', () => undefined);
+  t.deepEqual(finder.findings().map(({ count, exampleType }) => [count, exampleType]), [[2, 'undefined']]);
 });
