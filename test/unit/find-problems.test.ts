@@ -49,6 +49,10 @@ test('first and last: lines without a time count but move neither; the first tim
   finder.look('automation-agent-stderr', DISK_FULL, at('2026-11-22T10:00:07Z'));
   [finding] = finder.findings();
   t.deepEqual([finding?.count, finding?.first, finding?.last], [6, Date.parse('2026-11-22T10:00:02Z'), Date.parse('2026-11-22T10:00:07Z')]);
+  // Lines out of time order (logs merged from several files): the earliest and the latest, not the last seen.
+  finder.look('automation-agent-stderr', DISK_FULL, at('2026-11-22T10:00:03Z'));
+  [finding] = finder.findings();
+  t.deepEqual([finding?.count, finding?.first, finding?.last], [7, Date.parse('2026-11-22T10:00:02Z'), Date.parse('2026-11-22T10:00:07Z')]);
 });
 
 test('the time is asked for only of a line that shows a problem', (t) => {
