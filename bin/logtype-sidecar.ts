@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { packageVersion } from '../src/cli/package-version.js';
 import { SIDECAR_COMMAND, parseSidecarArgs, sidecarHelp } from '../src/cli/sidecar-command.js';
 import { USAGE_EXIT, usageLine } from '../src/cli/usage-error.js';
 import { createDiagnostics } from '../src/diag/logger.js';
@@ -10,8 +11,8 @@ if (!parsed.ok) {
   process.stderr.write(usageLine(SIDECAR_COMMAND, parsed.error));
   process.exit(USAGE_EXIT);
 }
-if (parsed.value === 'help') {
-  process.stdout.write(sidecarHelp());
+if (parsed.value === 'help' || parsed.value === 'version') {
+  process.stdout.write(parsed.value === 'help' ? sidecarHelp() : `${packageVersion()}\n`);
   process.exit(0);
 }
 const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, log: createDiagnostics(SIDECAR_LOG_TYPE) });

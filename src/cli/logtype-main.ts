@@ -8,6 +8,7 @@ import { runDoctor } from '../doctor/run-doctor.js';
 import { runFilter } from '../filter/run-filter.js';
 import { runSummary } from '../summary/run-summary.js';
 import { FILTER_COMMAND, filterHelp, parseFilterArgs } from './filter-command.js';
+import { packageVersion } from './package-version.js';
 import { terminalProgress } from './read-progress.js';
 import { DOCTOR_COMMAND, SUMMARY_COMMAND, doctorHelp, parseDoctorArgs, parseSummaryArgs, summaryHelp } from './report-commands.js';
 import { USAGE_EXIT, usageLine, type CommandLine } from './usage-error.js';
@@ -30,19 +31,19 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
   let inputs: readonly string[];
   if (first === 'summary') {
     const parsed = parseSummaryArgs(rest, terminal);
-    if (!parsed.ok || parsed.value === 'help') return ended(SUMMARY_COMMAND, parsed, summaryHelp);
+    if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(SUMMARY_COMMAND, parsed, summaryHelp);
     const options = parsed.value;
     inputs = options.inputs;
     run = () => runSummary(options, io, terminalProgress(options.inputs, process.stderr));
   } else if (first === 'doctor') {
     const parsed = parseDoctorArgs(rest, terminal);
-    if (!parsed.ok || parsed.value === 'help') return ended(DOCTOR_COMMAND, parsed, doctorHelp);
+    if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(DOCTOR_COMMAND, parsed, doctorHelp);
     const options = parsed.value;
     inputs = options.inputs;
     run = () => runDoctor(options, io);
   } else {
     const parsed = parseFilterArgs(argv, terminal);
-    if (!parsed.ok || parsed.value === 'help') return ended(FILTER_COMMAND, parsed, filterHelp);
+    if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(FILTER_COMMAND, parsed, filterHelp);
     const options = parsed.value;
     inputs = options.inputs;
     run = () => runFilter(options, io);
@@ -59,12 +60,12 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
   }
 }
 
-/** A command line that ends before any input is read: its help, or its usage error. */
+/** A command line that ends before any input is read: its help, its version, or its usage error. */
 function ended(command: string, parsed: CommandLine<unknown>, help: () => string): number {
   if (!parsed.ok) {
     process.stderr.write(usageLine(command, parsed.error));
     return USAGE_EXIT;
   }
-  process.stdout.write(help());
+  process.stdout.write(parsed.value === 'version' ? `${packageVersion()}\n` : help());
   return 0;
 }

@@ -25,7 +25,18 @@ export interface CommandHelp {
   readonly about: readonly string[];
   readonly examples: readonly (readonly [string, string])[];
   readonly epilogue: readonly string[];
+  /** Each exit status the command ends with, and when. */
+  readonly exitStatus: readonly (readonly [number, string])[];
 }
+
+/**
+ * Turns a command's option table and help into text: `helpText` for `--help`, another
+ * renderer for the reference in docs/cli.md (`npm run docs`), so both say the same.
+ */
+export type HelpRenderer = (options: OptionTable, help: CommandHelp) => string;
+
+/** `--version` of every command: the package's version (cli/package-version.ts). */
+export const VERSION_OPTION: OptionSpec = { type: 'boolean', describe: "Print logtype's version and exit" };
 
 export function helpText(options: OptionTable, help: CommandHelp): string {
   const lines = Object.entries(options).map(([name, spec]) => {
@@ -46,6 +57,9 @@ export function helpText(options: OptionTable, help: CommandHelp): string {
     ...help.examples.map(([command, what]) => `  ${command}\n      ${what}`),
     '',
     ...help.epilogue,
+    '',
+    'Exit status:',
+    ...help.exitStatus.map(([status, when]) => `  ${status}  ${when}`),
     '',
   ].join('\n');
 }

@@ -7,7 +7,7 @@ import { resolveSources } from '../config/sidecar-config.js';
 import { parseDurationMs, parseSize, type Parsed } from '../config/parse-size.js';
 import type { SidecarOptions } from '../sidecar/run-sidecar.js';
 import { usageError, type CommandLine } from './usage-error.js';
-import { allValues, helpText, lastValue, parseByTable, type OptionTable } from './options.js';
+import { allValues, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable } from './options.js';
 
 export const SIDECAR_COMMAND = 'logtype-sidecar';
 
@@ -37,10 +37,11 @@ const OPTIONS: OptionTable = {
     describe: 'Refresh this file\'s mtime at every poll (at most once a second), for a liveness probe',
   },
   help: { type: 'boolean', short: 'h', describe: 'Show this help' },
+  version: VERSION_OPTION,
 };
 
-export function sidecarHelp(): string {
-  return helpText(OPTIONS, {
+export function sidecarHelp(render: HelpRenderer = helpText): string {
+  return render(OPTIONS, {
     usage: `${SIDECAR_COMMAND} [options]`,
     about: [
       "Follows the pod's log files by name and writes one JSON entry per line to stdout:",
@@ -62,15 +63,21 @@ export function sidecarHelp(): string {
       'when the state file knows them. A named pipe (FIFO) is read as a stream. Diagnostics are JSON',
       'lines on stderr with "logType":"logtype-sidecar".',
     ],
+    exitStatus: [
+      [0, 'Stopped by SIGTERM or SIGINT after delivering what was read, --once done, or stdout closed'],
+      [1, 'Writing to stdout failed (other than a closed reader)'],
+      [2, 'Bad usage'],
+    ],
   });
 }
 
-/** The options `argv` asks for, `'help'`, or a usage error (the first found). */
+/** The options `argv` asks for, `'help'`, `'version'`, or a usage error (the first found). */
 export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CommandLine<SidecarOptions> {
   const parsed = parseByTable(argv, OPTIONS, false);
   if (!parsed.ok) return parsed;
   const { values } = parsed.value;
   if (values['help']) return { ok: true, value: 'help' };
+  if (values['version']) return { ok: true, value: 'version' };
   const text = (name: string): string | undefined => lastValue(values, name, OPTIONS);
   const sources = resolveSources(env, { logDir: text('log-dir'), files: allValues(values, 'file'), stdinType: text('stdin-type') });
   if (!sources.ok) return sources;

@@ -7,8 +7,8 @@ import type { Parsed } from '../config/parse-size.js';
 /** The exit status of bad usage. */
 export const USAGE_EXIT = 2;
 
-/** A command line read: its options, `'help'` when --help was asked for, or a usage error. */
-export type CommandLine<T> = Parsed<T | 'help'>;
+/** A command line read: its options, `'help'` or `'version'` when that was asked for, or a usage error. */
+export type CommandLine<T> = Parsed<T | 'help' | 'version'>;
 
 export function usageError(message: string): { readonly ok: false; readonly error: string } {
   return { ok: false, error: message };
