@@ -7,6 +7,12 @@ import { levelOf, parseLogTime, type LogRecord } from './log-record.js';
 
 const TEXT_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+([FEWID]\d?)\s+(\S+)\s+\[([^\]]*)\]\s?(.*)$/;
 
+/** A pre-4.4 server line outside an entry (an old server's output, a copied log). */
+export function isServerTextLine(line: string): boolean {
+  const first = line.charCodeAt(0);
+  return first >= 0x30 && first <= 0x39 && TEXT_LINE.test(line);
+}
+
 export function parseServerTextLine(line: string): LogRecord | undefined {
   const text = TEXT_LINE.exec(line);
   if (!text) return undefined;

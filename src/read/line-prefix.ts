@@ -42,3 +42,25 @@ export function parseLinePrefix(head: string): LinePrefix | undefined {
   }
   return undefined;
 }
+
+/**
+ * The prefix in front of a line of text that is not an entry (a log read as it is, with
+ * kubectl's `--prefix` or `--timestamps`): kubectl's alone, as stern's two words would match
+ * any line's first two. Undefined when there is none.
+ */
+export function parseTextPrefix(head: string): LinePrefix | undefined {
+  const kubectl = KUBECTL.exec(head);
+  if (!kubectl || kubectl[0].length === 0 || (kubectl[1] !== undefined && !kubectl[1].startsWith('pod/'))) return undefined;
+  return {
+    length: kubectl[0].length,
+    text: kubectl[0],
+    ...(kubectl[2] === undefined ? {} : { time: kubectl[2] }),
+    ...(kubectl[1] === undefined ? {} : { source: kubectl[1] }),
+  };
+}
+
+/** A stern prefix (`POD CONTAINER `) in front of any line: only worth asking where what follows is then recognised. */
+export function parseSternPrefix(head: string): LinePrefix | undefined {
+  const stern = STERN.exec(head);
+  return stern ? { length: stern[0].length, text: stern[0], source: `${stern[1]} ${stern[2]}` } : undefined;
+}

@@ -61,7 +61,7 @@ const cases: { name: string; parse: (line: string) => LogRecord | undefined; lin
     name: 'agent banner',
     parse: parseAgentLine,
     line: '[2019/09/10 04:07:51.398] [header.info] [::0]        GitCommitId = 8df36b2f',
-    expected: { time: '2019-09-10T04:07:51.398Z', level: 'info', component: undefined, context: undefined, message: '       GitCommitId = 8df36b2f' },
+    expected: { time: '2019-09-10T04:07:51.398Z', level: 'info', component: undefined, context: undefined, message: 'GitCommitId = 8df36b2f' },
   },
   { name: 'agent: free text (stderr)', parse: parseAgentLine, line: 'Logging error occurred: rolling_file_appender: no space left on device', expected: undefined },
   {
