@@ -36,6 +36,11 @@ export interface LogRecord {
   readonly object?: Readonly<Record<string, unknown>> | undefined;
   /** Reads one attribute at a time without parsing the whole line, where the record can (record-attributes.ts). */
   readonly attributes?: AttributeReader | undefined;
+  /**
+   * The physical lines that continued the record after its first (an agent's error printed
+   * with `%v`, a stack trace), already part of its message: renderers put them below it.
+   */
+  readonly continuation?: readonly string[] | undefined;
 }
 
 /** Levels from worst to mildest: `--level warn` keeps ranks up to warn's. */

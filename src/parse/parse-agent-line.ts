@@ -88,9 +88,25 @@ function timeOf(line: string, text: string): number | undefined {
   return parseIsoMillis(line, 1, 1 + text.length) ?? parseLogTime(text);
 }
 
+/**
+ * What the agent's stderr holds besides its own lines: free text with a head of its own, each
+ * the start of a record (a Go panic's trace, and the agent's complaint that it cannot write its
+ * log, continue on the lines after it).
+ */
+const FREE_TEXT_HEADS: readonly { readonly start: string; readonly level: Level }[] = [
+  { start: 'panic: ', level: 'fatal' },
+  { start: 'fatal error: ', level: 'fatal' },
+  { start: 'Logging error occurred: ', level: 'error' },
+];
+
+function freeTextRecord(line: string): LogRecord | undefined {
+  for (const { start, level } of FREE_TEXT_HEADS) if (line.startsWith(start)) return { level, message: line };
+  return undefined;
+}
+
 export function parseAgentLine(line: string): LogRecord | undefined {
   const match = AGENT_LINE.exec(line);
-  if (!match) return line.charCodeAt(0) === 0x7b ? parseServerLine(line) : undefined;
+  if (!match) return line.charCodeAt(0) === 0x7b ? parseServerLine(line) : freeTextRecord(line);
   const time = timeOf(line, match[1]!);
   if (time === undefined && !TIME_FIELD.test(match[1]!)) return undefined;
   return new AgentRecord(time, match[2]!, match[3]!, { contents: line }, match[0].length);

@@ -26,6 +26,12 @@ export interface EntryHandler {
   entry(entry: EntryLine): void;
   /** A line that is not an entry: bytes[start, end). */
   other(bytes: Buffer, start: number, end: number): void;
+  /** A chunk of input was handled: nothing may keep its bytes after this (the next chunk reuses them). */
+  chunkEnd?(): void;
+  /** True while the handler holds a line back, waiting for what may continue it. */
+  holding?(): boolean;
+  /** The input paused, or one input ended: whatever is held back is taken as it is. */
+  release?(): void;
 }
 
 const TYPE_KEY = Buffer.from('{"logType":"');
@@ -174,7 +180,7 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
   if (typeof logType !== 'string' || glued) {
     // A log read as it is (the operator's, piped in): its lines are entries of their own type.
     const format = OBJECT_RECOGNIZING_FORMATS.find((candidate) => candidate.recognizesObject!(object));
-    return format && new EntryLine(format.name, format, false, prefix, bytes, lineStart, start, end, -1, -1, text);
+    return format && new EntryLine(format.name, format, false, prefix, bytes, lineStart, start, end, -1, -1, text, start, end, true);
   }
   return new EntryLine(logType, logFormat(logType), partial === true, prefix, bytes, lineStart, start, end, -1, -1, typeof contents === 'string' ? contents : text);
 }
@@ -194,7 +200,7 @@ function recognizeText(bytes: Buffer, lineStart: number, end: number): EntryLine
   if (LINE_RECOGNIZING_FORMATS.length === 0 || end <= lineStart) return undefined;
   const text = bytes.toString('utf8', lineStart, end);
   const format = lineFormat(text);
-  if (format) return new EntryLine(format.name, format, false, undefined, bytes, lineStart, lineStart, end, -1, -1, text, lineStart, end);
+  if (format) return new EntryLine(format.name, format, false, undefined, bytes, lineStart, lineStart, end, -1, -1, text, lineStart, end, true);
   const head = text.slice(0, PREFIX_HEAD_BYTES);
   for (const prefix of [parseTextPrefix(head), parseSternPrefix(head)]) {
     if (!prefix) continue;
@@ -202,7 +208,7 @@ function recognizeText(bytes: Buffer, lineStart: number, end: number): EntryLine
     const prefixed = lineFormat(rest);
     if (!prefixed) continue;
     const start = lineStart + Buffer.byteLength(prefix.text);
-    return new EntryLine(prefixed.name, prefixed, false, prefix, bytes, lineStart, start, end, -1, -1, rest, start, end);
+    return new EntryLine(prefixed.name, prefixed, false, prefix, bytes, lineStart, start, end, -1, -1, rest, start, end, true);
   }
   return undefined;
 }

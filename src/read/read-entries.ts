@@ -25,6 +25,13 @@ interface LineReader {
  * Reads the inputs; `afterChunk` runs after each chunk was handled (output is flushed there:
  * the chunk's bytes may be reused once it returns). The handler's `end` runs at the very end.
  */
+/**
+ * How long the input may pause before a line held back for its continuation is taken as it
+ * is: when following a live stream, a record's lines come together, and its last line is
+ * shown within this.
+ */
+export const HELD_LINE_WAIT_MS = 200;
+
 export async function readEntries(
   selection: InputSelection,
   handler: EntryHandler & { end(): void },
@@ -35,13 +42,41 @@ export async function readEntries(
   const inputs = selection.inputs.length > 0 ? selection.inputs : ['-'];
   for (const input of inputs) {
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
-    for await (const chunk of inputChunks(input, stdin)) {
-      reader.push(chunk);
-      await afterChunk(chunk.length);
+    const chunks = inputChunks(input, stdin);
+    try {
+      for (;;) {
+        const next = chunks.next();
+        if (handler.holding?.() && (await pausedFor(next, HELD_LINE_WAIT_MS))) {
+          handler.release!();
+          await afterChunk(0);
+        }
+        const chunk = await next;
+        if (chunk.done) break;
+        reader.push(chunk.value);
+        handler.chunkEnd?.();
+        await afterChunk(chunk.value.length);
+      }
+    } finally {
+      // As `for await` does: an input left early (an error) is closed.
+      await chunks.return(undefined);
     }
     reader.end();
+    handler.release?.();
   }
   handler.end();
+}
+
+/** True when `next` has not settled within `ms`. */
+async function pausedFor(next: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const paused = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), ms);
+  });
+  try {
+    return await Promise.race([next.then(() => false, () => false), paused]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `--as TYPE`: every raw line is the contents of an entry of that type. */

@@ -96,9 +96,9 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   if (options.fields) return `${line} ${renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escape)}`;
   if (!record) return `${line} ${escapeTerminal(contents)}`;
   // One join for the whole line: no string of the record's part made and copied again.
-  if (!options.expand) return recordParts(record, palette, escape, VALUE_CHARS, [line]).join(' ');
+  if (!options.expand) return recordParts(record, palette, escape, VALUE_CHARS, [line]).join(' ') + continuationLines(record, palette);
   // Expanded, the attributes stand in full below the line, not on it too.
-  line += ` ${renderRecord(record, palette, escape, 0)}`;
+  line += ` ${renderRecord(record, palette, escape, 0)}${continuationLines(record, palette)}`;
   if (record.attrs && Object.keys(record.attrs).length > 0) {
     return `${line}\n${palette.gray(escape(JSON.stringify(record.attrs, null, 2)).replace(/^/gm, '    '))}`;
   }
@@ -106,6 +106,26 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
 }
 
 const same = (text: string): string => text;
+
+/** Lines that continued a record, each below it where the time column starts. */
+function continuationLines(record: LogRecord, palette: Palette): string {
+  const lines = record.continuation;
+  if (!lines) return '';
+  let text = '';
+  for (const line of lines) text += `\n${CONTINUATION_INDENT}${palette.bold(escapeTerminal(line))}`;
+  return text;
+}
+
+const CONTINUATION_INDENT = ' '.repeat(BADGE_WIDTH + 1);
+
+/** A record's message on its own line: without the lines that continued it (shown below it). */
+function firstLineOf(record: LogRecord): string {
+  const lines = record.continuation;
+  if (!lines) return record.message;
+  let length = lines.length;
+  for (const line of lines) length += line.length;
+  return record.message.slice(0, record.message.length - length);
+}
 
 function renderFields(object: unknown, fields: readonly (readonly string[])[], palette: Palette, escape: (text: string) => string): string {
   return fields
@@ -157,7 +177,7 @@ function recordParts(record: LogRecord, palette: Palette, escape: (text: string)
     if (slow.ns) parts.push(escape(slow.ns));
     if (slow.plan) parts.push(slow.plan.startsWith('COLLSCAN') ? palette.redBadge(escape(slow.plan)) : escape(slow.plan));
   }
-  parts.push(palette.bold(escape(record.message)));
+  parts.push(palette.bold(escape(firstLineOf(record))));
   if (valueChars === 0) return parts;
   // Loops without a closure a line: this is pretty's hottest function.
   if (members) {

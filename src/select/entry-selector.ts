@@ -1,14 +1,16 @@
 /**
  * Selection, shared by the filter, summary and doctor: count every line, keep the entries of
- * the types asked for, join the pieces of split lines, then keep those whose contents match
- * `--grep` and whose record matches the query. Lines are read into records only when
- * something needs them: selection by type alone never parses a line.
+ * the types asked for, join the pieces of split lines and the lines of records that go on over
+ * several (record-joiner.ts), then keep those whose contents match `--grep` and whose record
+ * matches the query. Lines are read into records only when something needs them: selection by
+ * type alone never parses a line.
  */
 import type { EntryHandler } from '../read/entry-reader.js';
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { EntryLine } from '../read/entry-line.js';
 import type { LogRecord } from '../parse/log-record.js';
 import { readEntryRecord } from '../parse/parse-record.js';
+import { RecordJoiner } from './record-joiner.js';
 import { typeMatcher, type TypeMatcher } from './type-matcher.js';
 import { queriesRecords, recordPredicate, type RecordQuery } from './record-query.js';
 
@@ -29,8 +31,12 @@ export interface SelectionCounts {
 
 /** Where selected entries go. */
 export interface SelectedSink {
-  /** `record` is set when the sink or the query asked for records and the line parsed. */
-  selected(entry: EntryLine, record: LogRecord | undefined): void;
+  /**
+   * `record` is set when the sink or the query asked for records and the line parsed. `lines`
+   * is set for a record that went on over several physical lines: they are its lines as they
+   * came (raw and json output write them), and `entry` is one entry of them all.
+   */
+  selected(entry: EntryLine, record: LogRecord | undefined, lines?: readonly EntryLine[]): void;
   /** A line that is not an entry: bytes[start, end). */
   other(bytes: Buffer, start: number, end: number): void;
 }
@@ -50,14 +56,23 @@ export class EntrySelector implements EntryHandler {
   readonly #readsRecords: boolean;
   readonly #matchesRecord: ReturnType<typeof recordPredicate> | undefined;
   readonly #pending = new Map<string, PendingLine>();
+  /**
+   * Joins records over several lines: every record's when records are read or the sink asks
+   * for it; else only those of a log read as it is, whose continuing lines are no entries
+   * (without it, raw output would drop a stack trace as other lines).
+   */
+  readonly #joiner: RecordJoiner;
+  readonly #joinsAll: boolean;
 
-  constructor(selection: Selection, sink: SelectedSink, sinkNeedsRecords: boolean) {
+  constructor(selection: Selection, sink: SelectedSink, sinkNeedsRecords: boolean, sinkJoinsRecords = false) {
     this.#selection = selection;
     this.#sink = sink;
     this.#typeSelected = typeMatcher(selection.types, selection.exclude);
     const queried = queriesRecords(selection.query);
     this.#matchesRecord = queried ? recordPredicate(selection.query) : undefined;
     this.#readsRecords = queried || sinkNeedsRecords;
+    this.#joinsAll = this.#readsRecords || sinkJoinsRecords;
+    this.#joiner = new RecordJoiner((entry, record, lines) => this.#deliver(entry, record, lines, true));
   }
 
   wants(logType: string): boolean {
@@ -78,6 +93,18 @@ export class EntrySelector implements EntryHandler {
   }
 
   other(bytes: Buffer, start: number, end: number): void {
+    const joiner = this.#joiner;
+    if (joiner.holding) {
+      // After a record read from a log's own text, a line from the same source is a line of
+      // that log: it starts a record of its own, or continues the one held.
+      const line = joiner.lineOfHeldSource(bytes, start, end);
+      if (line) {
+        this.counted(line.logType);
+        this.#select(line);
+        return;
+      }
+      joiner.release();
+    }
     this.counts.other++;
     this.#sink.other(bytes, start, end);
   }
@@ -86,7 +113,24 @@ export class EntrySelector implements EntryHandler {
   end(): void {
     for (const pending of this.#pending.values()) this.#select(this.#joined(pending, ''));
     this.#pending.clear();
+    this.#joiner.release();
   }
+
+  /** A chunk of input was read: held lines are copied out of its bytes, which the next one reuses. */
+  chunkEnd(): void {
+    this.#joiner.detach();
+  }
+
+  /** True while a record is held, waiting for lines that may continue it. */
+  holding(): boolean {
+    return this.#joiner.holding;
+  }
+
+  /** The input paused or one input ended: a held record is taken as it is. */
+  release(): void {
+    this.#joiner.release();
+  }
+
 
   /** Joins split pieces; returns the entry, or undefined while pieces are pending. */
   #join(entry: EntryLine): EntryLine | undefined {
@@ -115,14 +159,32 @@ export class EntrySelector implements EntryHandler {
   }
 
   #select(entry: EntryLine): void {
+    const joiner = this.#joiner;
+    // A record that may go on over the next lines is held until they have come.
+    if (entry.format?.continuesRecords && (this.#joinsAll || entry.recognized)) {
+      const record = readEntryRecord(entry.format, entry);
+      if (joiner.continues(entry, record)) return;
+      if (record) {
+        joiner.hold(entry, record);
+        return;
+      }
+      joiner.release();
+      return this.#deliver(entry, record, undefined, true);
+    }
+    joiner.release();
+    this.#deliver(entry, undefined, undefined, false);
+  }
+
+  /** Selects by --grep and the query, then gives the entry to the sink. */
+  #deliver(entry: EntryLine, read: LogRecord | undefined, lines: readonly EntryLine[] | undefined, wasRead: boolean): void {
     const { grep, invertGrep } = this.#selection;
     if (grep && grep.test(entry.contents) === invertGrep) return;
-    let record: LogRecord | undefined;
+    let record = read;
     if (this.#readsRecords) {
-      record = readEntryRecord(entry.format, entry);
+      if (!wasRead) record = readEntryRecord(entry.format, entry);
       if (this.#matchesRecord && !this.#matchesRecord(entry.logType, record, record?.time === undefined ? entry.stampedAt : undefined, record ? undefined : entry.contents)) return;
     }
     this.counts.selected++;
-    this.#sink.selected(entry, record);
+    this.#sink.selected(entry, record, lines);
   }
 }
