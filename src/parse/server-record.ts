@@ -5,7 +5,7 @@
  * from the still-escaped literal to 2.5; the kernel reads it from the bytes, making no string
  * but the context's when asked for (15% less CPU for summary than the expression, paired runs).
  */
-import type { JsonMember } from './json-members.js';
+import { jsonMembers, type JsonMember } from './json-members.js';
 import { AttributePlaces } from './attribute-places.js';
 import { memberFirstKey, memberNamed, memberValue, membersOfAttr } from './attribute-members.js';
 import { keyNeedle, lastIndexBetween } from './key-needles.js';
@@ -107,6 +107,21 @@ export class ServerRecord implements LogRecord, AttributeReader {
     if (member) return memberFirstKey(member);
     const value = this.attrs?.[key];
     return typeof value === 'object' && value !== null ? Object.keys(value)[0] : undefined;
+  }
+
+  firstMember(key: string): { readonly key: string; readonly value: unknown } | undefined {
+    const first = this.#attributePlaces()?.firstMember(key);
+    if (first) return first.member;
+    const members = this.members();
+    const member = members && memberNamed(members, key);
+    if (member) {
+      const inner = member.isString ? undefined : jsonMembers(member.text, 0)?.members[0];
+      return inner && { key: inner.key, value: memberValue(inner) };
+    }
+    const value = this.attrs?.[key];
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const firstKey = Object.keys(value)[0];
+    return firstKey === undefined ? undefined : { key: firstKey, value: (value as Record<string, unknown>)[firstKey] };
   }
 
   number(key: string): number | undefined {
