@@ -46,13 +46,18 @@ test('-l warn and --resource select console records; raw output writes a record 
 });
 
 test("doctor's operator rules apply to console lines, and to what a record says below its first line", (t) => {
-  const result = runFilter(['doctor', '--json'], CONSOLE);
-  t.is(result.status, 1, result.stderr);
-  const found = (JSON.parse(result.stdout) as { findings: { id: string; count: number; exampleType: string }[] }).findings;
-  t.deepEqual(found.map((f) => [f.id, f.count, f.exampleType]), [
-    ['pvc-not-found', 1, 'operator'],
-    ['validation-webhook-missing', 1, 'operator'],
+  const findings = (input: string) => {
+    const result = runFilter(['doctor', '--json'], input);
+    t.is(result.status, 1, result.stderr);
+    return (JSON.parse(result.stdout) as { problems: { id: string; count: number; exampleType: string; first: string }[] }).problems.map((f) => [f.id, f.count, f.exampleType, f.first]);
+  };
+  t.deepEqual(findings(CONSOLE), [
+    ['pvc-not-found', 1, 'operator', '2021-03-09T15:47:16.290Z'],
+    ['validation-webhook-missing', 1, 'operator', '2021-03-09T15:47:16.285Z'],
   ]);
+  // The problem's words on the second line of a record: found once, at the record's time.
+  const below = '2021-03-09T15:47:16.290Z\tERROR\tcontroller/controller.go:218\tReconciler error\t{"ReplicaSet": "other/db"}\nfailed to create pod: pvc not found to schedule the pod\n';
+  t.deepEqual(findings(below), [['pvc-not-found', 1, 'operator', '2021-03-09T15:47:16.290Z']]);
 });
 
 test("the real operator lines, both shapes: every one read, pasted ones too; kubectl's prefixes taken off", (t) => {

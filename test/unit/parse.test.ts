@@ -63,7 +63,13 @@ const cases: { name: string; parse: (line: string) => LogRecord | undefined; lin
     line: '[2019/09/10 04:07:51.398] [header.info] [::0]        GitCommitId = 8df36b2f',
     expected: { time: '2019-09-10T04:07:51.398Z', level: 'info', component: undefined, context: undefined, message: 'GitCommitId = 8df36b2f' },
   },
-  { name: 'agent: free text (stderr)', parse: parseAgentLine, line: 'Logging error occurred: rolling_file_appender: no space left on device', expected: undefined },
+  {
+    name: "agent: stderr's free text with a head of its own starts a record",
+    parse: parseAgentLine,
+    line: 'Logging error occurred: rolling_file_appender: no space left on device',
+    expected: { time: undefined, level: 'error', component: undefined, context: undefined, message: 'Logging error occurred: rolling_file_appender: no space left on device' },
+  },
+  { name: 'agent: free text (stderr) that starts no record', parse: parseAgentLine, line: 'goroutine 1 [running]:', expected: undefined },
   {
     name: 'audit, failed authentication',
     parse: parseAuditLine,
