@@ -118,6 +118,6 @@ export class RecordJoiner {
 
   #add(held: Held, line: EntryLine): void {
     held.lines.push(held.detached ? line.detached() : line);
-    if (held.lines.length >= MAX_CONTINUATION_LINES) this.release();
+    if (held.lines.length + 1 >= MAX_CONTINUATION_LINES) this.release();
   }
 }
