@@ -54,3 +54,12 @@ export class ContinuedRecord implements LogRecord {
     return object && { ...object, msg: this.message };
   }
 }
+
+/** A record's message on its first line: without the lines that continued it. */
+export function firstLineOf(record: LogRecord): string {
+  const lines = record.continuation;
+  if (!lines) return record.message;
+  let length = lines.length;
+  for (const line of lines) length += line.length;
+  return record.message.slice(0, record.message.length - length);
+}

@@ -6,6 +6,7 @@
 import { logFormat } from '../formats/log-formats.js';
 import type { EntryLine } from '../read/entry-line.js';
 import type { Level, LogRecord } from '../parse/log-record.js';
+import { firstLineOf } from '../parse/continued-record.js';
 import { recordObject, valueAt } from '../parse/record-object.js';
 import type { JsonMember } from '../parse/json-members.js';
 import { attrMembersOf } from '../parse/record-attributes.js';
@@ -117,15 +118,6 @@ function continuationLines(record: LogRecord, palette: Palette): string {
 }
 
 const CONTINUATION_INDENT = ' '.repeat(BADGE_WIDTH + 1);
-
-/** A record's message on its own line: without the lines that continued it (shown below it). */
-function firstLineOf(record: LogRecord): string {
-  const lines = record.continuation;
-  if (!lines) return record.message;
-  let length = lines.length;
-  for (const line of lines) length += line.length;
-  return record.message.slice(0, record.message.length - length);
-}
 
 function renderFields(object: unknown, fields: readonly (readonly string[])[], palette: Palette, escape: (text: string) => string): string {
   return fields
