@@ -8,7 +8,7 @@ import { jsonObjectAt } from './json-members.js';
 import type { RecordReader } from './record-reader.js';
 import { levelOf, type LogRecord } from './log-record.js';
 import { parseLogTime } from './log-time.js';
-import { isZapConsoleLine, parseZapConsoleLine, resourceOf, zapConsoleParts } from './zap-console-line.js';
+import { isZapConsoleLine, parseZapConsoleLine, resourceOf } from './zap-console-line.js';
 
 const FIELDS = new Set(['level', 'ts', 'caller', 'msg', 'logger']);
 
@@ -59,17 +59,20 @@ export function parseOperatorLine(line: string): LogRecord | undefined {
   return line.charCodeAt(0) === 0x7b ? parseOperatorJson(line) : parseZapConsoleLine(line);
 }
 
-/** The caller the database pod's version-change hook logs from. */
-const VERSION_HOOK_CALLER = 'versionhook/';
+/**
+ * The version-change hook's caller, in its own package (`versionhook/main.go:39`), after the
+ * time and the level (and a logger's name, were it given one).
+ */
+const VERSION_HOOK_CALLER = /^\S+[\t ]+\S+[\t ]+(?:\S+[\t ]+)?versionhook\/\S*:\d+(?:[\t ]|$)/;
 
-/** True for a console line the version-change hook wrote (its caller is in its own package). */
+/** True for a console line the version-change hook wrote. */
 export function isVersionHookLine(line: string): boolean {
-  return isZapConsoleLine(line) && zapConsoleParts(line)?.caller?.startsWith(VERSION_HOOK_CALLER) === true;
+  return isZapConsoleLine(line) && VERSION_HOOK_CALLER.test(line);
 }
 
 /** True for a console line of the operator's: zap's console shape, not the hook's. */
 export function isOperatorConsoleLine(line: string): boolean {
-  return isZapConsoleLine(line) && zapConsoleParts(line)?.caller?.startsWith(VERSION_HOOK_CALLER) !== true;
+  return isZapConsoleLine(line) && !VERSION_HOOK_CALLER.test(line);
 }
 
 const PINO_FIELDS = new Set(['level', 'time', 'msg', 'logType']);
