@@ -3,8 +3,8 @@
  * when the stream asks the producer to wait for 'drain'.
  */
 import type { Writable } from 'node:stream';
-import { leaseKernelOutputChunk } from '../encode/json-kernels.js';
-import { unescapeJsonBytes } from '../read/unescape-json.js';
+import { leaseKernelOutputChunk } from '../kernels/json-kernels.js';
+import { unescapeJsonBytes } from '../kernels/unescape-json.js';
 
 export const CHUNK_BYTES = 256 * 1024;
 

@@ -4,7 +4,7 @@
  * attribute is read without decoding the rest: a slow query's line is 13 KB on average, most
  * of it the command, never decoded to read its duration.
  */
-import { MAX_OBJECT_MEMBERS, objectMembersAt, unescapeLiteralToString } from '../encode/json-kernels.js';
+import { MAX_OBJECT_MEMBERS, objectMembersAt, unescapeLiteralToString } from '../kernels/json-kernels.js';
 import { keyNeedle, lastIndexBetween, needlesOf } from './key-needles.js';
 import { matchesAt } from './match-bytes.js';
 

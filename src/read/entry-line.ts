@@ -2,7 +2,7 @@
  * One entry as read: its type, where its JSON sits in the input bytes, and its contents,
  * decoded only when something asks (selection by type alone never decodes).
  */
-import { literalTerminalSafe, unescapeLiteralToString } from '../encode/json-kernels.js';
+import { literalTerminalSafe, unescapeLiteralToString } from '../kernels/json-kernels.js';
 import type { LogFormat } from '../formats/log-format.js';
 import { parseLogTime } from '../parse/log-time.js';
 import type { LinePrefix } from './line-prefix.js';

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { KERNEL_INPUT_BYTES, leaseKernelInput, releaseKernelInput } from '../encode/json-kernels.js';
+import { KERNEL_INPUT_BYTES, leaseKernelInput, releaseKernelInput } from '../kernels/json-kernels.js';
 
 const READ_CHUNK = KERNEL_INPUT_BYTES;
 const GZIP_MAGIC = [0x1f, 0x8b];

@@ -3,8 +3,8 @@ import { parseLinePrefix } from '../../src/read/line-prefix.js';
 import { typeMatcher } from '../../src/select/type-matcher.js';
 import { escapeTerminal, isTerminalSafe } from '../../src/render/escape-terminal.js';
 import { colorEnabled } from '../../src/render/colors.js';
-import { unescapeJsonBytes } from '../../src/read/unescape-json.js';
-import { literalTerminalSafe, unescapeLiteralToString } from '../../src/encode/json-kernels.js';
+import { unescapeJsonBytes } from '../../src/kernels/unescape-json.js';
+import { literalTerminalSafe, unescapeLiteralToString } from '../../src/kernels/json-kernels.js';
 import { formatTime } from '../../src/render/format-time.js';
 
 const prefixes: { name: string; head: string; expected: ReturnType<typeof parseLinePrefix> }[] = [

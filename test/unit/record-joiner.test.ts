@@ -8,7 +8,7 @@ import test from 'ava';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { KERNEL_INPUT_BYTES } from '../../src/encode/json-kernels.js';
+import { KERNEL_INPUT_BYTES } from '../../src/kernels/json-kernels.js';
 import { readRecords } from '../_helpers/read-records.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-joiner-'));
