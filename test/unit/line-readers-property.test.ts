@@ -6,7 +6,8 @@
 import test from 'ava';
 import { parseAgentLine, parseAgentLineInBytes } from '../../src/parse/parse-agent-line.js';
 import { parseLogTime } from '../../src/parse/log-record.js';
-import { attrFirstKey, attrValue, parseServerLineInBytes } from '../../src/parse/parse-server-line.js';
+import { parseServerLineInBytes } from '../../src/parse/parse-server-line.js';
+import { attrFirstKey, attrValue } from '../../src/parse/record-attributes.js';
 import { differ, given, literalOf, property, showBytes, type Random } from '../_helpers/property.js';
 
 /** The line inside an entry, as the filter reads it: the bytes and where the literal's inside is. */
