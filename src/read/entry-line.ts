@@ -80,15 +80,17 @@ export class EntryLine {
    * come along.
    */
   detached(): EntryLine {
-    if (this.bytes.length === 0) return this;
     const from = this.lineStart;
+    // A raw line read `--as TYPE` has its text in [plainStart, plainEnd), after `end`.
+    const to = Math.max(this.end, this.plainEnd);
+    if (this.bytes.length === 0 || to <= from) return this;
     const shift = (at: number): number => (at < 0 ? at : at - from);
     return new EntryLine(
       this.logType,
       this.format,
       this.partial,
       this.prefix,
-      Buffer.from(this.bytes.subarray(from, this.end)),
+      Buffer.from(this.bytes.subarray(from, to)),
       0,
       shift(this.start),
       shift(this.end),

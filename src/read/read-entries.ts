@@ -21,10 +21,9 @@ interface LineReader {
   end(): void;
 }
 
-/**
- * Reads the inputs; `afterChunk` runs after each chunk was handled (output is flushed there:
- * the chunk's bytes may be reused once it returns). The handler's `end` runs at the very end.
- */
+/** What reads the lines: it may say it wants no more (`done`: --max-count, -q). */
+export type InputHandler = EntryHandler & { end(): void; readonly done?: boolean };
+
 /**
  * How long the input may pause before a line held back for its continuation is taken as it
  * is: when following a live stream, a record's lines come together, and its last line is
@@ -32,32 +31,48 @@ interface LineReader {
  */
 export const HELD_LINE_WAIT_MS = 200;
 
+/**
+ * Reads the inputs; `afterChunk` runs after each chunk was handled (output is flushed there:
+ * the chunk's bytes may be reused once it returns). The handler's `end` runs at the very end.
+ * An input that cannot be read (or stops being readable) is given to `unreadable`, and the next
+ * one is read, as cat and grep do; without `unreadable`, its error ends the reading.
+ */
 export async function readEntries(
   selection: InputSelection,
-  handler: EntryHandler & { end(): void },
+  handler: InputHandler,
   /** stdin, asked for only when it is read as a stream (making the stream turns the descriptor non-blocking). */
   stdin: () => Readable,
   afterChunk: (bytes: number) => Promise<void> | void,
+  unreadable?: (input: string, error: unknown) => void,
 ): Promise<void> {
   const inputs = selection.inputs.length > 0 ? selection.inputs : ['-'];
   for (const input of inputs) {
+    if (handler.done) break;
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
     const chunks = inputChunks(input, stdin);
     try {
       for (;;) {
-        const next = chunks.next();
-        if (handler.holding?.() && (await pausedFor(next, HELD_LINE_WAIT_MS))) {
+        const pending = chunks.next();
+        if (handler.holding?.() && (await pausedFor(pending, HELD_LINE_WAIT_MS))) {
           handler.release!();
           await afterChunk(0);
         }
-        const chunk = await next;
-        if (chunk.done) break;
-        reader.push(chunk.value);
+        let next: IteratorResult<Buffer>;
+        try {
+          next = await pending;
+        } catch (error) {
+          if (!unreadable) throw error;
+          unreadable(input, error);
+          break;
+        }
+        if (next.done) break;
+        reader.push(next.value);
         handler.chunkEnd?.();
-        await afterChunk(chunk.value.length);
+        await afterChunk(next.value.length);
+        if (handler.done) break;
       }
     } finally {
-      // As `for await` does: an input left early (an error) is closed.
+      // Closes the input when it was left early (done, or an error in the handler).
       await chunks.return(undefined);
     }
     reader.end();

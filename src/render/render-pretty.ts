@@ -101,7 +101,13 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   // Expanded, the attributes stand in full below the line, not on it too.
   line += ` ${renderRecord(record, palette, escape, 0)}${continuationLines(record, palette)}`;
   if (record.attrs && Object.keys(record.attrs).length > 0) {
-    return `${line}\n${palette.gray(escape(JSON.stringify(record.attrs, null, 2)).replace(/^/gm, '    '))}`;
+    // Line by line: JSON writes a control inside a value as an escape, so the only newlines are
+    // the indentation's; what JSON leaves as it is (C1 controls, bidi overrides) is escaped here.
+    const block = JSON.stringify(record.attrs, null, 2)
+      .split('\n')
+      .map((text) => `    ${escape(text)}`)
+      .join('\n');
+    return `${line}\n${palette.gray(block)}`;
   }
   return line;
 }

@@ -76,6 +76,19 @@ function familyTest(families: readonly QueryFamily[]): (logType: string) => bool
   };
 }
 
+/**
+ * The test a line that is not an entry must pass, as grep would apply the same options to it:
+ * `--grep` (and `-v`) and `--message` on its text. It has no level, time or record of a log,
+ * so `--level`, `--since`, `--until` and one log's filters never keep it. Undefined when
+ * nothing is asked: every such line passes.
+ */
+export function otherLinePredicate(grep: RegExp | undefined, invertGrep: boolean, query: RecordQuery): ((text: string) => boolean) | undefined {
+  const { message, ...rest } = query;
+  if (Object.values(rest).some(isAsked)) return () => false;
+  if (!grep && !message) return undefined;
+  return (text) => (!grep || grep.test(text) !== invertGrep) && (!message || message.test(text));
+}
+
 /** A case-insensitive glob (`conn*`, `app.*`) as a test. */
 function globTest(patterns: readonly string[]): (value: string | undefined) => boolean {
   const regexps = typePatterns(patterns).map((glob) => globToRegExp(glob, 'i'));
