@@ -8,7 +8,8 @@
  * `getMore`, `createIndexes`, …) when `attr.type` is `command` (or `none`), else the type
  * itself: a write's statement (`update`, `remove`, whose command starts with its filter `q`)
  * and the legacy opcodes (`query`, `getmore`, `insert`). Never a command's first key that is
- * no command. Its namespace is the collection a command on `db.$cmd` names.
+ * no command; `?` for a line that names neither. Its namespace is the collection a command on
+ * `db.$cmd` names.
  */
 import { attrFirstMember, attrValue } from './record-attributes.js';
 import type { LogRecord } from './log-record.js';
@@ -73,7 +74,8 @@ export function serverOperationOf(record: LogRecord, slow: SlowOperation): Serve
   const commandName = first && first.key !== 'q' ? first.key : undefined;
   // A command the server did not know it writes as a string: `"command":"unrecognized"`.
   const written = byCommand && first === undefined ? attrValue(record, 'command') : undefined;
-  const name = byCommand ? (commandName ?? (typeof written === 'string' ? written : undefined) ?? type ?? 'command') : type;
+  // Neither a type nor a command on the line: what it did is not known.
+  const name = byCommand ? (commandName ?? (typeof written === 'string' ? written : undefined) ?? type ?? '?') : type;
   const ns = slow.ns === undefined ? (truncated(record) ? NS_TRUNCATED : NS_NOT_LOGGED) : commandNamespace(slow.ns, byCommand ? first?.value : undefined);
   return { kind: 'operation', name, type, ns };
 }
