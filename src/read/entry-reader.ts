@@ -16,7 +16,7 @@ import { LINE_RECOGNIZING_FORMATS, OBJECT_RECOGNIZING_FORMATS, logFormat } from 
 import { jsonObjectAt } from '../parse/json-members.js';
 import { matchesAt } from '../parse/match-bytes.js';
 import { EntryLine } from './entry-line.js';
-import { PREFIX_HEAD_BYTES, parseLinePrefix, parseTextPrefix, sternPrefixes, type LinePrefix } from './line-prefix.js';
+import { PREFIX_HEAD_BYTES, parseLinePrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
 
 export interface EntryHandler {
   /** False for a type that is only counted: its entries are then never built. */
@@ -202,8 +202,7 @@ function recognizeText(bytes: Buffer, lineStart: number, end: number): EntryLine
   const format = lineFormat(text);
   if (format) return new EntryLine(format.name, format, false, undefined, bytes, lineStart, lineStart, end, -1, -1, text, lineStart, end, true);
   const head = text.slice(0, PREFIX_HEAD_BYTES);
-  const kubectl = parseTextPrefix(head);
-  for (const prefix of kubectl ? [kubectl, ...sternPrefixes(head)] : sternPrefixes(head)) {
+  for (const prefix of textLinePrefixes(head)) {
     const rest = text.slice(prefix.length);
     const prefixed = lineFormat(rest);
     if (!prefixed) continue;

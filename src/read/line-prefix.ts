@@ -80,6 +80,27 @@ export function parseTextPrefix(head: string): LinePrefix | undefined {
 }
 
 /**
+ * The prefixes that may stand in front of a line of a log's own text, to try in this order:
+ * kubectl's (and, when it has a pod and a time, the pod alone: the time may be the line's
+ * own, as a pre-4.4 server line's or a pasted console line's after `--prefix` without
+ * `--timestamps`), then stern's.
+ */
+export function textLinePrefixes(head: string): LinePrefix[] {
+  const kubectl = parseTextPrefix(head);
+  const stern = sternPrefixes(head);
+  if (!kubectl) return stern;
+  const pod = podAlone(kubectl);
+  return pod ? [kubectl, pod, ...stern] : [kubectl, ...stern];
+}
+
+/** kubectl's prefix with a pod and a time, as the pod alone (the time then belongs to the line); else undefined. */
+function podAlone(kubectl: LinePrefix): LinePrefix | undefined {
+  if (kubectl.source === undefined || kubectl.time === undefined) return undefined;
+  const text = `[${kubectl.source}] `;
+  return { length: text.length, text, source: kubectl.source };
+}
+
+/**
  * The prefixes stern may have put in front of a line of text (its first two to five words: POD
  * CONTAINER, NAMESPACE before them, a time after them), shortest first. Any line's first words
  * could be these: only worth asking where what follows one of them is then recognised.

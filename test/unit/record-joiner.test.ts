@@ -38,6 +38,19 @@ test("an operator's console record and its stack trace, with kubectl's prefixes"
   t.deepEqual(other, [pod('op-2', 'a line of another pod')]);
 });
 
+test("kubectl's --prefix alone before pasted console lines (tabs as spaces): the line's own time is no kubectl time", async (t) => {
+  const pod = (line: string) => `[pod/op-1/operator] ${line}`;
+  const text = [
+    pod('2021-03-09T15:47:16.290Z    ERROR    c.go:218    failed'),
+    pod('    /go/pkg/mod/x.go:128'),
+    pod('2021-03-09T15:47:17.000Z    INFO    c.go:1    next'),
+  ].join('\n');
+  t.deepEqual(await view(`${text}\n`), [
+    ['operator', 2, 'failed\n    /go/pkg/mod/x.go:128'],
+    ['operator', 1, 'next'],
+  ]);
+});
+
 test("stern's prefix: the same pod and container continue a record", async (t) => {
   const text = [
     'op-1 operator 2021-03-09T15:47:16.290Z\tERROR\tc.go:218\tfailed',
