@@ -1,7 +1,7 @@
 /**
  * Command-line options as one table per command, which drives both `node:util` parseArgs and
- * the help text. (yargs did this too, at 0.13 CPU-s and 16 MB of start-up per run, measured:
- * more than a sixth of the filter's whole pass over a million entries.)
+ * the help text. (yargs did this too, at a start-up cost per run that docs/design.md measures
+ * against the filter's whole pass.)
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
