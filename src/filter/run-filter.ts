@@ -103,8 +103,13 @@ export class FilterOutput implements SelectedSink {
     }
   }
 
-  selected(entry: EntryLine, record: LogRecord | undefined): void {
+  selected(entry: EntryLine, record: LogRecord | undefined, lines?: readonly EntryLine[]): void {
     const options = this.#options;
+    // A record over several lines: raw, json and entry output write its lines as they came.
+    if (lines && options.output !== 'pretty' && !options.fields) {
+      for (const line of lines) this.selected(line, undefined);
+      return;
+    }
     const out = this.#out;
     switch (options.output) {
       case 'raw':

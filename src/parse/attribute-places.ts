@@ -19,6 +19,13 @@ export interface FirstKey {
 
 const NO_FIRST_KEY: FirstKey = { key: undefined };
 
+/** The first member of an object-valued attribute: `member` undefined when it has none. */
+export interface FirstMember {
+  readonly member: { readonly key: string; readonly value: unknown } | undefined;
+}
+
+const NO_FIRST_MEMBER: FirstMember = { member: undefined };
+
 export class AttributePlaces {
   readonly #bytes: Buffer;
   /** True when the bytes are the line inside a literal, escaped once more. */
@@ -70,6 +77,23 @@ export class AttributePlaces {
     const first = objectMembersAt(bytes, start, this.#places[at + 3]!, this.#escaped, 1);
     if (!first) return undefined;
     return first.length > 0 ? { key: bytes.toString('utf8', first[0], first[1]) } : NO_FIRST_KEY;
+  }
+
+  /**
+   * The first member of the object-valued attribute `key` (a command's name and what it names:
+   * `update: "orders"`), its value parsed; `member` undefined when it has none; undefined when
+   * the kernel can't read it (then ask the line's text).
+   */
+  firstMember(key: string): FirstMember | undefined {
+    const at = this.#indexOf(key);
+    if (at < 0) return NO_FIRST_MEMBER;
+    const bytes = this.#bytes;
+    const start = this.#places[at + 2]!;
+    if (bytes[start] !== OPEN_BRACE) return NO_FIRST_MEMBER;
+    const first = objectMembersAt(bytes, start, this.#places[at + 3]!, this.#escaped, 1);
+    if (!first) return undefined;
+    if (first.length === 0) return NO_FIRST_MEMBER;
+    return { member: { key: bytes.toString('utf8', first[0], first[1]), value: jsonValue(this.#text(first[2]!, first[3]!)) } };
   }
 
   /** Where the attribute `key` is among the places, or -1. */

@@ -5,7 +5,8 @@
  * (server-record.ts); any other JSON object with a message is parsed.
  */
 import { readServerHead } from './line-head.js';
-import { asObject, levelOf, parseJsonObject, parseLogTime, type LineSource, type LogRecord } from './log-record.js';
+import { asObject, levelOf, parseJsonObject, type LineSource, type LogRecord } from './log-record.js';
+import { extendedJsonDate } from './log-time.js';
 import type { RecordReader } from './record-reader.js';
 import { ServerRecord, attrsOf } from './server-record.js';
 import { parseServerTextLine } from './server-text-line.js';
@@ -36,7 +37,7 @@ function serverObjectRecord(json: Record<string, unknown>): LogRecord | undefine
   const t = asObject(json['t']);
   const date = t?.['$date'];
   return {
-    time: parseLogTime(typeof date === 'object' && date !== null ? Number((date as Record<string, unknown>)['$numberLong']) : date),
+    time: extendedJsonDate(date),
     severity: typeof json['s'] === 'string' ? json['s'] : undefined,
     level: levelOf(typeof json['s'] === 'string' ? json['s'] : undefined),
     component: typeof json['c'] === 'string' ? json['c'] : undefined,
@@ -47,6 +48,11 @@ function serverObjectRecord(json: Record<string, unknown>): LogRecord | undefine
     tags: Array.isArray(json['tags']) ? json['tags'].map(String) : undefined,
     object: json,
   };
+}
+
+/** A 4.4+ server line's object, outside an entry (a mongod container's own output): its time, severity and message. */
+export function isServerObject(json: Record<string, unknown>): boolean {
+  return typeof json['msg'] === 'string' && typeof json['s'] === 'string' && asObject(json['t'])?.['$date'] !== undefined;
 }
 
 /** The server's lines, read from their bytes where they are in the 4.4+ shape. */

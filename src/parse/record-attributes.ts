@@ -12,6 +12,8 @@ export interface AttributeReader {
   value(key: string): unknown;
   /** The first key of an object-valued attribute (a command's name). */
   firstKey(key: string): string | undefined;
+  /** The first member of an object-valued attribute, its value parsed (a command's name and what it names). */
+  firstMember(key: string): { readonly key: string; readonly value: unknown } | undefined;
   /**
    * A number among the attributes, found in the line's text (the last `"key":N`), so counting
    * connections does not parse every connection line: ask for a key that is not also nested
@@ -32,6 +34,15 @@ export function attrFirstKey(record: LogRecord, key: string): string | undefined
   if (attributes) return attributes.firstKey(key);
   const value = record.attrs?.[key];
   return typeof value === 'object' && value !== null ? Object.keys(value)[0] : undefined;
+}
+
+export function attrFirstMember(record: LogRecord, key: string): { readonly key: string; readonly value: unknown } | undefined {
+  const attributes = record.attributes;
+  if (attributes) return attributes.firstMember(key);
+  const value = record.attrs?.[key];
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const first = Object.keys(value)[0];
+  return first === undefined ? undefined : { key: first, value: (value as Record<string, unknown>)[first] };
 }
 
 export function attrNumber(record: LogRecord, key: string): number | undefined {

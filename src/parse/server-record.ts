@@ -4,7 +4,7 @@
  * The kernel reads the head from the bytes, making no string but the context's when asked for;
  * docs/performance.md has the measured steps (a regular expression, the escaped literal, the kernel).
  */
-import type { JsonMember } from './json-members.js';
+import { jsonMembers, type JsonMember } from './json-members.js';
 import { AttributePlaces } from './attribute-places.js';
 import { memberFirstKey, memberNamed, memberValue, membersOfAttr } from './attribute-members.js';
 import { keyNeedle, lastIndexBetween } from './key-needles.js';
@@ -106,6 +106,21 @@ export class ServerRecord implements LogRecord, AttributeReader {
     if (member) return memberFirstKey(member);
     const value = this.attrs?.[key];
     return typeof value === 'object' && value !== null ? Object.keys(value)[0] : undefined;
+  }
+
+  firstMember(key: string): { readonly key: string; readonly value: unknown } | undefined {
+    const first = this.#attributePlaces()?.firstMember(key);
+    if (first) return first.member;
+    const members = this.members();
+    const member = members && memberNamed(members, key);
+    if (member) {
+      const inner = member.isString ? undefined : jsonMembers(member.text, 0)?.members[0];
+      return inner && { key: inner.key, value: memberValue(inner) };
+    }
+    const value = this.attrs?.[key];
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const firstKey = Object.keys(value)[0];
+    return firstKey === undefined ? undefined : { key: firstKey, value: (value as Record<string, unknown>)[firstKey] };
   }
 
   number(key: string): number | undefined {

@@ -50,12 +50,69 @@ export function parseLinePrefix(head: string): LinePrefix | undefined {
 function sternPrefix(head: string): LinePrefix | undefined {
   const brace = head.indexOf(' {');
   if (brace < 3) return undefined;
-  const words = head.slice(0, brace).split(' ');
+  return sternWords(head.slice(0, brace).split(' '), head.slice(0, brace + 1));
+}
+
+/** stern's prefix `text` made of `words`: NAMESPACE? POD CONTAINER and its time, if any; else undefined. */
+function sternWords(words: string[], text: string): LinePrefix | undefined {
   let time: string | undefined;
   if (RFC3339.test(words.at(-1)!)) time = words.pop();
   else if (words.length > 3 && SHORT_TIME.test(words.at(-1)!) && SHORT_DAY.test(words.at(-2)!)) words.length -= 2;
   const names = words.map((word) => word.replace(ANSI, ''));
   if (names.length < 2 || names.length > 3 || !names.every((name) => STERN_WORD.test(name))) return undefined;
-  const text = head.slice(0, brace + 1);
   return { length: text.length, text, source: names.join(' '), ...(time === undefined ? {} : { time }) };
+}
+
+/**
+ * The prefix in front of a line of text that is not an entry (a log read as it is, with
+ * kubectl's `--prefix` or `--timestamps`): kubectl's alone, as stern's two words would match
+ * any line's first two. Undefined when there is none.
+ */
+export function parseTextPrefix(head: string): LinePrefix | undefined {
+  const kubectl = KUBECTL.exec(head);
+  if (!kubectl || kubectl[0].length === 0 || (kubectl[1] !== undefined && !kubectl[1].startsWith('pod/'))) return undefined;
+  return {
+    length: kubectl[0].length,
+    text: kubectl[0],
+    ...(kubectl[2] === undefined ? {} : { time: kubectl[2] }),
+    ...(kubectl[1] === undefined ? {} : { source: kubectl[1] }),
+  };
+}
+
+/**
+ * The prefixes that may stand in front of a line of a log's own text, to try in this order:
+ * kubectl's (and, when it has a pod and a time, the pod alone: the time may be the line's
+ * own, as a pre-4.4 server line's or a pasted console line's after `--prefix` without
+ * `--timestamps`), then stern's.
+ */
+export function textLinePrefixes(head: string): LinePrefix[] {
+  const kubectl = parseTextPrefix(head);
+  const stern = sternPrefixes(head);
+  if (!kubectl) return stern;
+  const pod = podAlone(kubectl);
+  return pod ? [kubectl, pod, ...stern] : [kubectl, ...stern];
+}
+
+/** kubectl's prefix with a pod and a time, as the pod alone (the time then belongs to the line); else undefined. */
+function podAlone(kubectl: LinePrefix): LinePrefix | undefined {
+  if (kubectl.source === undefined || kubectl.time === undefined) return undefined;
+  const text = `[${kubectl.source}] `;
+  return { length: text.length, text, source: kubectl.source };
+}
+
+/**
+ * The prefixes stern may have put in front of a line of text (its first two to five words: POD
+ * CONTAINER, NAMESPACE before them, a time after them), shortest first. Any line's first words
+ * could be these: only worth asking where what follows one of them is then recognised.
+ */
+export function sternPrefixes(head: string): LinePrefix[] {
+  const tokens = head.split(' ', 6);
+  const prefixes: LinePrefix[] = [];
+  // The last token may be cut by the head's end, and something must follow the prefix.
+  for (let count = 2; count <= 5 && count < tokens.length; count++) {
+    const words = tokens.slice(0, count);
+    const prefix = sternWords(words, words.join(' ') + ' ');
+    if (prefix) prefixes.push(prefix);
+  }
+  return prefixes;
 }

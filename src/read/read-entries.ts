@@ -25,6 +25,13 @@ interface LineReader {
 export type InputHandler = EntryHandler & { end(): void; readonly done?: boolean };
 
 /**
+ * How long the input may pause before a line held back for its continuation is taken as it
+ * is: when following a live stream, a record's lines come together, and its last line is
+ * shown within this.
+ */
+export const HELD_LINE_WAIT_MS = 200;
+
+/**
  * Reads the inputs; `afterChunk` runs after each chunk was handled (output is flushed there:
  * the chunk's bytes may be reused once it returns). The handler's `end` runs at the very end.
  * An input that cannot be read (or stops being readable) is given to `unreadable`, and the next
@@ -45,9 +52,14 @@ export async function readEntries(
     const chunks = inputChunks(input, stdin);
     try {
       for (;;) {
+        const pending = chunks.next();
+        if (handler.holding?.() && (await pausedFor(pending, HELD_LINE_WAIT_MS))) {
+          handler.release!();
+          await afterChunk(0);
+        }
         let next: IteratorResult<Buffer>;
         try {
-          next = await chunks.next();
+          next = await pending;
         } catch (error) {
           if (!unreadable) throw error;
           unreadable(input, error);
@@ -55,6 +67,7 @@ export async function readEntries(
         }
         if (next.done) break;
         reader.push(next.value);
+        handler.chunkEnd?.();
         await afterChunk(next.value.length);
         if (handler.done) break;
       }
@@ -63,8 +76,22 @@ export async function readEntries(
       await chunks.return(undefined);
     }
     reader.end();
+    handler.release?.();
   }
   handler.end();
+}
+
+/** True when `next` has not settled within `ms`. */
+async function pausedFor(next: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const paused = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), ms);
+  });
+  try {
+    return await Promise.race([next.then(() => false, () => false), paused]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `--as TYPE`: every raw line is the contents of an entry of that type. */

@@ -11,11 +11,12 @@
  */
 import type { LogRecord } from '../parse/log-record.js';
 import { readEntryRecord } from '../parse/parse-record.js';
-import { EntryLine } from '../read/entry-line.js';
+import type { EntryLine } from '../read/entry-line.js';
 
 /** Where entries and breaks go. */
 export interface ContextSink {
-  selected(entry: EntryLine, record: LogRecord | undefined): void;
+  /** `lines`: a record's lines as they came, when it went on over several (record-joiner.ts). */
+  selected(entry: EntryLine, record: LogRecord | undefined, lines?: readonly EntryLine[]): void;
   /** Entries written next do not follow on from the ones written before in their stream. */
   separator?(): void;
 }
@@ -29,7 +30,7 @@ interface Stream {
   /** The number of the last entry written, -1 before any. */
   lastWritten: number;
   /** Entries not selected, the last `before` of them, oldest first, with their numbers. */
-  readonly held: { entry: EntryLine; number: number }[];
+  readonly held: { entry: EntryLine; lines: readonly EntryLine[] | undefined; number: number }[];
   /** Entries still to write after the last selected one. */
   owed: number;
 }
@@ -56,37 +57,37 @@ export class ContextWindow {
   }
 
   /** A selected entry: the held entries before it, then it. */
-  selected(entry: EntryLine, record: LogRecord | undefined): void {
+  selected(entry: EntryLine, record: LogRecord | undefined, lines?: readonly EntryLine[]): void {
     const stream = this.#stream(entry);
-    if (!stream) return this.#sink.selected(entry, record);
+    if (!stream) return this.#sink.selected(entry, record, lines);
     const number = stream.seen++;
-    for (const held of stream.held) if (held.number > stream.lastWritten) this.#write(stream, held.entry, undefined, held.number);
+    for (const held of stream.held) if (held.number > stream.lastWritten) this.#write(stream, held.entry, undefined, held.lines, held.number);
     stream.held.length = 0;
-    this.#write(stream, entry, record, number);
+    this.#write(stream, entry, record, lines, number);
     if (stream.owed === 0 && this.#after > 0) this.#owing++;
     stream.owed = this.#after;
   }
 
   /** An entry of a selected type that was not selected: written if owed, else held. */
-  unselected(entry: EntryLine, record: LogRecord | undefined): void {
+  unselected(entry: EntryLine, record: LogRecord | undefined, lines?: readonly EntryLine[]): void {
     const stream = this.#stream(entry);
     if (!stream) return;
     const number = stream.seen++;
     if (stream.owed > 0) {
-      this.#write(stream, entry, record, number);
+      this.#write(stream, entry, record, lines, number);
       if (--stream.owed === 0) this.#owing--;
       return;
     }
     if (this.#before === 0) return;
     if (stream.held.length === this.#before) stream.held.shift();
-    stream.held.push({ entry: detached(entry), number });
+    stream.held.push({ entry: entry.detached(), lines: lines?.map((line) => line.detached()), number });
   }
 
   /** After the last selected entry (--max-count): only what is owed is written, selected or not. */
-  trailing(entry: EntryLine, record: LogRecord | undefined): void {
+  trailing(entry: EntryLine, record: LogRecord | undefined, lines?: readonly EntryLine[]): void {
     const stream = this.#streams.get(streamKey(entry));
     if (!stream || stream.owed === 0) return;
-    this.unselected(entry, record);
+    this.unselected(entry, record, lines);
   }
 
   #stream(entry: EntryLine): Stream | undefined {
@@ -99,38 +100,14 @@ export class ContextWindow {
     return stream;
   }
 
-  #write(stream: Stream, entry: EntryLine, record: LogRecord | undefined, number: number): void {
+  #write(stream: Stream, entry: EntryLine, record: LogRecord | undefined, lines: readonly EntryLine[] | undefined, number: number): void {
     if (stream.lastWritten >= 0 && number !== stream.lastWritten + 1) this.#sink.separator?.();
     stream.lastWritten = number;
-    this.#sink.selected(entry, record ?? (this.#readsRecords ? readEntryRecord(entry.format, entry) : undefined));
+    this.#sink.selected(entry, record ?? (this.#readsRecords ? readEntryRecord(entry.format, entry) : undefined), lines);
   }
 }
 
 /** The stream an entry belongs to: its source (pod and container, when prefixed) and its type. */
 export function streamKey(entry: EntryLine): string {
   return `${entry.prefix?.source ?? ''}\u0000${entry.logType}`;
-}
-
-/** The entry with bytes of its own: the reader's are reused with the next chunk. */
-export function detached(entry: EntryLine): EntryLine {
-  const from = entry.lineStart;
-  const to = Math.max(entry.end, entry.plainEnd);
-  if (to <= from) return entry;
-  const bytes = Buffer.from(entry.bytes.subarray(from, to));
-  const at = (offset: number): number => (offset < 0 ? offset : offset - from);
-  return new EntryLine(
-    entry.logType,
-    entry.format,
-    entry.partial,
-    entry.prefix,
-    bytes,
-    0,
-    entry.start - from,
-    entry.end - from,
-    at(entry.literalStart),
-    at(entry.literalEnd),
-    entry.literalStart < 0 ? entry.contents : undefined,
-    at(entry.plainStart),
-    at(entry.plainEnd),
-  );
 }

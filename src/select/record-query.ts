@@ -9,6 +9,7 @@
 import type { LogFormat, QueryFamily } from '../formats/log-format.js';
 import { logFormat } from '../formats/log-formats.js';
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
+import { serverOperationOf } from '../parse/server-operation.js';
 import { slowOperationOf } from '../parse/slow-operation.js';
 import { globToRegExp, typePatterns } from './type-matcher.js';
 
@@ -127,7 +128,8 @@ export function recordPredicate(
     if (namespace || query.slowMillis !== undefined || plan) {
       const slow = slowOperationOf(record);
       const ns = slow?.ns ?? (typeof record.attrs?.['namespace'] === 'string' ? record.attrs['namespace'] : undefined);
-      if (namespace && !namespace(ns)) return false;
+      // Also the collection a command on db.$cmd names, and an applied oplog entry's namespace.
+      if (namespace && !namespace(ns) && !(slow && namespace(serverOperationOf(record, slow).ns))) return false;
       if (query.slowMillis !== undefined && (!slow || slow.durationMillis < query.slowMillis)) return false;
       if (plan && !slow?.plan?.toUpperCase().startsWith(plan)) return false;
     }

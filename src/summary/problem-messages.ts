@@ -1,7 +1,8 @@
 /**
  * One agent or operator log's section of the summary: its error and warning messages, grouped
- * by shape.
+ * by shape (a record over several lines by its first line).
  */
+import { firstLineOf } from '../parse/continued-record.js';
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { messageShape } from './message-shape.js';
@@ -17,7 +18,8 @@ export class ProblemMessages implements SectionCounter {
   readonly #messages = new BoundedCounts<Level>(MAX_PROBLEM_MESSAGES);
 
   add(record: LogRecord, _time: number | undefined, level: Level | undefined, rank: number): void {
-    if (rank <= WARN_RANK) this.#messages.add(messageShape(record.message), () => level!);
+    // A record over several lines is grouped by its first line's words (the rest is often a dump of values).
+    if (rank <= WARN_RANK) this.#messages.add(messageShape(firstLineOf(record)), () => level!);
   }
 
   /** Errors before warnings, then the most frequent. */

@@ -1,10 +1,13 @@
 /**
- * The server's section of the summary: severities, components, messages by id, connections,
- * restarts, replica-set events and slow operations. Most lines are counted by their head
- * alone: only slow operations', events' and connections' attributes are read.
+ * The server's section of the summary: severities, components, messages by id (a pre-4.4 text
+ * line's by its template, numbers masked), connections, restarts, replica-set events and slow
+ * work (slow-operations.ts). Most lines are counted by their head alone: only slow
+ * operations', events' and connections' attributes are read.
  */
 import type { Level, LogRecord } from '../parse/log-record.js';
-import { attrNumber } from '../parse/record-attributes.js';
+import { connectionEventOf } from '../parse/server-connection.js';
+import { APPLIED_OP_ID, SLOW_QUERY_ID, SLOW_TRANSACTION_ID } from '../parse/server-operation.js';
+import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { counted } from './counted.js';
 import { isoString } from './iso-string.js';
@@ -15,10 +18,8 @@ import type { ServerSummary } from './summary.js';
 import { MAX_COMPONENTS, MAX_SERVER_MESSAGES, MAX_SEVERITIES } from './summary-limits.js';
 import type { SectionCounter } from './section-counter.js';
 
-const CONNECTION_OPENED = 22943;
-const CONNECTION_ENDED = 22944;
-/** Slow queries (51803) and slow oplog application on secondaries (51801); text lines have no id. */
-const SLOW_OPERATION_IDS = new Set([51803, 51801]);
+/** Slow queries, oplog entries applied slowly on secondaries, slow transactions; text lines have no id. */
+const SLOW_OPERATION_IDS = new Set([SLOW_QUERY_ID, APPLIED_OP_ID, SLOW_TRANSACTION_ID]);
 const ELECTION = /election succeeded|starting an election|running for election|election failed|lost election|not electing self|stepping down from primary|stepdown/i;
 const RESTART = /^MongoDB starting|SERVER RESTARTED/;
 /** Two "starting" lines closer than this are one restart (4.4+ servers write two). */
@@ -56,16 +57,19 @@ export class ServerSection implements SectionCounter {
     this.#severities.add(severity);
     if (record.component) this.#components.add(record.component);
     const id = record.id ?? null;
-    // Pre-4.4 text lines have no id: their messages group by shape.
     const message = record.message;
-    const held = this.#messages.add(id === null ? `text:${messageShape(message)}` : id);
+    // Pre-4.4 text lines have no id: their messages group by template, numbers masked (a
+    // message that says nothing, as the blank lines between startup warnings, is no group).
+    const template = id === null ? messageShape(textMessageTemplate(message)) : undefined;
+    const held = template === '' ? undefined : this.#messages.add(id ?? `text:${template}`);
     const meaning = id !== null && held?.value?.msg === message ? held.value.meaning : messageMeaning(message);
-    if (held && !held.value) held.value = { id, msg: id === null ? messageShape(message) : message, severity, meaning };
-    if (id === CONNECTION_OPENED || id === CONNECTION_ENDED) {
-      if (id === CONNECTION_OPENED) this.#connections.opened++;
+    if (held && !held.value) held.value = { id, msg: template ?? message, severity, meaning };
+    const connection = connectionEventOf(record);
+    if (connection) {
+      if (connection.opened) this.#connections.opened++;
       else this.#connections.closed++;
-      const count = attrNumber(record, 'connectionCount');
-      if (count !== undefined && count > this.#connections.peak) this.#connections.peak = count;
+      const open = connection.open;
+      if (open !== undefined && open > this.#connections.peak) this.#connections.peak = open;
     } else if (meaning.restart) {
       const at = time ?? Number.NaN;
       if (!(Math.abs(at - this.#lastRestartLine) < RESTART_MERGE_MS)) this.#restarts.push(at);
@@ -78,7 +82,7 @@ export class ServerSection implements SectionCounter {
   }
 
   summary(): ServerSummary {
-    const { slowOperations, slowPoints } = this.#slow.summary();
+    const { slowOperations, appliedOperations, slowPoints } = this.#slow.summary();
     return {
       bySeverity: counted(this.#severities),
       byComponent: counted(this.#components),
@@ -91,6 +95,7 @@ export class ServerSection implements SectionCounter {
       restarts: this.#restarts.map((t) => isoString(t) ?? 'time unknown'),
       replication: this.#replication.summary(),
       slowOperations,
+      appliedOperations,
       slowPoints,
     };
   }

@@ -12,6 +12,8 @@ export const MAX_COMPONENTS = 200;
 export const MAX_SERVER_MESSAGES = 2000;
 /** Slow-operation groups (namespace, operation, shape). */
 export const MAX_SLOW_GROUPS = 2000;
+/** Groups of applied oplog entries (namespace, operation). */
+export const MAX_APPLIED_GROUPS = 2000;
 /** Points of the slow-operation plot: a uniform sample beyond. */
 export const MAX_SLOW_POINTS = 2000;
 /** Durations a slow-operation group keeps for its quantiles: a uniform sample beyond. */

@@ -404,6 +404,7 @@ test('--help lists every log type of the registry with its short name, and each 
     ['agent-launcher-script', 'launcher'],
     ['automation-agent-stdout', 'agent-stdout'],
     ['operator', 'operator'],
+    ['versionhook', 'versionhook'],
     ['logtype-sidecar', 'sidecar'],
   ]);
   for (const command of [[], ['summary'], ['doctor'], ['completion']]) {

@@ -109,7 +109,7 @@ test('activity: a bucket per minute, errors counted apart; lines without a time 
     ['automation-agent', agent('2026-11-22T10:00:10.000+0000', 'info')],
     ['automation-agent', agent('2026-11-22T10:00:20.000+0000', 'error')],
     ['automation-agent', agent('2026-11-22T10:02:00.000+0000', 'info')],
-    ['automation-agent-stderr', 'panic: no time here'],
+    ['automation-agent-stderr', 'goroutine 1 [running]: no time here'],
   ]);
   t.is(summary.activity.start, '2026-11-22T10:00:00.000Z');
   t.deepEqual(summary.activity.buckets.map((b) => [b.lines, b.errors]), [[2, 1], [0, 0], [1, 0]]);
