@@ -206,15 +206,17 @@ function prettyOracle(file: string, line: string): { head: string; message: stri
     const [, time, hours, minutes, severity, component, context, message] = /^(\S+?)([+-]\d\d)(\d\d) ([FEWID])\d? +(\S+) +\[([^\]]*)\] (.*)$/.exec(line)!;
     const operation = TEXT_OPERATION.exec(message!);
     const plan = / planSummary: ([A-Z_]+(?: \{[^}]*\})?)/.exec(message!)?.[1];
-    const slow = operation ? `${operation[2]}ms ${operation[1]} ${plan ? `${plan} ` : ''}` : '';
+    // A slow transaction and an applied oplog entry (4.0) lead with their duration too; they name no namespace.
+    const transaction = /^(?:transaction parameters:.*?|applied op: \w+ .*?took )(\d+)ms$/.exec(message!);
+    const slow = operation ? `${operation[2]}ms ${operation[1]} ${plan ? `${plan} ` : ''}` : transaction ? `${transaction[1]}ms ` : '';
     return { head: `mongodb       ${prettyTime(Date.parse(`${time}${hours}:${minutes}`))} ${PRETTY_LEVELS[severity!]} ${component} [${context}] ${slow}`, message: message! };
   }
   if (file.startsWith('agent-community')) {
     const [, time, level, source, process, message] = /^\[(\S+)\] \[\.(\w+)\] \[(\S+)\] (?:<([^>]+)> )?(?:\[[\d:.]+\] )?(.*)$/.exec(line)!;
     return { head: `agent         ${prettyTime(Date.parse(time!.replace(/(\d\d)(\d\d)$/, '$1:$2')))} ${PRETTY_LEVELS[level!]} ${source} ${process ? `[${process}] ` : ''}`, message: message! };
   }
-  // The agent's free text on stderr: no fields, shown whole.
-  return { head: 'agent-stderr  ', message: line };
+  // The agent's logger failing, on stderr: no time, no level of its own; shown whole, as an error.
+  return { head: 'agent-stderr  ERROR ', message: line };
 }
 
 test('pretty: every real sample is rendered, one line out for every line in, each showing its own time, level, source and message', (t) => {
@@ -250,8 +252,8 @@ test('pretty: every real sample is rendered, one line out for every line in, eac
     'agent-verbose 2019-09-10 04:07:50.537Z INFO  cm/mongosqld/custodian.go:NewCustodian:137 [mongosqld custodian] Started',
     'agent-verbose 2019-09-10 04:07:50.537Z INFO  cm/mongot/maintainer.go:NewEmptyMaintainer:84 Started',
     'agent-verbose 2019-09-10 04:07:50.537Z INFO  cm/mmssettings/mmssettings.go:New:68 Start MMS Settings gatherer',
-    'agent-verbose 2019-09-10 04:07:51.398Z INFO         GitCommitId = 8df36b2fdbe7d2ea98fdc1850ba76d9362cdf2cc',
-    'agent-verbose 2019-09-10 04:07:51.398Z INFO   AutomationVersion = 10.3.3.5885',
+    'agent-verbose 2019-09-10 04:07:51.398Z INFO  GitCommitId = 8df36b2fdbe7d2ea98fdc1850ba76d9362cdf2cc',
+    'agent-verbose 2019-09-10 04:07:51.398Z INFO  AutomationVersion = 10.3.3.5885',
     '',
   ]);
 });
