@@ -5,7 +5,7 @@ import path from 'node:path';
 import { FILE_LOG_TYPES, DEFAULT_LOG_DIR } from '../log-types.js';
 import { resolveSources } from '../config/sidecar-config.js';
 import { parseDurationMs, parseSize, type Parsed } from '../config/parse-size.js';
-import type { SidecarOptions } from '../sidecar/run-sidecar.js';
+import { EXIT_ONCE_MISSING, type SidecarOptions } from '../sidecar/run-sidecar.js';
 import { failUsage } from './fail.js';
 import { allValues, helpText, lastValue, parseByTable, type OptionTable } from './options.js';
 
@@ -31,6 +31,18 @@ const OPTIONS: OptionTable = {
   'from-start': { type: 'boolean', describe: 'With no saved state, read files present at start from their start' },
   once: { type: 'boolean', describe: 'Read what the files hold now (from their start, or from --state-file), then exit' },
   'stats-interval': { type: 'string', default: '60', value: 'SECONDS', describe: 'One health line per file this often (0: only at shutdown)' },
+  'stop-timeout': {
+    type: 'string',
+    default: '30',
+    value: 'SECONDS',
+    describe: 'After SIGTERM/SIGINT/SIGHUP, go on reading and offering entries this long, then save and exit 0',
+  },
+  'missing-warning': {
+    type: 'string',
+    default: '180',
+    value: 'SECONDS',
+    describe: 'Warn about a followed file still missing after this long, then hourly (0: never)',
+  },
   'heartbeat-file': {
     type: 'string',
     value: 'PATH',
@@ -61,6 +73,14 @@ export function sidecarHelp(): string {
       'at start are read from their end (as `tail -F -n0` does), or from where the last run stopped',
       'when the state file knows them. A named pipe (FIFO) is read as a stream. Diagnostics are JSON',
       'lines on stderr with "logType":"logtype-sidecar".',
+      '',
+      'Stopping: SIGTERM, SIGINT and SIGHUP read what is left and deliver it for --stop-timeout; an',
+      'unfinished last line leaves as a "partial":true piece (the next start sends its rest), the',
+      "positions of what the reader took are saved, exit 0. If the reader takes nothing until then,",
+      'only an entry the pipe already has part of is finished; the next start delivers the rest.',
+      'SIGUSR1 is ignored (it does not open a debugger port).',
+      `Exit status: 0 stopped or --once done; 1 writing stdout failed; 2 bad usage; ${EXIT_ONCE_MISSING} --once and a`,
+      'followed file was missing (the others were read).',
     ],
   });
 }
@@ -85,6 +105,8 @@ export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv
     once,
     statsIntervalMs: orFail(parseDurationMs(text('stats-interval')!), '--stats-interval'),
     heartbeatFile: text('heartbeat-file'),
+    stopTimeoutMs: orFail(parseDurationMs(text('stop-timeout')!), '--stop-timeout'),
+    missingWarningMs: orFail(parseDurationMs(text('missing-warning')!), '--missing-warning'),
     stateFile: stateFlag !== undefined ? stateFlag || undefined : once ? undefined : path.join(sources.logDir, '.logtype-sidecar.state'),
   };
 }

@@ -98,9 +98,38 @@ export class SidecarProcess {
     await waitUntil(() => this.lines().length >= count, timeoutMs, `only ${this.lines().length} of ${count} lines`);
   }
 
+  /** The reader stops reading (a stalled log shipper): the pipe fills, the sidecar must wait. */
+  stallReader(): void {
+    this.child.stdout!.pause();
+  }
+
+  resumeReader(): void {
+    this.child.stdout!.resume();
+  }
+
+  /** Every stderr line is one of our JSON diagnostics (no warning of Node's, no debugger banner). */
+  nonJsonStderr(): string[] {
+    return this.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('{"level":'));
+  }
+
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<Exit> {
     this.child.kill(signal);
     return this.exited;
+  }
+}
+
+/** The state file as saved now: each followed path's files and positions. */
+export interface SavedState {
+  readonly version: number;
+  readonly savedAt?: number;
+  readonly files: Record<string, { dev: number; ino: number; position: number; retired?: boolean; midLine?: boolean }[]>;
+}
+
+export function readState(file: string): SavedState | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as SavedState;
+  } catch {
+    return undefined;
   }
 }
 

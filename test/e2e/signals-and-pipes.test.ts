@@ -3,10 +3,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath, followEmptyFile } from '../_helpers/sidecar-process.js';
+import { FILTER_BIN, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, followEmptyFile } from '../_helpers/sidecar-process.js';
+import { FILE_LOG_TYPES } from '../../src/log-types.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 
-test('a last line without newline is emitted at SIGTERM, and the exit is 0 within 2 s', async (t) => {
+test('a last line without newline leaves as a partial piece at SIGTERM, exit 0 within 2 s; the restart sends its rest', async (t) => {
   const { dir, file, sidecar } = await followEmptyFile('sigterm', 'mongodb');
   fs.appendFileSync(file, 'whole\nno newline yet');
   await sidecar.waitForLines(1);
@@ -14,20 +15,36 @@ test('a last line without newline is emitted at SIGTERM, and the exit is 0 withi
   const exit = await sidecar.stop('SIGTERM');
   t.is(exit.code, 0);
   t.true(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+  // Not a whole line: its writer may finish it. The piece is marked, and its end saved.
   t.deepEqual(sidecar.lines(), [
     '{"logType":"mongodb","contents":"whole"}',
-    '{"logType":"mongodb","contents":"no newline yet"}',
+    '{"logType":"mongodb","contents":"no newline yet","partial":true}',
   ]);
   t.true(sidecar.diagnostics().some((d) => d['event'] === 'stats' && d['source'] === 'mongodb' && d['lines'] === 2));
+  fs.appendFileSync(file, ', now finished\nnext\n');
+  const second = new SidecarProcess(['--log-dir', dir]);
+  await second.waitForLines(2);
+  await second.stop();
+  t.deepEqual(second.lines(), ['{"logType":"mongodb","contents":", now finished"}', '{"logType":"mongodb","contents":"next"}']);
+  // The filter joins the pieces: the line is whole again.
+  const joined = spawnSync(process.execPath, [FILTER_BIN, '-o', 'raw'], { input: [...sidecar.lines(), ...second.lines()].join('\n') + '\n', encoding: 'utf8' });
+  t.is(joined.stdout, 'whole\nno newline yet, now finished\nnext\n');
 });
 
-test('SIGINT ends it the same way', async (t) => {
-  const dir = tempDir('sigint');
-  const sidecar = new SidecarProcess(['--log-dir', dir]);
-  await sidecar.waitForDiagnostic(waitsForPath(path.join(dir, 'mongodb.log')));
-  const exit = await sidecar.stop('SIGINT');
-  t.is(exit.code, 0);
-});
+for (const signal of ['SIGINT', 'SIGHUP'] as const) {
+  test(`${signal} drains and ends like SIGTERM: what was written arrives, exit 0`, async (t) => {
+    const { file, sidecar } = await followEmptyFile(signal.toLowerCase(), 'mongodb', ['--state-file', '']);
+    const writer = new NumberedWriter(file, 'mongodb');
+    writer.write(2000);
+    const exit = await sidecar.stop(signal);
+    writer.close();
+    t.deepEqual(exit, { code: 0, signal: null });
+    const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+    t.deepEqual(result.lost, []);
+    t.is(result.duplicated, 0);
+    t.is(result.wrongContents, 0);
+  });
+}
 
 test('| head -1: EPIPE is a quiet exit 0', async (t) => {
   const dir = tempDir('epipe');
@@ -78,10 +95,11 @@ test('a reader stopped with SIGSTOP: reading pauses, memory stays bounded, nothi
   );
   process.kill(sidecarPid, 'SIGTERM');
   await new Promise((resolve) => pipeline.on('close', resolve));
-  const result = checkNumbered(fs.readFileSync(out, 'utf8').split('\n').filter(Boolean), 'mongodb', 'mongodb', writer.written);
+  const result = checkNumbered(fs.readFileSync(out, 'utf8').split('\n').filter(Boolean), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
   t.log(`sidecar RSS while the reader was stopped: ${Math.round(rssKb / 1024)} MB, ${writer.written} lines written`);
   t.deepEqual(result.lost, []);
   t.is(result.duplicated, 0);
+  t.is(result.wrongContents, 0);
   // Bounded: the 60 MB written while stopped are not held in memory.
   t.true(rssKb < 120 * 1024, `RSS ${rssKb} kB`);
 });
@@ -120,6 +138,7 @@ test('--stdin-type makes stdin one more source through the same writer', async (
 
 test('--once reads every file whole and exits 0', async (t) => {
   const dir = tempDir('once');
+  for (const type of FILE_LOG_TYPES) fs.writeFileSync(path.join(dir, type.defaultFile), '');
   fs.writeFileSync(path.join(dir, 'mongodb.log'), 'one\ntwo\n');
   fs.writeFileSync(path.join(dir, 'automation-agent.log'), 'agent\nno newline');
   const result = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', dir], { env: cleanEnv(), encoding: 'utf8' });

@@ -1,0 +1,271 @@
+/**
+ * One file held open by descriptor (Vector's FileWatcher): it reads from its position with
+ * `pread`, splits lines, and knows what it read and what it saw, so a truncation is noticed
+ * whether or not reading waits for the output. Its name may change under it (rotation); its
+ * descriptor is what is read.
+ *
+ * All calls are synchronous: a pread of a page-cached log file takes microseconds, and one
+ * decision at a time keeps rotation free of races between reads and checks.
+ */
+import fs from 'node:fs';
+import type { SavedFile } from '../state/state-file.js';
+import { FileCheckpoint } from './file-checkpoint.js';
+import { FINGERPRINT_BYTES, fingerprintOf, tailHashOf, type Fingerprint } from './fingerprint.js';
+import { isTruncated, type FileIdentity } from './reconcile.js';
+import { birthtimeOf } from './rotated-siblings.js';
+import { LineSplitter } from './split-lines.js';
+
+/** Receives each line (or piece) with its end offset in the file and the file's checkpoint. */
+export type FileLineSink = (bytes: Buffer, start: number, end: number, partial: boolean, endOffset: number, checkpoint: FileCheckpoint) => void;
+
+export interface LineOptions {
+  readonly maxLineBytes: number;
+  readonly sink: FileLineSink;
+}
+
+/**
+ * How the file came to be held: at the name, renamed or deleted from it, copytruncate's copy,
+ * or a rotated file found beside it that nobody had read.
+ */
+export type HeldRole = 'current' | 'rotated' | 'deleted' | 'copy' | 'unseen';
+
+/** Bytes read per pread: large enough for throughput, small enough to stay within memory. */
+const READ_BYTES = 256 * 1024;
+/**
+ * Bytes just before a place that are compared to notice a truncation (and to recognise
+ * copytruncate's copy): several lines, so repetitive lines do not look alike.
+ */
+export const MARKER_BYTES = 256;
+
+/** One read buffer for every file: reads are synchronous and the sink copies each line before
+ * the next read, so nothing outlives its turn in the buffer. */
+const readBuffer = Buffer.allocUnsafe(READ_BYTES);
+const scratch = Buffer.allocUnsafe(MARKER_BYTES);
+
+/** A line stream handed from a truncated file to its copy: the same bytes, on in the copy. */
+export interface LineStream {
+  readonly checkpoint: FileCheckpoint;
+  readonly splitter: LineSplitter;
+}
+
+export class HeldFile implements FileIdentity {
+  readonly fd: number;
+  readonly dev: number;
+  readonly ino: number;
+  readonly birthtimeMs: number;
+  /** Where it was found (the followed path, or a name beside it). */
+  readonly name: string;
+  role: HeldRole;
+  /** Bytes read (handed to the splitter). */
+  position: number;
+  /** The largest size seen while reading waited; at most `position` once reading caught up. */
+  seenSize: number;
+  /** When it last grew (or began draining). */
+  quietSince: number;
+  /** Held lines were emitted for good (the file drained): waiting for them to leave. */
+  ended = false;
+  #stream: LineStream;
+  readonly #lines: LineOptions;
+  readonly #marker = Buffer.allocUnsafe(MARKER_BYTES);
+  #markerLength = 0;
+  readonly #seenMarker = Buffer.allocUnsafe(MARKER_BYTES);
+  #seenMarkerLength = 0;
+  #fingerprint: Fingerprint | undefined;
+  #tail: { position: number; hash: string | undefined } | undefined;
+
+  private constructor(fd: number, stat: fs.Stats, name: string, role: HeldRole, position: number, now: number, lines: LineOptions, stream: LineStream) {
+    this.fd = fd;
+    this.dev = stat.dev;
+    this.ino = stat.ino;
+    this.birthtimeMs = birthtimeOf(stat);
+    this.name = name;
+    this.role = role;
+    this.position = position;
+    this.seenSize = position;
+    this.quietSince = now;
+    this.#lines = lines;
+    this.#stream = stream;
+    this.#markerLength = readInto(fd, position, this.#marker);
+  }
+
+  /**
+   * Opens `name` and holds it from `from` (a position, or its end): a new line stream (resumed inside a line when
+   * `midLine`), or the one handed over by a truncated file. Throws what open/fstat throw; a
+   * name that is not a regular file throws ENOTFILE.
+   */
+  static open(
+    name: string,
+    role: HeldRole,
+    from: number | 'end',
+    now: number,
+    lines: LineOptions,
+    options: { midLine?: boolean; stream?: LineStream } = {},
+  ): HeldFile {
+    const fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    try {
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) throw Object.assign(new Error(`${name} is not a regular file`), { code: 'ENOTFILE' });
+      const position = from === 'end' ? stat.size : from;
+      const stream = options.stream ?? newStream(lines, position, options.midLine === true);
+      return new HeldFile(fd, stat, name, role, position, now, lines, stream);
+    } catch (error) {
+      fs.closeSync(fd);
+      throw error;
+    }
+  }
+
+  get checkpoint(): FileCheckpoint {
+    return this.#stream.checkpoint;
+  }
+
+  get splitter(): LineSplitter {
+    return this.#stream.splitter;
+  }
+
+  /** Every line read (and the held ones, once emitted) has left the process. */
+  get allDelivered(): boolean {
+    return this.#stream.checkpoint.delivered >= this.#stream.splitter.offset - this.#stream.splitter.heldBytes;
+  }
+
+  size(): number {
+    return fs.fstatSync(this.fd).size;
+  }
+
+  links(): number {
+    return fs.fstatSync(this.fd).nlink;
+  }
+
+  /** Truncated since we last read or looked (see reconcile.ts `isTruncated`). */
+  truncated(size: number): boolean {
+    const markerMatches = size < this.position || this.#matches(this.position, this.#marker, this.#markerLength);
+    const seenMarkerMatches = this.seenSize <= this.position || size < this.seenSize || this.#matches(this.seenSize, this.#seenMarker, this.#seenMarkerLength);
+    return isTruncated({ position: this.position, seenSize: this.seenSize, size, markerMatches, seenMarkerMatches });
+  }
+
+  /**
+   * Whether `fd` holds, just before `at`, the bytes this file had there (what was read, or seen
+   * while reading waited): copytruncate's copy does. Returns the place compared, or undefined.
+   */
+  matchesCopy(fd: number, size: number): boolean {
+    const [at, marker, length] =
+      this.seenSize > this.position ? [this.seenSize, this.#seenMarker, this.#seenMarkerLength] : [this.position, this.#marker, this.#markerLength];
+    if (at === 0 || size < at) return false;
+    const read = readInto(fd, at, scratch, length);
+    return read === length && scratch.compare(marker, 0, length, 0, read) === 0;
+  }
+
+  /** The place a copy must reach to hold what was read or seen here. */
+  get copyNeeds(): number {
+    return Math.max(this.seenSize, this.position);
+  }
+
+  /** Remembers what is there while reading waits (backpressure), to notice a truncation later. */
+  noteSeen(size: number): void {
+    if (size <= this.seenSize || size <= this.position) return;
+    this.seenSize = size;
+    this.#seenMarkerLength = readInto(this.fd, size, this.#seenMarker);
+  }
+
+  /**
+   * After a truncation: the line stream so far goes to the copy (returned), and this file is
+   * read again from 0 as a new stream. Without a copy, an unfinished line leaves as it is.
+   */
+  restartAtZero(now: number, copied: boolean): LineStream {
+    const old = this.#stream;
+    if (!copied) old.splitter.end();
+    this.#stream = newStream(this.#lines, 0, false);
+    this.position = 0;
+    this.seenSize = 0;
+    this.#markerLength = 0;
+    this.#seenMarkerLength = 0;
+    this.#fingerprint = undefined;
+    this.#tail = undefined;
+    this.quietSince = now;
+    return old;
+  }
+
+  /** Reads from the position, up to `budget` bytes (and what one pread gives); returns the bytes read. */
+  read(budget: number, now: number, knownSize?: number): number {
+    const size = knownSize ?? this.size();
+    if (size <= this.position) return 0;
+    const splitter = this.#stream.splitter;
+    let total = 0;
+    let last = 0;
+    while (total < budget) {
+      const want = Math.min(READ_BYTES, Math.max(budget - total, 4096));
+      last = fs.readSync(this.fd, readBuffer, 0, want, this.position);
+      if (last === 0) break;
+      this.position += last;
+      total += last;
+      splitter.push(readBuffer, 0, last);
+      if (last < want) break;
+    }
+    if (total > 0) {
+      this.quietSince = now;
+      if (this.seenSize < this.position) this.seenSize = this.position;
+      // The marker is the end of what was just read; a short read's is read again.
+      if (last >= MARKER_BYTES) {
+        readBuffer.copy(this.#marker, 0, last - MARKER_BYTES, last);
+        this.#markerLength = MARKER_BYTES;
+      } else {
+        this.#markerLength = readInto(this.fd, this.position, this.#marker);
+      }
+    }
+    return total;
+  }
+
+  /** Held unfinished lines out (shutdown, `--once`, a drained file): as a partial piece, or as the line's end. */
+  emitHeld(asPiece: boolean): void {
+    if (asPiece) this.#stream.splitter.flushPiece();
+    else this.#stream.splitter.end();
+  }
+
+  /** What the state file keeps for this file: where its delivered lines end, and what tells it apart. */
+  savedFile(): SavedFile {
+    const { delivered, midLine } = this.#stream.checkpoint;
+    const wanted = Math.min(this.position, FINGERPRINT_BYTES);
+    if (!this.#fingerprint || this.#fingerprint.fingerprintBytes < wanted) this.#fingerprint = fingerprintOf(this.fd, wanted);
+    if (this.#tail?.position !== delivered) this.#tail = { position: delivered, hash: tailHashOf(this.fd, delivered) };
+    return {
+      dev: this.dev,
+      ino: this.ino,
+      position: delivered,
+      ...this.#fingerprint,
+      ...(this.#tail.hash === undefined ? {} : { tailHash: this.#tail.hash }),
+      ...(this.birthtimeMs ? { birthtimeMs: this.birthtimeMs } : {}),
+      ...(midLine ? { midLine: true } : {}),
+    };
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+
+  #matches(at: number, marker: Buffer, length: number): boolean {
+    if (length === 0) return true;
+    return readInto(this.fd, at, scratch, length) === length && scratch.compare(marker, 0, length, 0, length) === 0;
+  }
+}
+
+function newStream(lines: LineOptions, position: number, midLine: boolean): LineStream {
+  const checkpoint = new FileCheckpoint(position, midLine);
+  const sink = lines.sink;
+  const splitter = new LineSplitter(
+    lines.maxLineBytes,
+    (bytes, start, end, partial, endOffset) => sink(bytes, start, end, partial, endOffset, checkpoint),
+    // The sidecar's sinks copy what they are given before returning.
+    { reuseHeldBuffer: true, startOffset: position, pieceOpen: midLine },
+  );
+  return { checkpoint, splitter };
+}
+
+/** Reads the (up to `into.length`, or `length`) bytes just before `at` into `into`; returns how many. */
+function readInto(fd: number, at: number, into: Buffer, length = into.length): number {
+  const start = Math.max(0, at - length);
+  if (at <= start) return 0;
+  try {
+    return fs.readSync(fd, into, 0, at - start, start);
+  } catch {
+    return 0;
+  }
+}
