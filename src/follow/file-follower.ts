@@ -213,13 +213,13 @@ export class FileFollower {
       if (found.name === this.path) this.#current = held;
       else this.#pushBehind(held);
     }
-    this.#holdUnseen(now, resume.savedAt, plan.claimed);
     if (!this.#current) {
       const state = statPath(this.path);
       if (state.kind === 'file') this.#openCurrent(now, 0);
       else if (state.kind === 'missing') this.#startWaiting(now);
       else this.#cannotRead(now, state, state.what);
     }
+    this.#holdUnseen(now, resume.savedAt, plan.claimed);
   }
 
   /** Opens the file at the name from `from` (its end: a file there at the very first start, as `tail -F -n0`). */
@@ -260,17 +260,31 @@ export class FileFollower {
   #pushBehind(held: HeldFile): void {
     this.#behind.push(held);
     const max = this.#options.maxBehind ?? DEFAULT_MAX_BEHIND;
+    if (this.#behind.length <= max) return;
+    // Over the bound: files read to their end are closed first (their lines are out or on their way).
+    let excess = this.#behind.length - max;
+    this.#behind = this.#behind.filter((file) => {
+      if (excess <= 0 || file === held || file.size() > file.position) return true;
+      excess--;
+      file.emitHeld(false);
+      this.#retire(file);
+      this.#options.onEvent({ kind: 'drained', path: this.path, file: file.name, position: file.position });
+      return false;
+    });
     while (this.#behind.length > max) {
       const oldest = this.#behind.shift()!;
-      let bytes = 0;
-      try {
-        bytes = Math.max(0, oldest.size() - oldest.position);
-      } catch {
-        bytes = 0;
-      }
+      const name = this.#currentName(oldest);
+      const bytes = oldest.giveUp();
       this.#retire(oldest);
-      this.#options.onEvent({ kind: 'gave-up', path: this.path, file: oldest.name, bytes });
+      this.#options.onEvent({ kind: 'gave-up', path: this.path, file: name, bytes });
     }
+  }
+
+  /** Where a held file is now: its name beside the path (found by inode), or where it was when deleted. */
+  #currentName(held: HeldFile): string {
+    if (held.role === 'deleted') return held.name;
+    const found = rotatedSiblings(this.path, this.#options.ignore).find((s) => sameFile(s.stat, held));
+    return found?.name ?? held.name;
   }
 
   /** Held no more but recognised: a restart neither reads it again nor from its start. */
@@ -350,7 +364,11 @@ export class FileFollower {
       siblings.map((s) => ({ name: s.name, mtimeMs: s.stat.mtimeMs, known: known(s.name, s.stat) })),
       sinceMs,
     );
+    const current = this.#current;
     for (const sibling of unseen) {
+      // copytruncate's copy, made before the truncation we have not seen yet: the file has its lines.
+      const size = siblings.find((s) => s.name === sibling.name)?.stat.size ?? 0;
+      if (current && current.holdsPrefixOf(sibling.name, size)) continue;
       const held = this.#tryOpen(sibling.name, 'unseen', 0, now);
       if (!held) continue;
       this.#pushBehind(held);

@@ -220,6 +220,50 @@ export class HeldFile implements FileIdentity {
     else this.#stream.splitter.end();
   }
 
+  /** Given up (too many files held): held bytes dropped; returns the bytes not delivered from here on. */
+  giveUp(): number {
+    let unread = 0;
+    try {
+      unread = Math.max(0, this.size() - this.position);
+    } catch {
+      unread = 0;
+    }
+    return unread + this.#stream.splitter.abandon();
+  }
+
+  /**
+   * Whether the file `name` (of `size` bytes) holds only what this file holds at the same
+   * offsets (its first KiB and its last bytes): copytruncate's copy of it, made (or being made)
+   * before the truncation. Not a rotated file to read: this file has those lines.
+   */
+  holdsPrefixOf(name: string, size: number): boolean {
+    if (size === 0) return true;
+    if (this.size() < size) return false;
+    const head = Math.min(size, FINGERPRINT_BYTES);
+    const tail = Math.min(size, MARKER_BYTES);
+    const ours = Buffer.allocUnsafe(head + tail);
+    const theirs = Buffer.allocUnsafe(head + tail);
+    let fd: number;
+    try {
+      fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    } catch {
+      return false;
+    }
+    try {
+      for (const [into, from] of [
+        [ours, this.fd],
+        [theirs, fd],
+      ] as const) {
+        if (fs.readSync(from, into, 0, head, 0) !== head || fs.readSync(from, into, head, tail, size - tail) !== tail) return false;
+      }
+      return ours.equals(theirs);
+    } catch {
+      return false;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
   /** What the state file keeps for this file: where its delivered lines end, and what tells it apart. */
   savedFile(): SavedFile {
     const { delivered, midLine } = this.#stream.checkpoint;

@@ -147,6 +147,21 @@ export class LineSplitter {
   }
 
   /**
+   * The stream is given up where it was read to: held bytes are dropped (their line's rest will
+   * never be read), and a line whose pieces left before is closed by an empty last piece.
+   * Returns the bytes dropped.
+   */
+  abandon(): number {
+    const dropped = this.#heldBytes;
+    if (dropped > 0) this.#takeHeld();
+    if (this.#pieceOpen) {
+      this.#pieceOpen = false;
+      this.#sink(EMPTY, 0, 0, false, this.#offset - dropped);
+    }
+    return dropped;
+  }
+
+  /**
    * Emits the held bytes of an unfinished line as a partial piece (the line's rest comes later,
    * perhaps after a restart that resumes at the piece's end offset). A character not yet whole
    * stays held. Returns false when nothing could be emitted.

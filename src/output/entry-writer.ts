@@ -33,9 +33,15 @@ export interface EntryPrefix {
   readonly bytes: Buffer;
 }
 
-/** A chunk's size: one of the JSON kernels' output slots, so escapes land in it directly. */
+/** A chunk's buffer: one of the JSON kernels' output slots, so escapes land in it directly. */
 export const CHUNK_BYTES = 256 * 1024;
-const DEFAULT_HIGH_WATER_BYTES = 256 * 1024;
+/**
+ * A chunk is handed on once it holds this much: what one write gives the pipe, and so what a
+ * line of a quiet file may wait behind, with the high-water mark (at 1.3 MB/s, a slow
+ * shipper's pace, the two are 0.2 s).
+ */
+const SEAL_BYTES = 128 * 1024;
+const DEFAULT_HIGH_WATER_BYTES = 128 * 1024;
 const WHOLE_SUFFIX = Buffer.from('}\n');
 const PARTIAL_SUFFIX = Buffer.from(',"partial":true}\n');
 /** Lines are escaped in segments of at most this many bytes. */
@@ -176,6 +182,7 @@ export class EntryWriter {
         target[next++] = 0x22;
         chunk.used = next + suffix.copy(target, next);
         if (checkpoint) chunk.marks.add(chunk.used, checkpoint, endOffset, partial);
+        if (chunk.used >= SEAL_BYTES) this.#seal();
         return;
       }
     }
@@ -194,6 +201,7 @@ export class EntryWriter {
     this.#bytes(QUOTE);
     this.#bytes(suffix);
     if (checkpoint) this.#chunk.marks.add(this.#chunk.used, checkpoint, endOffset, partial);
+    if (this.#chunk.used >= SEAL_BYTES) this.#seal();
   }
 
   /** A line that already is an entry (newline included), from a file as in writeLine. */
@@ -201,6 +209,7 @@ export class EntryWriter {
     this.#lines++;
     this.#text(line);
     if (checkpoint) this.#chunk.marks.add(this.#chunk.used, checkpoint, endOffset, false);
+    if (this.#chunk.used >= SEAL_BYTES) this.#seal();
   }
 
   /** Hands what is gathered to the stream (after what waits before it). */

@@ -12,7 +12,7 @@ import type { FileFollower } from '../follow/file-follower.js';
 import type { StreamSource } from '../follow/stream-source.js';
 
 /** Bytes one path may be read for in one turn. */
-export const TURN_BUDGET_BYTES = 128 * 1024;
+export const TURN_BUDGET_BYTES = 64 * 1024;
 
 export interface SchedulerOptions {
   readonly followers: readonly FileFollower[];
