@@ -127,6 +127,8 @@ export class EntryWriter {
   #roomListeners: (() => void)[] = [];
   #idleListeners: (() => void)[] = [];
   #closed = false;
+  /** The stop deadline passed: nothing more is handed to the stream. */
+  #stopped = false;
   #lines = 0;
 
   constructor(stream: Writable, options: EntryWriterOptions = {}) {
@@ -238,6 +240,7 @@ export class EntryWriter {
   stopAtDeadline(): CutEntry {
     const chunk = this.#inFlight;
     const handle = (this.#stream as unknown as { _handle?: StreamHandle })._handle;
+    this.#stopped = true;
     if (!chunk || typeof handle?.writeQueueSize !== 'number') return { kind: 'whole' };
     const taken = chunk.used - handle.writeQueueSize;
     chunk.delivered = chunk.marks.deliver(chunk.delivered, taken);
@@ -258,7 +261,8 @@ export class EntryWriter {
         break;
       }
     }
-    const fd = (this.#stream as unknown as { fd?: number }).fd;
+    const fd = (this.#stream as unknown as { fd?: number }).fd ?? (handle as { fd?: number }).fd;
+    this.#stopped = true;
     return {
       kind: 'cut',
       rest,
@@ -300,7 +304,7 @@ export class EntryWriter {
 
   /** Hands the next chunk to the stream once the last was taken. */
   #pump(): void {
-    while (!this.#inFlight && this.#queue.length > 0 && !this.closed) {
+    while (!this.#inFlight && this.#queue.length > 0 && !this.closed && !this.#stopped) {
       const chunk = this.#queue.shift()!;
       this.#queuedBytes -= chunk.used;
       this.#inFlight = chunk;
@@ -327,7 +331,9 @@ export class EntryWriter {
   }
 
   #written(chunk: Chunk, error: Error | null | undefined): void {
-    if (this.#inFlight === chunk) {
+    // After the stop deadline only what stopAtDeadline counted has left (a stream torn down may
+    // still call back as if its write were done).
+    if (this.#inFlight === chunk && !this.#stopped) {
       if (error) this.#inFlight = undefined;
       else this.#taken(chunk);
     }

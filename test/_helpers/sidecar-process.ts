@@ -46,8 +46,14 @@ export class SidecarProcess {
   #stdoutBytes = 0;
   stderr = '';
 
-  constructor(args: readonly string[], options: { env?: NodeJS.ProcessEnv; bin?: string } = {}) {
-    this.child = spawn(process.execPath, [options.bin ?? SIDECAR_BIN, ...args], {
+  /**
+   * `command`: what runs instead of `node` (a wrapper such as setpriv, then node); with `bin`
+   * '--', `args` are given whole (the bin among them).
+   */
+  constructor(args: readonly string[], options: { env?: NodeJS.ProcessEnv; bin?: string; command?: readonly string[] } = {}) {
+    const [program, ...prefix] = options.command ?? [process.execPath];
+    const bin = options.bin === '--' ? [] : [options.bin ?? SIDECAR_BIN];
+    this.child = spawn(program!, [...prefix, ...bin, ...args], {
       env: options.env ?? cleanEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });

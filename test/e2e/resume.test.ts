@@ -4,6 +4,7 @@ import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
 import { SidecarProcess, readState, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
+import { fnv1a64 } from '../../src/follow/fingerprint.js';
 
 /** Starts the sidecar on `dir` and waits until it looked at mongodb.log. */
 async function start(dir: string): Promise<SidecarProcess> {
@@ -136,4 +137,81 @@ test('positions are saved while lines flow, not only at shutdown', async (t) => 
   t.is(readState(stateFile)?.files[file]?.at(-1)?.position, 7);
   await sidecar.stop();
   t.false(fs.readdirSync(dir).some((name) => name.endsWith('.tmp')));
+});
+
+test('a changed device number (the volume attached elsewhere) resumes: inode and bytes decide', async (t) => {
+  const dir = tempDir('resume-dev');
+  const file = path.join(dir, 'mongodb.log');
+  const stateFile = path.join(dir, '.logtype-sidecar.state');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(6);
+  await first.waitForLines(6);
+  await first.stop();
+  const state = readState(stateFile)!;
+  for (const saved of state.files[file]!) saved.dev += 1;
+  fs.writeFileSync(stateFile, JSON.stringify(state));
+  writer.write(4);
+  writer.close();
+  const second = await start(dir);
+  await second.waitForLines(4);
+  await sleep(300);
+  await second.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', 10, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['path'] === file));
+  t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
+});
+
+test('a version 1 state file (an earlier sidecar) still loads: positions kept across the upgrade', async (t) => {
+  const dir = tempDir('resume-v1');
+  const file = path.join(dir, 'mongodb.log');
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(5);
+  const stat = fs.statSync(file);
+  // What the version 1 sidecar saved: device, inode, position, and the FNV-1a of the first bytes.
+  const head = fs.readFileSync(file);
+  fs.writeFileSync(
+    path.join(dir, '.logtype-sidecar.state'),
+    JSON.stringify({ version: 1, files: { [file]: [{ dev: stat.dev, ino: stat.ino, position: head.length, fingerprint: fnv1a64(head, 0, head.length), fingerprintBytes: head.length }] } }),
+  );
+  writer.write(3);
+  writer.close();
+  const sidecar = await start(dir);
+  await sidecar.waitForLines(3);
+  await sleep(300);
+  await sidecar.stop();
+  t.deepEqual(checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', 8, (n) => writer.line(n)).lost, [1, 2, 3, 4, 5]);
+  t.is(sidecar.lines().length, 3);
+  t.true(sidecar.diagnostics().some((d) => d['event'] === 'state-upgraded'));
+  t.is(readState(path.join(dir, '.logtype-sidecar.state'))?.version, 2);
+});
+
+test('positions are saved once things go quiet: a SIGKILL after a quiet spell repeats nothing', async (t) => {
+  const dir = tempDir('resume-quiet');
+  const file = path.join(dir, 'mongodb.log');
+  const stateFile = path.join(dir, '.logtype-sidecar.state');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  const writer = new NumberedWriter(file, 'mongodb');
+  // Lines in bursts closer together than a second, then nothing: the last burst's save trails it.
+  for (let burst = 0; burst < 5; burst++) {
+    writer.write(200);
+    await sleep(150);
+  }
+  await first.waitForLines(1000);
+  const size = fs.statSync(file).size;
+  await waitUntil(() => readState(stateFile)?.files[file]?.at(-1)?.position === size, 3000, 'the last batch saved');
+  await first.stop('SIGKILL');
+  writer.write(10);
+  writer.close();
+  const second = await start(dir);
+  await second.waitForLines(10);
+  await sleep(300);
+  await second.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
 });

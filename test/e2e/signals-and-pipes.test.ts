@@ -178,3 +178,64 @@ function childrenOf(pid: number): number[] {
     })
     .map(Number);
 }
+
+test('SIGUSR1 is inert: no debugger starts (no "Debugger listening", no listening socket), following goes on', async (t) => {
+  const { file, sidecar } = await followEmptyFile('sigusr1', 'mongodb', ['--state-file', '']);
+  const pid = sidecar.child.pid!;
+  sidecar.child.kill('SIGUSR1');
+  await sleep(500);
+  fs.appendFileSync(file, 'still following\n');
+  await sidecar.waitForLines(1);
+  const listening = listeningSockets(pid);
+  const exit = await sidecar.stop();
+  t.deepEqual(listening, [], 'a debug port is a listening TCP socket');
+  t.false(sidecar.stderr.includes('Debugger listening'));
+  t.deepEqual(sidecar.nonJsonStderr(), []);
+  t.deepEqual(exit, { code: 0, signal: null });
+});
+
+test('SIGTERM as soon as the handlers are in, before the rest is loaded: a clean stop, exit 0', async (t) => {
+  const dir = tempDir('early-term');
+  const sidecar = new SidecarProcess(['--log-dir', dir]);
+  const pid = sidecar.child.pid!;
+  // Node catches SIGTERM and SIGINT itself (to reset the terminal, then die by them); SIGHUP it
+  // does not: the moment SigCgt shows SIGHUP (bit 0), the bin's three handlers are in.
+  await waitUntil(() => {
+    try {
+      const mask = /SigCgt:\s+([0-9a-f]+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '0';
+      return (BigInt(`0x${mask}`) & 1n) !== 0n;
+    } catch {
+      return false;
+    }
+  }, 10_000, 'the stop handlers installed');
+  const exit = await sidecar.stop('SIGTERM');
+  t.deepEqual(exit, { code: 0, signal: null });
+  t.deepEqual(sidecar.nonJsonStderr(), []);
+});
+
+/** The process's TCP sockets in LISTEN state (from /proc: its socket inodes, the kernel's tables). */
+function listeningSockets(pid: number): string[] {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const match = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (match) inodes.add(match[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const listening: string[] = [];
+  for (const table of ['tcp', 'tcp6']) {
+    let text = '';
+    try {
+      text = fs.readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const row of text.trim().split('\n').slice(1)) {
+      const fields = row.trim().split(/\s+/);
+      if (fields[3] === '0A' && inodes.has(fields[9]!)) listening.push(`${table} ${fields[1]}`);
+    }
+  }
+  return listening;
+}
