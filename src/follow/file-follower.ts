@@ -106,7 +106,8 @@ export class FileFollower {
     const current = this.#current;
     if (current && state.kind === 'file' && sameFile(current, state)) {
       this.#size = state.size;
-      if (state.size !== current.position && current.truncated(state.size)) this.#onTruncated(now);
+      // Shrunk is told here; changed bytes when the file is read (or seen while reading waits).
+      if (current.shrunk(state.size)) this.#onTruncated(now);
     } else {
       this.#size = undefined;
       const links = current && state.kind === 'missing' ? current.links() : 1;
@@ -139,22 +140,33 @@ export class FileFollower {
   read(now: number, budget: number): boolean {
     let left = budget;
     for (const held of this.#behind) {
-      left -= held.read(left, now);
+      let read = held.read(left, now);
+      if (read < 0) {
+        // A rotated file rewritten under us (not the logger's way): read again from its start.
+        held.restartAtZero(now, false);
+        this.#options.onEvent({ kind: 'truncated', path: this.path, position: 0 });
+        read = held.read(left, now);
+      }
+      left -= Math.max(0, read);
       if (left <= 0) return true;
     }
     const current = this.#current;
-    if (current) {
-      left -= current.read(left, now, this.#size);
-      this.#size = undefined;
-      if (left <= 0) return true;
+    if (!current) return false;
+    const size = this.#size;
+    this.#size = undefined;
+    const read = current.read(left, now, size);
+    if (read < 0) {
+      // Changed under us: the copy (if any) and unseen files first, then the file from 0.
+      this.#onTruncated(now);
+      return this.read(now, left);
     }
-    return false;
+    return left - read <= 0;
   }
 
   /** Reading waits (the output is full): remember what is there, to notice a truncation later. */
-  noteSeen(): void {
+  noteSeen(now: number): void {
     const current = this.#current;
-    if (current && this.#size !== undefined) current.noteSeen(this.#size);
+    if (current && this.#size !== undefined && !current.noteSeen(this.#size)) this.#onTruncated(now);
   }
 
   /** observe, then read: the whole turn, for a caller without backpressure. */
@@ -392,6 +404,7 @@ export class FileFollower {
       } catch {
         atEnd = true;
       }
+      held.atEnd = atEnd;
       // A copy is whole when the truncation is seen: no writer appends to it.
       const wait = held.role === 'copy' ? 0 : this.#options.rotateWaitMs;
       if (!held.ended) {

@@ -64,6 +64,11 @@ export class HeldFile implements FileIdentity {
   quietSince: number;
   /** Held lines were emitted for good (the file drained): waiting for them to leave. */
   ended = false;
+  /**
+   * The last read reached the end of the file: it is not read again until a look at its size
+   * (a wake: inotify or the poll) finds more. Saves a read per file per turn while catching up.
+   */
+  atEnd = false;
   #stream: LineStream;
   readonly #lines: LineOptions;
   readonly #marker = Buffer.allocUnsafe(MARKER_BYTES);
@@ -135,7 +140,15 @@ export class HeldFile implements FileIdentity {
     return fs.fstatSync(this.fd).nlink;
   }
 
-  /** Truncated since we last read or looked (see reconcile.ts `isTruncated`). */
+  /**
+   * Shorter than what was read or seen: truncated, told by the size alone. (Truncated and
+   * grown again past those places is told by their bytes, when the file is next read or seen.)
+   */
+  shrunk(size: number): boolean {
+    return isTruncated({ position: this.position, seenSize: this.seenSize, size, markerMatches: true, seenMarkerMatches: true });
+  }
+
+  /** Truncated since we last read or looked (see reconcile.ts `isTruncated`): size and bytes. */
   truncated(size: number): boolean {
     const markerMatches = size < this.position || this.#matches(this.position, this.#marker, this.#markerLength);
     const seenMarkerMatches = this.seenSize <= this.position || size < this.seenSize || this.#matches(this.seenSize, this.#seenMarker, this.#seenMarkerLength);
@@ -159,11 +172,16 @@ export class HeldFile implements FileIdentity {
     return Math.max(this.seenSize, this.position);
   }
 
-  /** Remembers what is there while reading waits (backpressure), to notice a truncation later. */
-  noteSeen(size: number): void {
-    if (size <= this.seenSize || size <= this.position) return;
+  /**
+   * Remembers what is there while reading waits (backpressure), to notice a truncation later.
+   * Returns false, remembering nothing, when the file was truncated meanwhile.
+   */
+  noteSeen(size: number): boolean {
+    if (size <= this.seenSize || size <= this.position) return true;
+    if (this.truncated(size)) return false;
     this.seenSize = size;
     this.#seenMarkerLength = readInto(this.fd, size, this.#seenMarker);
+    return true;
   }
 
   /**
@@ -175,6 +193,7 @@ export class HeldFile implements FileIdentity {
     if (!copied) old.splitter.end();
     this.#stream = newStream(this.#lines, 0, false);
     this.position = 0;
+    this.atEnd = false;
     this.seenSize = 0;
     this.#markerLength = 0;
     this.#seenMarkerLength = 0;
@@ -184,21 +203,40 @@ export class HeldFile implements FileIdentity {
     return old;
   }
 
-  /** Reads from the position, up to `budget` bytes (and what one pread gives); returns the bytes read. */
+  /**
+   * Reads from the position, up to `budget` bytes (and what one pread gives); returns the bytes
+   * read, or -1 (nothing read) when the file changed under us: the bytes just before the
+   * position are not those read there (truncated, and perhaps grown again). That check costs
+   * nothing more: the first pread starts that many bytes early. `knownSize` (from a stat just
+   * made) spares a read at the end of the file.
+   */
   read(budget: number, now: number, knownSize?: number): number {
-    const size = knownSize ?? this.size();
-    if (size <= this.position) return 0;
+    if (knownSize !== undefined) this.atEnd = knownSize <= this.position;
+    if (this.atEnd) return 0;
+    if (this.seenSize > this.position && !this.#matches(this.seenSize, this.#seenMarker, this.#seenMarkerLength)) return -1;
     const splitter = this.#stream.splitter;
+    let lead = this.#markerLength;
     let total = 0;
     let last = 0;
     while (total < budget) {
-      const want = Math.min(READ_BYTES, Math.max(budget - total, 4096));
-      last = fs.readSync(this.fd, readBuffer, 0, want, this.position);
-      if (last === 0) break;
-      this.position += last;
-      total += last;
-      splitter.push(readBuffer, 0, last);
-      if (last < want) break;
+      const want = Math.min(READ_BYTES - lead, Math.max(budget - total, 4096));
+      last = fs.readSync(this.fd, readBuffer, 0, lead + want, this.position - lead);
+      if (lead > 0) {
+        if (last < lead || readBuffer.compare(this.#marker, 0, lead, 0, lead) !== 0) return total > 0 ? total : -1;
+      }
+      const got = last - lead;
+      if (got <= 0) {
+        this.atEnd = true;
+        break;
+      }
+      this.position += got;
+      total += got;
+      splitter.push(readBuffer, lead, last);
+      if (got < want) {
+        this.atEnd = true;
+        break;
+      }
+      lead = 0;
     }
     if (total > 0) {
       this.quietSince = now;

@@ -13,6 +13,13 @@ import type { StreamSource } from '../follow/stream-source.js';
 
 /** Bytes one path may be read for in one turn. */
 export const TURN_BUDGET_BYTES = 64 * 1024;
+/**
+ * While turns follow each other without a wake (catching up), the names are looked at this
+ * often; a wake (inotify, the poll, a stop) always looks. Before each read the held file itself
+ * is checked for truncation, so reading between looks never reads a truncated file's new bytes
+ * as the old ones.
+ */
+const LOOK_EVERY_MS = 100;
 
 export interface SchedulerOptions {
   readonly followers: readonly FileFollower[];
@@ -27,6 +34,9 @@ export interface SchedulerOptions {
 export class Scheduler {
   readonly #options: SchedulerOptions;
   #scheduled = false;
+  /** A wake asked for a look at the names. */
+  #lookWanted = true;
+  #lastLook = 0;
   #waitingForRoom = false;
   #stopped = false;
   /** The path the next turn starts at. */
@@ -38,8 +48,13 @@ export class Scheduler {
     this.#options = options;
   }
 
-  /** Something may have changed: a turn soon (at most one pending). */
+  /** Something may have changed: a turn soon (at most one pending) that looks at every name. */
   wake(): void {
+    this.#lookWanted = true;
+    this.#nextTurn();
+  }
+
+  #nextTurn(): void {
     if (this.#scheduled || this.#stopped) return;
     this.#scheduled = true;
     setImmediate(() => this.#turn());
@@ -55,12 +70,16 @@ export class Scheduler {
     if (this.#stopped) return;
     const { followers, writer, onError } = this.#options;
     const now = Date.now();
-    this.#options.onWake?.(now);
-    for (const follower of followers) {
-      try {
-        follower.observe(now);
-      } catch (error) {
-        onError(follower, error);
+    if (this.#lookWanted || now - this.#lastLook >= LOOK_EVERY_MS) {
+      this.#lookWanted = false;
+      this.#lastLook = now;
+      this.#options.onWake?.(now);
+      for (const follower of followers) {
+        try {
+          follower.observe(now);
+        } catch (error) {
+          onError(follower, error);
+        }
       }
     }
     if (writer.closed) return;
@@ -86,19 +105,26 @@ export class Scheduler {
     }
     writer.flush();
     if (writer.full) this.#waitForRoom();
-    else if (more) this.wake();
+    else if (more) this.#nextTurn();
     else this.onCaughtUp?.();
   }
 
   #waitForRoom(): void {
-    for (const follower of this.#options.followers) follower.noteSeen();
+    const now = Date.now();
+    for (const follower of this.#options.followers) {
+      try {
+        follower.noteSeen(now);
+      } catch (error) {
+        this.#options.onError(follower, error);
+      }
+    }
     if (this.#waitingForRoom) return;
     this.#waitingForRoom = true;
     for (const stream of this.#options.streams) stream.pause();
     this.#options.writer.onRoom(() => {
       this.#waitingForRoom = false;
       for (const stream of this.#options.streams) stream.resume();
-      this.wake();
+      this.#nextTurn();
     });
   }
 }
