@@ -7,17 +7,23 @@ let onStop = (signal: NodeJS.Signals): void => void stops.push(signal);
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => onStop(signal));
 process.on('SIGUSR1', () => undefined);
 
-const { parseSidecarArgs, sidecarHelp } = await import('../src/cli/sidecar-command.js');
+const { packageVersion } = await import('../src/cli/package-version.js');
+const { SIDECAR_COMMAND, parseSidecarArgs, sidecarHelp } = await import('../src/cli/sidecar-command.js');
+const { USAGE_EXIT, usageLine } = await import('../src/cli/usage-error.js');
 const { createDiagnostics } = await import('../src/diag/logger.js');
 const { SIDECAR_LOG_TYPE } = await import('../src/log-types.js');
 const { Sidecar } = await import('../src/sidecar/run-sidecar.js');
 
-const options = parseSidecarArgs(process.argv.slice(2), process.env);
-if (options === 'help') {
-  process.stdout.write(sidecarHelp());
+const parsed = parseSidecarArgs(process.argv.slice(2), process.env);
+if (!parsed.ok) {
+  process.stderr.write(usageLine(SIDECAR_COMMAND, parsed.error));
+  process.exit(USAGE_EXIT);
+}
+if (parsed.value === 'help' || parsed.value === 'version') {
+  process.stdout.write(parsed.value === 'help' ? sidecarHelp() : `${packageVersion()}\n`);
   process.exit(0);
 }
-const sidecar = new Sidecar(options, { stdout: process.stdout, stdin: process.stdin, log: createDiagnostics(SIDECAR_LOG_TYPE) });
+const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, log: createDiagnostics(SIDECAR_LOG_TYPE) });
 const running = sidecar.run();
 onStop = () => sidecar.stop();
 if (stops.length > 0) sidecar.stop();

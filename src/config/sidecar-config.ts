@@ -31,8 +31,8 @@ export interface ResolvedSources {
   readonly stdinType: string | undefined;
 }
 
-/** The type that is the agent's stdout: a stream, never a file. */
-const STREAM_ONLY_TYPE = 'automation-agent-stdout';
+/** Known types that are not files: streams (the agent's stdout), fed on stdin or a named pipe. */
+const isStreamType = (type: string): boolean => KNOWN_LOG_TYPES.includes(type) && !findFileLogType(type);
 
 export function resolveSources(env: NodeJS.ProcessEnv, flags: SourceFlags): Parsed<ResolvedSources> {
   const logDir = flags.logDir ?? nonEmpty(env['MMS_LOG_DIR']) ?? DEFAULT_LOG_DIR;
@@ -42,10 +42,10 @@ export function resolveSources(env: NodeJS.ProcessEnv, flags: SourceFlags): Pars
     const type = eq > 0 ? spec.slice(0, eq) : '';
     const file = eq > 0 ? spec.slice(eq + 1) : '';
     if (!type || !file) return { ok: false, error: `--file takes TYPE=PATH, not "${spec}"` };
-    if (type === STREAM_ONLY_TYPE) {
+    if (isStreamType(type)) {
       return {
         ok: false,
-        error: `--file: ${type} is the agent's stdout, a stream, not a file: pipe it in (agent | logtype-sidecar --stdin-type ${type}), or give a named pipe as stdin (logtype-sidecar --stdin-type ${type} 0<>PIPE)`,
+        error: `--file: ${type} is a stream (the agent's stdout), not a file: pipe it in (agent | logtype-sidecar --stdin-type ${type}), or give a named pipe as stdin (logtype-sidecar --stdin-type ${type} 0<>PIPE)`,
       };
     }
     if (!findFileLogType(type)) return { ok: false, error: unknownType(type, '--file') };

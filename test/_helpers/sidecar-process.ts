@@ -8,8 +8,8 @@ import path from 'node:path';
 import { sleep } from './numbered-writer.js';
 
 export const DIST = path.resolve(import.meta.dirname, '../..');
-/** The sidecar under test; LOGTYPE_SIDECAR_BIN runs the same tests against another build (to show a fix). */
-export const SIDECAR_BIN = process.env['LOGTYPE_SIDECAR_BIN'] ?? path.join(DIST, 'bin/logtype-sidecar.js');
+/** The sidecar under test; LOGTYPE_SIDECAR runs the same tests against another build (to show a fix). */
+export const SIDECAR_BIN = process.env['LOGTYPE_SIDECAR'] || path.join(DIST, 'bin/logtype-sidecar.js');
 export const FILTER_BIN = path.join(DIST, 'bin/logtype.js');
 export const REPO = path.resolve(DIST, '..');
 /** Real log lines, copied into the repository with their sources (`SOURCES.md` there). */

@@ -21,7 +21,7 @@ const usageErrors: { name: string; args: string[]; says: RegExp }[] = [
   {
     name: '--file for the agent\'s stdout, a stream',
     args: ['--file', 'automation-agent-stdout=/x.log'],
-    says: /automation-agent-stdout is the agent's stdout, a stream, not a file: pipe it in .*--stdin-type automation-agent-stdout.*0<>PIPE/,
+    says: /automation-agent-stdout is a stream \(the agent's stdout\), not a file: pipe it in .*--stdin-type automation-agent-stdout.*0<>PIPE/,
   },
   { name: 'a bad --stop-timeout', args: ['--stop-timeout', 'later'], says: /--stop-timeout: "later" is not a duration/ },
 ];
@@ -45,7 +45,7 @@ test('--help names every variable and default, with examples', (t) => {
   t.regex(result.stdout, /Examples:/);
   t.regex(result.stdout, /--stop-timeout SECONDS .*\[default: 30\]/);
   t.regex(result.stdout, /SIGHUP/);
-  t.regex(result.stdout, /3 --once and a\s+followed file was missing/);
+  t.regex(result.stdout, /3 +--once, and a followed file was missing/);
 });
 
 test('MDB_LOG_FILE_* variables name the files; --file overrides them', (t) => {
