@@ -18,9 +18,10 @@
 import fs from 'node:fs';
 import type { SavedFile } from '../state/state-file.js';
 import type { FollowEvent } from './follow-events.js';
+import { FileCheckpoint } from './file-checkpoint.js';
 import { HeldFile, type FileLineSink, type HeldRole } from './held-file.js';
 import { reconcilePath, sameFile, drainIsOver, type PathState } from './reconcile.js';
-import { resumeFiles, isKnown, type KnownFile } from './resume.js';
+import { resumeFiles, isKnown, knownFile, type KnownFile } from './resume.js';
 import { rotatedSiblings } from './rotated-siblings.js';
 import { unseenSiblings } from './identity.js';
 
@@ -58,6 +59,7 @@ export interface FileFollowerOptions {
 }
 
 const DEFAULT_MAX_BEHIND = 16;
+const EMPTY = Buffer.alloc(0);
 /** Files closed after draining that are still recognised (not read again if they change). */
 const MAX_RETIRED = 16;
 const DEFAULT_MISSING_WARNING_MS = 3 * 60_000;
@@ -216,14 +218,21 @@ export class FileFollower {
       return;
     }
     const plan = resumeFiles(this.path, resume.files, this.#options.ignore);
-    for (const lost of plan.lost) this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: lost.position });
+    for (const lost of plan.lost) {
+      this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: lost.position });
+      this.#closePiece(lost);
+    }
     this.#retired = plan.retired;
     for (const found of plan.held) {
       const held = this.#tryOpen(found.name, found.name === this.path ? 'current' : found.how === 'copy' ? 'copy' : 'rotated', found.saved.position, now, found.saved.midLine);
-      if (!held) continue;
-      this.#options.onEvent({ kind: 'resumed', path: this.path, file: found.name, position: found.saved.position, how: found.how });
+      if (!held) {
+        this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: found.saved.position });
+        this.#closePiece(found.saved);
+        continue;
+      }
       if (found.name === this.path) this.#current = held;
       else this.#pushBehind(held);
+      this.#options.onEvent({ kind: 'resumed', path: this.path, file: found.name, position: found.saved.position, how: found.how });
     }
     if (!this.#current) {
       const state = statPath(this.path);
@@ -232,6 +241,15 @@ export class FileFollower {
       else this.#cannotRead(now, state, state.what);
     }
     this.#holdUnseen(now, resume.savedAt, plan.claimed);
+  }
+
+  /**
+   * A saved file whose line was left open (its first pieces delivered, `"partial":true`) and
+   * that cannot be read on: an empty last piece closes the line, so a reader joining pieces
+   * does not join the next line to it.
+   */
+  #closePiece(saved: SavedFile): void {
+    if (saved.midLine) this.#options.sink(EMPTY, 0, 0, false, saved.position, new FileCheckpoint(saved.position));
   }
 
   /** Opens the file at the name from `from` (its end: a file there at the very first start, as `tail -F -n0`). */
@@ -275,14 +293,16 @@ export class FileFollower {
     if (this.#behind.length <= max) return;
     // Over the bound: files read to their end are closed first (their lines are out or on their way).
     let excess = this.#behind.length - max;
+    const closed: HeldFile[] = [];
     this.#behind = this.#behind.filter((file) => {
       if (excess <= 0 || file === held || file.size() > file.position) return true;
       excess--;
       file.emitHeld(false);
       this.#retire(file);
-      this.#options.onEvent({ kind: 'drained', path: this.path, file: file.name, position: file.position });
+      closed.push(file);
       return false;
     });
+    for (const file of closed) this.#options.onEvent({ kind: 'drained', path: this.path, file: file.name, position: file.position });
     while (this.#behind.length > max) {
       const oldest = this.#behind.shift()!;
       const name = this.#currentName(oldest);
@@ -301,7 +321,8 @@ export class FileFollower {
 
   /** Held no more but recognised: a restart neither reads it again nor from its start. */
   #retire(held: HeldFile): void {
-    this.#retired.push({ dev: held.dev, ino: held.ino, birthtimeMs: held.birthtimeMs, saved: held.savedFile() });
+    const saved = held.savedFile();
+    this.#retired.push({ dev: held.dev, ino: held.ino, birthtimeMs: held.birthtimeMs, saved });
     if (this.#retired.length > MAX_RETIRED) this.#retired.shift();
     held.close();
   }
@@ -315,29 +336,31 @@ export class FileFollower {
   #onTruncated(now: number): void {
     const held = this.#current!;
     const position = held.position;
+    const seenTo = held.seenSize;
     const copy = this.#findCopy(held);
+    if (!copy) this.#recogniseReadCopies(held);
     const stream = held.restartAtZero(now, copy !== undefined);
-    let lostBytes: number | undefined;
+    // Bytes seen (while reading waited) that no copy holds: written just before the truncation.
+    let lostBytes = copy ? Math.max(0, seenTo - copy.size) : position > 0 ? Math.max(0, seenTo - position) : 0;
     if (copy) {
-      const copied = this.#tryOpenCopy(copy, position, now, stream);
+      const copied = this.#tryOpenCopy(copy.name, position, now, stream);
       if (copied) this.#pushBehind(copied);
-    } else if (held.copyNeeds > position) {
-      lostBytes = held.copyNeeds - position;
+      else lostBytes = Math.max(0, seenTo - position);
     }
     this.#options.onEvent({
       kind: 'truncated',
       path: this.path,
       position,
-      ...(copy ? { copy } : {}),
+      ...(copy ? { copy: copy.name } : {}),
       ...(lostBytes ? { lostBytes } : {}),
     });
     this.#holdUnseen(now);
   }
 
-  #findCopy(held: HeldFile): string | undefined {
-    if (held.copyNeeds === 0) return undefined;
+  #findCopy(held: HeldFile): { name: string; size: number } | undefined {
+    if (held.position === 0) return undefined;
     const siblings = rotatedSiblings(this.path, this.#options.ignore)
-      .filter((s) => s.stat.size >= held.copyNeeds && !this.#knows(s.name, s.stat))
+      .filter((s) => s.stat.size >= held.position && !this.#knows(s.name, s.stat))
       .sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs);
     for (const sibling of siblings) {
       let fd: number;
@@ -347,12 +370,22 @@ export class FileFollower {
         continue;
       }
       try {
-        if (held.matchesCopy(fd, fs.fstatSync(fd).size)) return sibling.name;
+        if (held.matchesCopy(fd, sibling.stat.size)) return { name: sibling.name, size: sibling.stat.size };
       } finally {
         fs.closeSync(fd);
       }
     }
     return undefined;
+  }
+
+  /** copytruncate's copy holding only what we had read already: recognised, so it is never read as a stranger. */
+  #recogniseReadCopies(held: HeldFile): void {
+    for (const sibling of rotatedSiblings(this.path, this.#options.ignore)) {
+      if (sibling.stat.size > held.position || this.#knows(sibling.name, sibling.stat)) continue;
+      const known = knownFile(sibling.name, sibling.stat, (fd) => held.isReadCopy(fd, sibling.stat.size));
+      if (known) this.#retired.push(known);
+    }
+    while (this.#retired.length > MAX_RETIRED) this.#retired.shift();
   }
 
   #tryOpenCopy(name: string, position: number, now: number, stream: ReturnType<HeldFile['restartAtZero']>): HeldFile | undefined {
@@ -397,6 +430,7 @@ export class FileFollower {
 
   #closeDrained(now: number): void {
     if (this.#behind.length === 0) return;
+    const drained: HeldFile[] = [];
     this.#behind = this.#behind.filter((held) => {
       let atEnd: boolean;
       try {
@@ -414,9 +448,10 @@ export class FileFollower {
       }
       if (!drainIsOver(atEnd, now - held.quietSince, wait, held.allDelivered)) return true;
       this.#retire(held);
-      this.#options.onEvent({ kind: 'drained', path: this.path, file: held.name, position: held.position });
+      drained.push(held);
       return false;
     });
+    for (const held of drained) this.#options.onEvent({ kind: 'drained', path: this.path, file: held.name, position: held.position });
   }
 
   #startWaiting(now: number): void {

@@ -36,6 +36,11 @@ const READ_BYTES = 256 * 1024;
  * copytruncate's copy): several lines, so repetitive lines do not look alike.
  */
 export const MARKER_BYTES = 256;
+/**
+ * The last bytes read are kept this far back: copytruncate's copy made while we were reading,
+ * and so shorter than what we read, is recognised by its last bytes when it ends within them.
+ */
+const RECENT_BYTES = 32 * 1024;
 
 /** One read buffer for every file: reads are synchronous and the sink copies each line before
  * the next read, so nothing outlives its turn in the buffer. */
@@ -52,7 +57,11 @@ export class HeldFile implements FileIdentity {
   readonly fd: number;
   readonly dev: number;
   readonly ino: number;
-  readonly birthtimeMs: number;
+  /**
+   * The birth time where the file system keeps one (0 until known: a file written within the
+   * clock tick it was made in shows its ctime there, so it is asked again at each save).
+   */
+  birthtimeMs: number;
   /** Where it was found (the followed path, or a name beside it). */
   readonly name: string;
   role: HeldRole;
@@ -76,6 +85,12 @@ export class HeldFile implements FileIdentity {
   readonly #seenMarker = Buffer.allocUnsafe(MARKER_BYTES);
   #seenMarkerLength = 0;
   #fingerprint: Fingerprint | undefined;
+  /** The last bytes read, ending at `position` (`#recentLength` of them). */
+  readonly #recent = Buffer.allocUnsafe(RECENT_BYTES);
+  #recentLength = 0;
+  /** The file's first bytes (up to FINGERPRINT_BYTES) as read: what a copy of it starts with. */
+  readonly #head = Buffer.allocUnsafe(FINGERPRINT_BYTES);
+  #headLength = 0;
   #tail: { position: number; hash: string | undefined } | undefined;
 
   private constructor(fd: number, stat: fs.Stats, name: string, role: HeldRole, position: number, now: number, lines: LineOptions, stream: LineStream) {
@@ -91,6 +106,7 @@ export class HeldFile implements FileIdentity {
     this.#lines = lines;
     this.#stream = stream;
     this.#markerLength = readInto(fd, position, this.#marker);
+    this.#readHead();
   }
 
   /**
@@ -156,20 +172,39 @@ export class HeldFile implements FileIdentity {
   }
 
   /**
-   * Whether `fd` holds, just before `at`, the bytes this file had there (what was read, or seen
-   * while reading waited): copytruncate's copy does. Returns the place compared, or undefined.
+   * Whether `fd` (of `size` bytes) holds, just before our read position, the bytes read there:
+   * copytruncate's copy, to be read on from that position. (Bytes seen but not read may be
+   * missing from it: written between the copy and the truncation, they are on no disk.) With
+   * nothing read yet there is nothing to compare: such a copy is read whole, as an unseen file.
    */
   matchesCopy(fd: number, size: number): boolean {
-    const [at, marker, length] =
-      this.seenSize > this.position ? [this.seenSize, this.#seenMarker, this.#seenMarkerLength] : [this.position, this.#marker, this.#markerLength];
-    if (at === 0 || size < at) return false;
-    const read = readInto(fd, at, scratch, length);
-    return read === length && scratch.compare(marker, 0, length, 0, read) === 0;
+    const length = this.#markerLength;
+    if (this.position === 0 || length === 0 || size < this.position) return false;
+    const read = readInto(fd, this.position, scratch, length);
+    return read === length && scratch.compare(this.#marker, 0, length, 0, read) === 0;
   }
 
-  /** The place a copy must reach to hold what was read or seen here. */
-  get copyNeeds(): number {
-    return Math.max(this.seenSize, this.position);
+  /**
+   * Whether `fd` (of `size` bytes) is a copy of what was already read here: no longer than the
+   * read position, starting with this file's first bytes. copytruncate copied it after we had
+   * read past its end (lines written between the copy and the truncation): nothing in it is
+   * new, and it is not a rotated file to read.
+   */
+  isReadCopy(fd: number, size: number): boolean {
+    if (size === 0 || size > this.position || this.#headLength === 0) return false;
+    // Its end must lie among the last bytes we read, and be those bytes.
+    const back = this.position - size;
+    if (back > this.#recentLength - Math.min(size, MARKER_BYTES)) return false;
+    const tail = Math.min(size, MARKER_BYTES);
+    const head = Math.min(size, this.#headLength);
+    const theirs = Buffer.allocUnsafe(head + tail);
+    try {
+      if (fs.readSync(fd, theirs, 0, head, 0) !== head || fs.readSync(fd, theirs, head, tail, size - tail) !== tail) return false;
+    } catch {
+      return false;
+    }
+    const ours = this.#recent.subarray(this.#recentLength - back - tail, this.#recentLength - back);
+    return theirs.subarray(0, head).equals(this.#head.subarray(0, head)) && theirs.subarray(head).equals(ours);
   }
 
   /**
@@ -199,6 +234,8 @@ export class HeldFile implements FileIdentity {
     this.#seenMarkerLength = 0;
     this.#fingerprint = undefined;
     this.#tail = undefined;
+    this.#headLength = 0;
+    this.#recentLength = 0;
     this.quietSince = now;
     return old;
   }
@@ -232,6 +269,7 @@ export class HeldFile implements FileIdentity {
       this.position += got;
       total += got;
       splitter.push(readBuffer, lead, last);
+      this.#keepRecent(readBuffer, lead, last);
       if (got < want) {
         this.atEnd = true;
         break;
@@ -240,6 +278,7 @@ export class HeldFile implements FileIdentity {
     }
     if (total > 0) {
       this.quietSince = now;
+      if (this.#headLength < FINGERPRINT_BYTES && this.#headLength < this.position) this.#readHead();
       if (this.seenSize < this.position) this.seenSize = this.position;
       // The marker is the end of what was just read; a short read's is read again.
       if (last >= MARKER_BYTES) {
@@ -306,6 +345,7 @@ export class HeldFile implements FileIdentity {
   savedFile(): SavedFile {
     const { delivered, midLine } = this.#stream.checkpoint;
     const wanted = Math.min(this.position, FINGERPRINT_BYTES);
+    if (!this.birthtimeMs) this.birthtimeMs = birthtimeOf(fs.fstatSync(this.fd));
     if (!this.#fingerprint || this.#fingerprint.fingerprintBytes < wanted) this.#fingerprint = fingerprintOf(this.fd, wanted);
     if (this.#tail?.position !== delivered) this.#tail = { position: delivered, hash: tailHashOf(this.fd, delivered) };
     return {
@@ -321,6 +361,28 @@ export class HeldFile implements FileIdentity {
 
   close(): void {
     fs.closeSync(this.fd);
+  }
+
+  /** Keeps the last RECENT_BYTES read (bytes[start, end) just read, ending at `position`). */
+  #keepRecent(bytes: Buffer, start: number, end: number): void {
+    const length = end - start;
+    if (length >= RECENT_BYTES) {
+      bytes.copy(this.#recent, 0, end - RECENT_BYTES, end);
+      this.#recentLength = RECENT_BYTES;
+      return;
+    }
+    const keep = Math.min(this.#recentLength, RECENT_BYTES - length);
+    this.#recent.copyWithin(0, this.#recentLength - keep, this.#recentLength);
+    bytes.copy(this.#recent, keep, start, end);
+    this.#recentLength = keep + length;
+  }
+
+  #readHead(): void {
+    try {
+      this.#headLength = fs.readSync(this.fd, this.#head, 0, FINGERPRINT_BYTES, 0);
+    } catch {
+      this.#headLength = 0;
+    }
   }
 
   #matches(at: number, marker: Buffer, length: number): boolean {

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import type { SavedFile } from '../state/state-file.js';
-import { fingerprintOf, tailHashOf } from './fingerprint.js';
+import { FINGERPRINT_BYTES, fingerprintOf, tailHashOf } from './fingerprint.js';
 import { compareBirthtimes, continuationOf, type Comparison } from './identity.js';
 import { birthtimeOf, rotatedSiblings, type SiblingFile } from './rotated-siblings.js';
 
@@ -63,6 +63,15 @@ export function resumeFiles(path: string, saved: readonly SavedFile[], ignore?: 
     }
   }
   return { held, lost, retired, claimed: [...claimed].map((c) => c.stat) };
+}
+
+/** `name` as a known file, when `is(fd)` says it is one of ours (undefined otherwise). */
+export function knownFile(name: string, stat: fs.Stats, is: (fd: number) => boolean): KnownFile | undefined {
+  return withFile(name, (fd) =>
+    is(fd)
+      ? { dev: stat.dev, ino: stat.ino, birthtimeMs: birthtimeOf(stat), saved: { dev: stat.dev, ino: stat.ino, position: stat.size, ...fingerprintOf(fd, FINGERPRINT_BYTES) } }
+      : undefined,
+  );
 }
 
 /** Whether `stat` (at `name`) is this known file, on the same mount: inode, birth, length, first bytes. */

@@ -35,16 +35,20 @@ export class Checkpointer {
     this.#known = { ...(loaded?.files ?? {}) };
   }
 
-  /** Something to save happened (lines left, a file was found or rotated): saved within a second. */
+  /**
+   * Something to save happened (lines left, a file was found or rotated): saved within a second,
+   * never inside the call (a follower reports a change before it has finished making it).
+   */
   changed(): void {
     if (this.#closed) return;
     this.#dirty = true;
-    const wait = this.#lastSave + SAVE_EVERY_MS - Date.now();
-    if (wait <= 0) this.save();
-    else this.#timer ??= setTimeout(() => {
-      this.#timer = undefined;
-      if (this.#dirty) this.save();
-    }, wait);
+    this.#timer ??= setTimeout(
+      () => {
+        this.#timer = undefined;
+        if (this.#dirty) this.save();
+      },
+      Math.max(0, this.#lastSave + SAVE_EVERY_MS - Date.now()),
+    );
   }
 
   /** Saves now (when anything changed since the last save, or `always`). */

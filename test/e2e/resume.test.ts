@@ -1,8 +1,9 @@
 import test from 'ava';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SidecarProcess, readState, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
+import { FILTER_BIN, SidecarProcess, readState, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 import { fnv1a64 } from '../../src/follow/fingerprint.js';
 
@@ -214,4 +215,57 @@ test('positions are saved once things go quiet: a SIGKILL after a quiet spell re
   const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
   t.deepEqual(result.lost, []);
   t.is(result.duplicated, 0);
+});
+
+test('SIGKILL right after a restart, before any line left: the state still knows every file it found', async (t) => {
+  const dir = tempDir('resume-early-kill');
+  const file = path.join(dir, 'mongodb.log');
+  const stateFile = path.join(dir, '.logtype-sidecar.state');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(500);
+  await first.waitForLines(500);
+  await first.stop();
+  const savedBefore = readState(stateFile)?.savedAt ?? 0;
+  writer.write(200);
+  // The reader is stalled from the start: nothing leaves, only the restart's first save happens.
+  const second = new SidecarProcess(['--log-dir', dir, '--rotate-wait', '1']);
+  second.stallReader();
+  await waitUntil(() => (readState(stateFile)?.savedAt ?? 0) > savedBefore, 10_000, 'the restart saved');
+  // The file it resumed is in the save (the pipe may have taken some lines already).
+  const saved = readState(stateFile)?.files[file] ?? [];
+  t.is(saved.length, 1);
+  t.true((saved[0]?.position ?? 0) >= 500 * (writer.line(1).length + 1));
+  second.child.kill('SIGKILL');
+  // What the pipe took before the kill is delivered: the reader reads it now.
+  second.resumeReader();
+  await second.exited;
+  writer.close();
+  const third = await start(dir);
+  await third.waitForLines(200 - second.lines().length);
+  await sleep(300);
+  await third.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines(), ...third.lines()], 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+});
+
+test('a line left open by a stop whose file is gone at the restart is closed: the next line is not joined to it', async (t) => {
+  const dir = tempDir('resume-open-line');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  fs.appendFileSync(file, 'whole\nhalf a li');
+  await first.waitForLines(1);
+  await first.stop();
+  t.is(first.lines().at(-1), '{"logType":"mongodb","contents":"half a li","partial":true}');
+  fs.unlinkSync(file); // the rest of the line is gone with its file
+  fs.writeFileSync(file, 'a new file\n');
+  const second = await start(dir);
+  await second.waitForLines(2);
+  await second.stop();
+  t.deepEqual(second.lines(), ['{"logType":"mongodb","contents":""}', '{"logType":"mongodb","contents":"a new file"}']);
+  const joined = spawnSync(process.execPath, [FILTER_BIN, '-o', 'raw'], { input: [...first.lines(), ...second.lines()].join('\n') + '\n', encoding: 'utf8' });
+  t.is(joined.stdout, 'whole\nhalf a li\na new file\n');
 });

@@ -198,3 +198,33 @@ test('more rotations during a stall than are held: the oldest is given up with a
   t.is(result.duplicated, 0);
   t.is(result.wrongContents, 0);
 });
+
+test('copytruncate during a stall whose copy is shorter than what was seen: read from the copy on, the lost window named', async (t) => {
+  const dir = tempDir('stalled-copy-short');
+  const file = path.join(dir, 'mongodb.log');
+  const writer = new NumberedWriter(file, 'mongodb', 1000);
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--from-start', '--stats-interval', '0', '--poll-interval', '0.1']);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  writer.write(10);
+  await sidecar.waitForLines(10);
+  sidecar.stallReader();
+  writer.write(1000); // 1 MB: the output fills, most is seen but not read
+  await sleep(500);
+  fs.copyFileSync(file, `${file}.1`);
+  writer.write(10); // the copytruncate window: seen (the poll looks), then destroyed
+  await sleep(400);
+  fs.truncateSync(file, 0);
+  writer.write(20);
+  writer.close();
+  await sleep(500);
+  sidecar.resumeReader();
+  await sidecar.waitForLines(writer.written - 10, 30_000);
+  await sleep(500);
+  await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, Array.from({ length: 10 }, (_, i) => 1011 + i), 'only the window, on no disk');
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  const truncated = sidecar.diagnostics().find((d) => d['event'] === 'truncated');
+  t.like(truncated, { copy: `${file}.1`, lostBytes: 10 * (writer.line(1).length + 1) });
+});
