@@ -85,8 +85,12 @@ export class HeldFile implements FileIdentity {
   readonly #seenMarker = Buffer.allocUnsafe(MARKER_BYTES);
   #seenMarkerLength = 0;
   #fingerprint: Fingerprint | undefined;
-  /** The last bytes read, ending at `position` (`#recentLength` of them). */
-  readonly #recent = Buffer.allocUnsafe(RECENT_BYTES);
+  /**
+   * The last bytes read, ending at `position`: a ring (`#recentEnd` is where the next byte
+   * goes), made at the first read of the file at the name (the only one copytruncate copies).
+   */
+  #recent: Buffer | undefined;
+  #recentEnd = 0;
   #recentLength = 0;
   /** The file's first bytes (up to FINGERPRINT_BYTES) as read: what a copy of it starts with. */
   readonly #head = Buffer.allocUnsafe(FINGERPRINT_BYTES);
@@ -203,8 +207,7 @@ export class HeldFile implements FileIdentity {
     } catch {
       return false;
     }
-    const ours = this.#recent.subarray(this.#recentLength - back - tail, this.#recentLength - back);
-    return theirs.subarray(0, head).equals(this.#head.subarray(0, head)) && theirs.subarray(head).equals(ours);
+    return theirs.subarray(0, head).equals(this.#head.subarray(0, head)) && theirs.subarray(head).equals(this.#recentBytes(back, tail));
   }
 
   /**
@@ -236,6 +239,7 @@ export class HeldFile implements FileIdentity {
     this.#tail = undefined;
     this.#headLength = 0;
     this.#recentLength = 0;
+    this.#recentEnd = 0;
     this.quietSince = now;
     return old;
   }
@@ -365,16 +369,28 @@ export class HeldFile implements FileIdentity {
 
   /** Keeps the last RECENT_BYTES read (bytes[start, end) just read, ending at `position`). */
   #keepRecent(bytes: Buffer, start: number, end: number): void {
+    if (this.role !== 'current') return;
+    const ring = (this.#recent ??= Buffer.allocUnsafe(RECENT_BYTES));
     const length = end - start;
     if (length >= RECENT_BYTES) {
-      bytes.copy(this.#recent, 0, end - RECENT_BYTES, end);
+      bytes.copy(ring, 0, end - RECENT_BYTES, end);
+      this.#recentEnd = 0;
       this.#recentLength = RECENT_BYTES;
       return;
     }
-    const keep = Math.min(this.#recentLength, RECENT_BYTES - length);
-    this.#recent.copyWithin(0, this.#recentLength - keep, this.#recentLength);
-    bytes.copy(this.#recent, keep, start, end);
-    this.#recentLength = keep + length;
+    const first = Math.min(length, RECENT_BYTES - this.#recentEnd);
+    bytes.copy(ring, this.#recentEnd, start, start + first);
+    if (first < length) bytes.copy(ring, 0, start + first, end);
+    this.#recentEnd = (this.#recentEnd + length) % RECENT_BYTES;
+    this.#recentLength = Math.min(RECENT_BYTES, this.#recentLength + length);
+  }
+
+  /** The `count` bytes read that end `back` bytes before `position` (within the ring). */
+  #recentBytes(back: number, count: number): Buffer {
+    const ring = this.#recent ?? Buffer.alloc(RECENT_BYTES);
+    const end = (this.#recentEnd - back + 2 * RECENT_BYTES) % RECENT_BYTES;
+    const start = (end - count + RECENT_BYTES) % RECENT_BYTES;
+    return start < end || count === 0 ? ring.subarray(start, start + count) : Buffer.concat([ring.subarray(start), ring.subarray(0, end)]);
   }
 
   #readHead(): void {
