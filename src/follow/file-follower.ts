@@ -16,10 +16,11 @@
  * from 0, after the rest of copytruncate's copy beside it.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { SavedFile } from '../state/state-file.js';
 import type { FollowEvent } from './follow-events.js';
 import { FileCheckpoint } from './file-checkpoint.js';
-import { HeldFile, type FileLineSink, type HeldRole } from './held-file.js';
+import { HeldFile, type FileLineSink, type HeldRole, type LineStream } from './held-file.js';
 import { reconcilePath, sameFile, drainIsOver, type PathState } from './reconcile.js';
 import { resumeFiles, isKnown, knownFile, type KnownFile } from './resume.js';
 import { rotatedSiblings } from './rotated-siblings.js';
@@ -59,6 +60,17 @@ export interface FileFollowerOptions {
 }
 
 const DEFAULT_MAX_BEHIND = 16;
+/**
+ * The files beside the path are listed when a name beside it changes (inotify says so), when
+ * the path itself changes, and at least this often (for what inotify misses): a copytruncate
+ * made before we had read or seen anything of the file shows only there.
+ */
+const DISCOVER_EVERY_MS = 10_000;
+/**
+ * A copy holding only what the file at the name holds (copytruncate's, before its truncation)
+ * is watched this long: once the file no longer holds it, it is read like a rotated file.
+ */
+const PENDING_COPY_MS = 10_000;
 const EMPTY = Buffer.alloc(0);
 /** Files closed after draining that are still recognised (not read again if they change). */
 const MAX_RETIRED = 16;
@@ -74,7 +86,12 @@ export class FileFollower {
   /** Closed files still recognised, newest last. */
   #retired: KnownFile[] = [];
   #looked = false;
-  #lastLook = 0;
+  /** When the files beside the path were last listed, and whether a name there changed since. */
+  #lastDiscovery = 0;
+  #discoverWanted = false;
+  /** Copies of the file at the name seen before its truncation, by device:inode: when first seen. */
+  readonly #pendingCopies = new Map<string, number>();
+  readonly #siblingPrefix: string;
   /** The current file's size at the last look. */
   #size: number | undefined;
   #missingSince: number | undefined;
@@ -83,6 +100,12 @@ export class FileFollower {
   constructor(options: FileFollowerOptions) {
     this.path = options.path;
     this.#options = options;
+    this.#siblingPrefix = `${path.basename(options.path)}.`;
+  }
+
+  /** inotify named an entry of the path's directory: a name beside the path is worth a look. */
+  nameChanged(name: string): void {
+    if (name.startsWith(this.#siblingPrefix)) this.#discoverWanted = true;
   }
 
   /** How far the file behind the name now has been read. */
@@ -99,8 +122,8 @@ export class FileFollower {
   observe(now: number): void {
     if (!this.#looked) {
       this.#looked = true;
+      this.#lastDiscovery = now;
       this.#firstLook(now);
-      this.#lastLook = now;
       return;
     }
     this.#closeDrained(now);
@@ -132,7 +155,7 @@ export class FileFollower {
           break;
       }
     }
-    this.#lastLook = now;
+    if (this.#discoverWanted || this.#pendingCopies.size > 0 || now - this.#lastDiscovery >= DISCOVER_EVERY_MS) this.#holdUnseen(now);
   }
 
   /**
@@ -224,7 +247,8 @@ export class FileFollower {
     }
     this.#retired = plan.retired;
     for (const found of plan.held) {
-      const held = this.#tryOpen(found.name, found.name === this.path ? 'current' : found.how === 'copy' ? 'copy' : 'rotated', found.saved.position, now, found.saved.midLine);
+      const role = found.name === this.path ? 'current' : found.how === 'copy' ? 'copy' : 'rotated';
+      const held = this.#openKnown(found.name, found.stat, role, found.saved.position, now, { midLine: found.saved.midLine === true });
       if (!held) {
         this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: found.saved.position });
         this.#closePiece(found.saved);
@@ -261,6 +285,37 @@ export class FileFollower {
     this.#missingSince = undefined;
     this.#lastWarning = { message: '', at: 0 };
     this.#options.onEvent({ kind: 'opened', path: this.path, position: held.position });
+  }
+
+  /**
+   * Opens the file listed as `stat` at `name`; if a rotation renamed it meanwhile, where it is
+   * now (beside the path, found by its identity).
+   */
+  #openKnown(
+    name: string,
+    stat: fs.Stats,
+    role: HeldRole,
+    position: number,
+    now: number,
+    options: { midLine?: boolean; stream?: LineStream } = {},
+  ): HeldFile | undefined {
+    const identity = { dev: stat.dev, ino: stat.ino };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        return HeldFile.open(name, role, position, now, this.#lineOptions(), { ...options, identity });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EMOVED' && code !== 'ENOENT') {
+          this.#cannotRead(now, statPath(name), errorMessage(error), error);
+          return undefined;
+        }
+        const atPath = fs.statSync(this.path, { throwIfNoEntry: false });
+        const moved = atPath && sameFile(atPath, identity) ? this.path : rotatedSiblings(this.path, this.#options.ignore).find((s) => sameFile(s.stat, identity))?.name;
+        if (!moved) return undefined;
+        name = moved;
+      }
+    }
+    return undefined;
   }
 
   #tryOpen(name: string, role: HeldRole, position: number | 'end', now: number, midLine?: boolean): HeldFile | undefined {
@@ -343,7 +398,11 @@ export class FileFollower {
     // Bytes seen (while reading waited) that no copy holds: written just before the truncation.
     let lostBytes = copy ? Math.max(0, seenTo - copy.size) : position > 0 ? Math.max(0, seenTo - position) : 0;
     if (copy) {
-      const copied = this.#tryOpenCopy(copy.name, position, now, stream);
+      const copied = this.#openKnown(copy.name, copy.stat, 'copy', position, now, { stream });
+      if (!copied) {
+        this.#options.onEvent({ kind: 'error', path: this.path, message: `the copy ${copy.name} went away before it was read` });
+        stream.splitter.end();
+      }
       if (copied) this.#pushBehind(copied);
       else lostBytes = Math.max(0, seenTo - position);
     }
@@ -357,26 +416,44 @@ export class FileFollower {
     this.#holdUnseen(now);
   }
 
-  #findCopy(held: HeldFile): { name: string; size: number } | undefined {
+  #findCopy(held: HeldFile): { name: string; size: number; stat: fs.Stats } | undefined {
     if (held.position === 0) return undefined;
     const siblings = rotatedSiblings(this.path, this.#options.ignore)
       .filter((s) => s.stat.size >= held.position && !this.#knows(s.name, s.stat))
       .sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs);
     for (const sibling of siblings) {
-      let fd: number;
+      const opened = this.#openListed(sibling.name, sibling.stat);
+      if (!opened) continue;
       try {
-        fd = fs.openSync(sibling.name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-      } catch {
-        continue;
-      }
-      try {
-        if (held.matchesCopy(fd, sibling.stat.size)) return { name: sibling.name, size: sibling.stat.size };
+        // Compared through this descriptor: its own identity and size, whatever the name holds later.
+        const stat = fs.fstatSync(opened.fd);
+        if (stat.isFile() && held.matchesCopy(opened.fd, stat.size)) return { name: opened.name, size: stat.size, stat };
       } finally {
-        fs.closeSync(fd);
+        fs.closeSync(opened.fd);
       }
     }
     return undefined;
   }
+
+  /**
+   * Opens the file listed as `stat` at `name`, or where a rotation has just moved it (found beside
+   * the path by its identity): a listing and an open are not one moment.
+   */
+  #openListed(name: string, stat: fs.Stats): { name: string; fd: number } | undefined {
+    for (let attempt = 0, at: string | undefined = name; attempt < 3 && at; attempt++) {
+      let fd: number | undefined;
+      try {
+        fd = fs.openSync(at, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+        if (sameFile(fs.fstatSync(fd), stat)) return { name: at, fd };
+      } catch {
+        // gone: look for it beside the path
+      }
+      if (fd !== undefined) fs.closeSync(fd);
+      at = rotatedSiblings(this.path, this.#options.ignore).find((s) => sameFile(s.stat, stat))?.name;
+    }
+    return undefined;
+  }
+
 
   /** copytruncate's copy holding only what we had read already: recognised, so it is never read as a stranger. */
   #recogniseReadCopies(held: HeldFile): void {
@@ -388,38 +465,54 @@ export class FileFollower {
     while (this.#retired.length > MAX_RETIRED) this.#retired.shift();
   }
 
-  #tryOpenCopy(name: string, position: number, now: number, stream: ReturnType<HeldFile['restartAtZero']>): HeldFile | undefined {
-    try {
-      return HeldFile.open(name, 'copy', position, now, this.#lineOptions(), { stream });
-    } catch (error) {
-      this.#options.onEvent({ kind: 'error', path: this.path, message: `cannot open the copy ${name}: ${errorMessage(error)}` });
-      stream.splitter.end();
-      return undefined;
-    }
-  }
+
 
   /**
-   * Rotated files beside the path that nobody has read and that changed since `sinceMs` (our
-   * last look, or the last save): made while we did not look. Held from their start, oldest first.
+   * Rotated files beside the path that nobody has read and that changed since `sinceMs` (the
+   * last listing, or the last save): made while we did not look. Held from their start, oldest first.
    */
-  #holdUnseen(now: number, sinceMs = this.#lastLook, claimed: readonly fs.Stats[] = []): void {
+  #holdUnseen(now: number, sinceMs = this.#lastDiscovery, claimed: readonly fs.Stats[] = []): void {
+    this.#discoverWanted = false;
+    this.#lastDiscovery = now;
     const siblings = rotatedSiblings(this.path, this.#options.ignore);
+    const key = (stat: fs.Stats): string => `${stat.dev}:${stat.ino}`;
     const known = (name: string, stat: fs.Stats): boolean => claimed.some((c) => sameFile(c, stat)) || this.#knows(name, stat);
     const unseen = unseenSiblings(
       siblings.map((s) => ({ name: s.name, mtimeMs: s.stat.mtimeMs, known: known(s.name, s.stat) })),
       sinceMs,
     );
+    // Copies seen earlier, whatever their mtime, wherever a rotation moved them.
+    for (const sibling of siblings) {
+      if (this.#pendingCopies.has(key(sibling.stat)) && !unseen.some((u) => u.name === sibling.name) && !known(sibling.name, sibling.stat)) {
+        unseen.push({ name: sibling.name, mtimeMs: sibling.stat.mtimeMs, known: false });
+      }
+    }
+    const present = new Set(siblings.map((s) => key(s.stat)));
+    for (const [copy, since] of this.#pendingCopies) if (!present.has(copy) || now - since > PENDING_COPY_MS) this.#pendingCopies.delete(copy);
     const current = this.#current;
-    for (const sibling of unseen) {
-      // copytruncate's copy, made before the truncation we have not seen yet: the file has its lines.
-      const size = siblings.find((s) => s.name === sibling.name)?.stat.size ?? 0;
-      if (current && current.holdsPrefixOf(sibling.name, size)) continue;
-      const held = this.#tryOpen(sibling.name, 'unseen', 0, now);
-      if (!held) continue;
+    for (const sibling of unseen.sort((a, b) => a.mtimeMs - b.mtimeMs)) {
+      const stat = siblings.find((s) => s.name === sibling.name)?.stat;
+      if (!stat) continue;
+      // copytruncate's copy, made before a truncation not seen yet: the file has its lines (for
+      // now), or, once truncated, the copy is found by the bytes we read (truncation handling).
+      if (current && (current.holdsPrefixOf(sibling.name, stat.size) || current.startsLike(sibling.name))) {
+        if (!this.#pendingCopies.has(key(stat))) this.#pendingCopies.set(key(stat), now);
+        continue;
+      }
+      this.#pendingCopies.delete(key(stat));
+      if (known(sibling.name, stat)) continue;
+      const held = this.#openKnown(sibling.name, stat, 'unseen', 0, now);
+      if (!held) {
+        // Gone or moved beyond recognition between the listing and the open: look again soon.
+        this.#discoverWanted = true;
+        this.#lastDiscovery = sinceMs;
+        continue;
+      }
       this.#pushBehind(held);
       this.#options.onEvent({ kind: 'unseen', path: this.path, file: sibling.name });
     }
   }
+
 
   /** Held now, or retired: a file of ours, by device, inode and (where kept) birth time. */
   #knows(name: string, stat: fs.Stats): boolean {

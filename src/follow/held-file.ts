@@ -116,7 +116,7 @@ export class HeldFile implements FileIdentity {
   /**
    * Opens `name` and holds it from `from` (a position, or its end): a new line stream (resumed inside a line when
    * `midLine`), or the one handed over by a truncated file. Throws what open/fstat throw; a
-   * name that is not a regular file throws ENOTFILE.
+   * name that is not a regular file throws ENOTFILE, one that is not `identity` any more EMOVED.
    */
   static open(
     name: string,
@@ -124,12 +124,16 @@ export class HeldFile implements FileIdentity {
     from: number | 'end',
     now: number,
     lines: LineOptions,
-    options: { midLine?: boolean; stream?: LineStream } = {},
+    options: { midLine?: boolean; stream?: LineStream; identity?: FileIdentity } = {},
   ): HeldFile {
     const fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     try {
       const stat = fs.fstatSync(fd);
       if (!stat.isFile()) throw Object.assign(new Error(`${name} is not a regular file`), { code: 'ENOTFILE' });
+      // Listed as one file, renamed away before this open (a rotation going on): not that file.
+      if (options.identity && (stat.dev !== options.identity.dev || stat.ino !== options.identity.ino)) {
+        throw Object.assign(new Error(`${name} is another file now`), { code: 'EMOVED' });
+      }
       const position = from === 'end' ? stat.size : from;
       const stream = options.stream ?? newStream(lines, position, options.midLine === true);
       return new HeldFile(fd, stat, name, role, position, now, lines, stream);
@@ -274,6 +278,7 @@ export class HeldFile implements FileIdentity {
       total += got;
       splitter.push(readBuffer, lead, last);
       this.#keepRecent(readBuffer, lead, last);
+      this.#advanceMarker(readBuffer, lead, last);
       if (got < want) {
         this.atEnd = true;
         break;
@@ -284,13 +289,6 @@ export class HeldFile implements FileIdentity {
       this.quietSince = now;
       if (this.#headLength < FINGERPRINT_BYTES && this.#headLength < this.position) this.#readHead();
       if (this.seenSize < this.position) this.seenSize = this.position;
-      // The marker is the end of what was just read; a short read's is read again.
-      if (last >= MARKER_BYTES) {
-        readBuffer.copy(this.#marker, 0, last - MARKER_BYTES, last);
-        this.#markerLength = MARKER_BYTES;
-      } else {
-        this.#markerLength = readInto(this.fd, this.position, this.#marker);
-      }
     }
     return total;
   }
@@ -310,6 +308,29 @@ export class HeldFile implements FileIdentity {
       unread = 0;
     }
     return unread + this.#stream.splitter.abandon();
+  }
+
+  /**
+   * Whether `name` starts as this file did when we read it (its first KiB): a copy of this file
+   * (copytruncate's), whether or not this file has been truncated since. Only once something
+   * was read here.
+   */
+  startsLike(name: string): boolean {
+    if (this.position === 0 || this.#headLength === 0) return false;
+    const theirs = Buffer.allocUnsafe(this.#headLength);
+    let fd: number;
+    try {
+      fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    } catch {
+      return false;
+    }
+    try {
+      return fs.readSync(fd, theirs, 0, this.#headLength, 0) === this.#headLength && theirs.equals(this.#head.subarray(0, this.#headLength));
+    } catch {
+      return false;
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   /**
@@ -365,6 +386,24 @@ export class HeldFile implements FileIdentity {
 
   close(): void {
     fs.closeSync(this.fd);
+  }
+
+  /**
+   * The marker follows what was read, from the bytes read (never read again from the file: it
+   * may have been truncated a moment later, and the marker must be what we read).
+   */
+  #advanceMarker(bytes: Buffer, start: number, end: number): void {
+    const marker = this.#marker;
+    const length = end - start;
+    if (length >= MARKER_BYTES) {
+      bytes.copy(marker, 0, end - MARKER_BYTES, end);
+      this.#markerLength = MARKER_BYTES;
+      return;
+    }
+    const keep = Math.min(this.#markerLength, MARKER_BYTES - length);
+    marker.copyWithin(0, this.#markerLength - keep, this.#markerLength);
+    bytes.copy(marker, keep, start, end);
+    this.#markerLength = keep + length;
   }
 
   /** Keeps the last RECENT_BYTES read (bytes[start, end) just read, ending at `position`). */

@@ -20,7 +20,7 @@ export interface KnownFile {
 
 export interface ResumePlan {
   /** Saved files found again, in the saved order: read on from their saved position. */
-  readonly held: readonly { readonly name: string; readonly saved: SavedFile; readonly how: 'same-file' | 'copy' }[];
+  readonly held: readonly { readonly name: string; readonly stat: fs.Stats; readonly saved: SavedFile; readonly how: 'same-file' | 'copy' }[];
   /** Saved files not found: their lines after the saved position cannot be delivered. */
   readonly lost: readonly SavedFile[];
   /** Retired saved files found again: recognised, not read. */
@@ -49,7 +49,7 @@ export function resumeFiles(path: string, saved: readonly SavedFile[], ignore?: 
     claimed.add(candidate);
     found.set(file, { candidate, how: 'copy' });
   }
-  const held: { name: string; saved: SavedFile; how: 'same-file' | 'copy' }[] = [];
+  const held: { name: string; stat: fs.Stats; saved: SavedFile; how: 'same-file' | 'copy' }[] = [];
   const lost: SavedFile[] = [];
   const retired: KnownFile[] = [];
   for (const file of saved) {
@@ -57,7 +57,7 @@ export function resumeFiles(path: string, saved: readonly SavedFile[], ignore?: 
     if (file.retired) {
       if (match) retired.push({ dev: match.candidate.stat.dev, ino: match.candidate.stat.ino, birthtimeMs: birthtimeOf(match.candidate.stat), saved: file });
     } else if (match) {
-      held.push({ name: match.candidate.name, saved: file, how: match.how });
+      held.push({ name: match.candidate.name, stat: match.candidate.stat, saved: file, how: match.how });
     } else {
       lost.push(file);
     }

@@ -132,9 +132,17 @@ export class Sidecar {
         if (this.#streams.every((s) => s.source.ended || s.path !== 'stdin')) void this.#drainAndFinish();
       };
     } else {
+      const byDirectory = new Map<string, FollowedFile[]>();
+      for (const file of this.#files) {
+        const directory = path.resolve(path.dirname(file.source.path));
+        byDirectory.set(directory, [...(byDirectory.get(directory) ?? []), file]);
+      }
       this.#waker = wakeOnChanges({
-        directories: this.#files.map((f) => path.dirname(f.source.path)),
+        directories: [...byDirectory.keys()],
         pollMs: this.#options.pollMs,
+        onName: (directory, name) => {
+          for (const file of byDirectory.get(directory) ?? []) file.follower.nameChanged(name);
+        },
         onWake: () => scheduler.wake(),
       });
       if (this.#options.statsIntervalMs > 0) {
