@@ -1,0 +1,74 @@
+/**
+ * `npm run torture -- [--minutes N] [--seed S] [--schedule-seconds D] [--sidecar PATH]`
+ *
+ * With --seed and no --minutes: that one schedule (a replay). With --minutes: schedules one
+ * after another (seeds S, S+1, ...; S random when not given) until N minutes have passed, a
+ * line of figures each, the full report of each failure, and the totals at the end. The exit
+ * status is 1 when any schedule failed.
+ */
+import { parseArgs } from 'node:util';
+import { figuresText } from './report.js';
+import { defaultSidecar, runTorture } from './torture.js';
+import type { Figures } from './oracle.js';
+
+const USAGE = 'usage: npm run torture -- [--minutes N] [--seed S] [--schedule-seconds D] [--sidecar PATH]';
+
+function parse(): { minutes: number | undefined; seed: number; seconds: number; sidecar: string } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        minutes: { type: 'string' },
+        seed: { type: 'string' },
+        'schedule-seconds': { type: 'string' },
+        sidecar: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    process.exitCode = 2;
+    throw error;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n  --seed S: replay one schedule; --minutes N: a soak of N minutes; --sidecar: another build's dist/bin/logtype-sidecar.js\n`);
+    process.exit(0);
+  }
+  const number = (text: string | undefined, name: string): number | undefined => {
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < 0) {
+      process.stderr.write(`--${name} takes a number, not "${text}"\n${USAGE}\n`);
+      process.exit(2);
+    }
+    return value;
+  };
+  return {
+    minutes: number(values.minutes, 'minutes'),
+    seed: number(values.seed, 'seed') ?? Math.floor(Math.random() * 2 ** 31),
+    seconds: number(values['schedule-seconds'], 'schedule-seconds') ?? 30,
+    sidecar: values.sidecar ?? defaultSidecar(),
+  };
+}
+
+const options = parse();
+const totals = new Map<string, number>();
+let schedules = 0;
+let failed = 0;
+const end = Date.now() + (options.minutes ?? 0) * 60_000;
+process.stdout.write(`torture against ${options.sidecar}, schedules of ${options.seconds} s${options.minutes ? `, for ${options.minutes} minutes` : ''}\n`);
+for (let seed = options.seed; schedules === 0 || Date.now() < end; seed++) {
+  const result = await runTorture({ seed, durationMs: options.seconds * 1000, sidecar: options.sidecar });
+  schedules++;
+  if (!result.verdict.passed) failed++;
+  process.stdout.write(`${result.summary}\n`);
+  if (!result.verdict.passed) process.stdout.write(`${result.report}\n`);
+  for (const [key, value] of Object.entries(result.verdict.figures)) {
+    if (typeof value === 'number') totals.set(key, (totals.get(key) ?? 0) + value);
+    else for (const [cause, n] of Object.entries(value as Record<string, number>)) totals.set(`lost: ${cause}`, (totals.get(`lost: ${cause}`) ?? 0) + n);
+  }
+}
+const total = Object.fromEntries(totals) as unknown as Figures;
+const causes = [...totals].filter(([k]) => k.startsWith('lost: ')).map(([k, v]) => [k.slice(6), v] as const);
+process.stdout.write(`\n${schedules} schedules, ${failed} failed; ${figuresText({ ...total, lostByCause: Object.fromEntries(causes) })}\n`);
+if (failed > 0) process.exitCode = 1;
