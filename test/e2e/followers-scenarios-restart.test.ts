@@ -119,6 +119,27 @@ test('rotated while down, the new file starting with the same 1 KiB banner: the 
   t.deepEqual(contentsOf(second), [...lines('old line', 11, 20), banner, ...lines('new line', 1, 10)]);
 });
 
+// Filebeat PR #50566 and #51417 (copytruncate recognised by fingerprint; a shared header prefix
+// misclassified): copytruncate while down, the file starting again with the same banner and
+// growing past the saved position.
+test('copytruncate while down, the file starting again with the same 1 KiB banner and growing past the saved position: the copy\'s rest, then the new file from 0', async (t) => {
+  const dir = tempDir('fs-copytruncate-banner');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const first = await start(t, dir, [file]);
+  fs.appendFileSync(file, text([banner, ...lines('old line', 1, 10)]));
+  await settle(first, 11);
+  await first.stop();
+  fs.appendFileSync(file, text(lines('old line', 11, 20)));
+  fs.copyFileSync(file, `${file}.1`);
+  fs.truncateSync(file, 0);
+  fs.appendFileSync(file, text([banner, ...lines('new line', 1, 40)]));
+  const second = await start(t, dir, [file]);
+  await settle(second, 51);
+  await second.stop();
+  t.deepEqual(contentsOf(second), [...lines('old line', 11, 20), banner, ...lines('new line', 1, 40)]);
+});
+
 // Vector #25079 between two files: two followed files with the same first KiB.
 test('two followed files whose first KiB is the same: each read as its own, across a restart', async (t) => {
   const dir = tempDir('fs-two-banners');
@@ -186,6 +207,29 @@ test('half a line, SIGKILL, the rest of the line written, restart: the line arri
   await second.stop();
   t.deepEqual(contentsOf(first), ['whole line']);
   t.deepEqual(contentsOf(second), ['the first half of a line, and its second half']);
+});
+
+// Fluent Bit #11265 itself: a graceful stop (SIGTERM) with a half-written line. Nothing of it
+// may be lost or come twice: it arrives whole after the restart, or as its start at the stop
+// and its end after the restart (the sidecar emits what it holds at SIGTERM).
+test('half a line, SIGTERM, the rest of the line written, restart: every byte of the line once, in order', async (t) => {
+  const dir = tempDir('fs-partial-term');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const first = await start(t, dir, [file]);
+  fs.appendFileSync(file, 'whole line\n');
+  await settle(first, 1);
+  fs.appendFileSync(file, 'the first half of a line, ');
+  await sleep(500);
+  await first.stop('SIGTERM');
+  fs.appendFileSync(file, 'and its second half\nnext line\n');
+  const second = await start(t, dir, [file]);
+  await settle(second, 2);
+  await second.stop();
+  const delivered = [...contentsOf(first), ...contentsOf(second)];
+  t.is(delivered[0], 'whole line');
+  t.is(delivered.at(-1), 'next line');
+  t.is(delivered.slice(1, -1).join(''), 'the first half of a line, and its second half');
 });
 
 // Fluent Bit #11416 (the offset update fails silently: the file is read again after a restart).

@@ -65,11 +65,14 @@ export interface Figures {
   readonly late: number;
   readonly unreachable: number;
   readonly beforeFirstLook: number;
+  readonly racedCopy: number;
   readonly repeatedAfterKill: number;
   readonly repeated: number;
   readonly outOfOrder: number;
   readonly damaged: number;
   readonly split: number;
+  /** Lines unfinished at a SIGTERM: their start emitted at the stop, their end after the restart (allowed). */
+  readonly splitAtStop: number;
   readonly interleaved: number;
   readonly invalidJson: number;
   readonly wrongType: number;
@@ -110,6 +113,8 @@ interface Joined {
 }
 
 const ENTRY_KEYS = new Set(['logType', 'contents', 'partial']);
+/** How soon after a file's first line a copy of it can be taken before the sidecar could have read any of it. */
+const RACE_MS = 1000;
 
 export function judge(observation: Observation): Verdict {
   return new Judge(observation).verdict();
@@ -119,6 +124,9 @@ class Judge {
   readonly #o: Observation;
   readonly #problems: Problem[] = [];
   readonly #excused: Problem[] = [];
+  #splitAtStop = 0;
+  /** Entries that name no line: judged last, as a short line's end may be one of them. */
+  #unidentified: Joined[] = [];
   readonly #deliveries = new Map<LineRecord, Delivery[]>();
   #entries = 0;
   #pieces = 0;
@@ -132,6 +140,9 @@ class Judge {
     const joined = this.#readOutput();
     for (const entry of joined) this.#place(entry);
     const counts = this.#classifyLines();
+    for (const entry of this.#unidentified) {
+      this.#problem({ kind: 'unidentified', count: 1, at: entry.at, run: entry.run, detail: `${entry.logType}: ${excerpt(entry.contents)}` });
+    }
     this.#checkOrder();
     this.#checkRuns();
     const by = (kind: ProblemKind): number => this.#problems.filter((p) => p.kind === kind).reduce((sum, p) => sum + p.count, 0);
@@ -151,11 +162,13 @@ class Judge {
       late: counts.late,
       unreachable: counts.unreachable,
       beforeFirstLook: counts.beforeFirstLook,
+      racedCopy: counts.racedCopy,
       repeatedAfterKill: counts.repeatedAfterKill,
       repeated: by('repeated'),
       outOfOrder: by('out-of-order'),
       damaged: by('damaged'),
       split: by('split'),
+      splitAtStop: this.#splitAtStop,
       interleaved: by('interleaved'),
       invalidJson: by('invalid-json'),
       wrongType: by('wrong-type'),
@@ -240,7 +253,7 @@ class Judge {
     const identity = identifyContents(entry.contents);
     const line = identity ? this.#o.files.lines[identity.file]?.[identity.seq - 1] : undefined;
     if (!identity || !line) {
-      this.#problem({ kind: 'unidentified', count: 1, at: entry.at, run: entry.run, detail: `${entry.logType}: ${excerpt(entry.contents)}` });
+      this.#unidentified.push(entry);
       return;
     }
     const type = this.#o.schedule.settings.types[line.file]!;
@@ -304,10 +317,11 @@ class Judge {
     late: number;
     unreachable: number;
     beforeFirstLook: number;
+    racedCopy: number;
     repeatedAfterKill: number;
     lostByCause: Record<string, number>;
   } {
-    const result = { delivered: 0, destroyed: 0, late: 0, unreachable: 0, beforeFirstLook: 0, repeatedAfterKill: 0, lostByCause: {} as Record<string, number> };
+    const result = { delivered: 0, destroyed: 0, late: 0, unreachable: 0, beforeFirstLook: 0, racedCopy: 0, repeatedAfterKill: 0, lostByCause: {} as Record<string, number> };
     const lost: { line: LineRecord; cause: string }[] = [];
     const excused: { line: LineRecord; cause: string }[] = [];
     const repeated: { line: LineRecord; delivery: Delivery; previous: Delivery }[] = [];
@@ -321,6 +335,7 @@ class Judge {
           else if (excuse === 'late') result.late++;
           else if (excuse === 'unreachable') result.unreachable++;
           else if (excuse === 'before-first-look') result.beforeFirstLook++;
+          else if (excuse === 'raced-copy') result.racedCopy++;
           else {
             const cause = this.#cause(line);
             result.lostByCause[cause] = (result.lostByCause[cause] ?? 0) + 1;
@@ -381,7 +396,11 @@ class Judge {
     return result;
   }
 
-  /** A line's start and its end delivered as two entries (an unfinished line emitted at a stop) count once, as a split. */
+  /**
+   * A line's start and its end delivered as two entries count once. Across a SIGTERM that is
+   * the documented behaviour (what the sidecar holds is emitted at the stop), counted apart;
+   * otherwise it is a split line, a problem.
+   */
   #pairSplits(line: LineRecord, deliveries: Delivery[]): Delivery[] {
     const result: Delivery[] = [];
     const suffixes = deliveries.filter((d) => d.kind === 'suffix');
@@ -389,8 +408,17 @@ class Judge {
       if (delivery.kind === 'whole') result.push(delivery);
       else if (delivery.kind === 'prefix') {
         const index = suffixes.findIndex((s) => s.order > delivery.order && s.chars + delivery.chars === line.chars);
-        if (index >= 0) {
-          const suffix = suffixes.splice(index, 1)[0]!;
+        // A line too short for a trailer: its end names no line, and is found by its text.
+        const unnamed = index >= 0 ? undefined : this.#unnamedEnd(line, delivery);
+        if (index >= 0 || unnamed) {
+          const suffix = unnamed ?? suffixes.splice(index, 1)[0]!;
+          result.push(delivery);
+          // Documented: at SIGTERM an unfinished line is emitted; its rest comes after the restart.
+          const stopped = this.#o.runs[delivery.run]!.endedBy?.signal === 'SIGTERM' && suffix.run > delivery.run;
+          if (stopped) {
+            this.#splitAtStop++;
+            continue;
+          }
           this.#problem({
             kind: 'split',
             count: 1,
@@ -400,7 +428,6 @@ class Judge {
             seqs: [line.seq, line.seq],
             detail: `delivered as two entries: its first ${delivery.chars} characters by run ${delivery.run}, the rest by run ${suffix.run}${line.partial ? ' (written in two parts)' : ''}`,
           });
-          result.push(delivery);
         } else {
           this.#problem({ kind: 'damaged', count: 1, at: delivery.at, run: delivery.run, file: line.file, seqs: [line.seq, line.seq], detail: `only its first ${delivery.chars} of ${line.chars} characters, as an entry of their own` });
         }
@@ -412,12 +439,37 @@ class Judge {
     return result.sort((a, b) => a.order - b.order);
   }
 
-  #excuse(line: LineRecord): 'destroyed' | 'late' | 'unreachable' | 'before-first-look' | undefined {
+  #unnamedEnd(line: LineRecord, start: Delivery): Delivery | undefined {
+    const type = this.#o.schedule.settings.types[line.file]!;
+    const rest = this.#expected(line).slice(start.chars);
+    const index = this.#unidentified.findIndex((e) => e.logType === type && e.order > start.order && e.contents === rest);
+    if (index < 0) return undefined;
+    const entry = this.#unidentified.splice(index, 1)[0]!;
+    return { run: entry.run, order: entry.order, at: entry.at, kind: 'suffix', chars: entry.contents.length };
+  }
+
+  #excuse(line: LineRecord): 'destroyed' | 'late' | 'unreachable' | 'before-first-look' | 'raced-copy' | undefined {
     if (line.destroyed) return 'destroyed';
+    if (this.#racedCopy(line)) return 'raced-copy';
     if (line.late) return 'late';
     if (this.#beforeFirstLook(line)) return 'before-first-look';
     if (!this.#containing(line).some((gen) => this.#readable(gen, line))) return 'unreachable';
     return undefined;
+  }
+
+  /**
+   * copytruncate's copy taken, while the sidecar ran, of a file none of whose bytes had been
+   * delivered yet, all written just before: nothing was read to recognise the copy by (its read
+   * position was 0, and 0 is also the size after the truncate). Every follower has this race.
+   */
+  #racedCopy(line: LineRecord): boolean {
+    const gen = this.#o.files.gens[line.gen]!;
+    const copy = this.#o.files.gens.find((g) => g.origin === 'copy' && g.from === gen.id);
+    if (!copy || copy.createdCondition !== 'up') return false;
+    const lines = this.#o.files.lines[gen.file]!;
+    const first = lines[gen.lines[0]! - 1]!;
+    if (copy.createdAt - first.writtenAt >= RACE_MS) return false;
+    return !gen.lines.some((seq) => (this.#deliveries.get(lines[seq - 1]!) ?? []).some((d) => d.at <= copy.createdAt));
   }
 
   /** The generations that hold the line: its own, and copies of it made after it was written. */

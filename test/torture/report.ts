@@ -53,7 +53,9 @@ export function fullReport(observation: Observation, verdict: Verdict): string {
     out.push('  action log:');
     for (const line of actionLog(observation)) out.push(`    ${line}`);
   }
-  out.push(`  replay: npm run torture -- --seed ${s.seed} --schedule-seconds ${s.durationMs / 1000} --sidecar ${observation.sidecar}`);
+  out.push(
+    `  replay: npm run torture -- --seed ${s.seed} --schedule-seconds ${s.durationMs / 1000}${s.actions ? ` --actions ${s.actions.join(',')}` : ''} --sidecar ${observation.sidecar}`,
+  );
   return out.join('\n');
 }
 
@@ -64,9 +66,9 @@ export function figuresText(f: Figures): string {
   return (
     `lines ${f.lines}, bytes ${f.bytes}, delivered ${f.delivered}, entries ${f.entries} (${f.pieces} pieces), ` +
     `lost ${f.lost}${causes ? ` (${causes})` : ''}, repeated ${f.repeated}, repeated after SIGKILL ${f.repeatedAfterKill}, ` +
-    `out of order ${f.outOfOrder}, damaged ${f.damaged}, split ${f.split}, interleaved ${f.interleaved}, unidentified ${f.unidentified}, ` +
+    `out of order ${f.outOfOrder}, damaged ${f.damaged}, split ${f.split} (+${f.splitAtStop} across a SIGTERM, allowed), interleaved ${f.interleaved}, unidentified ${f.unidentified}, ` +
     `wrong type ${f.wrongType}, invalid JSON ${f.invalidJson}, bad exits ${f.badExits}, stderr noise ${f.stderrNoise}, hangs ${f.hangs}; ` +
-    `excused: destroyed by copytruncate ${f.destroyed}, unreachable ${f.unreachable}, late ${f.late}, before the first look ${f.beforeFirstLook}`
+    `excused: destroyed by copytruncate ${f.destroyed}, copied before any was read ${f.racedCopy}, unreachable ${f.unreachable}, late ${f.late}, before the first look ${f.beforeFirstLook}`
   );
 }
 

@@ -25,6 +25,8 @@ export interface TortureSettings {
   readonly fromStart: boolean;
   /** Background lines a second, per file. */
   readonly rates: readonly number[];
+  /** The actions drawn from (all when undefined): a narrower soak while hunting one class. */
+  readonly actions?: readonly ActionName[] | undefined;
 }
 
 export type Operation =
@@ -104,7 +106,7 @@ const ACTION_WEIGHTS: readonly (readonly [ActionName, number])[] = [
   ['rotations-while-down', 4],
 ];
 
-export function settingsFor(seed: number, durationMs: number): TortureSettings {
+export function settingsFor(seed: number, durationMs: number, actions?: readonly ActionName[]): TortureSettings {
   const random = new Random(seed, 0x5e7);
   const count = random.int(2, 4);
   return {
@@ -116,8 +118,11 @@ export function settingsFor(seed: number, durationMs: number): TortureSettings {
     maxLineBytes: random.pick([16 * 1024, 64 * 1024, 1024 * 1024]),
     fromStart: random.chance(0.25),
     rates: Array.from({ length: count }, () => random.int(20, 400)),
+    ...(actions ? { actions } : {}),
   };
 }
+
+export const ACTION_NAMES: readonly ActionName[] = ACTION_WEIGHTS.map(([name]) => name);
 
 /** The sidecar's arguments for these settings (besides the paths). */
 export function sidecarArgs(settings: TortureSettings): string[] {
@@ -134,8 +139,8 @@ export function sidecarArgs(settings: TortureSettings): string[] {
   ];
 }
 
-export function generateSchedule(seed: number, durationMs: number): Schedule {
-  return new ScheduleBuilder(settingsFor(seed, durationMs)).build();
+export function generateSchedule(seed: number, durationMs: number, actions?: readonly ActionName[]): Schedule {
+  return new ScheduleBuilder(settingsFor(seed, durationMs, actions)).build();
 }
 
 interface Window {
@@ -168,9 +173,11 @@ class ScheduleBuilder {
   build(): Schedule {
     this.#initial();
     const end = this.#settings.durationMs;
-    for (let t = 800; t < end - 1500; t += this.#random.int(300, 1200)) {
+    const allowed = this.#settings.actions;
+    const weights = allowed ? ACTION_WEIGHTS.filter(([name]) => allowed.includes(name)) : ACTION_WEIGHTS;
+    for (let t = 800; t < end - 1500 && weights.length > 0; t += this.#random.int(300, 1200)) {
       for (let attempt = 0; attempt < 6; attempt++) {
-        if (this.#tryAction(this.#random.weighted(ACTION_WEIGHTS), t)) break;
+        if (this.#tryAction(this.#random.weighted(weights), t)) break;
       }
     }
     this.#background();

@@ -10,10 +10,11 @@ import { parseArgs } from 'node:util';
 import { figuresText } from './report.js';
 import { defaultSidecar, runTorture } from './torture.js';
 import type { Figures } from './oracle.js';
+import { ACTION_NAMES, type ActionName } from './schedule.js';
 
-const USAGE = 'usage: npm run torture -- [--minutes N] [--seed S] [--schedule-seconds D] [--sidecar PATH]';
+const USAGE = 'usage: npm run torture -- [--minutes N] [--seed S] [--schedule-seconds D] [--sidecar PATH] [--actions A,B,...]';
 
-function parse(): { minutes: number | undefined; seed: number; seconds: number; sidecar: string } {
+function parse(): { minutes: number | undefined; seed: number; seconds: number; sidecar: string; actions: ActionName[] | undefined } {
   let values;
   try {
     ({ values } = parseArgs({
@@ -22,6 +23,7 @@ function parse(): { minutes: number | undefined; seed: number; seconds: number; 
         seed: { type: 'string' },
         'schedule-seconds': { type: 'string' },
         sidecar: { type: 'string' },
+        actions: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -31,7 +33,9 @@ function parse(): { minutes: number | undefined; seed: number; seconds: number; 
     throw error;
   }
   if (values.help) {
-    process.stdout.write(`${USAGE}\n  --seed S: replay one schedule; --minutes N: a soak of N minutes; --sidecar: another build's dist/bin/logtype-sidecar.js\n`);
+    process.stdout.write(
+      `${USAGE}\n  --seed S: replay one schedule; --minutes N: a soak of N minutes; --sidecar: another build's dist/bin/logtype-sidecar.js;\n  --actions: draw only these (${ACTION_NAMES.join(', ')})\n`,
+    );
     process.exit(0);
   }
   const number = (text: string | undefined, name: string): number | undefined => {
@@ -43,7 +47,14 @@ function parse(): { minutes: number | undefined; seed: number; seconds: number; 
     }
     return value;
   };
+  const actions = values.actions?.split(',').map((a) => a.trim()) as ActionName[] | undefined;
+  const unknown = actions?.filter((a) => !ACTION_NAMES.includes(a)) ?? [];
+  if (unknown.length > 0) {
+    process.stderr.write(`--actions: unknown ${unknown.join(', ')} (known: ${ACTION_NAMES.join(', ')})\n`);
+    process.exit(2);
+  }
   return {
+    actions,
     minutes: number(values.minutes, 'minutes'),
     seed: number(values.seed, 'seed') ?? Math.floor(Math.random() * 2 ** 31),
     seconds: number(values['schedule-seconds'], 'schedule-seconds') ?? 30,
@@ -58,7 +69,7 @@ let failed = 0;
 const end = Date.now() + (options.minutes ?? 0) * 60_000;
 process.stdout.write(`torture against ${options.sidecar}, schedules of ${options.seconds} s${options.minutes ? `, for ${options.minutes} minutes` : ''}\n`);
 for (let seed = options.seed; schedules === 0 || Date.now() < end; seed++) {
-  const result = await runTorture({ seed, durationMs: options.seconds * 1000, sidecar: options.sidecar });
+  const result = await runTorture({ seed, durationMs: options.seconds * 1000, sidecar: options.sidecar, actions: options.actions });
   schedules++;
   if (!result.verdict.passed) failed++;
   process.stdout.write(`${result.summary}\n`);

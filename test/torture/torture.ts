@@ -7,7 +7,7 @@ import { SIDECAR_BIN, tempDir } from '../_helpers/sidecar-process.js';
 import { interpret, type Observation } from './interpreter.js';
 import { judge, type Verdict } from './oracle.js';
 import { fullReport, summaryLine } from './report.js';
-import { generateSchedule } from './schedule.js';
+import { generateSchedule, type ActionName } from './schedule.js';
 
 export interface TortureOptions {
   readonly seed: number;
@@ -16,6 +16,8 @@ export interface TortureOptions {
   readonly sidecar?: string | undefined;
   /** Keep the log files of a passing run too (a failing run's are always kept). */
   readonly keepFiles?: boolean;
+  /** Draw only these actions (all when undefined). */
+  readonly actions?: readonly ActionName[] | undefined;
 }
 
 export interface TortureResult {
@@ -47,7 +49,7 @@ function extraArgsFor(sidecar: string): string[] {
 export async function runTorture(options: TortureOptions): Promise<TortureResult> {
   const sidecar = options.sidecar ?? defaultSidecar();
   if (!fs.existsSync(sidecar)) throw new Error(`no sidecar at ${sidecar}: build it (npx tsc -p .) or pass --sidecar PATH`);
-  const schedule = generateSchedule(options.seed, options.durationMs);
+  const schedule = generateSchedule(options.seed, options.durationMs, options.actions);
   const dir = tempDir(`torture-${options.seed}`);
   const observation = await interpret(schedule, { sidecar, dir, extraArgs: extraArgsFor(sidecar) });
   const verdict = judge(observation);
