@@ -52,7 +52,7 @@ const EXIT_BOUND_MS = 30_000;
 /** How long the first look at the files may take at a start without state. */
 const READY_BOUND_MS = 15_000;
 /** At the end: output quiet this long (and writers quiet for the rotate wait) before the stop. */
-const SETTLE_QUIET_MS = 1500;
+const SETTLE_QUIET_MS = 2500;
 const SETTLE_BOUND_MS = 30_000;
 
 export async function interpret(schedule: Schedule, options: InterpretOptions): Promise<Observation> {

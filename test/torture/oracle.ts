@@ -73,6 +73,8 @@ export interface Figures {
   readonly split: number;
   /** Lines unfinished at a SIGTERM: their start emitted at the stop, their end after the restart (allowed). */
   readonly splitAtStop: number;
+  /** Runs whose output ends in the middle of an entry because they were SIGKILLed in a write (allowed). */
+  readonly cutByKill: number;
   readonly interleaved: number;
   readonly invalidJson: number;
   readonly wrongType: number;
@@ -115,6 +117,8 @@ interface Joined {
 const ENTRY_KEYS = new Set(['logType', 'contents', 'partial']);
 /** How soon after a file's first line a copy of it can be taken before the sidecar could have read any of it. */
 const RACE_MS = 1000;
+/** Beyond a poll, how long a running sidecar may take to notice a new file. */
+const NOTICE_MS = 2000;
 
 export function judge(observation: Observation): Verdict {
   return new Judge(observation).verdict();
@@ -125,6 +129,7 @@ class Judge {
   readonly #problems: Problem[] = [];
   readonly #excused: Problem[] = [];
   #splitAtStop = 0;
+  #cutByKill = 0;
   /** Entries that name no line: judged last, as a short line's end may be one of them. */
   #unidentified: Joined[] = [];
   readonly #deliveries = new Map<LineRecord, Delivery[]>();
@@ -169,6 +174,7 @@ class Judge {
       damaged: by('damaged'),
       split: by('split'),
       splitAtStop: this.#splitAtStop,
+      cutByKill: this.#cutByKill,
       interleaved: by('interleaved'),
       invalidJson: by('invalid-json'),
       wrongType: by('wrong-type'),
@@ -181,10 +187,14 @@ class Judge {
     return { passed: problems.length === 0, figures, problems, excused: this.#excused };
   }
 
-  /** Every run's output: valid entries, pieces joined per type in order (across runs, unless cut by SIGKILL). */
+  /**
+   * Every run's output: valid entries, pieces joined per type in order, across runs too (a
+   * restart may go on with the rest of a line). Pieces left open when a run was SIGKILLed and
+   * followed by the start of another line were cut by the kill: not a delivery, not a problem.
+   */
   #readOutput(): Joined[] {
     const joined: Joined[] = [];
-    const open = new Map<string, { first: Joined; parts: string[] }>();
+    const open = new Map<string, { first: Joined; parts: string[]; killed: boolean }>();
     const close = (logType: string, last?: { contents: string }): void => {
       const pending = open.get(logType);
       if (!pending) return;
@@ -201,6 +211,11 @@ class Judge {
         const at = run.arrivalOf(start);
         const order = this.#order++;
         const entry = newline === -1 ? undefined : parseEntry(output, start, end);
+        if (!entry && newline === -1 && run.endedBy?.signal === 'SIGKILL') {
+          // Killed in the middle of a write: the last entry is cut, and nothing can prevent it.
+          this.#cutByKill++;
+          break;
+        }
         if (!entry) {
           this.#problem({
             kind: 'invalid-json',
@@ -216,7 +231,8 @@ class Judge {
         start = end + 1;
         const pending = open.get(entry.logType);
         if (pending && startsALine(entry.contents)) {
-          pending.first.interleaved = true;
+          if (pending.killed) pending.first.cutByKill = true;
+          else pending.first.interleaved = true;
           close(entry.logType);
         }
         if (entry.partial) {
@@ -227,6 +243,7 @@ class Judge {
             open.set(entry.logType, {
               first: { run: run.index, order, at, logType: entry.logType, contents: '', pieces: 0, interleaved: false, cutByKill: false },
               parts: [entry.contents],
+              killed: false,
             });
           continue;
         }
@@ -237,12 +254,7 @@ class Judge {
         }
         joined.push({ run: run.index, order, at, logType: entry.logType, contents: entry.contents, pieces: 1, interleaved: false, cutByKill: false });
       }
-      if (run.endedBy?.signal === 'SIGKILL') {
-        for (const [logType, pending] of [...open]) {
-          pending.first.cutByKill = true;
-          close(logType);
-        }
-      }
+      if (run.endedBy?.signal === 'SIGKILL') for (const pending of open.values()) pending.killed = true;
     }
     for (const logType of [...open.keys()]) close(logType);
     return joined.sort((a, b) => a.order - b.order);
@@ -388,9 +400,10 @@ class Judge {
         file: first.line.file,
         seqs: [first.line.seq, group.at(-1)!.line.seq],
         detail:
-          first.previous.run === first.delivery.run
-            ? `delivered twice by run ${first.delivery.run}`
-            : `delivered by run ${first.previous.run} (ended by ${previousRun.endedBy?.signal ?? 'itself'}${previousRun.endedBy?.signal === 'SIGKILL' ? ', after a save that covered them' : ''}) and again by run ${first.delivery.run}; ${this.#genStory(first.line.gen)}`,
+          (first.previous.run === first.delivery.run
+            ? `delivered twice by run ${first.delivery.run}, at ${seconds(first.previous.at)} s and ${seconds(first.delivery.at)} s`
+            : `delivered by run ${first.previous.run} at ${seconds(first.previous.at)} s (ended by ${previousRun.endedBy?.signal ?? 'itself'}${previousRun.endedBy?.signal === 'SIGKILL' ? ', after a save that covered them' : ''}) and again by run ${first.delivery.run} at ${seconds(first.delivery.at)} s`) +
+          `; ${this.#genStory(first.line.gen)}`,
       });
     }
     return result;
@@ -496,8 +509,9 @@ class Judge {
       if (end.signal === 'SIGTERM') return !end.stalled;
       return !(end.stalled || line.writtenAt >= end.at - (settings.pollMs + 1000));
     }
-    // Deleted while a sidecar ran, unopened, after it had time to see it: it should have.
-    return unlinked.condition !== 'down' && unlinked.condition !== 'stopping' && this.#upTime(gen.createdAt, unlinked.at) >= settings.pollMs + 1000;
+    // Deleted while a sidecar ran, unopened, after it had time to see it (a poll, and slack for
+    // a loaded machine): it should have.
+    return unlinked.condition !== 'down' && unlinked.condition !== 'stopping' && this.#upTime(gen.createdAt, unlinked.at) >= settings.pollMs + NOTICE_MS;
   }
 
   #upTime(from: number, to: number): number {

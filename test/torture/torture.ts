@@ -3,6 +3,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { SIDECAR_BIN, tempDir } from '../_helpers/sidecar-process.js';
 import { interpret, type Observation } from './interpreter.js';
 import { judge, type Verdict } from './oracle.js';
@@ -54,5 +55,12 @@ export async function runTorture(options: TortureOptions): Promise<TortureResult
   const observation = await interpret(schedule, { sidecar, dir, extraArgs: extraArgsFor(sidecar) });
   const verdict = judge(observation);
   if (verdict.passed && !options.keepFiles) fs.rmSync(dir, { recursive: true, force: true });
+  else {
+    // Beside the log files of a failed run: what each run wrote, to look into by hand.
+    for (const run of observation.runs) {
+      fs.writeFileSync(path.join(dir, `run-${run.index}.stdout`), Buffer.concat(run.chunks));
+      fs.writeFileSync(path.join(dir, `run-${run.index}.stderr`), run.stderr);
+    }
+  }
   return { observation, verdict, summary: summaryLine(observation, verdict), report: fullReport(observation, verdict) };
 }
