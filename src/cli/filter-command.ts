@@ -5,9 +5,9 @@ import { KNOWN_LOG_TYPES, SIDECAR_LOG_TYPE } from '../log-types.js';
 import { colorEnabled, type ColorMode } from '../render/colors.js';
 import type { FilterOptions, OutputMode } from '../filter/run-filter.js';
 import { parseFieldPaths } from '../parse/record-object.js';
-import { failUsage } from './fail.js';
+import { usageError, type CommandLine } from './usage-error.js';
 import { parseSelection, SELECTION_OPTIONS, withSlowDefault } from './selection-options.js';
-import { allValues, helpText, lastValue, parseByTable, type OptionTable } from './options.js';
+import { allValues, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable } from './options.js';
 
 export const FILTER_COMMAND = 'logtype';
 
@@ -30,10 +30,11 @@ const OPTIONS: OptionTable = {
   color: { type: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour (NO_COLOR and FORCE_COLOR are honoured)' },
   utc: { type: 'boolean', describe: 'Times in UTC instead of local time' },
   help: { type: 'boolean', short: 'h', describe: 'Show this help' },
+  version: VERSION_OPTION,
 };
 
-export function filterHelp(): string {
-  return helpText(OPTIONS, {
+export function filterHelp(render: HelpRenderer = helpText): string {
+  return render(OPTIONS, {
     usage: `${FILTER_COMMAND} [options] [FILE ...]\n       ${FILTER_COMMAND} summary [options] [FILE ...]   (what happened: see logtype summary --help)\n       ${FILTER_COMMAND} doctor [options] [FILE ...]    (known problems and their fixes)`,
     about: [
       'Reads the entries logtype-sidecar writes (from kubectl logs, files or gzip files; - is stdin),',
@@ -64,6 +65,11 @@ export function filterHelp(): string {
       'map onto fatal, error, warn, info, debug. Lines without a level or time are left out by',
       '--level and --since/--until. Server, audit and operator filters keep only that log\'s lines.',
     ],
+    exitStatus: [
+      [0, 'Done, or the reader of stdout went away (| head)'],
+      [1, 'With --strict, some lines were not entries; or reading or writing failed midway'],
+      [2, 'Bad usage, or a FILE that cannot be read'],
+    ],
   });
 }
 
@@ -72,17 +78,21 @@ export interface FilterTerminal {
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** Parsed options, or `'help'` when --help was asked for. */
-export function parseFilterArgs(argv: readonly string[], terminal: FilterTerminal, now = new Date()): FilterOptions | 'help' {
-  const parsed = parseByTable(FILTER_COMMAND, withSlowDefault(argv), OPTIONS, true);
-  const { values } = parsed;
-  if (values['help']) return 'help';
+/** The options `argv` asks for, `'help'`, `'version'`, or a usage error (the first found). */
+export function parseFilterArgs(argv: readonly string[], terminal: FilterTerminal, now = new Date()): CommandLine<FilterOptions> {
+  const parsed = parseByTable(withSlowDefault(argv), OPTIONS, true);
+  if (!parsed.ok) return parsed;
+  const { values } = parsed.value;
+  if (values['help']) return { ok: true, value: 'help' };
+  if (values['version']) return { ok: true, value: 'version' };
   const text = (name: string): string | undefined => lastValue(values, name, OPTIONS);
   const fields = allValues(values, 'fields');
   const output = (text('output') ?? (terminal.stdoutIsTTY ? 'pretty' : 'raw')) as OutputMode;
-  if (fields.length > 0 && output !== 'json' && output !== 'pretty') failUsage(FILTER_COMMAND, '--fields needs -o json or -o pretty');
-  return {
-    ...parseSelection(FILTER_COMMAND, parsed, now),
+  if (fields.length > 0 && output !== 'json' && output !== 'pretty') return usageError('--fields needs -o json or -o pretty');
+  const selection = parseSelection(parsed.value, now);
+  if (!selection.ok) return selection;
+  const options: FilterOptions = {
+    ...selection.value,
     output,
     fields: fields.length > 0 ? parseFieldPaths(fields) : undefined,
     expand: values['expand'] === true,
@@ -93,4 +103,5 @@ export function parseFilterArgs(argv: readonly string[], terminal: FilterTermina
     color: colorEnabled(text('color') as ColorMode, terminal.env, terminal.stdoutIsTTY),
     utc: values['utc'] === true,
   };
+  return { ok: true, value: options };
 }

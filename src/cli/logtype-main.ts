@@ -1,14 +1,17 @@
 /**
  * `logtype`, `logtype summary` and `logtype doctor`: arguments to options, options to the
- * library, and the ends every command shares (EPIPE is a quiet success, an error one line).
+ * library, and the ends every command shares (bad usage one line and 2, an error one line),
+ * as an exit status: bin/logtype.ts exits with it.
  */
 import tty from 'node:tty';
 import { runDoctor } from '../doctor/run-doctor.js';
 import { runFilter } from '../filter/run-filter.js';
 import { runSummary } from '../summary/run-summary.js';
-import { filterHelp, parseFilterArgs } from './filter-command.js';
+import { FILTER_COMMAND, filterHelp, parseFilterArgs } from './filter-command.js';
+import { packageVersion } from './package-version.js';
 import { terminalProgress } from './read-progress.js';
-import { doctorHelp, parseDoctorArgs, parseSummaryArgs, summaryHelp } from './report-commands.js';
+import { DOCTOR_COMMAND, SUMMARY_COMMAND, doctorHelp, parseDoctorArgs, parseSummaryArgs, summaryHelp } from './report-commands.js';
+import { USAGE_EXIT, usageLine, type CommandLine } from './usage-error.js';
 
 export async function logtypeMain(argv: readonly string[]): Promise<number> {
   const stdoutIsTTY = process.stdout.isTTY === true;
@@ -23,28 +26,25 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     stderr: process.stderr,
     stdoutIsTTY,
   };
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    // The reader went away (`| head`): a quiet, successful end.
-    if (error.code === 'EPIPE') process.exit(0);
-    process.stderr.write(`logtype: cannot write: ${error.message}\n`);
-    process.exit(1);
-  });
   const [first, ...rest] = argv;
   let run: () => Promise<number>;
   let inputs: readonly string[];
   if (first === 'summary') {
-    const options = parseSummaryArgs(rest, terminal);
-    if (options === 'help') return help(summaryHelp());
+    const parsed = parseSummaryArgs(rest, terminal);
+    if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(SUMMARY_COMMAND, parsed, summaryHelp);
+    const options = parsed.value;
     inputs = options.inputs;
     run = () => runSummary(options, io, terminalProgress(options.inputs, process.stderr));
   } else if (first === 'doctor') {
-    const options = parseDoctorArgs(rest, terminal);
-    if (options === 'help') return help(doctorHelp());
+    const parsed = parseDoctorArgs(rest, terminal);
+    if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(DOCTOR_COMMAND, parsed, doctorHelp);
+    const options = parsed.value;
     inputs = options.inputs;
     run = () => runDoctor(options, io);
   } else {
-    const options = parseFilterArgs(argv, terminal);
-    if (options === 'help') return help(filterHelp());
+    const parsed = parseFilterArgs(argv, terminal);
+    if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(FILTER_COMMAND, parsed, filterHelp);
+    const options = parsed.value;
     inputs = options.inputs;
     run = () => runFilter(options, io);
   }
@@ -60,7 +60,12 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
   }
 }
 
-function help(text: string): number {
-  process.stdout.write(text);
+/** A command line that ends before any input is read: its help, its version, or its usage error. */
+function ended(command: string, parsed: CommandLine<unknown>, help: () => string): number {
+  if (!parsed.ok) {
+    process.stderr.write(usageLine(command, parsed.error));
+    return USAGE_EXIT;
+  }
+  process.stdout.write(parsed.value === 'version' ? `${packageVersion()}\n` : help());
   return 0;
 }

@@ -4,7 +4,8 @@
  * more than a sixth of the filter's whole pass over a million entries.)
  */
 import { parseArgs } from 'node:util';
-import { failUsage } from './fail.js';
+import type { Parsed } from '../config/parse-size.js';
+import { usageError } from './usage-error.js';
 
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
@@ -24,7 +25,18 @@ export interface CommandHelp {
   readonly about: readonly string[];
   readonly examples: readonly (readonly [string, string])[];
   readonly epilogue: readonly string[];
+  /** Each exit status the command ends with, and when. */
+  readonly exitStatus: readonly (readonly [number, string])[];
 }
+
+/**
+ * Turns a command's option table and help into text: `helpText` for `--help`, another
+ * renderer for the reference in docs/cli.md (`npm run docs`), so both say the same.
+ */
+export type HelpRenderer = (options: OptionTable, help: CommandHelp) => string;
+
+/** `--version` of every command: the package's version (cli/package-version.ts). */
+export const VERSION_OPTION: OptionSpec = { type: 'boolean', describe: "Print logtype's version and exit" };
 
 export function helpText(options: OptionTable, help: CommandHelp): string {
   const lines = Object.entries(options).map(([name, spec]) => {
@@ -46,6 +58,9 @@ export function helpText(options: OptionTable, help: CommandHelp): string {
     '',
     ...help.epilogue,
     '',
+    'Exit status:',
+    ...help.exitStatus.map(([status, when]) => `  ${status}  ${when}`),
+    '',
   ].join('\n');
 }
 
@@ -54,8 +69,8 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
 }
 
-/** Parses `argv` by the table; a wrong flag or value is one line on stderr and exit 2. */
-export function parseByTable(command: string, argv: readonly string[], options: OptionTable, allowPositionals: boolean): ParsedArgs {
+/** Parses `argv` by the table; a wrong flag or value is a usage error. */
+export function parseByTable(argv: readonly string[], options: OptionTable, allowPositionals: boolean): Parsed<ParsedArgs> {
   let parsed: ParsedArgs;
   try {
     parsed = parseArgs({
@@ -71,15 +86,15 @@ export function parseByTable(command: string, argv: readonly string[], options: 
     });
   } catch (error) {
     // parseArgs explains at length; its first sentence is the line a person needs.
-    failUsage(command, (error as Error).message.split('. ')[0]!.replace(/\.$/, ''));
+    return usageError((error as Error).message.split('. ')[0]!.replace(/\.$/, ''));
   }
   for (const [name, spec] of Object.entries(options)) {
     const value = lastValue(parsed.values, name);
     if (spec.choices && value !== undefined && !spec.choices.includes(value)) {
-      failUsage(command, `--${name} takes ${spec.choices.join(', ')}, not "${value}"`);
+      return usageError(`--${name} takes ${spec.choices.join(', ')}, not "${value}"`);
     }
   }
-  return parsed;
+  return { ok: true, value: parsed };
 }
 
 /** A string option's last value (a repeated flag counts once), else its default. */

@@ -7,7 +7,8 @@ import { LEVELS, type Level } from '../parse/log-record.js';
 import type { Selection } from '../select/entry-selector.js';
 import { parseTimeBound, type RecordQuery } from '../select/record-query.js';
 import type { InputSelection } from '../read/read-entries.js';
-import { failUsage } from './fail.js';
+import type { Parsed } from '../config/parse-size.js';
+import { usageError } from './usage-error.js';
 import { allValues, lastValue, type OptionTable, type ParsedArgs } from './options.js';
 
 /** `--slow` without a value means operations of 100 ms and more, as the server's slowms. */
@@ -42,64 +43,81 @@ export function withSlowDefault(argv: readonly string[]): string[] {
 }
 
 /** Files given must be readable, now: one clear line rather than a failure halfway through. */
-export function checkInputs(command: string, inputs: readonly string[]): void {
+export function checkInputs(inputs: readonly string[]): Parsed<readonly string[]> {
   for (const input of inputs) {
     if (input === '-') continue;
     try {
       fs.accessSync(input, fs.constants.R_OK);
-      if (fs.statSync(input).isDirectory()) failUsage(command, `${input} is a directory`);
+      if (fs.statSync(input).isDirectory()) return usageError(`${input} is a directory`);
     } catch (error) {
-      failUsage(command, `cannot read ${input}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      return usageError(`cannot read ${input}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
+  }
+  return { ok: true, value: inputs };
+}
+
+/** A repeatable option of whole numbers (lists too); undefined when it is not given. */
+function numbers(name: string, values: readonly string[]): Parsed<number[] | undefined> {
+  if (values.length === 0) return { ok: true, value: undefined };
+  const parsed: number[] = [];
+  for (const value of values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '')) {
+    const number = Number(value);
+    if (!Number.isInteger(number)) return usageError(`--${name} takes whole numbers, not "${value}"`);
+    parsed.push(number);
+  }
+  return { ok: true, value: parsed };
+}
+
+/** A regular expression option (`-i` for case); undefined when it is not given. */
+function regExpOption(values: ParsedArgs['values'], name: string): Parsed<RegExp | undefined> {
+  const source = lastValue(values, name);
+  if (source === undefined) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: new RegExp(source, values['ignore-case'] ? 'iu' : 'u') };
+  } catch (error) {
+    return usageError(`--${name}: ${(error as Error).message}`);
   }
 }
 
-function numbers(command: string, name: string, values: readonly string[]): number[] | undefined {
-  if (values.length === 0) return undefined;
-  return values
-    .flatMap((value) => value.split(','))
-    .filter((value) => value.trim() !== '')
-    .map((value) => {
-      const number = Number(value);
-      if (!Number.isInteger(number)) failUsage(command, `--${name} takes whole numbers, not "${value}"`);
-      return number;
-    });
+/** `--since`/`--until`; undefined when it is not given. */
+function timeOption(values: ParsedArgs['values'], name: string, now: Date): Parsed<Date | undefined> {
+  const value = lastValue(values, name);
+  if (value === undefined) return { ok: true, value: undefined };
+  const time = parseTimeBound(value, now);
+  return time ? { ok: true, value: time } : usageError(`--${name} takes an RFC 3339 time or a span such as 15m, 2h, 1d, not "${value}"`);
 }
 
-export function parseSelection(command: string, parsed: ParsedArgs, now: Date): Selection & InputSelection {
+/** The selection the options ask for; the first usage error, in the order the options are checked. */
+export function parseSelection(parsed: ParsedArgs, now: Date): Parsed<Selection & InputSelection> {
   const { values, positionals } = parsed;
-  checkInputs(command, positionals);
+  const inputs = checkInputs(positionals);
+  if (!inputs.ok) return inputs;
   const text = (name: string): string | undefined => lastValue(values, name);
   const list = (name: string): string[] | undefined => {
     const all = allValues(values, name);
     return all.length > 0 ? all : undefined;
   };
-  const regExp = (name: string): RegExp | undefined => {
-    const source = text(name);
-    if (source === undefined) return undefined;
-    try {
-      return new RegExp(source, values['ignore-case'] ? 'iu' : 'u');
-    } catch (error) {
-      return failUsage(command, `--${name}: ${(error as Error).message}`);
-    }
-  };
-  const grep = regExp('grep');
-  if (values['invert-grep'] && !grep) failUsage(command, '--invert-grep needs --grep');
-  const time = (name: string): Date | undefined => {
-    const value = text(name);
-    if (value === undefined) return undefined;
-    return parseTimeBound(value, now) ?? failUsage(command, `--${name} takes an RFC 3339 time or a span such as 15m, 2h, 1d, not "${value}"`);
-  };
+  const grep = regExpOption(values, 'grep');
+  if (!grep.ok) return grep;
+  if (values['invert-grep'] && !grep.value) return usageError('--invert-grep needs --grep');
   const slow = text('slow');
   const slowMillis = slow === undefined ? undefined : Number(slow);
-  if (slowMillis !== undefined && !(slowMillis >= 0)) failUsage(command, `--slow takes milliseconds, not "${slow}"`);
+  if (slowMillis !== undefined && !(slowMillis >= 0)) return usageError(`--slow takes milliseconds, not "${slow}"`);
+  const message = regExpOption(values, 'message');
+  if (!message.ok) return message;
+  const since = timeOption(values, 'since', now);
+  if (!since.ok) return since;
+  const until = timeOption(values, 'until', now);
+  if (!until.ok) return until;
+  const ids = numbers('id', allValues(values, 'id'));
+  if (!ids.ok) return ids;
   const query: RecordQuery = {
     level: text('level') as Level | undefined,
-    message: regExp('message'),
-    since: time('since'),
-    until: time('until'),
+    message: message.value,
+    since: since.value,
+    until: until.value,
     components: list('component'),
-    ids: numbers(command, 'id', allValues(values, 'id')),
+    ids: ids.value,
     contexts: list('ctx'),
     namespaces: list('ns'),
     slowMillis,
@@ -110,12 +128,15 @@ export function parseSelection(command: string, parsed: ParsedArgs, now: Date): 
     resources: list('resource'),
   };
   return {
-    inputs: positionals,
-    as: text('as'),
-    types: allValues(values, 'type'),
-    exclude: allValues(values, 'exclude'),
-    grep,
-    invertGrep: values['invert-grep'] === true,
-    query,
+    ok: true,
+    value: {
+      inputs: positionals,
+      as: text('as'),
+      types: allValues(values, 'type'),
+      exclude: allValues(values, 'exclude'),
+      grep: grep.value,
+      invertGrep: values['invert-grep'] === true,
+      query,
+    },
   };
 }

@@ -11,7 +11,6 @@ import type { EntryLine } from '../read/entry-line.js';
 import { readEntries } from '../read/read-entries.js';
 import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts } from '../select/entry-selector.js';
 import type { LogRecord } from '../parse/log-record.js';
-import { parseRecord } from '../parse/parse-record.js';
 import { projectFields, recordObject } from '../parse/record-object.js';
 import { palette, type Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
@@ -45,8 +44,6 @@ export interface FilterIO {
   readonly stdoutIsTTY: boolean;
 }
 
-/** Types whose contents are a JSON object of their own: `-o json` writes that object. */
-const OBJECT_TYPES = new Set(['mongodb', 'mongodb-audit']);
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
@@ -103,11 +100,12 @@ export class FilterOutput implements SelectedSink {
         break;
       case 'json':
         if (options.fields) this.#text(JSON.stringify(projectFields(record ? recordObject(record) : entryObject(entry), options.fields)));
-        else if (!OBJECT_TYPES.has(entry.logType)) return this.#entryLine(entry);
+        // Types whose lines are JSON objects of their own (their format says so): that object.
+        else if (entry.format?.json !== 'line') return this.#entryLine(entry);
         else if (looksLikeObject(entry)) this.#contents(entry);
         else {
           // A pre-4.4 text line is written in the 4.4 shape; a line that is no record, as its entry.
-          const parsed = record ?? parseRecord(entry.logType, entry.contents);
+          const parsed = record ?? entry.format.reader.text(entry.contents);
           if (!parsed) return this.#entryLine(entry);
           this.#text(JSON.stringify(recordObject(parsed)));
         }

@@ -7,6 +7,7 @@ import { MAX_OBJECT_MEMBERS, objectMembersAt, unescapeLiteralToString } from '..
 import { matchesAt } from './match-bytes.js';
 import { jsonMembers, type JsonMember } from './json-members.js';
 import { readServerHead, type ServerHead } from './line-head.js';
+import type { RecordReader } from './record-reader.js';
 import { asObject, levelOf, parseJsonObject, parseLogTime, type LineSource, type LogRecord } from './log-record.js';
 
 const TEXT_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+([FEWID]\d?)\s+(\S+)\s+\[([^\]]*)\]\s?(.*)$/;
@@ -363,6 +364,12 @@ export function parseServerLine(line: string): LogRecord | undefined {
     attrs: textOperationAttrs(text[5]!),
   };
 }
+
+/** The server's lines, read from their bytes where they are in the 4.4+ shape. */
+export const serverRecordReader: RecordReader = {
+  text: parseServerLine,
+  bytes: (source, start, end, escaped) => parseServerLineInBytes(source.bytes, start, end, escaped, source),
+};
 
 /** Before 4.4 an operation's figures are in its text: `command shop.orders … planSummary: COLLSCAN … docsExamined:9 … 1234ms`. */
 const TEXT_OPERATION = /^(command|query|update|remove|insert|getmore|killcursors|delete|write) (\S+) .*?(\d+)ms$/;

@@ -4,6 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import { LineSplitter } from '../follow/split-lines.js';
+import { logFormat } from '../formats/log-formats.js';
 import { EntryLine } from './entry-line.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputChunks } from './open-input.js';
@@ -45,9 +46,10 @@ export async function readEntries(
 
 /** `--as TYPE`: every raw line is the contents of an entry of that type. */
 function rawLineReader(logType: string, handler: EntryHandler): LineReader {
+  const format = logFormat(logType);
   const splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, (bytes, start, end, partial) => {
     if (partial) handler.other(bytes, start, end);
-    else handler.entry(EntryLine.fromRawLine(logType, bytes, start, end));
+    else handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end));
   });
   return { push: (chunk) => splitter.push(chunk), end: () => splitter.flush() };
 }

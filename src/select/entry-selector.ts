@@ -8,7 +8,7 @@ import type { EntryHandler } from '../read/entry-reader.js';
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { EntryLine } from '../read/entry-line.js';
 import type { LogRecord } from '../parse/log-record.js';
-import { parseEntryRecord } from '../parse/parse-record.js';
+import { readEntryRecord } from '../parse/parse-record.js';
 import { typeMatcher, type TypeMatcher } from './type-matcher.js';
 import { queriesRecords, recordPredicate, type RecordQuery } from './record-query.js';
 
@@ -111,7 +111,7 @@ export class EntrySelector implements EntryHandler {
   }
 
   #joined(pending: PendingLine, last: string): EntryLine {
-    return EntryLine.fromContents(pending.first.logType, pending.pieces.join('') + last, pending.first.prefix);
+    return EntryLine.fromContents(pending.first.logType, pending.first.format, pending.pieces.join('') + last, pending.first.prefix);
   }
 
   #select(entry: EntryLine): void {
@@ -119,7 +119,7 @@ export class EntrySelector implements EntryHandler {
     if (grep && grep.test(entry.contents) === invertGrep) return;
     let record: LogRecord | undefined;
     if (this.#readsRecords) {
-      record = parseEntryRecord(entry.logType, entry);
+      record = readEntryRecord(entry.format, entry);
       if (this.#matchesRecord && !this.#matchesRecord(entry.logType, record, record?.time === undefined ? entry.stampedAt : undefined, record ? undefined : entry.contents)) return;
     }
     this.counts.selected++;

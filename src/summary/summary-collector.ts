@@ -4,15 +4,14 @@
  * every map is a BoundedCounts or keyed by something with few values, and durations are
  * sampled.
  */
+import type { SummarySection } from '../formats/log-format.js';
+import { logFormat } from '../formats/log-formats.js';
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
-import { OPERATOR_LOG_TYPE } from '../parse/parse-record.js';
 import { attrFirstKey, attrNumber, attrValue, slowOperationOf } from '../parse/parse-server-line.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { SampleQuantiles } from './sample-quantiles.js';
 import type { Activity, AuditSummary, Counted, MinuteActivity, ServerSummary, SlowGroup, Summary, TypeProblems, TypeSummary } from './summary.js';
 
-const SERVER = 'mongodb';
-const AUDIT = 'mongodb-audit';
 const MINUTE_MS = 60_000;
 const ERROR_RANK = levelRank('error');
 const WARN_RANK = levelRank('warn');
@@ -38,6 +37,10 @@ const SLOW_OPERATION_IDS = new Set([51803, 51801]);
 interface TypeStats {
   /** The type's place in the order types were first seen. */
   readonly index: number;
+  /** Where its records are counted beyond these stats (its format's; a type logtype does not know: its messages). */
+  readonly section: SummarySection;
+  /** Its problems lead the list of problems. */
+  readonly problemsFirst: boolean;
   entries: number;
   first: number;
   last: number;
@@ -129,7 +132,19 @@ export class SummaryCollector {
   add(logType: string, record: LogRecord | undefined, stampedAt?: number): void {
     let stats = logType === this.#lastType ? this.#lastStats : this.#types.get(logType);
     if (!stats) {
-      stats = { index: this.#types.size, entries: 0, first: Infinity, last: -Infinity, errors: 0, warnings: 0, unparsed: 0, messages: new BoundedCounts<Level>(2000) };
+      const format = logFormat(logType);
+      stats = {
+        index: this.#types.size,
+        section: format?.summary ?? 'messages',
+        problemsFirst: format?.problemsFirst === true,
+        entries: 0,
+        first: Infinity,
+        last: -Infinity,
+        errors: 0,
+        warnings: 0,
+        unparsed: 0,
+        messages: new BoundedCounts<Level>(2000),
+      };
       this.#types.set(logType, stats);
     }
     this.#lastType = logType;
@@ -147,8 +162,9 @@ export class SummaryCollector {
     else if (level === 'warn') stats.warnings++;
     if (time !== undefined && !Number.isNaN(time)) this.#countMinute(time, stats.index, rank);
     if (!record) return;
-    if (logType === SERVER) this.#server(record, time);
-    else if (logType === AUDIT) this.#audit(record);
+    const { section } = stats;
+    if (section === 'server') this.#server(record, time);
+    else if (section === 'audit') this.#audit(record);
     else if (rank <= WARN_RANK) stats.messages.add(messageShape(record.message), () => level!);
   }
 
@@ -268,7 +284,8 @@ export class SummaryCollector {
       server: this.#serverSeen ? this.#serverSummary() : undefined,
       audit: this.#auditSeen ? this.#auditSummary() : undefined,
       problems: types
-        .filter(([logType, s]) => logType !== SERVER && logType !== AUDIT && (s.errors > 0 || s.warnings > 0))
+        .filter(([, s]) => s.section === 'messages' && (s.errors > 0 || s.warnings > 0))
+        .sort(([, a], [, b]) => (a.problemsFirst ? -1 : b.problemsFirst ? 1 : b.errors - a.errors))
         .map(([logType, s]): TypeProblems => ({
           logType,
           errors: s.errors,
@@ -279,8 +296,7 @@ export class SummaryCollector {
             .sort((a, b) => levelRank(a.value) - levelRank(b.value) || b.count - a.count)
             .slice(0, 10)
             .map(({ key, count, value }) => ({ message: key, level: value, count })),
-        }))
-        .sort((a, b) => (a.logType === OPERATOR_LOG_TYPE ? -1 : b.logType === OPERATOR_LOG_TYPE ? 1 : b.errors - a.errors)),
+        })),
       activity: this.#activity(),
     };
   }
