@@ -82,7 +82,7 @@ test('deleted and created again with the same inode while running: both files wh
 });
 
 // Vector #25079 (files sharing their first lines get one checksum), Filebeat #51417 (a shared
-// header prefix taken for a rename), the operator's issue-22 repro D; torture scenario 4.
+// header prefix taken for a rename), and our issue #22 (item 5); torture scenario 4.
 test('deleted while down and created again with the same inode and the same first KiB (a banner): the new file from its start', async (t) => {
   const dir = tempDir('fs-same-banner');
   const file = path.join(dir, 'mongodb.log');

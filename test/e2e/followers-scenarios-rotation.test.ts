@@ -47,7 +47,7 @@ test('copytruncate while writing 10k lines/s: every line still on disk arrives o
   t.is(result.invalidJson, 0);
 });
 
-// Fluent Bit #4839 (lines lost under backpressure), repro of issue 22: two copytruncates while
+// Fluent Bit #4839 (lines lost under backpressure), and our issue #22 (item 3): two copytruncates while
 // the reader is stalled.
 test('two copytruncates while the reader is stalled: the lines only in the copies arrive once the reader is back', async (t) => {
   const { file, sidecar } = await followEmpty(t, 'fs-copytruncate-stalled', 'mongodb', ['--rotate-wait', '1']);
