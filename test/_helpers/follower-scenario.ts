@@ -6,7 +6,20 @@
 import type { ExecutionContext } from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
-import { followEmptyFile, type SidecarProcess } from './sidecar-process.js';
+import { SIDECAR_BIN, SidecarProcess, followsPath, tempDir } from './sidecar-process.js';
+
+/** The sidecar these tests run: $LOGTYPE_SIDECAR (another build's script), else this build's. */
+export function sidecarBin(env: NodeJS.ProcessEnv = process.env): string {
+  return env['LOGTYPE_SIDECAR'] || SIDECAR_BIN;
+}
+
+/** How long a start may take before the test gives up (a loaded machine is slow, not wrong). */
+export const START_BOUND_MS = 30_000;
+
+/** The sidecar with these arguments, killed at the test's teardown. */
+export function startSidecar(t: ExecutionContext, args: readonly string[]): SidecarProcess {
+  return killAtTeardown(t, new SidecarProcess(args, { bin: sidecarBin() }));
+}
 
 /** A sidecar a failing test leaves running would keep the test worker alive: kill it at teardown. */
 export function killAtTeardown(t: ExecutionContext, sidecar: SidecarProcess): SidecarProcess {
@@ -16,16 +29,20 @@ export function killAtTeardown(t: ExecutionContext, sidecar: SidecarProcess): Si
   return sidecar;
 }
 
-/** followEmptyFile, killed at the test's teardown. */
+/** A temp log dir holding an empty `<type>.log`, and the sidecar following it (killed at teardown). */
 export async function followEmpty(
   t: ExecutionContext,
   name: string,
   type: string,
   args: readonly string[] = [],
 ): Promise<{ dir: string; file: string; sidecar: SidecarProcess }> {
-  const followed = await followEmptyFile(name, type, args);
-  killAtTeardown(t, followed.sidecar);
-  return followed;
+  const dir = tempDir(name);
+  const file = path.join(dir, `${type}.log`);
+  fs.writeFileSync(file, '');
+  const sidecar = startSidecar(t, ['--log-dir', dir, ...args]);
+  // Generous: a start takes seconds when the machine runs a dozen processes on two cores.
+  await sidecar.waitForDiagnostic(followsPath(file), START_BOUND_MS);
+  return { dir, file, sidecar };
 }
 
 export interface Entry {

@@ -6,10 +6,10 @@ import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SidecarProcess, tempDir } from '../_helpers/sidecar-process.js';
+import { tempDir } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 import { runFilter } from '../_helpers/filter-process.js';
-import { entriesOf, followEmpty, joinedContents, killAtTeardown, openFiles } from '../_helpers/follower-scenario.js';
+import { START_BOUND_MS, entriesOf, followEmpty, joinedContents, openFiles, startSidecar } from '../_helpers/follower-scenario.js';
 
 /** A line of `length` bytes that says where it is: `long-<n> ` then a repeated alphabet. */
 function longLine(n: number, length: number): string {
@@ -46,7 +46,7 @@ test('with --max-line-bytes 16KiB a 40 KB line leaves in pieces marked partial, 
   // Multi-byte characters across the cuts: pieces are cut at character boundaries.
   const line = `{"t":"2026-11-23","msg":"${'é€😀x'.repeat(4000)}"}`;
   fs.appendFileSync(file, `first\n${line}\nlast\n`);
-  await sidecar.waitForLines(5, 10_000).catch(() => undefined);
+  await sidecar.waitForLines(5, 20_000).catch(() => undefined);
   await sleep(300);
   await sidecar.stop();
   const entries = entriesOf(sidecar);
@@ -103,8 +103,8 @@ test('2,000 rotated files beside the followed one: it follows, rotates and resta
   for (let i = 0; i < 2000; i++) fs.writeFileSync(`${file}.2026-11-${String(1 + (i % 28)).padStart(2, '0')}T00-00-${String(i).padStart(4, '0')}`, `old ${i}\n`);
   fs.writeFileSync(file, '');
   const args = ['--log-dir', dir, '--rotate-wait', '1', '--state-file', path.join(dir, '.logtype-sidecar.state')];
-  const first = killAtTeardown(t, new SidecarProcess(args));
-  await first.waitForDiagnostic((d) => d['event'] === 'opened' && d['path'] === file);
+  const first = startSidecar(t, args);
+  await first.waitForDiagnostic((d) => d['event'] === 'opened' && d['path'] === file, START_BOUND_MS);
   const writer = new NumberedWriter(file, 'mongodb');
   writer.write(100);
   await first.waitForLines(100);
@@ -116,7 +116,7 @@ test('2,000 rotated files beside the followed one: it follows, rotates and resta
   await first.stop();
   writer.write(100);
   writer.close();
-  const second = killAtTeardown(t, new SidecarProcess(args));
+  const second = startSidecar(t, args);
   await second.waitForLines(100, 20_000);
   await sleep(300);
   const descriptorsAfter = openFiles(second.child.pid!).length;

@@ -10,15 +10,15 @@ import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
 import { SidecarProcess, tempDir } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
-import { createWithInode, entriesOf, killAtTeardown } from '../_helpers/follower-scenario.js';
+import { START_BOUND_MS, createWithInode, entriesOf, startSidecar } from '../_helpers/follower-scenario.js';
 
 const STATE = '.logtype-sidecar.state';
 
 /** Starts the sidecar on `dir` (state file in it) and waits until it has looked at `files`. */
 async function start(t: ExecutionContext, dir: string, files: readonly string[], args: readonly string[] = []): Promise<SidecarProcess> {
-  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--rotate-wait', '1', '--state-file', path.join(dir, STATE), ...args]));
+  const sidecar = startSidecar(t, ['--log-dir', dir, '--rotate-wait', '1', '--state-file', path.join(dir, STATE), ...args]);
   for (const file of files) {
-    await sidecar.waitForDiagnostic((d) => ['opened', 'resumed', 'waiting'].includes(d['event'] as string) && d['path'] === file);
+    await sidecar.waitForDiagnostic((d) => ['opened', 'resumed', 'waiting'].includes(d['event'] as string) && d['path'] === file, START_BOUND_MS);
   }
   return sidecar;
 }
@@ -31,7 +31,7 @@ function contentsOf(sidecar: SidecarProcess, logType = 'mongodb'): string[] {
 }
 
 async function settle(sidecar: SidecarProcess, count: number): Promise<void> {
-  await sidecar.waitForLines(count, 10_000).catch(() => undefined);
+  await sidecar.waitForLines(count, 20_000).catch(() => undefined);
   await sleep(300);
 }
 
@@ -240,8 +240,8 @@ test('a state file that cannot be written: one warning naming it, and the lines 
   const blocker = path.join(dir, 'not-a-directory');
   fs.writeFileSync(blocker, '');
   const stateFile = path.join(blocker, 'state');
-  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--state-file', stateFile]));
-  await sidecar.waitForDiagnostic((d) => d['event'] === 'opened' && d['path'] === file);
+  const sidecar = startSidecar(t, ['--log-dir', dir, '--state-file', stateFile]);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'opened' && d['path'] === file, START_BOUND_MS);
   const writer = new NumberedWriter(file, 'mongodb');
   for (let i = 0; i < 6; i++) {
     writer.write(100);

@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
 import { SidecarProcess, followsPath, tempDir } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
-import { entriesOf, followEmpty, killAtTeardown, openFiles } from '../_helpers/follower-scenario.js';
+import { START_BOUND_MS, entriesOf, followEmpty, openFiles, startSidecar } from '../_helpers/follower-scenario.js';
 
 /** Waits (polling gently: outputs here are megabytes) until `count` lines came out. */
 async function waitForLineCount(sidecar: SidecarProcess, count: number, timeoutMs: number): Promise<void> {
@@ -272,10 +272,10 @@ test('a rotated file beside the followed one is not a source of its own: nothing
   const dir = tempDir('fs-names');
   const file = path.join(dir, 'mongodb.log');
   fs.writeFileSync(`${file}.1`, 'old rotation\n');
-  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--from-start']));
-  await sidecar.waitForDiagnostic((d) => d['event'] === 'waiting' && d['path'] === file);
+  const sidecar = startSidecar(t, ['--log-dir', dir, '--from-start']);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'waiting' && d['path'] === file, START_BOUND_MS);
   fs.appendFileSync(file, 'current\n');
-  await sidecar.waitForDiagnostic(followsPath(file));
+  await sidecar.waitForDiagnostic(followsPath(file), START_BOUND_MS);
   await sidecar.waitForLines(1);
   await sleep(300);
   await sidecar.stop();
