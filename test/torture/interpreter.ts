@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LogFiles, type Condition } from './log-files.js';
 import { SidecarRun, readStateOnDisk } from './sidecar-run.js';
-import { sidecarArgs, type Operation, type Schedule, type Step } from './schedule.js';
+import { sidecarArgs, type Operation, type Schedule } from './schedule.js';
 
 export interface StepRecord {
   readonly index: number;
@@ -292,4 +292,3 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export type { Step };

@@ -127,14 +127,6 @@ export class LogFiles {
     return path.join(this.#options.dir, `${this.#options.types[file]}.log`);
   }
 
-  hasWriter(file: number): boolean {
-    return this.#writers[file]!.fd !== undefined;
-  }
-
-  hasPending(file: number): boolean {
-    return this.#writers[file]!.pending !== undefined;
-  }
-
   /** The generation an inode number meant at time `at` (a save's time), if it was linked then. */
   generationAt(ino: number, at: number): Generation | undefined {
     const ids = this.#byInode.get(ino) ?? [];

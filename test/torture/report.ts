@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Observation } from './interpreter.js';
-import { excerpt, seconds, type Figures, type Problem, type Verdict } from './oracle.js';
+import { seconds, type Figures, type Problem, type Verdict } from './oracle.js';
 import type { ActionName, Step } from './schedule.js';
 
 /** At most this many problems are printed (all are counted). */
@@ -155,4 +155,3 @@ function countOperations(observation: Observation): string {
   return [...counts].map(([op, n]) => `${op} ${n}`).join(', ');
 }
 
-export { excerpt };
