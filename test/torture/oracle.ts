@@ -604,18 +604,22 @@ class Judge {
     for (const map of firstIn.values()) {
       const inOutputOrder = [...map].sort((a, b) => a[1].order - b[1].order);
       let highest: LineRecord | undefined;
+      const late: { line: LineRecord; delivery: Delivery; after: LineRecord }[] = [];
       for (const [line, delivery] of inOutputOrder) {
-        if (highest && line.seq < highest.seq) {
-          this.#problem({
-            kind: 'out-of-order',
-            count: 1,
-            at: delivery.at,
-            run: delivery.run,
-            file: line.file,
-            seqs: [line.seq, line.seq],
-            detail: `came after line ${highest.seq} of the same file (generation ${line.gen})`,
-          });
-        } else highest = line;
+        if (highest && line.seq < highest.seq) late.push({ line, delivery, after: highest });
+        else highest = line;
+      }
+      for (const group of groupLines(late, (a, b) => a.after === b.after)) {
+        const first = group[0]!;
+        this.#problem({
+          kind: 'out-of-order',
+          count: group.length,
+          at: first.delivery.at,
+          run: first.delivery.run,
+          file: first.line.file,
+          seqs: [first.line.seq, group.at(-1)!.line.seq],
+          detail: `came after line ${first.after.seq} of the same file (generation ${first.line.gen})`,
+        });
       }
     }
     // Across runs: a line first delivered by a later run than a line written after it.
