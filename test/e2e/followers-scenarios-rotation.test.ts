@@ -47,6 +47,29 @@ test('copytruncate while writing 10k lines/s: every line still on disk arrives o
   t.is(result.invalidJson, 0);
 });
 
+// The other side of the copytruncate window: lines written between the copy and the truncate
+// that the sidecar read in time are in neither the copy nor the file; the copy, shorter than
+// what was read, must not be taken for a new file and read again.
+test('copytruncate whose lines between the copy and the truncate were read in time: nothing read again from the copy', async (t) => {
+  const { file, sidecar } = await followEmpty(t, 'fs-copytruncate-read-past', 'mongodb', ['--rotate-wait', '1']);
+  const writer = new NumberedWriter(file, 'mongodb', 300);
+  writer.write(400);
+  await sidecar.waitForLines(400);
+  fs.copyFileSync(file, `${file}.1`);
+  writer.write(20);
+  await sidecar.waitForLines(420); // read past the end of the copy
+  fs.truncateSync(file, 0);
+  writer.write(10);
+  writer.close();
+  await waitForLineCount(sidecar, 430, 5000);
+  await sleep(1500);
+  await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', 430);
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(sidecar.lines().length, 430);
+});
+
 // Fluent Bit #4839 (lines lost under backpressure), and our issue #22 (item 3): two copytruncates while
 // the reader is stalled.
 test('two copytruncates while the reader is stalled: the lines only in the copies arrive once the reader is back', async (t) => {
