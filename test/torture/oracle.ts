@@ -16,10 +16,10 @@
  * - each file's lines come in the order they were written;
  * - a SIGTERM ends a run with exit 0; diagnostics on stderr are JSON lines.
  */
-import { isUtf8 } from 'node:buffer';
-import { expectedContents, hashText, identifyContents, lineBytes, startsALine } from './line-content.js';
+import { expectedContents, hashText, identifyContents, lineBytes } from './line-content.js';
 import type { Generation, LineRecord } from './log-files.js';
 import type { Observation } from './interpreter.js';
+import { readOutput, type Joined } from './output-entries.js';
 import type { SidecarRun, StateOnDisk } from './sidecar-run.js';
 
 export type ProblemKind =
@@ -101,20 +101,7 @@ interface Delivery {
   readonly chars: number;
 }
 
-interface Joined {
-  readonly run: number;
-  readonly order: number;
-  readonly at: number;
-  readonly logType: string;
-  readonly contents: string;
-  readonly pieces: number;
-  /** Closed because another line of its type began before its last piece came. */
-  interleaved: boolean;
-  /** Its last piece never came: the run ended (by SIGKILL) first. */
-  cutByKill: boolean;
-}
 
-const ENTRY_KEYS = new Set(['logType', 'contents', 'partial']);
 /** How soon after a file's first line a copy of it can be taken before the sidecar could have read any of it. */
 const RACE_MS = 1000;
 /** Beyond a poll, how long a running sidecar may take to notice a new file. */
@@ -135,15 +122,18 @@ class Judge {
   readonly #deliveries = new Map<LineRecord, Delivery[]>();
   #entries = 0;
   #pieces = 0;
-  #order = 0;
 
   constructor(observation: Observation) {
     this.#o = observation;
   }
 
   verdict(): Verdict {
-    const joined = this.#readOutput();
-    for (const entry of joined) this.#place(entry);
+    const output = readOutput(this.#o.runs);
+    this.#entries = output.entries;
+    this.#pieces = output.pieces;
+    this.#cutByKill = output.cutByKill;
+    for (const invalid of output.invalid) this.#problem({ kind: 'invalid-json', count: 1, ...invalid });
+    for (const entry of output.joined) this.#place(entry);
     const counts = this.#classifyLines();
     for (const entry of this.#unidentified) {
       this.#problem({ kind: 'unidentified', count: 1, at: entry.at, run: entry.run, detail: `${entry.logType}: ${excerpt(entry.contents)}` });
@@ -185,79 +175,6 @@ class Judge {
     };
     const problems = [...this.#problems].sort((a, b) => a.at - b.at);
     return { passed: problems.length === 0, figures, problems, excused: this.#excused };
-  }
-
-  /**
-   * Every run's output: valid entries, pieces joined per type in order, across runs too (a
-   * restart may go on with the rest of a line). Pieces left open when a run was SIGKILLed and
-   * followed by the start of another line were cut by the kill: not a delivery, not a problem.
-   */
-  #readOutput(): Joined[] {
-    const joined: Joined[] = [];
-    const open = new Map<string, { first: Joined; parts: string[]; killed: boolean }>();
-    const close = (logType: string, last?: { contents: string }): void => {
-      const pending = open.get(logType);
-      if (!pending) return;
-      open.delete(logType);
-      const parts = last ? [...pending.parts, last.contents] : pending.parts;
-      joined.push({ ...pending.first, contents: parts.join(''), pieces: parts.length });
-    };
-    for (const run of this.#o.runs) {
-      const output = Buffer.concat(run.chunks);
-      let start = 0;
-      while (start < output.length) {
-        const newline = output.indexOf(0x0a, start);
-        const end = newline === -1 ? output.length : newline;
-        const at = run.arrivalOf(start);
-        const order = this.#order++;
-        const entry = newline === -1 ? undefined : parseEntry(output, start, end);
-        if (!entry && newline === -1 && run.endedBy?.signal === 'SIGKILL') {
-          // Killed in the middle of a write: the last entry is cut, and nothing can prevent it.
-          this.#cutByKill++;
-          break;
-        }
-        if (!entry) {
-          this.#problem({
-            kind: 'invalid-json',
-            count: 1,
-            at,
-            run: run.index,
-            detail: `${newline === -1 ? 'cut: no newline at the end of the output' : 'not a valid entry'}: ${excerpt(output.toString('utf8', start, Math.min(end, start + 160)))}`,
-          });
-          start = end + 1;
-          continue;
-        }
-        this.#entries++;
-        start = end + 1;
-        const pending = open.get(entry.logType);
-        if (pending && startsALine(entry.contents)) {
-          if (pending.killed) pending.first.cutByKill = true;
-          else pending.first.interleaved = true;
-          close(entry.logType);
-        }
-        if (entry.partial) {
-          this.#pieces++;
-          const still = open.get(entry.logType);
-          if (still) still.parts.push(entry.contents);
-          else
-            open.set(entry.logType, {
-              first: { run: run.index, order, at, logType: entry.logType, contents: '', pieces: 0, interleaved: false, cutByKill: false },
-              parts: [entry.contents],
-              killed: false,
-            });
-          continue;
-        }
-        if (open.has(entry.logType)) {
-          this.#pieces++;
-          close(entry.logType, entry);
-          continue;
-        }
-        joined.push({ run: run.index, order, at, logType: entry.logType, contents: entry.contents, pieces: 1, interleaved: false, cutByKill: false });
-      }
-      if (run.endedBy?.signal === 'SIGKILL') for (const pending of open.values()) pending.killed = true;
-    }
-    for (const logType of [...open.keys()]) close(logType);
-    return joined.sort((a, b) => a.order - b.order);
   }
 
   /** Which line an entry is, and whether it is the line, its start, its end, or damaged. */
@@ -677,21 +594,6 @@ class Judge {
   }
 }
 
-function parseEntry(output: Buffer, start: number, end: number): { logType: string; contents: string; partial: boolean } | undefined {
-  if (!isUtf8(output.subarray(start, end))) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(output.toString('utf8', start, end));
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const entry = value as Record<string, unknown>;
-  if (typeof entry['logType'] !== 'string' || typeof entry['contents'] !== 'string') return undefined;
-  if (!Object.keys(entry).every((key) => ENTRY_KEYS.has(key))) return undefined;
-  if (entry['partial'] !== undefined && entry['partial'] !== true) return undefined;
-  return { logType: entry['logType'], contents: entry['contents'], partial: entry['partial'] === true };
-}
 
 /** Consecutive lines of one file (and one generation) that `same` puts together. */
 function groupLines<T extends { line: LineRecord }>(items: readonly T[], same: (a: T, b: T) => boolean): T[][] {
