@@ -14,7 +14,16 @@ import { ACTION_NAMES, type ActionName } from './schedule.js';
 
 const USAGE = 'usage: npm run torture -- [--minutes N] [--seed S] [--schedule-seconds D] [--sidecar PATH] [--actions A,B,...]';
 
-function parse(): { minutes: number | undefined; seed: number; seconds: number; sidecar: string; actions: ActionName[] | undefined } {
+interface SoakOptions {
+  readonly minutes: number | undefined;
+  readonly seed: number;
+  readonly seconds: number;
+  readonly sidecar: string;
+  readonly actions: ActionName[] | undefined;
+}
+
+/** The options, or undefined once the help or a usage error was written (the exit status set). */
+function parse(): SoakOptions | undefined {
   let values;
   try {
     ({ values } = parseArgs({
@@ -28,58 +37,62 @@ function parse(): { minutes: number | undefined; seed: number; seconds: number; 
       },
     }));
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    process.exitCode = 2;
-    throw error;
+    return usageError((error as Error).message);
   }
   if (values.help) {
     process.stdout.write(
       `${USAGE}\n  --seed S: replay one schedule; --minutes N: a soak of N minutes; --sidecar: another build's dist/bin/logtype-sidecar.js;\n  --actions: draw only these (${ACTION_NAMES.join(', ')})\n`,
     );
-    process.exit(0);
+    return undefined;
   }
-  const number = (text: string | undefined, name: string): number | undefined => {
-    if (text === undefined) return undefined;
+  const numbers: Record<string, number | undefined> = {};
+  for (const name of ['minutes', 'seed', 'schedule-seconds'] as const) {
+    const text = values[name];
+    if (text === undefined) continue;
     const value = Number(text);
-    if (!Number.isFinite(value) || value < 0) {
-      process.stderr.write(`--${name} takes a number, not "${text}"\n${USAGE}\n`);
-      process.exit(2);
-    }
-    return value;
-  };
+    if (!Number.isFinite(value) || value < 0) return usageError(`--${name} takes a number, not "${text}"`);
+    numbers[name] = value;
+  }
   const actions = values.actions?.split(',').map((a) => a.trim()) as ActionName[] | undefined;
   const unknown = actions?.filter((a) => !ACTION_NAMES.includes(a)) ?? [];
-  if (unknown.length > 0) {
-    process.stderr.write(`--actions: unknown ${unknown.join(', ')} (known: ${ACTION_NAMES.join(', ')})\n`);
-    process.exit(2);
-  }
+  if (unknown.length > 0) return usageError(`--actions: unknown ${unknown.join(', ')} (known: ${ACTION_NAMES.join(', ')})`);
   return {
     actions,
-    minutes: number(values.minutes, 'minutes'),
-    seed: number(values.seed, 'seed') ?? Math.floor(Math.random() * 2 ** 31),
-    seconds: number(values['schedule-seconds'], 'schedule-seconds') ?? 30,
+    minutes: numbers['minutes'],
+    seed: numbers['seed'] ?? Math.floor(Math.random() * 2 ** 31),
+    seconds: numbers['schedule-seconds'] ?? 30,
     sidecar: values.sidecar ?? defaultSidecar(),
   };
 }
 
-const options = parse();
-const totals = new Map<string, number>();
-let schedules = 0;
-let failed = 0;
-const end = Date.now() + (options.minutes ?? 0) * 60_000;
-process.stdout.write(`torture against ${options.sidecar}, schedules of ${options.seconds} s${options.minutes ? `, for ${options.minutes} minutes` : ''}\n`);
-for (let seed = options.seed; schedules === 0 || Date.now() < end; seed++) {
-  const result = await runTorture({ seed, durationMs: options.seconds * 1000, sidecar: options.sidecar, actions: options.actions });
-  schedules++;
-  if (!result.verdict.passed) failed++;
-  process.stdout.write(`${result.summary}\n`);
-  if (!result.verdict.passed) process.stdout.write(`${result.report}\n`);
-  for (const [key, value] of Object.entries(result.verdict.figures)) {
-    if (typeof value === 'number') totals.set(key, (totals.get(key) ?? 0) + value);
-    else for (const [cause, n] of Object.entries(value as Record<string, number>)) totals.set(`lost: ${cause}`, (totals.get(`lost: ${cause}`) ?? 0) + n);
-  }
+function usageError(message: string): undefined {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exitCode = 2;
+  return undefined;
 }
-const total = Object.fromEntries(totals) as unknown as Figures;
-const causes = [...totals].filter(([k]) => k.startsWith('lost: ')).map(([k, v]) => [k.slice(6), v] as const);
-process.stdout.write(`\n${schedules} schedules, ${failed} failed; ${figuresText({ ...total, lostByCause: Object.fromEntries(causes) })}\n`);
-if (failed > 0) process.exitCode = 1;
+
+async function soak(options: SoakOptions): Promise<void> {
+  const totals = new Map<string, number>();
+  let schedules = 0;
+  let failed = 0;
+  const end = Date.now() + (options.minutes ?? 0) * 60_000;
+  process.stdout.write(`torture against ${options.sidecar}, schedules of ${options.seconds} s${options.minutes ? `, for ${options.minutes} minutes` : ''}\n`);
+  for (let seed = options.seed; schedules === 0 || Date.now() < end; seed++) {
+    const result = await runTorture({ seed, durationMs: options.seconds * 1000, sidecar: options.sidecar, actions: options.actions });
+    schedules++;
+    if (!result.verdict.passed) failed++;
+    process.stdout.write(`${result.summary}\n`);
+    if (!result.verdict.passed) process.stdout.write(`${result.report}\n`);
+    for (const [key, value] of Object.entries(result.verdict.figures)) {
+      if (typeof value === 'number') totals.set(key, (totals.get(key) ?? 0) + value);
+      else for (const [cause, n] of Object.entries(value as Record<string, number>)) totals.set(`lost: ${cause}`, (totals.get(`lost: ${cause}`) ?? 0) + n);
+    }
+  }
+  const total = Object.fromEntries(totals) as unknown as Figures;
+  const causes = [...totals].filter(([k]) => k.startsWith('lost: ')).map(([k, v]) => [k.slice(6), v] as const);
+  process.stdout.write(`\n${schedules} schedules, ${failed} failed; ${figuresText({ ...total, lostByCause: Object.fromEntries(causes) })}\n`);
+  if (failed > 0) process.exitCode = 1;
+}
+
+const options = parse();
+if (options) await soak(options);
