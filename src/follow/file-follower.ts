@@ -418,6 +418,12 @@ export class FileFollower {
 
   #findCopy(held: HeldFile): { name: string; size: number; stat: fs.Stats } | undefined {
     if (held.position === 0) return undefined;
+    // Listed twice when the first finds none: a rename between the directory's listing and a
+    // name's stat (logrotate shifting `.1` to `.2` as it copies) hides a file from one listing.
+    return this.#findCopyOnce(held) ?? this.#findCopyOnce(held);
+  }
+
+  #findCopyOnce(held: HeldFile): { name: string; size: number; stat: fs.Stats } | undefined {
     const siblings = rotatedSiblings(this.path, this.#options.ignore)
       .filter((s) => s.stat.size >= held.position && !this.#knows(s.name, s.stat))
       .sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs);
