@@ -132,7 +132,7 @@ export class FileFollower {
     if (current && state.kind === 'file' && sameFile(current, state)) {
       this.#size = state.size;
       // Shrunk is told here; changed bytes when the file is read (or seen while reading waits).
-      if (current.shrunk(state.size)) this.#onTruncated(now);
+      if (current.shrunk(state.size) || current.rewrittenInPlace(state.size, state.mtimeMs, now)) this.#onTruncated(now);
     } else {
       this.#size = undefined;
       const links = current && state.kind === 'missing' ? current.links() : 1;
@@ -164,8 +164,13 @@ export class FileFollower {
    */
   read(now: number, budget: number): boolean {
     let left = budget;
+    const current = this.#current;
+    // With files behind, the current file is read only up to its size before they were: a line
+    // written to a rotated file before the logger reopened never comes after the new file's.
+    const upTo = current && this.#behind.length > 0 ? sizeOf(current) : Infinity;
     for (const held of this.#behind) {
-      let read = held.read(left, now);
+      // Its size now, not at the last look: the logger may still be writing to it.
+      let read = held.read(left, now, sizeOf(held));
       if (read < 0) {
         // A rotated file rewritten under us (not the logger's way): read again from its start.
         held.restartAtZero(now, false);
@@ -175,11 +180,10 @@ export class FileFollower {
       left -= Math.max(0, read);
       if (left <= 0) return true;
     }
-    const current = this.#current;
     if (!current) return false;
     const size = this.#size;
     this.#size = undefined;
-    const read = current.read(left, now, size);
+    const read = current.read(left, now, size, upTo);
     if (read < 0) {
       // Changed under us: the copy (if any) and unseen files first, then the file from 0.
       this.#onTruncated(now);
@@ -398,6 +402,8 @@ export class FileFollower {
     // Bytes seen (while reading waited) that no copy holds: written just before the truncation.
     let lostBytes = copy ? Math.max(0, seenTo - copy.size) : position > 0 ? Math.max(0, seenTo - position) : 0;
     if (copy) {
+      // Claimed: no longer a copy waiting for its truncation (nor, once retired and forgotten, a stranger).
+      this.#pendingCopies.delete(`${copy.stat.dev}:${copy.stat.ino}`);
       const copied = this.#openKnown(copy.name, copy.stat, 'copy', position, now, { stream });
       if (!copied) {
         this.#options.onEvent({ kind: 'error', path: this.path, message: `the copy ${copy.name} went away before it was read` });
@@ -493,7 +499,8 @@ export class FileFollower {
         unseen.push({ name: sibling.name, mtimeMs: sibling.stat.mtimeMs, known: false });
       }
     }
-    const present = new Set(siblings.map((s) => key(s.stat)));
+    // A copy that is held or retired is ours now: forgotten as pending, it is never read from 0.
+    const present = new Set(siblings.filter((s) => !known(s.name, s.stat)).map((s) => key(s.stat)));
     for (const [copy, since] of this.#pendingCopies) if (!present.has(copy) || now - since > PENDING_COPY_MS) this.#pendingCopies.delete(copy);
     const current = this.#current;
     for (const sibling of unseen.sort((a, b) => a.mtimeMs - b.mtimeMs)) {
@@ -501,7 +508,7 @@ export class FileFollower {
       if (!stat) continue;
       // copytruncate's copy, made before a truncation not seen yet: the file has its lines (for
       // now), or, once truncated, the copy is found by the bytes we read (truncation handling).
-      if (current && (current.holdsPrefixOf(sibling.name, stat.size) || current.startsLike(sibling.name))) {
+      if (current && this.#isCopyOf(current, sibling.name, stat)) {
         if (!this.#pendingCopies.has(key(stat))) this.#pendingCopies.set(key(stat), now);
         continue;
       }
@@ -519,6 +526,24 @@ export class FileFollower {
     }
   }
 
+
+  /**
+   * Whether the sibling listed as `stat` is a copy of `current` (see `holdsPrefixOf`,
+   * `startsLike`), compared through its own descriptor: logrotate may rename it (`.1` to `.2`)
+   * and put the next copy at its name between the listing and the comparison.
+   */
+  #isCopyOf(current: HeldFile, name: string, stat: fs.Stats): boolean {
+    const opened = this.#openListed(name, stat);
+    if (!opened) return false;
+    try {
+      const size = fs.fstatSync(opened.fd).size;
+      return current.holdsPrefixOf(opened.fd, size) || current.startsLike(opened.fd);
+    } catch {
+      return false;
+    } finally {
+      fs.closeSync(opened.fd);
+    }
+  }
 
   /** Held now, or retired: a file of ours, by device, inode and (where kept) birth time. */
   #knows(name: string, stat: fs.Stats): boolean {
@@ -598,13 +623,22 @@ function statPath(path: string): PathState {
     // No exception (and no stack trace) for a missing file: the idle poll's common case.
     const stat = fs.statSync(path, { throwIfNoEntry: false });
     if (!stat) return { kind: 'missing' };
-    if (stat.isFile()) return { kind: 'file', dev: stat.dev, ino: stat.ino, size: stat.size };
+    if (stat.isFile()) return { kind: 'file', dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
     return { kind: 'other', what: stat.isFIFO() ? 'a named pipe' : stat.isDirectory() ? 'a directory' : 'a special file' };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
     if (code === 'EACCES') return { kind: 'denied', what: errorMessage(error) };
     return { kind: 'other', what: errorMessage(error) };
+  }
+}
+
+/** A held file's size now (Infinity when fstat fails: the read that follows says why). */
+function sizeOf(held: HeldFile): number {
+  try {
+    return held.size();
+  } catch {
+    return Infinity;
   }
 }
 

@@ -41,6 +41,8 @@ export const MARKER_BYTES = 256;
  * and so shorter than what we read, is recognised by its last bytes when it ends within them.
  */
 const RECENT_BYTES = 32 * 1024;
+/** Longer than the file system clock's tick (Linux: a jiffy, 1-10 ms), with room to spare. */
+const SAME_TICK_MS = 50;
 
 /** One read buffer for every file: reads are synchronous and the sink copies each line before
  * the next read, so nothing outlives its turn in the buffer. */
@@ -96,6 +98,8 @@ export class HeldFile implements FileIdentity {
   readonly #head = Buffer.allocUnsafe(FINGERPRINT_BYTES);
   #headLength = 0;
   #tail: { position: number; hash: string | undefined } | undefined;
+  /** The modification time at the last look that compared the bytes before `position` (see `rewrittenInPlace`). */
+  #checkedMtime = { mtimeMs: -1, at: 0 };
 
   private constructor(fd: number, stat: fs.Stats, name: string, role: HeldRole, position: number, now: number, lines: LineOptions, stream: LineStream) {
     this.fd = fd;
@@ -215,6 +219,21 @@ export class HeldFile implements FileIdentity {
   }
 
   /**
+   * Truncated and written again to exactly the size read (a look finds `size === position`, so
+   * no read would compare the bytes before the position): told by those bytes, compared when
+   * the file was modified since the last comparison. A comparison made within a clock tick of
+   * the modification time is made again at the next look: a rewrite in that tick leaves the
+   * time as it was.
+   */
+  rewrittenInPlace(size: number, mtimeMs: number | undefined, now: number): boolean {
+    if (size !== this.position || this.position === 0 || mtimeMs === undefined) return false;
+    const checked = this.#checkedMtime;
+    if (mtimeMs === checked.mtimeMs && checked.at - mtimeMs > SAME_TICK_MS) return false;
+    this.#checkedMtime = { mtimeMs, at: now };
+    return !this.#matches(this.position, this.#marker, this.#markerLength);
+  }
+
+  /**
    * Remembers what is there while reading waits (backpressure), to notice a truncation later.
    * Returns false, remembering nothing, when the file was truncated meanwhile.
    */
@@ -244,6 +263,7 @@ export class HeldFile implements FileIdentity {
     this.#headLength = 0;
     this.#recentLength = 0;
     this.#recentEnd = 0;
+    this.#checkedMtime = { mtimeMs: -1, at: 0 };
     this.quietSince = now;
     return old;
   }
@@ -253,18 +273,20 @@ export class HeldFile implements FileIdentity {
    * read, or -1 (nothing read) when the file changed under us: the bytes just before the
    * position are not those read there (truncated, and perhaps grown again). That check costs
    * nothing more: the first pread starts that many bytes early. `knownSize` (from a stat just
-   * made) spares a read at the end of the file.
+   * made) spares a read at the end of the file. Nothing past `upTo` is read (and the file is not
+   * at its end for stopping there).
    */
-  read(budget: number, now: number, knownSize?: number): number {
+  read(budget: number, now: number, knownSize?: number, upTo = Infinity): number {
     if (knownSize !== undefined) this.atEnd = knownSize <= this.position;
-    if (this.atEnd) return 0;
+    if (this.atEnd || upTo <= this.position) return 0;
     if (this.seenSize > this.position && !this.#matches(this.seenSize, this.#seenMarker, this.#seenMarkerLength)) return -1;
     const splitter = this.#stream.splitter;
     let lead = this.#markerLength;
     let total = 0;
     let last = 0;
     while (total < budget) {
-      const want = Math.min(READ_BYTES - lead, Math.max(budget - total, 4096));
+      const want = Math.min(READ_BYTES - lead, Math.max(budget - total, 4096), upTo - this.position);
+      if (want <= 0) break;
       last = fs.readSync(this.fd, readBuffer, 0, lead + want, this.position - lead);
       if (lead > 0) {
         if (last < lead || readBuffer.compare(this.#marker, 0, lead, 0, lead) !== 0) return total > 0 ? total : -1;
@@ -311,46 +333,32 @@ export class HeldFile implements FileIdentity {
   }
 
   /**
-   * Whether `name` starts as this file did when we read it (its first KiB): a copy of this file
-   * (copytruncate's), whether or not this file has been truncated since. Only once something
-   * was read here.
+   * Whether the file open as `fd` starts as this file did when we read it (its first KiB): a
+   * copy of this file (copytruncate's), whether or not this file has been truncated since. Only
+   * once something was read here.
    */
-  startsLike(name: string): boolean {
+  startsLike(fd: number): boolean {
     if (this.position === 0 || this.#headLength === 0) return false;
     const theirs = Buffer.allocUnsafe(this.#headLength);
-    let fd: number;
-    try {
-      fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    } catch {
-      return false;
-    }
     try {
       return fs.readSync(fd, theirs, 0, this.#headLength, 0) === this.#headLength && theirs.equals(this.#head.subarray(0, this.#headLength));
     } catch {
       return false;
-    } finally {
-      fs.closeSync(fd);
     }
   }
 
   /**
-   * Whether the file `name` (of `size` bytes) holds only what this file holds at the same
+   * Whether the file open as `fd` (of `size` bytes) holds only what this file holds at the same
    * offsets (its first KiB and its last bytes): copytruncate's copy of it, made (or being made)
    * before the truncation. Not a rotated file to read: this file has those lines.
    */
-  holdsPrefixOf(name: string, size: number): boolean {
+  holdsPrefixOf(fd: number, size: number): boolean {
     if (size === 0) return true;
     if (this.size() < size) return false;
     const head = Math.min(size, FINGERPRINT_BYTES);
     const tail = Math.min(size, MARKER_BYTES);
     const ours = Buffer.allocUnsafe(head + tail);
     const theirs = Buffer.allocUnsafe(head + tail);
-    let fd: number;
-    try {
-      fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    } catch {
-      return false;
-    }
     try {
       for (const [into, from] of [
         [ours, this.fd],
@@ -361,8 +369,6 @@ export class HeldFile implements FileIdentity {
       return ours.equals(theirs);
     } catch {
       return false;
-    } finally {
-      fs.closeSync(fd);
     }
   }
 

@@ -13,7 +13,7 @@ export type PathState =
   | { readonly kind: 'missing' }
   | { readonly kind: 'other'; readonly what: string }
   | { readonly kind: 'denied'; readonly what: string }
-  | ({ readonly kind: 'file'; readonly size: number } & FileIdentity);
+  | ({ readonly kind: 'file'; readonly size: number; readonly mtimeMs?: number } & FileIdentity);
 
 export type PathAction =
   /** Nothing changed: keep reading the held file. */
