@@ -9,19 +9,16 @@
  */
 import fs from 'node:fs';
 import type { SavedFile } from '../state/state-file.js';
-import { FileCheckpoint } from './file-checkpoint.js';
+import type { FileCheckpoint } from './file-checkpoint.js';
+import { ByteMarker, MARKER_BYTES } from './byte-marker.js';
 import { FINGERPRINT_BYTES, fingerprintOf, tailHashOf, type Fingerprint } from './fingerprint.js';
+import { newLineStream, type LineOptions, type LineStream } from './line-stream.js';
+import { RecentBytes } from './recent-bytes.js';
 import { isTruncated, type FileIdentity } from './reconcile.js';
 import { birthtimeOf } from './rotated-siblings.js';
-import { LineSplitter } from './split-lines.js';
+import type { LineSplitter } from './split-lines.js';
 
-/** Receives each line (or piece) with its end offset in the file and the file's checkpoint. */
-export type FileLineSink = (bytes: Buffer, start: number, end: number, partial: boolean, endOffset: number, checkpoint: FileCheckpoint) => void;
-
-export interface LineOptions {
-  readonly maxLineBytes: number;
-  readonly sink: FileLineSink;
-}
+export type { FileLineSink, LineOptions, LineStream } from './line-stream.js';
 
 /**
  * How the file came to be held: at the name, renamed or deleted from it, copytruncate's copy,
@@ -31,29 +28,12 @@ export type HeldRole = 'current' | 'rotated' | 'deleted' | 'copy' | 'unseen';
 
 /** Bytes read per pread: large enough for throughput, small enough to stay within memory. */
 const READ_BYTES = 256 * 1024;
-/**
- * Bytes just before a place that are compared to notice a truncation (and to recognise
- * copytruncate's copy): several lines, so repetitive lines do not look alike.
- */
-export const MARKER_BYTES = 256;
-/**
- * The last bytes read are kept this far back: copytruncate's copy made while we were reading,
- * and so shorter than what we read, is recognised by its last bytes when it ends within them.
- */
-const RECENT_BYTES = 32 * 1024;
 /** Longer than the file system clock's tick (Linux: a jiffy, 1-10 ms), with room to spare. */
 const SAME_TICK_MS = 50;
 
 /** One read buffer for every file: reads are synchronous and the sink copies each line before
  * the next read, so nothing outlives its turn in the buffer. */
 const readBuffer = Buffer.allocUnsafe(READ_BYTES);
-const scratch = Buffer.allocUnsafe(MARKER_BYTES);
-
-/** A line stream handed from a truncated file to its copy: the same bytes, on in the copy. */
-export interface LineStream {
-  readonly checkpoint: FileCheckpoint;
-  readonly splitter: LineSplitter;
-}
 
 export class HeldFile implements FileIdentity {
   readonly fd: number;
@@ -82,18 +62,12 @@ export class HeldFile implements FileIdentity {
   atEnd = false;
   #stream: LineStream;
   readonly #lines: LineOptions;
-  readonly #marker = Buffer.allocUnsafe(MARKER_BYTES);
-  #markerLength = 0;
-  readonly #seenMarker = Buffer.allocUnsafe(MARKER_BYTES);
-  #seenMarkerLength = 0;
+  /** The bytes before `position`, and before `seenSize`, as read or seen there. */
+  readonly #marker = new ByteMarker();
+  readonly #seenMarker = new ByteMarker();
   #fingerprint: Fingerprint | undefined;
-  /**
-   * The last bytes read, ending at `position`: a ring (`#recentEnd` is where the next byte
-   * goes), made at the first read of the file at the name (the only one copytruncate copies).
-   */
-  #recent: Buffer | undefined;
-  #recentEnd = 0;
-  #recentLength = 0;
+  /** The last bytes read, kept only for the file at the name (the only one copytruncate copies). */
+  readonly #recent = new RecentBytes();
   /** The file's first bytes (up to FINGERPRINT_BYTES) as read: what a copy of it starts with. */
   readonly #head = Buffer.allocUnsafe(FINGERPRINT_BYTES);
   #headLength = 0;
@@ -113,7 +87,7 @@ export class HeldFile implements FileIdentity {
     this.quietSince = now;
     this.#lines = lines;
     this.#stream = stream;
-    this.#markerLength = readInto(fd, position, this.#marker);
+    this.#marker.readFrom(fd, position);
     this.#readHead();
   }
 
@@ -139,7 +113,7 @@ export class HeldFile implements FileIdentity {
         throw Object.assign(new Error(`${name} is another file now`), { code: 'EMOVED' });
       }
       const position = from === 'end' ? stat.size : from;
-      const stream = options.stream ?? newStream(lines, position, options.midLine === true);
+      const stream = options.stream ?? newLineStream(lines, position, options.midLine === true);
       return new HeldFile(fd, stat, name, role, position, now, lines, stream);
     } catch (error) {
       fs.closeSync(fd);
@@ -178,44 +152,9 @@ export class HeldFile implements FileIdentity {
 
   /** Truncated since we last read or looked (see reconcile.ts `isTruncated`): size and bytes. */
   truncated(size: number): boolean {
-    const markerMatches = size < this.position || this.#matches(this.position, this.#marker, this.#markerLength);
-    const seenMarkerMatches = this.seenSize <= this.position || size < this.seenSize || this.#matches(this.seenSize, this.#seenMarker, this.#seenMarkerLength);
+    const markerMatches = size < this.position || this.#marker.foundIn(this.fd, this.position);
+    const seenMarkerMatches = this.seenSize <= this.position || size < this.seenSize || this.#seenMarker.foundIn(this.fd, this.seenSize);
     return isTruncated({ position: this.position, seenSize: this.seenSize, size, markerMatches, seenMarkerMatches });
-  }
-
-  /**
-   * Whether `fd` (of `size` bytes) holds, just before our read position, the bytes read there:
-   * copytruncate's copy, to be read on from that position. (Bytes seen but not read may be
-   * missing from it: written between the copy and the truncation, they are on no disk.) With
-   * nothing read yet there is nothing to compare: such a copy is read whole, as an unseen file.
-   */
-  matchesCopy(fd: number, size: number): boolean {
-    const length = this.#markerLength;
-    if (this.position === 0 || length === 0 || size < this.position) return false;
-    const read = readInto(fd, this.position, scratch, length);
-    return read === length && scratch.compare(this.#marker, 0, length, 0, read) === 0;
-  }
-
-  /**
-   * Whether `fd` (of `size` bytes) is a copy of what was already read here: no longer than the
-   * read position, starting with this file's first bytes. copytruncate copied it after we had
-   * read past its end (lines written between the copy and the truncation): nothing in it is
-   * new, and it is not a rotated file to read.
-   */
-  isReadCopy(fd: number, size: number): boolean {
-    if (size === 0 || size > this.position || this.#headLength === 0) return false;
-    // Its end must lie among the last bytes we read, and be those bytes.
-    const back = this.position - size;
-    if (back > this.#recentLength - Math.min(size, MARKER_BYTES)) return false;
-    const tail = Math.min(size, MARKER_BYTES);
-    const head = Math.min(size, this.#headLength);
-    const theirs = Buffer.allocUnsafe(head + tail);
-    try {
-      if (fs.readSync(fd, theirs, 0, head, 0) !== head || fs.readSync(fd, theirs, head, tail, size - tail) !== tail) return false;
-    } catch {
-      return false;
-    }
-    return theirs.subarray(0, head).equals(this.#head.subarray(0, head)) && theirs.subarray(head).equals(this.#recentBytes(back, tail));
   }
 
   /**
@@ -230,106 +169,40 @@ export class HeldFile implements FileIdentity {
     const checked = this.#checkedMtime;
     if (mtimeMs === checked.mtimeMs && checked.at - mtimeMs > SAME_TICK_MS) return false;
     this.#checkedMtime = { mtimeMs, at: now };
-    return !this.#matches(this.position, this.#marker, this.#markerLength);
+    return !this.#marker.foundIn(this.fd, this.position);
   }
 
   /**
-   * Remembers what is there while reading waits (backpressure), to notice a truncation later.
-   * Returns false, remembering nothing, when the file was truncated meanwhile.
+   * Whether `fd` (of `size` bytes) holds, just before our read position, the bytes read there:
+   * copytruncate's copy, to be read on from that position. (Bytes seen but not read may be
+   * missing from it: written between the copy and the truncation, they are on no disk.) With
+   * nothing read yet there is nothing to compare: such a copy is read whole, as an unseen file.
    */
-  noteSeen(size: number): boolean {
-    if (size <= this.seenSize || size <= this.position) return true;
-    if (this.truncated(size)) return false;
-    this.seenSize = size;
-    this.#seenMarkerLength = readInto(this.fd, size, this.#seenMarker);
-    return true;
+  matchesCopy(fd: number, size: number): boolean {
+    if (this.position === 0 || this.#marker.length === 0 || size < this.position) return false;
+    return this.#marker.foundIn(fd, this.position);
   }
 
   /**
-   * After a truncation: the line stream so far goes to the copy (returned), and this file is
-   * read again from 0 as a new stream. Without a copy, an unfinished line leaves as it is.
+   * Whether `fd` (of `size` bytes) is a copy of what was already read here: no longer than the
+   * read position, starting with this file's first bytes. copytruncate copied it after we had
+   * read past its end (lines written between the copy and the truncation): nothing in it is
+   * new, and it is not a rotated file to read.
    */
-  restartAtZero(now: number, copied: boolean): LineStream {
-    const old = this.#stream;
-    if (!copied) old.splitter.end();
-    this.#stream = newStream(this.#lines, 0, false);
-    this.position = 0;
-    this.atEnd = false;
-    this.seenSize = 0;
-    this.#markerLength = 0;
-    this.#seenMarkerLength = 0;
-    this.#fingerprint = undefined;
-    this.#tail = undefined;
-    this.#headLength = 0;
-    this.#recentLength = 0;
-    this.#recentEnd = 0;
-    this.#checkedMtime = { mtimeMs: -1, at: 0 };
-    this.quietSince = now;
-    return old;
-  }
-
-  /**
-   * Reads from the position, up to `budget` bytes (and what one pread gives); returns the bytes
-   * read, or -1 (nothing read) when the file changed under us: the bytes just before the
-   * position are not those read there (truncated, and perhaps grown again). That check costs
-   * nothing more: the first pread starts that many bytes early. `knownSize` (from a stat just
-   * made) spares a read at the end of the file. Nothing past `upTo` is read (and the file is not
-   * at its end for stopping there).
-   */
-  read(budget: number, now: number, knownSize?: number, upTo = Infinity): number {
-    if (knownSize !== undefined) this.atEnd = knownSize <= this.position;
-    if (this.atEnd || upTo <= this.position) return 0;
-    if (this.seenSize > this.position && !this.#matches(this.seenSize, this.#seenMarker, this.#seenMarkerLength)) return -1;
-    const splitter = this.#stream.splitter;
-    let lead = this.#markerLength;
-    let total = 0;
-    let last = 0;
-    while (total < budget) {
-      const want = Math.min(READ_BYTES - lead, Math.max(budget - total, 4096), upTo - this.position);
-      if (want <= 0) break;
-      last = fs.readSync(this.fd, readBuffer, 0, lead + want, this.position - lead);
-      if (lead > 0) {
-        if (last < lead || readBuffer.compare(this.#marker, 0, lead, 0, lead) !== 0) return total > 0 ? total : -1;
-      }
-      const got = last - lead;
-      if (got <= 0) {
-        this.atEnd = true;
-        break;
-      }
-      this.position += got;
-      total += got;
-      splitter.push(readBuffer, lead, last);
-      this.#keepRecent(readBuffer, lead, last);
-      this.#advanceMarker(readBuffer, lead, last);
-      if (got < want) {
-        this.atEnd = true;
-        break;
-      }
-      lead = 0;
-    }
-    if (total > 0) {
-      this.quietSince = now;
-      if (this.#headLength < FINGERPRINT_BYTES && this.#headLength < this.position) this.#readHead();
-      if (this.seenSize < this.position) this.seenSize = this.position;
-    }
-    return total;
-  }
-
-  /** Held unfinished lines out (shutdown, `--once`, a drained file): as a partial piece, or as the line's end. */
-  emitHeld(asPiece: boolean): void {
-    if (asPiece) this.#stream.splitter.flushPiece();
-    else this.#stream.splitter.end();
-  }
-
-  /** Given up (too many files held): held bytes dropped; returns the bytes not delivered from here on. */
-  giveUp(): number {
-    let unread = 0;
+  isReadCopy(fd: number, size: number): boolean {
+    if (size === 0 || size > this.position || this.#headLength === 0) return false;
+    // Its end must lie among the last bytes we read, and be those bytes.
+    const back = this.position - size;
+    if (back > this.#recent.length - Math.min(size, MARKER_BYTES)) return false;
+    const tail = Math.min(size, MARKER_BYTES);
+    const head = Math.min(size, this.#headLength);
+    const theirs = Buffer.allocUnsafe(head + tail);
     try {
-      unread = Math.max(0, this.size() - this.position);
+      if (fs.readSync(fd, theirs, 0, head, 0) !== head || fs.readSync(fd, theirs, head, tail, size - tail) !== tail) return false;
     } catch {
-      unread = 0;
+      return false;
     }
-    return unread + this.#stream.splitter.abandon();
+    return theirs.subarray(0, head).equals(this.#head.subarray(0, head)) && theirs.subarray(head).equals(this.#recent.endingBefore(back, tail));
   }
 
   /**
@@ -372,6 +245,102 @@ export class HeldFile implements FileIdentity {
     }
   }
 
+  /**
+   * Remembers what is there while reading waits (backpressure), to notice a truncation later.
+   * Returns false, remembering nothing, when the file was truncated meanwhile.
+   */
+  noteSeen(size: number): boolean {
+    if (size <= this.seenSize || size <= this.position) return true;
+    if (this.truncated(size)) return false;
+    this.seenSize = size;
+    this.#seenMarker.readFrom(this.fd, size);
+    return true;
+  }
+
+  /**
+   * After a truncation: the line stream so far goes to the copy (returned), and this file is
+   * read again from 0 as a new stream. Without a copy, an unfinished line leaves as it is.
+   */
+  restartAtZero(now: number, copied: boolean): LineStream {
+    const old = this.#stream;
+    if (!copied) old.splitter.end();
+    this.#stream = newLineStream(this.#lines, 0, false);
+    this.position = 0;
+    this.atEnd = false;
+    this.seenSize = 0;
+    this.#marker.clear();
+    this.#seenMarker.clear();
+    this.#fingerprint = undefined;
+    this.#tail = undefined;
+    this.#headLength = 0;
+    this.#recent.clear();
+    this.#checkedMtime = { mtimeMs: -1, at: 0 };
+    this.quietSince = now;
+    return old;
+  }
+
+  /**
+   * Reads from the position, up to `budget` bytes (and what one pread gives); returns the bytes
+   * read, or -1 (nothing read) when the file changed under us: the bytes just before the
+   * position are not those read there (truncated, and perhaps grown again). That check costs
+   * nothing more: the first pread starts that many bytes early. `knownSize` (from a stat just
+   * made) spares a read at the end of the file. Nothing past `upTo` is read (and the file is not
+   * at its end for stopping there).
+   */
+  read(budget: number, now: number, knownSize?: number, upTo = Infinity): number {
+    if (knownSize !== undefined) this.atEnd = knownSize <= this.position;
+    if (this.atEnd || upTo <= this.position) return 0;
+    if (this.seenSize > this.position && !this.#seenMarker.foundIn(this.fd, this.seenSize)) return -1;
+    const splitter = this.#stream.splitter;
+    let lead = this.#marker.length;
+    let total = 0;
+    let last = 0;
+    while (total < budget) {
+      const want = Math.min(READ_BYTES - lead, Math.max(budget - total, 4096), upTo - this.position);
+      if (want <= 0) break;
+      last = fs.readSync(this.fd, readBuffer, 0, lead + want, this.position - lead);
+      if (lead > 0 && !this.#marker.leads(readBuffer, last)) return total > 0 ? total : -1;
+      const got = last - lead;
+      if (got <= 0) {
+        this.atEnd = true;
+        break;
+      }
+      this.position += got;
+      total += got;
+      splitter.push(readBuffer, lead, last);
+      if (this.role === 'current') this.#recent.keep(readBuffer, lead, last);
+      this.#marker.advance(readBuffer, lead, last);
+      if (got < want) {
+        this.atEnd = true;
+        break;
+      }
+      lead = 0;
+    }
+    if (total > 0) {
+      this.quietSince = now;
+      if (this.#headLength < FINGERPRINT_BYTES && this.#headLength < this.position) this.#readHead();
+      if (this.seenSize < this.position) this.seenSize = this.position;
+    }
+    return total;
+  }
+
+  /** Held unfinished lines out (shutdown, `--once`, a drained file): as a partial piece, or as the line's end. */
+  emitHeld(asPiece: boolean): void {
+    if (asPiece) this.#stream.splitter.flushPiece();
+    else this.#stream.splitter.end();
+  }
+
+  /** Given up (too many files held): held bytes dropped; returns the bytes not delivered from here on. */
+  giveUp(): number {
+    let unread = 0;
+    try {
+      unread = Math.max(0, this.size() - this.position);
+    } catch {
+      unread = 0;
+    }
+    return unread + this.#stream.splitter.abandon();
+  }
+
   /** What the state file keeps for this file: where its delivered lines end, and what tells it apart. */
   savedFile(): SavedFile {
     const { delivered, midLine } = this.#stream.checkpoint;
@@ -394,83 +363,11 @@ export class HeldFile implements FileIdentity {
     fs.closeSync(this.fd);
   }
 
-  /**
-   * The marker follows what was read, from the bytes read (never read again from the file: it
-   * may have been truncated a moment later, and the marker must be what we read).
-   */
-  #advanceMarker(bytes: Buffer, start: number, end: number): void {
-    const marker = this.#marker;
-    const length = end - start;
-    if (length >= MARKER_BYTES) {
-      bytes.copy(marker, 0, end - MARKER_BYTES, end);
-      this.#markerLength = MARKER_BYTES;
-      return;
-    }
-    const keep = Math.min(this.#markerLength, MARKER_BYTES - length);
-    marker.copyWithin(0, this.#markerLength - keep, this.#markerLength);
-    bytes.copy(marker, keep, start, end);
-    this.#markerLength = keep + length;
-  }
-
-  /** Keeps the last RECENT_BYTES read (bytes[start, end) just read, ending at `position`). */
-  #keepRecent(bytes: Buffer, start: number, end: number): void {
-    if (this.role !== 'current') return;
-    const ring = (this.#recent ??= Buffer.allocUnsafe(RECENT_BYTES));
-    const length = end - start;
-    if (length >= RECENT_BYTES) {
-      bytes.copy(ring, 0, end - RECENT_BYTES, end);
-      this.#recentEnd = 0;
-      this.#recentLength = RECENT_BYTES;
-      return;
-    }
-    const first = Math.min(length, RECENT_BYTES - this.#recentEnd);
-    bytes.copy(ring, this.#recentEnd, start, start + first);
-    if (first < length) bytes.copy(ring, 0, start + first, end);
-    this.#recentEnd = (this.#recentEnd + length) % RECENT_BYTES;
-    this.#recentLength = Math.min(RECENT_BYTES, this.#recentLength + length);
-  }
-
-  /** The `count` bytes read that end `back` bytes before `position` (within the ring). */
-  #recentBytes(back: number, count: number): Buffer {
-    const ring = this.#recent ?? Buffer.alloc(RECENT_BYTES);
-    const end = (this.#recentEnd - back + 2 * RECENT_BYTES) % RECENT_BYTES;
-    const start = (end - count + RECENT_BYTES) % RECENT_BYTES;
-    return start < end || count === 0 ? ring.subarray(start, start + count) : Buffer.concat([ring.subarray(start), ring.subarray(0, end)]);
-  }
-
   #readHead(): void {
     try {
       this.#headLength = fs.readSync(this.fd, this.#head, 0, FINGERPRINT_BYTES, 0);
     } catch {
       this.#headLength = 0;
     }
-  }
-
-  #matches(at: number, marker: Buffer, length: number): boolean {
-    if (length === 0) return true;
-    return readInto(this.fd, at, scratch, length) === length && scratch.compare(marker, 0, length, 0, length) === 0;
-  }
-}
-
-function newStream(lines: LineOptions, position: number, midLine: boolean): LineStream {
-  const checkpoint = new FileCheckpoint(position, midLine);
-  const sink = lines.sink;
-  const splitter = new LineSplitter(
-    lines.maxLineBytes,
-    (bytes, start, end, partial, endOffset) => sink(bytes, start, end, partial, endOffset, checkpoint),
-    // The sidecar's sinks copy what they are given before returning.
-    { reuseHeldBuffer: true, startOffset: position, pieceOpen: midLine },
-  );
-  return { checkpoint, splitter };
-}
-
-/** Reads the (up to `into.length`, or `length`) bytes just before `at` into `into`; returns how many. */
-function readInto(fd: number, at: number, into: Buffer, length = into.length): number {
-  const start = Math.max(0, at - length);
-  if (at <= start) return 0;
-  try {
-    return fs.readSync(fd, into, 0, at - start, start);
-  } catch {
-    return 0;
   }
 }

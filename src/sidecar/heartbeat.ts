@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import type { Logger } from '../diag/logger.js';
-import { errorMessage } from '../follow/file-follower.js';
+import { errorMessage } from '../follow/error-message.js';
 
 export class Heartbeat {
   readonly #file: string;

@@ -5,7 +5,7 @@
  * path no longer followed keeps its entry: a save never forgets what an earlier one knew.
  */
 import type { Logger } from '../diag/logger.js';
-import { errorMessage } from '../follow/file-follower.js';
+import { errorMessage } from '../follow/error-message.js';
 import { saveState, type SavedFile, type SidecarState } from './state-file.js';
 
 export interface CheckpointSource {
