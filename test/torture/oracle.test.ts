@@ -58,6 +58,7 @@ function verdictOf(w: World, runs: readonly RunSpec[]): Verdict {
         arrivals: [{ offset: 0, at: 1e6 + index }],
         arrivalOf: () => 1e6 + index,
         startedAt: index,
+        firstDiagnosticAt: index,
         startedStep: 0,
         hadState: true,
         endedBy: { signal: spec.signal ?? 'SIGTERM', at: 2e6 + index, step: 0, stalled: false },

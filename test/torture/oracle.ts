@@ -431,10 +431,17 @@ class Judge {
     return unlinked.condition !== 'down' && unlinked.condition !== 'stopping' && this.#upTime(gen.createdAt, unlinked.at) >= settings.pollMs + NOTICE_MS;
   }
 
+  /**
+   * How long sidecars that could deliver were up and looking between `from` and `to`: each run
+   * from its first look (a start on a loaded machine takes a second or more before it; a run
+   * that said nothing never looked), not counting a run that ended with its reader stalled (what
+   * it read but could not send is the next run's to read, at its first look).
+   */
   #upTime(from: number, to: number): number {
     let total = 0;
     for (const run of this.#o.runs) {
-      const start = Math.max(from, run.startedAt);
+      if (run.firstDiagnosticAt === undefined || run.endedBy?.stalled) continue;
+      const start = Math.max(from, run.firstDiagnosticAt);
       const end = Math.min(to, run.endedBy?.at ?? run.exit?.at ?? Infinity);
       if (end > start) total += end - start;
     }

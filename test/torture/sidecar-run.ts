@@ -41,6 +41,11 @@ export class SidecarRun {
   readonly hadState: boolean;
   /** When it had looked at every followed path once (only awaited at a start without state). */
   readyAt: number | undefined;
+  /**
+   * When its first diagnostic arrived: its first look at the files had happened by then (its
+   * first diagnostics are that look's). A file deleted before it was never seen by this run.
+   */
+  firstDiagnosticAt: number | undefined;
   readonly chunks: Buffer[] = [];
   /** Byte offset of each chunk's start in the output, and when it arrived. */
   readonly arrivals: { readonly offset: number; readonly at: number }[] = [];
@@ -79,6 +84,7 @@ export class SidecarRun {
     if (options.stalled) stdout.pause();
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (text: string) => {
+      this.firstDiagnosticAt ??= this.#clock();
       this.stderr += text;
     });
     this.outputEnded = new Promise((resolve) => stdout.once('close', () => resolve()));
