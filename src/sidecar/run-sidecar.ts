@@ -6,7 +6,8 @@
  * happened (event-log.ts).
  *
  * Stopping (SIGTERM, SIGINT, SIGHUP): for up to `stopTimeoutMs` it goes on reading what is left
- * and offering it to the reader; held unfinished lines leave as partial pieces (positions kept)
+ * (stdin from a pipe or FIFO until its writer closes it: the agent stops with the pod too) and
+ * offering it to the reader; held unfinished lines leave as partial pieces (positions kept)
  * or whole (none kept); once the reader took everything, positions are saved and it ends with 0.
  * At the deadline nothing more is offered: if the pipe took part of an entry, that one entry is
  * finished (a write that waits for the reader: the one case the timeout does not bound), the
@@ -112,7 +113,8 @@ export class Sidecar {
   run(): Promise<number> {
     const saved = this.#loadState();
     for (const source of this.#options.files) this.#addFile(source, saved);
-    if (this.#options.stdinType) this.#addStream(this.#options.stdinType, 'stdin', this.#io.stdin);
+    // stdin from a pipe or FIFO is read to its end at a stop; from a terminal, not (nobody closes it).
+    if (this.#options.stdinType) this.#addStream(this.#options.stdinType, 'stdin', this.#io.stdin, undefined, newStats(), !(this.#io.stdin as { isTTY?: boolean }).isTTY);
     if (this.#options.stateFile) {
       this.#checkpointer = new Checkpointer(this.#options.stateFile, this.#io.log, () => this.#files.map((f) => f.follower), saved);
     }
@@ -169,7 +171,10 @@ export class Sidecar {
     }
     this.#waker?.close();
     this.#deadline = setTimeout(() => this.#atDeadline(), this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS);
-    scheduler.onCaughtUp = () => void this.#drainAndFinish();
+    // Files read to their end, and stdin to its end (its writer closes it as it stops too).
+    scheduler.onCaughtUp = () => {
+      if (this.#streams.every((s) => s.source.ended || !s.source.readsToEnd)) void this.#drainAndFinish();
+    };
     scheduler.wake();
   }
 
@@ -212,6 +217,11 @@ export class Sidecar {
         'the reader did not take everything before the stop timeout; finishing the one entry the pipe has part of, then stopping',
       );
       cut.finish();
+    } else if (this.#streams.some((s) => s.source.readsToEnd && !s.source.ended)) {
+      this.#io.log.warn(
+        { event: 'stop-timeout', stopTimeoutMs: this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS },
+        'stdin did not end before the stop timeout (its writer kept it open); what it sent was delivered',
+      );
     } else {
       this.#io.log.warn(
         { event: 'stop-timeout', stopTimeoutMs: this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS },
@@ -298,9 +308,10 @@ export class Sidecar {
     this.#files.push(file);
   }
 
-  #addStream(logType: string, name: string, readable: Readable, fd?: number, stats = newStats()): void {
+  #addStream(logType: string, name: string, readable: Readable, fd?: number, stats = newStats(), readsToEnd = false): void {
     const source = new StreamSource({
       readable,
+      readsToEnd,
       ...(fd === undefined ? {} : { fd }),
       maxLineBytes: this.#options.maxLineBytes,
       sink: this.#streamSink(logType, stats),

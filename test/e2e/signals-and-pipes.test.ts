@@ -136,6 +136,38 @@ test('--stdin-type makes stdin one more source through the same writer', async (
   ]));
 });
 
+// The pod's way (its launcher): the agent's stdout through a FIFO on stdin, its stderr through a
+// FIFO given as the file. At SIGTERM the agent is still writing; its last words, and what the
+// pipes hold, arrive before the exit.
+test('at SIGTERM stdin from a FIFO is read until its writer closes it; a FIFO given with --file is drained', async (t) => {
+  const dir = tempDir('stdin-fifo');
+  const stdout = path.join(dir, 'agent-stdout');
+  const stderr = path.join(dir, 'agent-stderr');
+  spawnSync('mkfifo', [stdout, stderr]);
+  // The agent's end of its stdout pipe, open before the sidecar's (a FIFO's read open waits for a writer).
+  const agentOut = fs.createWriteStream(stdout);
+  const sidecar = new SidecarProcess(
+    ['-c', 'exec "$0" "$@" < "$AGENT_STDOUT"', process.execPath, SIDECAR_BIN, '--log-dir', dir, '--stdin-type', 'automation-agent-stdout', '--file', `automation-agent-stderr=${stderr}`],
+    { command: ['sh'], bin: '--', env: cleanEnv({ AGENT_STDOUT: stdout }) },
+  );
+  await sidecar.waitForDiagnostic(followsPath(stderr));
+  agentOut.write('first from stdout\n');
+  fs.writeFileSync(stderr, 'from stderr\n');
+  await sidecar.waitForLines(2);
+  sidecar.child.kill('SIGTERM');
+  await sleep(300);
+  agentOut.write('written after the SIGTERM\n');
+  agentOut.end('last words');
+  const exit = await sidecar.exited;
+  t.deepEqual(exit, { code: 0, signal: null });
+  t.deepEqual(new Set(sidecar.lines()), new Set([
+    '{"logType":"automation-agent-stdout","contents":"first from stdout"}',
+    '{"logType":"automation-agent-stderr","contents":"from stderr"}',
+    '{"logType":"automation-agent-stdout","contents":"written after the SIGTERM"}',
+    '{"logType":"automation-agent-stdout","contents":"last words"}',
+  ]));
+});
+
 test('--once reads every file whole and exits 0', async (t) => {
   const dir = tempDir('once');
   for (const type of FILE_LOG_TYPES) fs.writeFileSync(path.join(dir, type.defaultFile), '');
