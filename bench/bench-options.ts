@@ -23,7 +23,8 @@ export const USAGE =
   'usage: npm run bench -- [NAME ...] [--entries N] [--turns N] [--window SECONDS]\n' +
   '  --entries N       entries of the filter inputs and lines of the catch-up input [default: 1000000]\n' +
   '  --turns N         runs of every command in the CPU benches, the median taken [default: 5]\n' +
-  '  --window SECONDS  length of every timed window (live 20, latency 10, idle 120, stopped reader 30 by default)\n';
+  '  --window SECONDS  length of every timed window (live 20, latency 10, idle 120, stopped reader 30 by default)\n' +
+  'environment: LOGTYPE_BENCH_BUILD=DIR measures the commands built in another checkout (DIR/dist/bin), for a before/after\n';
 
 function positiveInteger(name: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;

@@ -8,12 +8,13 @@
  */
 import path from 'node:path';
 import { type BenchOptions } from './bench-options.js';
+import { FILTER_BIN } from './commands-under-test.js';
 import { entriesFile, realEntriesFile, sampleOf } from './inputs.js';
 import { JSON_PROGRAM, ONE_LINE_PROGRAM, ONE_LINE_TOLERANT_PROGRAM, PRETTY_PROGRAM, jqProgramFile } from './jq-programs.js';
 import { fmt, measure, measureInTurns, type Measured } from './measure.js';
 import { checkSameOutput, type OutputCheck } from './same-output.js';
 
-const FILTER = path.resolve(import.meta.dirname, '../bin/logtype.js');
+const FILTER = FILTER_BIN;
 
 /** Entries of the sample the outputs are compared on: one pass over the real server lines fits in it. */
 const SAMPLE_ENTRIES = 25_000;

@@ -5,8 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { SIDECAR_BIN } from './commands-under-test.js';
 
-export const SIDECAR_BIN = path.resolve(import.meta.dirname, '../bin/logtype-sidecar.js');
+export { SIDECAR_BIN };
 
 export interface RunningFollower {
   /** Ends it as a container stop does (SIGTERM), and returns what it wrote to stdout. */

@@ -4,6 +4,7 @@
  * docs/anchors.md).
  */
 import { USAGE, parseBenchArgs, sizeNote, type BenchOptions } from './bench-options.js';
+import { buildNote } from './commands-under-test.js';
 import { formatLoss, runLoss } from './loss.js';
 import { runFilterBench, runRealFilterBench } from './filter.js';
 import { runCatchUpBench, runIdleBench } from './sidecar.js';
@@ -37,5 +38,5 @@ for (const [name, bench] of Object.entries(benches)) {
   if (names.length > 0 && !names.includes(name)) continue;
   const started = Date.now();
   const text = await bench(options);
-  process.stdout.write(`${text.replace('\n\n', `\n\n${sizeNote(options)}`)}(${name}: ${((Date.now() - started) / 1000).toFixed(0)} s)\n\n`);
+  process.stdout.write(`${text.replace('\n\n', `\n\n${sizeNote(options)}${buildNote()}`)}(${name}: ${((Date.now() - started) / 1000).toFixed(0)} s)\n\n`);
 }

@@ -2,13 +2,15 @@
  * `logtype summary` and `logtype doctor` arguments: the same selection as the filter, then
  * what each writes.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { KNOWN_PROBLEMS } from '../doctor/known-problems.js';
 import type { DoctorOptions } from '../doctor/run-doctor.js';
 import { colorEnabled, type ColorMode } from '../render/colors.js';
 import type { SummaryOptions } from '../summary/run-summary.js';
 import { helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
-import { parseSelection, SELECTION_OPTIONS, withSlowDefault } from './selection-options.js';
-import type { CommandLine } from './usage-error.js';
+import { checkInputs, parseSelection, SELECTION_OPTIONS } from './selection-options.js';
+import { usageError, type CommandLine } from './usage-error.js';
 import type { Parsed } from '../config/parse-size.js';
 
 export const SUMMARY_COMMAND = 'logtype summary';
@@ -24,7 +26,7 @@ const REPORT_OPTIONS: OptionTable = {
 
 const SUMMARY_OPTIONS: OptionTable = {
   ...SELECTION_OPTIONS,
-  html: { type: 'string', value: 'FILE', describe: 'Also write a self-contained page with the tables and plots' },
+  html: { type: 'string', value: 'FILE', complete: 'file', describe: 'Also write a self-contained page with the tables and plots' },
   ...REPORT_OPTIONS,
 };
 
@@ -48,8 +50,8 @@ export function summaryHelp(render: HelpRenderer = helpText): string {
     epilogue: ['On a terminal, progress is shown on stderr while large files are read.'],
     exitStatus: [
       [0, 'Done, or the reader of stdout went away (| head)'],
-      [1, 'Reading the input or writing the --html page failed'],
-      [2, 'Bad usage, or a FILE that cannot be read'],
+      [1, 'Reading the input failed midway, or writing the --html page did'],
+      [2, 'Bad usage (an --html FILE where none can be written too), or a FILE that cannot be read: before any input is read'],
     ],
   });
 }
@@ -72,7 +74,7 @@ export function doctorHelp(render: HelpRenderer = helpText): string {
     exitStatus: [
       [0, 'No known problem found'],
       [1, 'Some were found (each is printed)'],
-      [2, 'Bad usage, or input that cannot be read'],
+      [2, 'Bad usage, or a FILE that cannot be read (before any input is read), or input that fails midway'],
     ],
   });
 }
@@ -92,9 +94,12 @@ interface ReportArgs {
 
 /** The selection is read (and may be a usage error) before --help is looked at. */
 function parseReport(argv: readonly string[], options: OptionTable, terminal: ReportTerminal, now: Date): Parsed<ReportArgs> {
-  const parsed = parseByTable(withSlowDefault(argv), options, true);
+  const parsed = parseByTable(argv, options, true);
   if (!parsed.ok) return parsed;
   const { values } = parsed.value;
+  // A report covers all its input: a FILE that cannot be read is bad usage, before any is read.
+  const inputs = checkInputs(parsed.value.positionals);
+  if (!inputs.ok) return inputs;
   const selection = parseSelection(parsed.value, now);
   if (!selection.ok) return selection;
   const common: DoctorOptions = {
@@ -112,8 +117,11 @@ export function parseSummaryArgs(argv: readonly string[], terminal: ReportTermin
   const { help, values, common } = parsed.value;
   if (help) return { ok: true, value: 'help' };
   if (values['version']) return { ok: true, value: 'version' };
+  const html = lastValue(values, 'html');
+  const writable = html === undefined ? undefined : cannotWrite(html);
+  if (writable) return usageError(`--html ${html}: ${writable}`);
   // The strip fits the terminal: the label and peak figure take about 24 columns.
-  return { ok: true, value: { ...common, html: lastValue(values, 'html'), width: Math.max(20, Math.min(120, (terminal.columns ?? 100) - 24)) } };
+  return { ok: true, value: { ...common, html, width: Math.max(20, Math.min(120, (terminal.columns ?? 100) - 24)) } };
 }
 
 export function parseDoctorArgs(argv: readonly string[], terminal: ReportTerminal, now = new Date()): CommandLine<DoctorOptions> {
@@ -121,4 +129,29 @@ export function parseDoctorArgs(argv: readonly string[], terminal: ReportTermina
   if (!parsed.ok) return parsed;
   const { help, values, common } = parsed.value;
   return { ok: true, value: help ? 'help' : values['version'] ? 'version' : common };
+}
+
+/**
+ * Why a page could not be written at `file`, or undefined when it can be: asked before any
+ * input is read, so a slow stream is not read for nothing and the text report is not lost.
+ */
+export function cannotWrite(file: string): string | undefined {
+  const directory = path.dirname(path.resolve(file));
+  try {
+    if (!fs.statSync(directory).isDirectory()) return `${directory} is not a directory`;
+  } catch {
+    return `no directory ${directory}`;
+  }
+  try {
+    if (fs.statSync(file).isDirectory()) return 'is a directory';
+    fs.accessSync(file, fs.constants.W_OK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return 'cannot be written (permission denied)';
+    try {
+      fs.accessSync(directory, fs.constants.W_OK);
+    } catch {
+      return `cannot write in ${directory} (permission denied)`;
+    }
+  }
+  return undefined;
 }

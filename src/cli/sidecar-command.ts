@@ -22,7 +22,7 @@ const OPTIONS: OptionTable = {
     value: 'SECONDS',
     describe: "Safety-net poll for changes inotify missed, as Fluent Bit's progress check (or 250ms)",
   },
-  'max-line-bytes': { type: 'string', default: '1MiB', value: 'SIZE', describe: 'Longer lines leave as pieces marked "partial":true' },
+  'max-line-bytes': { type: 'string', default: '1MiB', value: 'SIZE', min: 64, describe: 'Longer lines leave as pieces marked "partial":true' },
   'state-file': {
     type: 'string',
     value: 'PATH',
@@ -30,17 +30,19 @@ const OPTIONS: OptionTable = {
   },
   'from-start': { type: 'boolean', describe: 'With no saved state, read files present at start from their start' },
   once: { type: 'boolean', describe: 'Read what the files hold now (from their start, or from --state-file), then exit' },
-  'stats-interval': { type: 'string', default: '60', value: 'SECONDS', describe: 'One health line per file this often (0: only at shutdown)' },
+  'stats-interval': { type: 'string', default: '60', value: 'SECONDS', min: 0, describe: 'One health line per file this often (0: only at shutdown)' },
   'stop-timeout': {
     type: 'string',
     default: '30',
     value: 'SECONDS',
+    min: 0,
     describe: 'After SIGTERM/SIGINT/SIGHUP, go on reading and offering entries this long, then save and exit 0',
   },
   'missing-warning': {
     type: 'string',
     default: '180',
     value: 'SECONDS',
+    min: 0,
     describe: 'Warn about a followed file still missing after this long, then hourly (0: never)',
   },
   'heartbeat-file': {

@@ -1,5 +1,5 @@
 /**
- * The known problems of these pods and their operator (FORMATS.md §7, from the operator's
+ * The known problems of these pods and their operator (docs/formats.md §7, from the operator's
  * troubleshooting guide, and the agents' full disk, §5), each as data: what recognises it,
  * what it means, how to fix it. A new problem is one more entry here, and one more row in the
  * table of lines that must and must not match in the tests.

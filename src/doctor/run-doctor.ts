@@ -52,6 +52,9 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
       },
     },
     false,
+    {},
+    // A record over several lines is looked at whole: its message may go on below its first line.
+    true,
   );
   await readEntries(options, selector, () => io.stdin, () => undefined);
   const findings = finder.findings();

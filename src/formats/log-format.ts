@@ -21,6 +21,19 @@ export interface LogFormat {
   /** A JSON object without the sidecar's wrapper that this says yes to is an entry of this format (its log is read without a flag). */
   readonly recognizesObject?: ((object: Record<string, unknown>) => boolean) | undefined;
   /**
+   * A line of text (not JSON, not an entry) that this says yes to is an entry of this format,
+   * with or without kubectl's or stern's prefix: its log is read without a flag, from its first
+   * line on. A test of the line's head: it runs on every line that is not an entry.
+   */
+  readonly recognizesLine?: ((line: string) => boolean) | undefined;
+  /**
+   * Its records may go on over several physical lines: a line of this type that its reader does
+   * not read (no head of its own) continues the record before it from the same source (the
+   * same type and pod), as a Go error printed with `%v` or a stack trace does. Pretty output,
+   * summary and doctor see one record; raw and json output keep the lines as they came.
+   */
+  readonly continuesRecords?: true | undefined;
+  /**
    * What `-o json` writes for an entry: `line`, the line's own JSON object (a text line of the
    * same log in that object's shape); `entry`, the entry as it came.
    */
@@ -46,6 +59,7 @@ export interface SidecarFile {
   readonly holdsEntries: boolean;
 }
 
+/** `operator` takes in the operator's own programs: its manager and the hooks it puts into the database pods. */
 export type Writer = 'database' | 'agent' | 'operator' | 'logtype';
 
 /**

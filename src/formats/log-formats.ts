@@ -4,19 +4,29 @@
  * readers, pretty's badges, the selection options, `-o json`, summary's sections and doctor's
  * rules all read it; none names a type of its own.
  */
-import { agentRecordReader, launcherRecordReader } from '../parse/parse-agent-line.js';
-import { auditRecordReader } from '../parse/parse-audit-line.js';
-import { diagnosticRecordReader, isOperatorObject, operatorRecordReader } from '../parse/parse-operator-line.js';
-import { serverRecordReader } from '../parse/parse-server-line.js';
+import { agentRecordReader, isAgentLine, launcherRecordReader } from '../parse/parse-agent-line.js';
+import { auditRecordReader, isAuditObject } from '../parse/parse-audit-line.js';
+import {
+  diagnosticRecordReader,
+  isOperatorConsoleLine,
+  isOperatorObject,
+  isVersionHookLine,
+  operatorRecordReader,
+  versionHookRecordReader,
+} from '../parse/parse-operator-line.js';
+import { isServerObject, serverRecordReader } from '../parse/parse-server-line.js';
+import { isServerTextLine } from '../parse/server-text-line.js';
 import type { LogFormat, Writer } from './log-format.js';
 
 /** The operator's log: not a type the sidecar writes; its lines are recognised as they are. */
 export const OPERATOR_LOG_TYPE = 'operator';
+/** The database pod's version-change hook: recognised by its lines too. */
+export const VERSION_HOOK_LOG_TYPE = 'versionhook';
 /** The sidecar's own diagnostics on stderr. */
 export const SIDECAR_LOG_TYPE = 'logtype-sidecar';
 
-/** The agent's text logs: one reader, one summary section, their own file and badge each. */
-const agentLog = { reader: agentRecordReader, json: 'entry', writtenBy: 'agent', summary: 'messages' } as const;
+/** The agent's text logs: one reader, one summary section, records over several lines, their own file and badge each. */
+const agentLog = { reader: agentRecordReader, json: 'entry', writtenBy: 'agent', summary: 'messages', continuesRecords: true } as const;
 
 /** In this order: the sidecar's files (its --help lists them so), its stream, then the logs read from elsewhere. */
 export const LOG_FORMATS: readonly LogFormat[] = [
@@ -61,6 +71,8 @@ export const LOG_FORMATS: readonly LogFormat[] = [
     color: 'green',
     file: { variable: 'MDB_LOG_FILE_MONGODB', defaultName: 'mongodb.log', holdsEntries: false },
     reader: serverRecordReader,
+    recognizesObject: isServerObject,
+    recognizesLine: isServerTextLine,
     json: 'line',
     writtenBy: 'database',
     query: 'server',
@@ -72,6 +84,7 @@ export const LOG_FORMATS: readonly LogFormat[] = [
     color: 'magenta',
     file: { variable: 'MDB_LOG_FILE_MONGODB_AUDIT', defaultName: 'mongodb-audit.log', holdsEntries: false },
     reader: auditRecordReader,
+    recognizesObject: isAuditObject,
     json: 'line',
     writtenBy: 'database',
     query: 'audit',
@@ -87,18 +100,35 @@ export const LOG_FORMATS: readonly LogFormat[] = [
     writtenBy: 'agent',
     summary: 'messages',
   },
-  { name: 'automation-agent-stdout', shortName: 'agent-stdout', color: 'cyan', stream: true, ...agentLog },
+  // The agent's lines outside an entry are its stdout (`kubectl logs` of an agent container).
+  { name: 'automation-agent-stdout', shortName: 'agent-stdout', color: 'cyan', stream: true, recognizesLine: isAgentLine, ...agentLog },
   {
     name: OPERATOR_LOG_TYPE,
     shortName: 'operator',
     color: 'magenta',
     reader: operatorRecordReader,
     recognizesObject: isOperatorObject,
+    recognizesLine: isOperatorConsoleLine,
+    // zap's console format prints an error's stack trace on the lines after it.
+    continuesRecords: true,
     json: 'entry',
     writtenBy: 'operator',
     query: 'operator',
     summary: 'messages',
     problemsFirst: true,
+  },
+  {
+    // The post-start hook the operator puts into the database pods (zap console, in the
+    // server's container): its lines tell why a pod restarted itself for a version change.
+    name: VERSION_HOOK_LOG_TYPE,
+    shortName: 'versionhook',
+    color: 'gray',
+    reader: versionHookRecordReader,
+    recognizesLine: isVersionHookLine,
+    continuesRecords: true,
+    json: 'entry',
+    writtenBy: 'operator',
+    summary: 'messages',
   },
   {
     name: SIDECAR_LOG_TYPE,
@@ -129,8 +159,11 @@ export function findLogFormat(name: string): LogFormat | undefined {
   return byAnyName.get(name);
 }
 
-/** The formats whose lines are recognised without the sidecar's wrapper. */
+/** The formats whose JSON lines are recognised without the sidecar's wrapper. */
 export const OBJECT_RECOGNIZING_FORMATS: readonly LogFormat[] = LOG_FORMATS.filter((format) => format.recognizesObject !== undefined);
+
+/** The formats whose text lines are recognised without the sidecar's wrapper. */
+export const LINE_RECOGNIZING_FORMATS: readonly LogFormat[] = LOG_FORMATS.filter((format) => format.recognizesLine !== undefined);
 
 /** The names of the types one program writes. */
 export function logTypesWrittenBy(writer: Writer): string[] {

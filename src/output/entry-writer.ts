@@ -16,7 +16,7 @@
  */
 import fs from 'node:fs';
 import type { Writable } from 'node:stream';
-import { escapeAsciiJson, escapedBytesBound, leaseKernelOutputChunk, MAX_ESCAPE_BYTES } from '../encode/json-kernels.js';
+import { escapeAsciiJson, escapedBytesBound, leaseKernelOutputChunk, MAX_ESCAPE_BYTES } from '../kernels/json-kernels.js';
 import type { FileCheckpoint } from '../follow/file-checkpoint.js';
 import { utf8CutPoint } from '../follow/split-lines.js';
 

@@ -96,3 +96,18 @@ export function jsonMembers(text: string, at: number): { readonly members: JsonM
     i = skipSpaces(text, i + 1);
   }
 }
+
+/**
+ * The JSON object whose `{` is at `at`, parsed, and the index just past it: what follows is
+ * left alone (a second record glued on, say). Undefined when no whole object starts there.
+ */
+export function jsonObjectAt(text: string, at: number): { readonly object: Record<string, unknown>; readonly end: number } | undefined {
+  const read = jsonMembers(text, at);
+  if (!read) return undefined;
+  try {
+    const value = JSON.parse(text.slice(at, read.end)) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? { object: value as Record<string, unknown>, end: read.end } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -3,7 +3,8 @@
  * filter or a renderer means the same thing for every type. Parsers never throw: a line they
  * do not recognise gives undefined and is shown as it is.
  */
-import { parseIsoMillis } from './iso-time.js';
+export { parseLogTime } from './log-time.js';
+import type { AttributeReader } from './record-attributes.js';
 
 export type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -33,6 +34,13 @@ export interface LogRecord {
   readonly resource?: string | undefined;
   /** The line's own JSON object, when it was one: for `--fields` and `-o json`. */
   readonly object?: Readonly<Record<string, unknown>> | undefined;
+  /** Reads one attribute at a time without parsing the whole line, where the record can (record-attributes.ts). */
+  readonly attributes?: AttributeReader | undefined;
+  /**
+   * The physical lines that continued the record after its first (an agent's error printed
+   * with `%v`, a stack trace), already part of its message: renderers put them below it.
+   */
+  readonly continuation?: readonly string[] | undefined;
 }
 
 /** Levels from worst to mildest: `--level warn` keeps ranks up to warn's. */
@@ -80,26 +88,6 @@ function levelOfWord(word: string): Level | undefined {
     default:
       return /^(d[1-5]?|debug|trace)$/.test(word) ? 'debug' : undefined;
   }
-}
-
-/**
- * A time as logs write it (ISO 8601 with `+0000` or `+00:00` or `Z`, `2019/09/10 04:07:50.537`,
- * epoch seconds or milliseconds), in milliseconds since the epoch.
- */
-export function parseLogTime(text: unknown): number | undefined {
-  if (typeof text === 'number') return text < 1e11 ? text * 1000 : text;
-  if (typeof text !== 'string') return undefined;
-  const millis = parseIsoMillis(text);
-  if (millis !== undefined) return millis;
-  // Most other times are ISO 8601 that Date.parse reads as they are: no normalising needed.
-  const direct = Date.parse(text);
-  if (!Number.isNaN(direct) && text.length >= 20 && text[10] === 'T') return direct;
-  let iso = text.trim().replace(/^(\d{4})\/(\d\d)\/(\d\d)[ T]/, '$1-$2-$3T');
-  iso = iso.replace(/([+-]\d\d)(\d\d)$/, '$1:$2');
-  // A time without a zone: the agents write UTC.
-  if (/T\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(iso)) iso += 'Z';
-  const normalised = Date.parse(iso);
-  return Number.isNaN(normalised) ? undefined : normalised;
 }
 
 /** Where a record's line is decoded from on first use: an entry's contents, decoded once for every user. */

@@ -2,12 +2,17 @@
  * The agents' text logs: bracketed fields, then the message, which repeats the time
  * (`[2026-11-22T10:00:00.123+0000] [.info] [src/director/director.go:computePlan:1083]
  * <rs0-1> [10:00:00.123] All 3 Mongo processes are in goal state`); older agents write
- * `[2019/09/10 04:07:50.537]`; start-up banners `[header.info] [::0]`.
+ * `[2019/09/10 04:07:50.537]`, agent 10.x `[2020-12-04T16:39:07.258-00]`; start-up banners
+ * `[header.info] [::0]`. A line without that head is none of the agent's records: it
+ * continues the record before it (formats/log-formats.ts says the agents' records do), or is
+ * the server's own JSON line the agent passed on from a process it started, read as such.
  */
 import { parseIsoMillis } from './iso-time.js';
 import { readAgentHead } from './line-head.js';
 import type { RecordReader } from './record-reader.js';
-import { levelOf, parseLogTime, type Level, type LineSource, type LogRecord } from './log-record.js';
+import { levelOf, type Level, type LineSource, type LogRecord } from './log-record.js';
+import { parseLogTime } from './log-time.js';
+import { parseServerLine } from './parse-server-line.js';
 
 /** The bracketed fields; the message is the rest of the line, cut out only when asked for. */
 const AGENT_LINE = /^\[([^\]]+)\] \[([^\]]*)\] \[([^\]]*)\]\s?/;
@@ -20,7 +25,8 @@ const REPEATED_TIME = /^\[\d\d:\d\d:\d\d(?:\.\d+)?\]\s*/;
  * on first use (summary counts most lines without them), from the line decoded then.
  */
 class AgentRecord implements LogRecord {
-  readonly time: number;
+  /** Undefined when the head's time names no real moment (the line is still the agent's). */
+  readonly time: number | undefined;
   readonly severity: string;
   readonly level: Level | undefined;
   readonly component: string | undefined;
@@ -29,7 +35,7 @@ class AgentRecord implements LogRecord {
   #line: string | undefined;
   #process: RegExpExecArray | null | undefined;
 
-  constructor(time: number, severity: string, source: string, line: LineSource, restAt: number) {
+  constructor(time: number | undefined, severity: string, source: string, line: LineSource, restAt: number) {
     this.time = time;
     this.severity = severity;
     this.level = levelOf(severity);
@@ -58,16 +64,52 @@ class AgentRecord implements LogRecord {
 
   get message(): string {
     const process = this.#processMatch();
-    return this.#decoded().slice(process ? process.index + process[0].length : this.#restAt).replace(REPEATED_TIME, '');
+    // A banner's text is aligned with blanks after its `[::0]`: they are no part of it.
+    return this.#decoded().slice(process ? process.index + process[0].length : this.#restAt).replace(REPEATED_TIME, '').trimStart();
   }
+}
+
+/** A time-like first field: a line whose time names no real moment is still an agent's line. */
+const TIME_FIELD = /^\d{4}[-/]\d\d[-/]\d\d[T ]\d/;
+
+/**
+ * True when the line starts with an agent's head: a time in brackets, the level, the source.
+ * A line of the agent's outside an entry (its stdout, as `kubectl logs` of an agent container
+ * shows it) is recognised so (formats/log-formats.ts).
+ */
+export function isAgentLine(line: string): boolean {
+  if (line.charCodeAt(0) !== 0x5b) return false;
+  const match = AGENT_LINE.exec(line);
+  return match !== null && (timeOf(line, match[1]!) !== undefined || TIME_FIELD.test(match[1]!));
+}
+
+/** The head's time, read in place (the time between the first brackets). */
+function timeOf(line: string, text: string): number | undefined {
+  return parseIsoMillis(line, 1, 1 + text.length) ?? parseLogTime(text);
+}
+
+/**
+ * What the agent's stderr holds besides its own lines: free text with a head of its own, each
+ * the start of a record (a Go panic's trace, and the agent's complaint that it cannot write its
+ * log, continue on the lines after it).
+ */
+const FREE_TEXT_HEADS: readonly { readonly start: string; readonly level: Level }[] = [
+  { start: 'panic: ', level: 'fatal' },
+  { start: 'fatal error: ', level: 'fatal' },
+  { start: 'Logging error occurred: ', level: 'error' },
+];
+
+function freeTextRecord(line: string): LogRecord | undefined {
+  for (const { start, level } of FREE_TEXT_HEADS) if (line.startsWith(start)) return { level, message: line };
+  return undefined;
 }
 
 export function parseAgentLine(line: string): LogRecord | undefined {
   const match = AGENT_LINE.exec(line);
-  if (!match) return undefined;
-  // Read in place: the time between the first brackets.
-  const time = parseIsoMillis(line, 1, 1 + match[1]!.length) ?? parseLogTime(match[1]);
-  return time === undefined ? undefined : new AgentRecord(time, match[2]!, match[3]!, { contents: line }, match[0].length);
+  if (!match) return line.charCodeAt(0) === 0x7b ? parseServerLine(line) : freeTextRecord(line);
+  const time = timeOf(line, match[1]!);
+  if (time === undefined && !TIME_FIELD.test(match[1]!)) return undefined;
+  return new AgentRecord(time, match[2]!, match[3]!, { contents: line }, match[0].length);
 }
 
 /**
@@ -78,6 +120,7 @@ export function parseAgentLine(line: string): LogRecord | undefined {
 export function parseAgentLineInBytes(bytes: Buffer, start: number, end: number, source: LineSource): LogRecord | undefined {
   const head = readAgentHead(bytes, start, end);
   // The fields are ASCII without escapes: the rest starts at the same index in the contents.
+  // A head whose time the kernel could not read is read from the text (a time naming no real moment is still a head).
   return head && head.time !== undefined ? new AgentRecord(head.time, head.level, head.source, source, head.end - start) : undefined;
 }
 
@@ -92,7 +135,7 @@ const LAUNCHER_LINE = /^\[?(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]
 
 export function parseLauncherLine(line: string): LogRecord | undefined {
   const match = LAUNCHER_LINE.exec(line);
-  const time = match ? parseLogTime(match[1]!.replace(' ', 'T')) : undefined;
+  const time = match ? parseLogTime(match[1]) : undefined;
   return match && time !== undefined ? { time, message: match[2]! } : undefined;
 }
 

@@ -4,7 +4,8 @@
  */
 import { parseIsoMillis } from './iso-time.js';
 import type { RecordReader } from './record-reader.js';
-import { asObject, parseJsonObject, parseLogTime, type Level, type LineSource, type LogRecord } from './log-record.js';
+import { asObject, parseJsonObject, type Level, type LineSource, type LogRecord } from './log-record.js';
+import { extendedJsonDate, parseLogTime } from './log-time.js';
 
 const RESULTS: Readonly<Record<number, string>> = { 0: 'ok', 13: 'unauthorized', 18: 'authentication failed', 26: 'namespace not found', 276: 'index build aborted' };
 
@@ -78,11 +79,16 @@ class AuditRecord implements LogRecord {
   }
 }
 
+/** An audit event outside an entry (an audit log read as it is). */
+export function isAuditObject(json: Record<string, unknown>): boolean {
+  return typeof json['atype'] === 'string' && asObject(json['ts'])?.['$date'] !== undefined;
+}
+
 export function parseAuditLine(line: string): LogRecord | undefined {
   const json = parseJsonObject(line);
   if (!json || typeof json['atype'] !== 'string') return undefined;
   const result = typeof json['result'] === 'number' ? json['result'] : undefined;
-  return new AuditRecord(json['atype'], parseLogTime(asObject(json['ts'])?.['$date']), result, { contents: line }, json);
+  return new AuditRecord(json['atype'], extendedJsonDate(asObject(json['ts'])?.['$date']), result, { contents: line }, json);
 }
 
 /** The head and the end of an event as they stand in an entry's contents literal (escaped once more). */

@@ -5,16 +5,18 @@
  * an object with a string `logType` is an entry (a shipper that re-serialised it, or the
  * sidecar's own pino diagnostics, whose contents are the whole line); an object a format
  * recognises as its own (the operator's zap lines) is an entry of that type, so its log needs no
- * flag. Everything else (other
- * containers' output, a cut line, a line too long to hold) is another line, counted, never a
- * crash.
+ * flag. A line of text a format recognises (the operator's console lines, an agent's or an old
+ * server's lines outside an entry), with or without kubectl's prefix, is an entry of that format
+ * too. Everything else (other containers' output, a cut line, a line too long to hold) is
+ * another line, counted, never a crash.
  */
 import { LineSplitter } from '../follow/split-lines.js';
 import type { LogFormat } from '../formats/log-format.js';
-import { OBJECT_RECOGNIZING_FORMATS, logFormat } from '../formats/log-formats.js';
+import { LINE_RECOGNIZING_FORMATS, OBJECT_RECOGNIZING_FORMATS, logFormat } from '../formats/log-formats.js';
+import { jsonObjectAt } from '../parse/json-members.js';
 import { matchesAt } from '../parse/match-bytes.js';
 import { EntryLine } from './entry-line.js';
-import { PREFIX_HEAD_BYTES, parseLinePrefix, type LinePrefix } from './line-prefix.js';
+import { PREFIX_HEAD_BYTES, parseLinePrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
 
 export interface EntryHandler {
   /** False for a type that is only counted: its entries are then never built. */
@@ -24,6 +26,12 @@ export interface EntryHandler {
   entry(entry: EntryLine): void;
   /** A line that is not an entry: bytes[start, end). */
   other(bytes: Buffer, start: number, end: number): void;
+  /** A chunk of input was handled: nothing may keep its bytes after this (the next chunk reuses them). */
+  chunkEnd?(): void;
+  /** True while the handler holds a line back, waiting for what may continue it. */
+  holding?(): boolean;
+  /** The input paused, or one input ended: whatever is held back is taken as it is. */
+  release?(): void;
 }
 
 const TYPE_KEY = Buffer.from('{"logType":"');
@@ -106,7 +114,10 @@ export class EntryReader {
     if (bytes[start] !== OPEN_BRACE) {
       prefix = parseLinePrefix(bytes.toString('latin1', start, Math.min(end, start + PREFIX_HEAD_BYTES)));
       if (prefix === undefined) {
-        this.#handler.other(bytes, lineStart, lineEnd);
+        const recognized = recognizeText(bytes, lineStart, end);
+        if (!recognized) this.#handler.other(bytes, lineStart, lineEnd);
+        else if (this.#handler.wants(recognized.logType)) this.#handler.entry(recognized);
+        else this.#handler.counted(recognized.logType);
         return;
       }
       start += prefix.length;
@@ -155,18 +166,48 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
   if (bytes[start] !== OPEN_BRACE) return undefined;
   const text = bytes.toString('utf8', start, end);
   let value: unknown;
+  let glued = false;
   try {
     value = JSON.parse(text);
   } catch {
-    return undefined;
+    // Two records glued together (two writers on one stream): the first decides what the line is.
+    value = jsonObjectAt(text, 0)?.object;
+    glued = true;
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const object = value as Record<string, unknown>;
   const { logType, contents, partial } = object;
-  if (typeof logType !== 'string') {
+  if (typeof logType !== 'string' || glued) {
     // A log read as it is (the operator's, piped in): its lines are entries of their own type.
     const format = OBJECT_RECOGNIZING_FORMATS.find((candidate) => candidate.recognizesObject!(object));
-    return format && new EntryLine(format.name, format, false, prefix, bytes, lineStart, start, end, -1, -1, text);
+    return format && new EntryLine(format.name, format, false, prefix, bytes, lineStart, start, end, -1, -1, text, start, end, true);
   }
   return new EntryLine(logType, logFormat(logType), partial === true, prefix, bytes, lineStart, start, end, -1, -1, typeof contents === 'string' ? contents : text);
+}
+
+/** The format that recognises a line of text, or undefined. */
+function lineFormat(text: string): LogFormat | undefined {
+  for (const format of LINE_RECOGNIZING_FORMATS) if (format.recognizesLine!(text)) return format;
+  return undefined;
+}
+
+/**
+ * A line of text in bytes[lineStart, end) that a format recognises, as it is or after
+ * kubectl's (or stern's) prefix: an entry of that format whose contents are the line (its
+ * record is read from its bytes, as a raw line read `--as TYPE` is).
+ */
+function recognizeText(bytes: Buffer, lineStart: number, end: number): EntryLine | undefined {
+  if (LINE_RECOGNIZING_FORMATS.length === 0 || end <= lineStart) return undefined;
+  const text = bytes.toString('utf8', lineStart, end);
+  const format = lineFormat(text);
+  if (format) return new EntryLine(format.name, format, false, undefined, bytes, lineStart, lineStart, end, -1, -1, text, lineStart, end, true);
+  const head = text.slice(0, PREFIX_HEAD_BYTES);
+  for (const prefix of textLinePrefixes(head)) {
+    const rest = text.slice(prefix.length);
+    const prefixed = lineFormat(rest);
+    if (!prefixed) continue;
+    const start = lineStart + Buffer.byteLength(prefix.text);
+    return new EntryLine(prefixed.name, prefixed, false, prefix, bytes, lineStart, start, end, -1, -1, rest, start, end, true);
+  }
+  return undefined;
 }

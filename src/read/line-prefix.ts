@@ -1,22 +1,29 @@
 /**
- * What `kubectl logs` and its neighbours put in front of an entry (FORMATS.md §2):
+ * What `kubectl logs` and its neighbours put in front of an entry (docs/formats.md):
  * `--timestamps` (RFC 3339 and a space), `--prefix` (`[pod/NAME/CONTAINER] `), both at once,
- * and stern's `POD CONTAINER ` (coloured on a terminal). Works on the head of a line only.
+ * and stern's `POD CONTAINER ` (coloured on a terminal), with `--all-namespaces` its
+ * `NAMESPACE POD CONTAINER `, and with `--timestamps` the time after them: RFC 3339 (stern's
+ * default, in any `--timezone`), or `--timestamps=short`'s `MM-DD hh:mm:ss`, which has no year
+ * and no zone and so is kept as text only. Works on the head of a line only.
  */
 export interface LinePrefix {
   /** Length of the prefix in the line's head (UTF-16 units = bytes: prefixes are ASCII). */
   readonly length: number;
   /** The prefix as it was, for `--keep-prefix`. */
   readonly text: string;
-  /** The time kubectl stamped the line with. */
+  /** The time kubectl (or stern) stamped the line with. */
   readonly time?: string;
-  /** `pod/NAME/CONTAINER` or `POD CONTAINER`. */
+  /** `pod/NAME/CONTAINER`, `POD CONTAINER` or `NAMESPACE POD CONTAINER`. */
   readonly source?: string;
 }
 
-const ANSI = '(?:\\x1b\\[[0-9;]*m)*';
 const KUBECTL = /^(?:\[([^\]\s]+)\] )?(?:(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) )?/;
-const STERN = new RegExp(`^${ANSI}([^\\s\\x1b]+)${ANSI} ${ANSI}([^\\s\\x1b]+)${ANSI} `);
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)$/;
+const SHORT_DAY = /^\d\d-\d\d$/;
+const SHORT_TIME = /^\d\d:\d\d:\d\d$/;
+const ANSI = /\x1b\[[0-9;]*m/g;
+/** A word of stern's: no space, no control but its colours'. */
+const STERN_WORD = /^[^\s\x00-\x1f]+$/;
 
 /** Bytes of a line's head worth looking at for a prefix. */
 export const PREFIX_HEAD_BYTES = 400;
@@ -36,9 +43,76 @@ export function parseLinePrefix(head: string): LinePrefix | undefined {
       ...(kubectl[1] === undefined ? {} : { source: kubectl[1] }),
     };
   }
-  const stern = STERN.exec(head);
-  if (stern && head[stern[0].length] === '{') {
-    return { length: stern[0].length, text: stern[0], source: `${stern[1]} ${stern[2]}` };
+  return sternPrefix(head);
+}
+
+/** stern's words before the entry: NAMESPACE? POD CONTAINER, then its time, if any. */
+function sternPrefix(head: string): LinePrefix | undefined {
+  const brace = head.indexOf(' {');
+  if (brace < 3) return undefined;
+  return sternWords(head.slice(0, brace).split(' '), head.slice(0, brace + 1));
+}
+
+/** stern's prefix `text` made of `words`: NAMESPACE? POD CONTAINER and its time, if any; else undefined. */
+function sternWords(words: string[], text: string): LinePrefix | undefined {
+  let time: string | undefined;
+  if (RFC3339.test(words.at(-1)!)) time = words.pop();
+  else if (words.length > 3 && SHORT_TIME.test(words.at(-1)!) && SHORT_DAY.test(words.at(-2)!)) words.length -= 2;
+  const names = words.map((word) => word.replace(ANSI, ''));
+  if (names.length < 2 || names.length > 3 || !names.every((name) => STERN_WORD.test(name))) return undefined;
+  return { length: text.length, text, source: names.join(' '), ...(time === undefined ? {} : { time }) };
+}
+
+/**
+ * The prefix in front of a line of text that is not an entry (a log read as it is, with
+ * kubectl's `--prefix` or `--timestamps`): kubectl's alone, as stern's two words would match
+ * any line's first two. Undefined when there is none.
+ */
+export function parseTextPrefix(head: string): LinePrefix | undefined {
+  const kubectl = KUBECTL.exec(head);
+  if (!kubectl || kubectl[0].length === 0 || (kubectl[1] !== undefined && !kubectl[1].startsWith('pod/'))) return undefined;
+  return {
+    length: kubectl[0].length,
+    text: kubectl[0],
+    ...(kubectl[2] === undefined ? {} : { time: kubectl[2] }),
+    ...(kubectl[1] === undefined ? {} : { source: kubectl[1] }),
+  };
+}
+
+/**
+ * The prefixes that may stand in front of a line of a log's own text, to try in this order:
+ * kubectl's (and, when it has a pod and a time, the pod alone: the time may be the line's
+ * own, as a pre-4.4 server line's or a pasted console line's after `--prefix` without
+ * `--timestamps`), then stern's.
+ */
+export function textLinePrefixes(head: string): LinePrefix[] {
+  const kubectl = parseTextPrefix(head);
+  const stern = sternPrefixes(head);
+  if (!kubectl) return stern;
+  const pod = podAlone(kubectl);
+  return pod ? [kubectl, pod, ...stern] : [kubectl, ...stern];
+}
+
+/** kubectl's prefix with a pod and a time, as the pod alone (the time then belongs to the line); else undefined. */
+function podAlone(kubectl: LinePrefix): LinePrefix | undefined {
+  if (kubectl.source === undefined || kubectl.time === undefined) return undefined;
+  const text = `[${kubectl.source}] `;
+  return { length: text.length, text, source: kubectl.source };
+}
+
+/**
+ * The prefixes stern may have put in front of a line of text (its first two to five words: POD
+ * CONTAINER, NAMESPACE before them, a time after them), shortest first. Any line's first words
+ * could be these: only worth asking where what follows one of them is then recognised.
+ */
+export function sternPrefixes(head: string): LinePrefix[] {
+  const tokens = head.split(' ', 6);
+  const prefixes: LinePrefix[] = [];
+  // The last token may be cut by the head's end, and something must follow the prefix.
+  for (let count = 2; count <= 5 && count < tokens.length; count++) {
+    const words = tokens.slice(0, count);
+    const prefix = sternWords(words, words.join(' ') + ' ');
+    if (prefix) prefixes.push(prefix);
   }
-  return undefined;
+  return prefixes;
 }

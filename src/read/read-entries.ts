@@ -21,27 +21,77 @@ interface LineReader {
   end(): void;
 }
 
+/** What reads the lines: it may say it wants no more (`done`: --max-count, -q). */
+export type InputHandler = EntryHandler & { end(): void; readonly done?: boolean };
+
+/**
+ * How long the input may pause before a line held back for its continuation is taken as it
+ * is: when following a live stream, a record's lines come together, and its last line is
+ * shown within this.
+ */
+export const HELD_LINE_WAIT_MS = 200;
+
 /**
  * Reads the inputs; `afterChunk` runs after each chunk was handled (output is flushed there:
  * the chunk's bytes may be reused once it returns). The handler's `end` runs at the very end.
+ * An input that cannot be read (or stops being readable) is given to `unreadable`, and the next
+ * one is read, as cat and grep do; without `unreadable`, its error ends the reading.
  */
 export async function readEntries(
   selection: InputSelection,
-  handler: EntryHandler & { end(): void },
+  handler: InputHandler,
   /** stdin, asked for only when it is read as a stream (making the stream turns the descriptor non-blocking). */
   stdin: () => Readable,
   afterChunk: (bytes: number) => Promise<void> | void,
+  unreadable?: (input: string, error: unknown) => void,
 ): Promise<void> {
   const inputs = selection.inputs.length > 0 ? selection.inputs : ['-'];
   for (const input of inputs) {
+    if (handler.done) break;
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
-    for await (const chunk of inputChunks(input, stdin)) {
-      reader.push(chunk);
-      await afterChunk(chunk.length);
+    const chunks = inputChunks(input, stdin);
+    try {
+      for (;;) {
+        const pending = chunks.next();
+        if (handler.holding?.() && (await pausedFor(pending, HELD_LINE_WAIT_MS))) {
+          handler.release!();
+          await afterChunk(0);
+        }
+        let next: IteratorResult<Buffer>;
+        try {
+          next = await pending;
+        } catch (error) {
+          if (!unreadable) throw error;
+          unreadable(input, error);
+          break;
+        }
+        if (next.done) break;
+        reader.push(next.value);
+        handler.chunkEnd?.();
+        await afterChunk(next.value.length);
+        if (handler.done) break;
+      }
+    } finally {
+      // Closes the input when it was left early (done, or an error in the handler).
+      await chunks.return(undefined);
     }
     reader.end();
+    handler.release?.();
   }
   handler.end();
+}
+
+/** True when `next` has not settled within `ms`. */
+async function pausedFor(next: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const paused = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), ms);
+  });
+  try {
+    return await Promise.race([next.then(() => false, () => false), paused]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `--as TYPE`: every raw line is the contents of an entry of that type. */

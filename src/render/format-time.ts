@@ -6,6 +6,9 @@ const cache = { second: Number.NaN, utc: false, text: '' };
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
+/** Four digits at least, as ISO 8601 writes a year (`0001`), its sign kept before them. */
+const year = (n: number): string => (n < 0 ? `-${pad(-n, 4)}` : pad(n, 4));
+
 /** `ms`: milliseconds since the epoch. */
 export function formatTime(ms: number, utc: boolean): string {
   if (Number.isNaN(ms)) return '';
@@ -15,8 +18,8 @@ export function formatTime(ms: number, utc: boolean): string {
     cache.second = second;
     cache.utc = utc;
     cache.text = utc
-      ? `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
-      : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+      ? `${year(date.getUTCFullYear())}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
+      : `${year(date.getFullYear())}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
   }
   return `${cache.text}.${MILLIS[Math.floor(ms - second * 1000)]}${utc ? 'Z' : ''}`;
 }

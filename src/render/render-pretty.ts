@@ -6,9 +6,11 @@
 import { logFormat } from '../formats/log-formats.js';
 import type { EntryLine } from '../read/entry-line.js';
 import type { Level, LogRecord } from '../parse/log-record.js';
+import { firstLineOf } from '../parse/continued-record.js';
 import { recordObject, valueAt } from '../parse/record-object.js';
 import type { JsonMember } from '../parse/json-members.js';
-import { attrMembersOf, slowOperationOf } from '../parse/parse-server-line.js';
+import { attrMembersOf } from '../parse/record-attributes.js';
+import { slowOperationOf } from '../parse/slow-operation.js';
 import type { Palette, Paint } from './colors.js';
 import { escapeTerminal, isTerminalSafe } from './escape-terminal.js';
 import { formatTime } from './format-time.js';
@@ -95,16 +97,33 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   if (options.fields) return `${line} ${renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escape)}`;
   if (!record) return `${line} ${escapeTerminal(contents)}`;
   // One join for the whole line: no string of the record's part made and copied again.
-  if (!options.expand) return recordParts(record, palette, escape, VALUE_CHARS, [line]).join(' ');
+  if (!options.expand) return recordParts(record, palette, escape, VALUE_CHARS, [line]).join(' ') + continuationLines(record, palette);
   // Expanded, the attributes stand in full below the line, not on it too.
-  line += ` ${renderRecord(record, palette, escape, 0)}`;
+  line += ` ${renderRecord(record, palette, escape, 0)}${continuationLines(record, palette)}`;
   if (record.attrs && Object.keys(record.attrs).length > 0) {
-    return `${line}\n${palette.gray(escape(JSON.stringify(record.attrs, null, 2)).replace(/^/gm, '    '))}`;
+    // Line by line: JSON writes a control inside a value as an escape, so the only newlines are
+    // the indentation's; what JSON leaves as it is (C1 controls, bidi overrides) is escaped here.
+    const block = JSON.stringify(record.attrs, null, 2)
+      .split('\n')
+      .map((text) => `    ${escape(text)}`)
+      .join('\n');
+    return `${line}\n${palette.gray(block)}`;
   }
   return line;
 }
 
 const same = (text: string): string => text;
+
+/** Lines that continued a record, each below it where the time column starts. */
+function continuationLines(record: LogRecord, palette: Palette): string {
+  const lines = record.continuation;
+  if (!lines) return '';
+  let text = '';
+  for (const line of lines) text += `\n${CONTINUATION_INDENT}${palette.bold(escapeTerminal(line))}`;
+  return text;
+}
+
+const CONTINUATION_INDENT = ' '.repeat(BADGE_WIDTH + 1);
 
 function renderFields(object: unknown, fields: readonly (readonly string[])[], palette: Palette, escape: (text: string) => string): string {
   return fields
@@ -156,7 +175,7 @@ function recordParts(record: LogRecord, palette: Palette, escape: (text: string)
     if (slow.ns) parts.push(escape(slow.ns));
     if (slow.plan) parts.push(slow.plan.startsWith('COLLSCAN') ? palette.redBadge(escape(slow.plan)) : escape(slow.plan));
   }
-  parts.push(palette.bold(escape(record.message)));
+  parts.push(palette.bold(escape(firstLineOf(record))));
   if (valueChars === 0) return parts;
   // Loops without a closure a line: this is pretty's hottest function.
   if (members) {

@@ -9,7 +9,8 @@
 import type { LogFormat, QueryFamily } from '../formats/log-format.js';
 import { logFormat } from '../formats/log-formats.js';
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
-import { slowOperationOf } from '../parse/parse-server-line.js';
+import { serverOperationOf } from '../parse/server-operation.js';
+import { slowOperationOf } from '../parse/slow-operation.js';
 import { globToRegExp, typePatterns } from './type-matcher.js';
 
 export interface RecordQuery {
@@ -75,6 +76,19 @@ function familyTest(families: readonly QueryFamily[]): (logType: string) => bool
   };
 }
 
+/**
+ * The test a line that is not an entry must pass, as grep would apply the same options to it:
+ * `--grep` (and `-v`) and `--message` on its text. It has no level, time or record of a log,
+ * so `--level`, `--since`, `--until` and one log's filters never keep it. Undefined when
+ * nothing is asked: every such line passes.
+ */
+export function otherLinePredicate(grep: RegExp | undefined, invertGrep: boolean, query: RecordQuery): ((text: string) => boolean) | undefined {
+  const { message, ...rest } = query;
+  if (Object.values(rest).some(isAsked)) return () => false;
+  if (!grep && !message) return undefined;
+  return (text) => (!grep || grep.test(text) !== invertGrep) && (!message || message.test(text));
+}
+
 /** A case-insensitive glob (`conn*`, `app.*`) as a test. */
 function globTest(patterns: readonly string[]): (value: string | undefined) => boolean {
   const regexps = typePatterns(patterns).map((glob) => globToRegExp(glob, 'i'));
@@ -114,7 +128,8 @@ export function recordPredicate(
     if (namespace || query.slowMillis !== undefined || plan) {
       const slow = slowOperationOf(record);
       const ns = slow?.ns ?? (typeof record.attrs?.['namespace'] === 'string' ? record.attrs['namespace'] : undefined);
-      if (namespace && !namespace(ns)) return false;
+      // Also the collection a command on db.$cmd names, and an applied oplog entry's namespace.
+      if (namespace && !namespace(ns) && !(slow && namespace(serverOperationOf(record, slow).ns))) return false;
       if (query.slowMillis !== undefined && (!slow || slow.durationMillis < query.slowMillis)) return false;
       if (plan && !slow?.plan?.toUpperCase().startsWith(plan)) return false;
     }

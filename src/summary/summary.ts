@@ -42,16 +42,35 @@ export interface ServerSummary {
   readonly restarts: readonly string[];
   /** State changes and elections, in time order. */
   readonly replication: readonly { readonly time: string | null; readonly event: string }[];
+  /** Clients' slow operations and slow transactions, costliest first. */
   readonly slowOperations: readonly SlowGroup[];
-  /** Slow operations for the plot over time (a bounded, uniform sample when there are many). */
+  /**
+   * Oplog entries a secondary applied slowly (51801, `applied op:`), the replication-apply
+   * signal, by namespace and operation, costliest first.
+   */
+  readonly appliedOperations: readonly AppliedGroup[];
+  /** Slow operations, transactions and applied entries for the plot over time (a bounded, uniform sample when there are many). */
   readonly slowPoints: readonly { readonly time: string; readonly durationMillis: number; readonly ns: string; readonly collscan: boolean }[];
 }
 
 export interface SlowGroup {
+  /** `operation`: a client's (find, update, …); `transaction`: a slow transaction (its shape says how it ended). */
+  readonly kind: 'operation' | 'transaction';
+  /**
+   * The namespace (a command on `db.$cmd` names its collection); where the line has none, why:
+   * `(truncated)` (the server cut the attribute that held it), `(not logged)`, `-` (a transaction).
+   */
   readonly ns: string;
+  /** As the server names it: the command (`find`, `update`, `delete`, `getMore`, …), else the type (`update`, `remove`, `query`). */
   readonly operation: string;
-  /** queryHash, else the plan summary. */
+  /** queryHash, else the plan summary; a transaction's: how it ended (`committed`, `aborted`). */
   readonly shape: string;
+  /**
+   * The query's pattern as mtools shows it: the filter's keys with values replaced, then its
+   * sort and projection (`{status: 1} sort {created: -1}`); null for an operation that runs
+   * no query (an insert, a server command).
+   */
+  readonly pattern: string | null;
   readonly plan: string | null;
   readonly collscan: boolean;
   readonly count: number;
@@ -61,6 +80,18 @@ export interface SlowGroup {
   readonly maxMillis: number;
   /** Documents examined per document returned (null when none was returned). */
   readonly examinedPerReturned: number | null;
+}
+
+export interface AppliedGroup {
+  /** The entry's namespace (a command's: the collection it names); `(truncated)`, `(not logged)` where the line has none. */
+  readonly ns: string;
+  /** `insert`, `update`, `delete`, or the command applied (`create`, `drop`, …). */
+  readonly operation: string;
+  readonly count: number;
+  readonly totalMillis: number;
+  readonly p50Millis: number;
+  readonly p95Millis: number;
+  readonly maxMillis: number;
 }
 
 export interface AuditSummary {

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { completionHelp } from '../../src/cli/completion-command.js';
 import { filterHelp } from '../../src/cli/filter-command.js';
 import type { CommandHelp, HelpRenderer, OptionSpec, OptionTable } from '../../src/cli/options.js';
 import { doctorHelp, summaryHelp } from '../../src/cli/report-commands.js';
@@ -136,6 +137,7 @@ export function cliCommands() {
     ['logtype', captured(filterHelp)],
     ['logtype summary', captured(summaryHelp)],
     ['logtype doctor', captured(doctorHelp)],
+    ['logtype completion', captured(completionHelp)],
   ] as const;
 }
 
@@ -155,6 +157,7 @@ export function cliReference(): string {
     '',
     `Every option of every command, as ${code('--help')} prints it. Every command also takes ${code('-h')}/${code('--help')} and ${code('--version')}.`,
     'A wrong flag or value is one line on stderr naming the fix, and exit status 2.',
+    `Shell completion for bash, zsh and fish is written from the same tables: see [${code('logtype completion')}](#logtype-completion).`,
     '',
     ...commands.map(([name]) => `- [${code(name)}](#${name.replace(' ', '-')})`),
     '',

@@ -49,6 +49,7 @@ const NO_SELECTION = {
     failed: undefined,
     resources: undefined,
   },
+  warnings: [],
 };
 
 const FILTER_DEFAULTS = {
@@ -58,6 +59,10 @@ const FILTER_DEFAULTS = {
   expand: false,
   keepPrefix: false,
   keepOther: false,
+  maxCount: undefined,
+  before: 0,
+  after: 0,
+  quiet: false,
   strict: false,
   summary: false,
   color: false,
@@ -99,6 +104,7 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
       grep: /a.c/iu,
       invertGrep: true,
       query: { ...NO_SELECTION.query, level: 'warn', message: /elect/iu, since: new Date('2026-11-22T11:45:00.000Z'), until: new Date('2026-11-22T00:00:00.000Z') },
+      warnings: ['-x "x*" matches no log type logtype knows (logtype --help lists them)'],
     },
   },
   {
@@ -127,20 +133,60 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
   { name: 'a value to a switch', args: ['--utc=yes'], expected: filterError("Option '--utc' does not take an argument") },
   { name: 'a value not among the choices', args: ['-o', 'xml'], expected: filterError('--output takes raw, json, entry, pretty, not "xml"') },
   { name: 'a level not among the choices', args: ['-l', 'loud'], expected: filterError('--level takes fatal, error, warn, info, debug, not "loud"') },
-  { name: '--fields with raw output', args: ['-f', 'msg'], expected: filterError('--fields needs -o json or -o pretty') },
+  { name: '--fields with raw output', args: ['-o', 'raw', '-f', 'msg'], expected: filterError('--fields needs -o json or -o pretty') },
+  { name: '--fields into a pipe: json', args: ['-f', 'msg'], expected: { ...FILTER_DEFAULTS, output: 'json', fields: [['msg']] } },
+  { name: '--fields on a terminal: pretty', args: ['-f', 'msg'], terminal: TERMINAL, expected: { ...FILTER_DEFAULTS, output: 'pretty', color: true, fields: [['msg']] } },
   { name: '--invert-grep alone', args: ['-v'], expected: filterError('--invert-grep needs --grep') },
   { name: 'a broken --grep', args: ['-g', '('], expected: filterError('--grep: Invalid regular expression: /(/u: Unterminated group') },
   { name: 'a broken --message', args: ['-m', '[a'], expected: filterError('--message: Invalid regular expression: /[a/u: Unterminated character class') },
-  { name: 'a negative --slow', args: ['--slow=-5'], expected: filterError('--slow takes milliseconds, not "-5"') },
+  { name: 'a negative --slow', args: ['--slow=-5'], expected: filterError('--slow must be at least 0') },
+  { name: 'a negative --slow, apart', args: ['--slow', '-5'], expected: filterError('--slow must be at least 0') },
+  { name: '--slow in milliseconds', args: ['--slow', '100ms'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, slowMillis: 100 } } },
+  { name: '--slow in seconds', args: ['--slow', '2s'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, slowMillis: 2000 } } },
+  { name: '--slow=0.5s', args: ['--slow=0.5s'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, slowMillis: 500 } } },
+  { name: '--slow alone before a file', args: ['--slow', FILE], expected: { ...FILTER_DEFAULTS, inputs: [FILE], query: { ...NO_SELECTION.query, slowMillis: 100 } } },
+  { name: '--slow with a bad unit', args: ['--slow', '5m'], expected: filterError('--slow takes milliseconds (500) or a duration in ms or s (500ms, 2s), not "5m"') },
+  { name: '--slow with a word', args: ['--slow', '1x'], expected: filterError('--slow takes milliseconds (500) or a duration in ms or s (500ms, 2s), not "1x"') },
+  { name: '-l WARN', args: ['-l', 'WARN'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, level: 'warn' } } },
+  { name: '-l W', args: ['-l', 'W'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, level: 'warn' } } },
+  { name: '--level=warning', args: ['--level=warning'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, level: 'warn' } } },
+  { name: '-l F, E, I and D3', args: ['-l', 'F', '-l', 'e', '-l', 'I', '-l', 'D3'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, level: 'debug' } } },
+  { name: '-l E', args: ['-l', 'E'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, level: 'error' } } },
+  { name: '-l fatal in capitals', args: ['-l', 'FATAL'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, level: 'fatal' } } },
+  { name: '-l D6 is no level', args: ['-l', 'D6'], expected: filterError('--level takes fatal, error, warn, info, debug, not "D6"') },
+  {
+    name: '-t short names and a typo: the typo warned of',
+    args: ['-t', 'audit,agent,sidecar', '-t', 'mongdb', '-x', 'nope*'],
+    expected: {
+      ...FILTER_DEFAULTS,
+      types: ['audit,agent,sidecar', 'mongdb'],
+      exclude: ['nope*'],
+      warnings: ['-t "mongdb" names no log type logtype knows; did you mean "mongodb"?', '-x "nope*" matches no log type logtype knows (logtype --help lists them)'],
+    },
+  },
+  { name: '--as a short name', args: ['--as', 'audit'], expected: { ...FILTER_DEFAULTS, as: 'mongodb-audit' } },
+  { name: '--as a typo', args: ['--as', 'audt'], expected: { ...FILTER_DEFAULTS, as: 'audt', warnings: ['--as "audt" names no log type logtype knows; did you mean "audit"?'] } },
+  { name: '--as a name far from any', args: ['--as', 'nginx'], expected: { ...FILTER_DEFAULTS, as: 'nginx', warnings: ['--as "nginx" names no log type logtype knows (logtype --help lists them)'] } },
+  {
+    name: 'the grep-like options',
+    args: ['--max-count', '3', '-C', '2', '-A', '4', '-q', '--no-color'],
+    terminal: TERMINAL,
+    expected: { ...FILTER_DEFAULTS, output: 'pretty', maxCount: 3, before: 2, after: 4, quiet: true, color: false },
+  },
+  { name: '-B alone', args: ['-B', '1'], expected: { ...FILTER_DEFAULTS, before: 1 } },
+  { name: 'a --max-count that is no number', args: ['--max-count', 'ten'], expected: filterError('--max-count takes a whole number, not "ten"') },
+  { name: 'a negative --max-count', args: ['--max-count', '-1'], expected: filterError('--max-count must be at least 0') },
+  { name: 'a negative -A', args: ['-A', '-2'], expected: filterError('--after-context must be at least 0') },
+  { name: 'a value that starts with a dash', args: ['-g', '-foo'], expected: filterError("Option '-g' argument is ambiguous: to give a value that starts with a dash, write --grep=VALUE") },
+  { name: 'a negative number for --grep is its value', args: ['-g', '-1'], expected: { ...FILTER_DEFAULTS, grep: /-1/u } },
   { name: 'a --since that is no time', args: ['--since', 'yesterday'], expected: filterError('--since takes an RFC 3339 time or a span such as 15m, 2h, 1d, not "yesterday"') },
   { name: 'an --until that is no time', args: ['--until', '2026-13-45'], expected: filterError('--until takes an RFC 3339 time or a span such as 15m, 2h, 1d, not "2026-13-45"') },
   { name: 'an --id that is no number', args: ['--id', '12,x'], expected: filterError('--id takes whole numbers, not "x"') },
-  { name: 'a file that is not there', args: [path.join(dir, 'none.jsonl')], expected: filterError(`cannot read ${path.join(dir, 'none.jsonl')}: ENOENT`) },
-  { name: 'a directory', args: [dir], expected: filterError(`${dir} is a directory`) },
+  // The filter reads what it can and names the rest (e2e); summary and doctor refuse at once (below).
+  { name: 'a file that is not there: read later', args: [path.join(dir, 'none.jsonl')], expected: { ...FILTER_DEFAULTS, inputs: [path.join(dir, 'none.jsonl')] } },
   // The first error found is the one told: the table's, then --fields, then the inputs, then the rest in order.
   { name: 'first: a wrong flag before a missing file', args: ['-o', 'xml', '/nonexistent'], expected: filterError('--output takes raw, json, entry, pretty, not "xml"') },
-  { name: 'first: --fields before a missing file', args: ['-f', 'msg', '/nonexistent'], expected: filterError('--fields needs -o json or -o pretty') },
-  { name: 'first: a missing file before a broken --grep', args: ['-g', '(', '/nonexistent'], expected: filterError('cannot read /nonexistent: ENOENT') },
+  { name: 'first: --fields before --grep', args: ['-o', 'raw', '-f', 'msg', '-g', '('], expected: filterError('--fields needs -o json or -o pretty') },
   { name: 'first: --grep before --since', args: ['--since', 'x', '-g', '('], expected: filterError('--grep: Invalid regular expression: /(/u: Unterminated group') },
 ];
 
@@ -151,6 +197,7 @@ for (const { name, args, terminal, expected } of filterCases) {
 }
 
 const REPORT_DEFAULTS = { ...NO_SELECTION, json: false, color: false, utc: false };
+const summaryError = (message: string): string => `logtype summary: ${message} (see logtype summary --help)\n`;
 
 const reportCases: { name: string; command: 'summary' | 'doctor'; args: string[]; terminal?: ReportTerminal; expected: unknown }[] = [
   { name: 'nothing', command: 'summary', args: [], expected: { ...REPORT_DEFAULTS, html: undefined, width: 76 } },
@@ -171,7 +218,11 @@ const reportCases: { name: string; command: 'summary' | 'doctor'; args: string[]
   { name: '--json --utc and a file', command: 'doctor', args: ['--json', '--utc', FILE], expected: { ...REPORT_DEFAULTS, inputs: [FILE], json: true, utc: true } },
   { name: '--help', command: 'doctor', args: ['-h'], expected: 'help' },
   { name: "summary's own flag", command: 'doctor', args: ['--html', 'x.html'], expected: "logtype doctor: Unknown option '--html' (see logtype doctor --help)\n" },
-  { name: 'a file that is not there', command: 'doctor', args: ['/nonexistent'], expected: 'logtype doctor: cannot read /nonexistent: ENOENT (see logtype doctor --help)\n' },
+  { name: 'a file that is not there', command: 'doctor', args: ['/nonexistent'], expected: 'logtype doctor: cannot read /nonexistent: no such file or directory (see logtype doctor --help)\n' },
+  { name: 'a directory', command: 'summary', args: [dir], expected: summaryError(`cannot read ${dir}: is a directory`) },
+  { name: '--html where no directory is', command: 'summary', args: ['--html', '/nonexistent/x.html'], expected: summaryError('--html /nonexistent/x.html: no directory /nonexistent') },
+  { name: '--html on a directory', command: 'summary', args: ['--html', dir], expected: summaryError(`--html ${dir}: is a directory`) },
+  { name: '--html in a file that is no directory', command: 'summary', args: ['--html', `${FILE}/x.html`], expected: summaryError(`--html ${FILE}/x.html: ${FILE} is not a directory`) },
 ];
 
 for (const { name, command, args, terminal, expected } of reportCases) {
@@ -234,6 +285,9 @@ const sidecarCases: { name: string; args: string[]; env?: NodeJS.ProcessEnv; exp
   { name: 'a bad size', args: ['--max-line-bytes', 'lots'], expected: sidecarError('--max-line-bytes: "lots" is not a size (examples: 65536, 64KiB, 1MiB)') },
   { name: 'a line limit too small', args: ['--max-line-bytes', '10'], expected: sidecarError('--max-line-bytes must be at least 64') },
   { name: 'a bad duration', args: ['--rotate-wait', 'soon'], expected: sidecarError('--rotate-wait: "soon" is not a duration (examples: 5, 0.5s, 200ms, 2m)') },
+  { name: 'a negative line limit', args: ['--max-line-bytes', '-1'], expected: sidecarError('--max-line-bytes must be at least 64') },
+  { name: 'a negative line limit, joined', args: ['--max-line-bytes=-1KiB'], expected: sidecarError('--max-line-bytes must be at least 64') },
+  { name: 'a negative stats interval', args: ['--stats-interval', '-1'], expected: sidecarError('--stats-interval must be at least 0') },
   { name: 'a bad stats interval', args: ['--stats-interval', 'often'], expected: sidecarError('--stats-interval: "often" is not a duration (examples: 5, 0.5s, 200ms, 2m)') },
   { name: 'a stop timeout', args: ['--stop-timeout', '2m', '--missing-warning', '0'], expected: { ...SIDECAR_DEFAULTS, stopTimeoutMs: 120_000, missingWarningMs: 0 } },
   { name: 'a bad stop timeout', args: ['--stop-timeout', 'later'], expected: sidecarError('--stop-timeout: "later" is not a duration (examples: 5, 0.5s, 200ms, 2m)') },

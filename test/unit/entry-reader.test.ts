@@ -67,6 +67,30 @@ const cases: { name: string; input: string; expected: Read[] }[] = [
   { name: 'a prefixed non-entry', input: '[pod/db-0/c] hello\n', expected: [{ other: '[pod/db-0/c] hello' }] },
 ];
 
+/** A pre-4.4 server line, read as it is (no wrapper): recognised after any prefix below. */
+const TEXT_LINE = '2019-06-18T11:59:00.000+0100 I NETWORK  [listener] connection accepted from 127.0.0.1:57374 #1 (1 connection now open)';
+const COLOURED = (word: string, colour: number) => `\u001b[${colour}m${word}\u001b[0m`;
+for (const [name, prefix, extra] of [
+  ['none', '', {}],
+  ['kubectl --prefix', '[pod/db-0/mongod] ', { source: 'pod/db-0/mongod' }],
+  ['kubectl --timestamps', '2026-11-22T10:00:00.123456789Z ', { time: '2026-11-22T10:00:00.123456789Z' }],
+  ['kubectl --prefix --timestamps', '[pod/db-0/mongod] 2026-11-22T10:00:00Z ', { source: 'pod/db-0/mongod', time: '2026-11-22T10:00:00Z' }],
+  ['stern', 'db-0 mongod ', { source: 'db-0 mongod' }],
+  ['stern, coloured', `${COLOURED('db-0', 32)} ${COLOURED('mongod', 36)} `, { source: 'db-0 mongod' }],
+  ['stern --all-namespaces', 'mongodb db-0 mongod ', { source: 'mongodb db-0 mongod' }],
+  ['stern --all-namespaces --timestamps, coloured', `${COLOURED('mongodb', 32)} ${COLOURED('db-0', 32)} ${COLOURED('mongod', 36)} 2026-11-22T10:00:00Z `, { source: 'mongodb db-0 mongod', time: '2026-11-22T10:00:00Z' }],
+  ['stern --timestamps=short', 'db-0 mongod 11-22 10:00:00 ', { source: 'db-0 mongod' }],
+] as const) {
+  test(`a log's own text line after a prefix: ${name}`, (t) => {
+    const expected = [entry('mongodb', TEXT_LINE, extra)];
+    t.deepEqual(read(`${prefix}${TEXT_LINE}\n`), expected);
+    t.deepEqual(read(`${prefix}${TEXT_LINE}\n`, 1 << 20), expected, 'in one chunk');
+  });
+}
+test("a text line whose first words look like stern's, but what follows is no log's: not an entry", (t) => {
+  t.deepEqual(read('one two three four five six\n'), [{ other: 'one two three four five six' }]);
+});
+
 for (const { name, input, expected } of cases) {
   test(name, (t) => {
     t.deepEqual(read(input), expected);

@@ -75,6 +75,7 @@ const lines: [string, string, { level: string | undefined; message: string }][] 
   ['backup-agent', '[2026-11-22T10:00:00.000+0000] [.info] [a.go:1] m', { level: 'info', message: 'm' }],
   ['agent-launcher-script', '2026-11-22 10:00:00 Starting agent launcher', { level: undefined, message: 'Starting agent launcher' }],
   ['operator', '{"level":"error","ts":"2026-11-22T10:00:00Z","caller":"c.go:1","msg":"m"}', { level: 'error', message: 'm' }],
+  ['versionhook', '2026-11-22T10:00:00.000Z\tINFO\tversionhook/main.go:39\tWaiting for agent health status...', { level: 'info', message: 'Waiting for agent health status...' }],
   ['logtype-sidecar', '{"level":40,"time":1763805600000,"logType":"logtype-sidecar","msg":"m"}', { level: 'warn', message: 'm' }],
 ];
 

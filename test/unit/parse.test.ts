@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { levelOf, parseLogTime, type Level, type LogRecord } from '../../src/parse/log-record.js';
-import { parseServerLine, slowOperationOf } from '../../src/parse/parse-server-line.js';
+import { parseServerLine } from '../../src/parse/parse-server-line.js';
+import { slowOperationOf } from '../../src/parse/slow-operation.js';
 import { parseAgentLine } from '../../src/parse/parse-agent-line.js';
 import { parseAuditLine } from '../../src/parse/parse-audit-line.js';
 import { parseOperatorLine, parseDiagnosticLine } from '../../src/parse/parse-operator-line.js';
@@ -60,9 +61,15 @@ const cases: { name: string; parse: (line: string) => LogRecord | undefined; lin
     name: 'agent banner',
     parse: parseAgentLine,
     line: '[2019/09/10 04:07:51.398] [header.info] [::0]        GitCommitId = 8df36b2f',
-    expected: { time: '2019-09-10T04:07:51.398Z', level: 'info', component: undefined, context: undefined, message: '       GitCommitId = 8df36b2f' },
+    expected: { time: '2019-09-10T04:07:51.398Z', level: 'info', component: undefined, context: undefined, message: 'GitCommitId = 8df36b2f' },
   },
-  { name: 'agent: free text (stderr)', parse: parseAgentLine, line: 'Logging error occurred: rolling_file_appender: no space left on device', expected: undefined },
+  {
+    name: "agent: stderr's free text with a head of its own starts a record",
+    parse: parseAgentLine,
+    line: 'Logging error occurred: rolling_file_appender: no space left on device',
+    expected: { time: undefined, level: 'error', component: undefined, context: undefined, message: 'Logging error occurred: rolling_file_appender: no space left on device' },
+  },
+  { name: 'agent: free text (stderr) that starts no record', parse: parseAgentLine, line: 'goroutine 1 [running]:', expected: undefined },
   {
     name: 'audit, failed authentication',
     parse: parseAuditLine,

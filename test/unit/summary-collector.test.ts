@@ -1,6 +1,7 @@
 import test from 'ava';
 import { parseRecord } from '../../src/parse/parse-record.js';
-import { SummaryCollector, messageShape } from '../../src/summary/summary-collector.js';
+import { SummaryCollector } from '../../src/summary/summary-collector.js';
+import { messageShape } from '../../src/summary/message-shape.js';
 import { SampleQuantiles } from '../../src/summary/sample-quantiles.js';
 import { BoundedCounts } from '../../src/summary/bounded-counts.js';
 import { formatTable, foldActivity, sparkline } from '../../src/summary/render-summary-text.js';
@@ -108,7 +109,7 @@ test('activity: a bucket per minute, errors counted apart; lines without a time 
     ['automation-agent', agent('2026-11-22T10:00:10.000+0000', 'info')],
     ['automation-agent', agent('2026-11-22T10:00:20.000+0000', 'error')],
     ['automation-agent', agent('2026-11-22T10:02:00.000+0000', 'info')],
-    ['automation-agent-stderr', 'panic: no time here'],
+    ['automation-agent-stderr', 'goroutine 1 [running]: no time here'],
   ]);
   t.is(summary.activity.start, '2026-11-22T10:00:00.000Z');
   t.deepEqual(summary.activity.buckets.map((b) => [b.lines, b.errors]), [[2, 1], [0, 0], [1, 0]]);

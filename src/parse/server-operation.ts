@@ -1,0 +1,120 @@
+/**
+ * What a server line says was done, named as the server names it: a slow operation (51803,
+ * and a pre-4.4 line's `command …`/`update …`), an oplog entry a secondary applied (51801,
+ * `applied op:`, the replication-apply signal), a slow transaction (51802, `transaction
+ * parameters:`). Read from a line slowOperationOf found a duration in.
+ *
+ * An operation's name is the command's (`find`, `insert`, `update`, `delete`, `aggregate`,
+ * `getMore`, `createIndexes`, …) when `attr.type` is `command` (or `none`), else the type
+ * itself: a write's statement (`update`, `remove`, whose command starts with its filter `q`)
+ * and the legacy opcodes (`query`, `getmore`, `insert`). Never a command's first key that is
+ * no command; `?` for a line that names neither. Its namespace is the collection a command on
+ * `db.$cmd` names.
+ */
+import { attrFirstMember, attrValue } from './record-attributes.js';
+import type { LogRecord } from './log-record.js';
+import { commandQueryPattern } from './query-pattern.js';
+import type { SlowOperation } from './slow-operation.js';
+
+export const SLOW_QUERY_ID = 51803;
+export const APPLIED_OP_ID = 51801;
+export const SLOW_TRANSACTION_ID = 51802;
+
+/** What kind of work: a client's operation, a secondary applying the oplog, a transaction. */
+export type OperationKind = 'operation' | 'applied' | 'transaction';
+
+export interface ServerOperation {
+  readonly kind: OperationKind;
+  /** As the server names it (above). */
+  readonly name: string;
+  /** `attr.type` as the line wrote it. */
+  readonly type: string | undefined;
+  /**
+   * The namespace; where the line has none, why: `(truncated)` (the server cut the attribute
+   * that held it at its size limit), `(not logged)`, `-` (a transaction's spans namespaces).
+   */
+  readonly ns: string;
+}
+
+export const NS_TRUNCATED = '(truncated)';
+export const NS_NOT_LOGGED = '(not logged)';
+export const NS_NONE = '-';
+
+/** The oplog's one-letter operations. */
+const OPLOG_OPS: Readonly<Record<string, string>> = { i: 'insert', u: 'update', d: 'delete', c: 'command', n: 'noop' };
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function isAppliedOp(record: LogRecord): boolean {
+  return record.id === APPLIED_OP_ID || (record.id === undefined && record.message.startsWith('applied op:'));
+}
+
+function isTransaction(record: LogRecord): boolean {
+  return record.id === SLOW_TRANSACTION_ID || (record.id === undefined && record.message.startsWith('transaction parameters:'));
+}
+
+/** True when the server cut one of the line's attributes at its size limit. */
+function truncated(record: LogRecord): boolean {
+  return attrValue(record, 'truncated') !== undefined;
+}
+
+/** `db.$cmd` and a command naming a collection (`update: "orders"`): `db.orders`. */
+function commandNamespace(ns: string, names: unknown): string {
+  return ns.endsWith('.$cmd') && typeof names === 'string' && names !== '' ? `${ns.slice(0, -'$cmd'.length)}${names}` : ns;
+}
+
+/** The operation of a line with a duration (`slow`, from slowOperationOf). */
+export function serverOperationOf(record: LogRecord, slow: SlowOperation): ServerOperation {
+  if (isAppliedOp(record)) return appliedOperation(record);
+  if (isTransaction(record)) return { kind: 'transaction', name: 'transaction', type: undefined, ns: NS_NONE };
+  const type = slow.type;
+  const first = attrFirstMember(record, 'command');
+  const byCommand = type === undefined || type === 'command' || type === 'none';
+  // A statement's command starts with its filter: `{q: …, u: …}` is no command named `q`.
+  const commandName = first && first.key !== 'q' ? first.key : undefined;
+  // A command the server did not know it writes as a string: `"command":"unrecognized"`.
+  const written = byCommand && first === undefined ? attrValue(record, 'command') : undefined;
+  // Neither a type nor a command on the line: what it did is not known.
+  const name = byCommand ? (commandName ?? (typeof written === 'string' ? written : undefined) ?? type ?? '?') : type;
+  const ns = slow.ns === undefined ? (truncated(record) ? NS_TRUNCATED : NS_NOT_LOGGED) : commandNamespace(slow.ns, byCommand ? first?.value : undefined);
+  return { kind: 'operation', name, type, ns };
+}
+
+/**
+ * An applied oplog entry: `attr.CRUD` (`op` i, u, d; a batch of inserts has arrays of `ts`
+ * and `o` and no `op`) or `attr.command` (`op` c: the command is the first key of `o`).
+ */
+function appliedOperation(record: LogRecord): ServerOperation {
+  const crud = attrValue(record, 'CRUD');
+  const entry = isObject(crud) ? crud : attrValue(record, 'command');
+  if (!isObject(entry)) {
+    // A line that logged no entry (`applied op: command { ... }`): its kind is what it says.
+    const kind = /^applied op: (\w+)/.exec(record.message)?.[1];
+    return { kind: 'applied', name: kind === undefined || kind === 'CRUD' ? 'operation' : kind, type: undefined, ns: truncated(record) ? NS_TRUNCATED : NS_NOT_LOGGED };
+  }
+  const op = typeof entry['op'] === 'string' ? entry['op'] : undefined;
+  const o = entry['o'];
+  let name = op === undefined ? (Array.isArray(o) ? 'insert' : 'operation') : (OPLOG_OPS[op] ?? op);
+  let ns = typeof entry['ns'] === 'string' ? entry['ns'] : undefined;
+  if (op === 'c' && isObject(o)) {
+    const command = Object.keys(o)[0];
+    if (command !== undefined) {
+      name = command;
+      if (ns !== undefined) ns = commandNamespace(ns, o[command]);
+    }
+  }
+  return { kind: 'applied', name, type: undefined, ns: ns ?? (truncated(record) ? NS_TRUNCATED : NS_NOT_LOGGED) };
+}
+
+/** A slow transaction's outcome (`committed`, `aborted`): what tells its kinds apart. */
+export function transactionOutcome(record: LogRecord): string | undefined {
+  const cause = attrValue(record, 'terminationCause');
+  return typeof cause === 'string' ? cause : undefined;
+}
+
+/** The pattern of the query the operation ran (query-pattern.ts), read from its command. */
+export function operationQueryPattern(record: LogRecord, operation: ServerOperation): string | undefined {
+  if (operation.kind !== 'operation') return undefined;
+  const needsOrigin = operation.name === 'getMore' || operation.name === 'getmore';
+  return commandQueryPattern(operation.name, attrValue(record, 'command'), needsOrigin ? attrValue(record, 'originatingCommand') : undefined);
+}

@@ -1,0 +1,168 @@
+/**
+ * The server's slow work, from every line with a duration (server-operation.ts says what it
+ * was): clients' operations and slow transactions grouped by kind, namespace, operation and
+ * shape (the query's hash, else its plan; a transaction's outcome), each with its query's
+ * pattern; oplog entries a secondary applied grouped by namespace and operation; each group's
+ * durations and figures; and the points of the plot over time.
+ *
+ * A query's pattern is read from its command once per group when the line has a queryHash
+ * (the hash is of the query's shape: one hash, one pattern); without one, the pattern tells
+ * the groups apart, so it is read from every such line.
+ */
+import type { LogRecord } from '../parse/log-record.js';
+import { attrValue } from '../parse/record-attributes.js';
+import { operationQueryPattern, serverOperationOf, transactionOutcome, type ServerOperation } from '../parse/server-operation.js';
+import { slowOperationOf } from '../parse/slow-operation.js';
+import { isoString } from './iso-string.js';
+import { Reservoir, linearCongruential } from './reservoir.js';
+import { SampleQuantiles } from './sample-quantiles.js';
+import type { AppliedGroup, ServerSummary, SlowGroup } from './summary.js';
+import { MAX_APPLIED_GROUPS, MAX_GROUP_DURATIONS, MAX_SLOW_GROUPS, MAX_SLOW_POINTS } from './summary-limits.js';
+
+interface GroupStats {
+  readonly kind: SlowGroup['kind'];
+  readonly ns: string;
+  readonly operation: string;
+  readonly shape: string;
+  readonly pattern: string | undefined;
+  readonly plan: string | undefined;
+  readonly durations: SampleQuantiles;
+  examined: number;
+  returned: number;
+}
+
+interface AppliedStats {
+  readonly ns: string;
+  readonly operation: string;
+  readonly durations: SampleQuantiles;
+}
+
+interface Point {
+  readonly time: number;
+  readonly durationMillis: number;
+  readonly ns: string;
+  readonly collscan: boolean;
+}
+
+export class SlowOperations {
+  readonly #groups = new Map<string, GroupStats>();
+  /** Operations of groups beyond the limit. */
+  #other = 0;
+  readonly #applied = new Map<string, AppliedStats>();
+  /** Applied entries of groups beyond the limit. */
+  #otherApplied = 0;
+  /** A uniform sample of the points, so the plot stays readable and the page small. */
+  readonly #points = new Reservoir<Point>(MAX_SLOW_POINTS, linearCongruential(0x2545f491));
+
+  /** A line that may be slow work (one with a duration); any other is left alone. */
+  add(record: LogRecord, time: number | undefined): void {
+    const slow = slowOperationOf(record);
+    if (!slow) return;
+    const { durationMillis, plan } = slow;
+    const operation = serverOperationOf(record, slow);
+    const { ns } = operation;
+    if (operation.kind === 'applied') this.#addApplied(operation, durationMillis);
+    else this.#addGroup(record, operation, durationMillis, plan);
+    if (time !== undefined) this.#points.add({ time, durationMillis, ns, collscan: plan?.startsWith('COLLSCAN') === true });
+  }
+
+  #addGroup(record: LogRecord, operation: ServerOperation, durationMillis: number, plan: string | undefined): void {
+    const kind = operation.kind === 'transaction' ? 'transaction' : 'operation';
+    const { ns, name } = operation;
+    let shape: string;
+    let pattern: string | undefined;
+    /** The pattern is read only when the group is new (the line has a queryHash). */
+    let patternLater = false;
+    let key: string;
+    if (kind === 'transaction') {
+      shape = transactionOutcome(record) ?? '-';
+      key = `transaction\u0000${ns}\u0000${shape}`;
+    } else {
+      const hash = attrValue(record, 'queryHash') ?? attrValue(record, 'planCacheShapeHash');
+      if (typeof hash === 'string') {
+        shape = hash;
+        patternLater = true;
+        key = `operation\u0000${ns}\u0000${name}\u0000${shape}`;
+      } else {
+        shape = plan ?? '-';
+        pattern = operationQueryPattern(record, operation);
+        key = `operation\u0000${ns}\u0000${name}\u0000${shape}\u0000${pattern ?? ''}`;
+      }
+    }
+    let group = this.#groups.get(key);
+    if (!group) {
+      if (this.#groups.size >= MAX_SLOW_GROUPS) {
+        this.#other++;
+        return;
+      }
+      if (patternLater) pattern = operationQueryPattern(record, operation);
+      group = { kind, ns, operation: name, shape, pattern, plan, durations: new SampleQuantiles(MAX_GROUP_DURATIONS), examined: 0, returned: 0 };
+      this.#groups.set(key, group);
+    }
+    group.durations.add(durationMillis);
+    const examined = attrValue(record, 'docsExamined');
+    const returned = attrValue(record, 'nreturned');
+    if (typeof examined === 'number') group.examined += examined;
+    if (typeof returned === 'number') group.returned += returned;
+  }
+
+  #addApplied(operation: ServerOperation, durationMillis: number): void {
+    const key = `${operation.ns}\u0000${operation.name}`;
+    let group = this.#applied.get(key);
+    if (!group) {
+      if (this.#applied.size >= MAX_APPLIED_GROUPS) {
+        this.#otherApplied++;
+        return;
+      }
+      group = { ns: operation.ns, operation: operation.name, durations: new SampleQuantiles(MAX_GROUP_DURATIONS) };
+      this.#applied.set(key, group);
+    }
+    group.durations.add(durationMillis);
+  }
+
+  /** The groups, costliest first (groups beyond the limit as one row); the points in time order. */
+  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints'> {
+    const groups = [...this.#groups.values()]
+      .map((g): SlowGroup => ({
+        kind: g.kind,
+        ns: g.ns,
+        operation: g.operation,
+        shape: g.shape,
+        pattern: g.pattern ?? null,
+        plan: g.plan ?? null,
+        collscan: g.plan?.startsWith('COLLSCAN') === true,
+        count: g.durations.count,
+        totalMillis: g.durations.total,
+        p50Millis: g.durations.quantile(0.5),
+        p95Millis: g.durations.quantile(0.95),
+        maxMillis: g.durations.max,
+        examinedPerReturned: g.returned > 0 ? Math.round((g.examined / g.returned) * 10) / 10 : null,
+      }))
+      .sort((a, b) => b.totalMillis - a.totalMillis);
+    const applied = [...this.#applied.values()]
+      .map((g): AppliedGroup => ({
+        ns: g.ns,
+        operation: g.operation,
+        count: g.durations.count,
+        totalMillis: g.durations.total,
+        p50Millis: g.durations.quantile(0.5),
+        p95Millis: g.durations.quantile(0.95),
+        maxMillis: g.durations.max,
+      }))
+      .sort((a, b) => b.totalMillis - a.totalMillis || b.count - a.count);
+    return {
+      slowOperations: this.#other > 0 ? [...groups, otherGroups(this.#other)] : groups,
+      appliedOperations: this.#otherApplied > 0 ? [...applied, otherApplied(this.#otherApplied)] : applied,
+      slowPoints: [...this.#points.items].sort((a, b) => a.time - b.time).map((p) => ({ ...p, time: isoString(p.time)! })),
+    };
+  }
+}
+
+/** The groups beyond the limit, as one row. */
+function otherGroups(count: number): SlowGroup {
+  return { kind: 'operation', ns: '(other shapes)', operation: '', shape: '', pattern: null, plan: null, collscan: false, count, totalMillis: 0, p50Millis: 0, p95Millis: 0, maxMillis: 0, examinedPerReturned: null };
+}
+
+function otherApplied(count: number): AppliedGroup {
+  return { ns: '(other namespaces)', operation: '', count, totalMillis: 0, p50Millis: 0, p95Millis: 0, maxMillis: 0 };
+}

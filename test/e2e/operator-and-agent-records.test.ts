@@ -1,0 +1,162 @@
+/**
+ * The operator's log in both its shapes, and records over several lines, through the real
+ * `logtype`: recognised without a flag from the first line on, selected by level and resource,
+ * shown pretty, joined for pretty, summary and doctor, and written as they came by raw output.
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { entryLine, runFilter } from '../_helpers/filter-process.js';
+import { REAL_DATA } from '../_helpers/sidecar-process.js';
+
+const lines = (stdout: string): string[] => stdout.split('\n').slice(0, -1);
+const PRETTY = ['-o', 'pretty', '--color', 'never', '--utc'];
+
+/** The operator's log as kubectl prints it: console records, an error with its stack trace after it. */
+const CONSOLE = [
+  '2021-03-09T15:47:16.281Z\tINFO\tcontrollers/replica_set_controller.go:130\tReconciling MongoDB\t{"ReplicaSet": "mongo/example-mongodb"}',
+  '2021-03-09T15:47:16.285Z\tWARN\toperator/webhook.go:71\tFailed to configure admission webhooks: failed to create the validating webhook configuration: validatingwebhookconfigurations.admissionregistration.k8s.io is forbidden\t{"ReplicaSet": "mongo/example-mongodb"}',
+  '2021-03-09T15:47:16.290Z\tERROR\tcontroller/controller.go:218\tReconciler error\t{"ReplicaSet": "other/db", "error": "pvc not found to schedule the pod"}',
+  'github.com/go-logr/zapr.(*zapLogger).Error',
+  '\t/go/pkg/mod/github.com/go-logr/zapr@v0.1.0/zapr.go:128',
+  '2021-03-09T15:47:17.000Z\tDEBUG\tcontrollers/replica_set_controller.go:140\tEnsuring the service exists\t{"ReplicaSet": "mongo/example-mongodb"}',
+].join('\n') + '\n';
+
+test("the operator's console log: pretty from its first line, each record's time, level, caller, message and fields", (t) => {
+  const result = runFilter(PRETTY, CONSOLE);
+  t.is(result.status, 0, result.stderr);
+  t.deepEqual(lines(result.stdout), [
+    'operator      2021-03-09 15:47:16.281Z INFO  controllers/replica_set_controller.go:130 Reconciling MongoDB ReplicaSet=mongo/example-mongodb',
+    'operator      2021-03-09 15:47:16.285Z WARN  operator/webhook.go:71 Failed to configure admission webhooks: failed to create the validating webhook configuration: validatingwebhookconfigurations.admissionregistration.k8s.io is forbidden ReplicaSet=mongo/example-mongodb',
+    'operator      2021-03-09 15:47:16.290Z ERROR controller/controller.go:218 Reconciler error ReplicaSet=other/db error=pvc not found to schedule the pod',
+    '              github.com/go-logr/zapr.(*zapLogger).Error',
+    '              \t/go/pkg/mod/github.com/go-logr/zapr@v0.1.0/zapr.go:128',
+    'operator      2021-03-09 15:47:17.000Z DEBUG controllers/replica_set_controller.go:140 Ensuring the service exists ReplicaSet=mongo/example-mongodb',
+  ]);
+});
+
+test('-l warn and --resource select console records; raw output writes a record with its stack trace, as it came', (t) => {
+  t.deepEqual(lines(runFilter(['-l', 'warn', '-o', 'raw'], CONSOLE).stdout), CONSOLE.split('\n').slice(1, 5));
+  t.deepEqual(lines(runFilter(['--resource', 'example-mongodb', '-o', 'raw'], CONSOLE).stdout), [CONSOLE.split('\n')[0], CONSOLE.split('\n')[1], CONSOLE.split('\n')[5]]);
+  t.deepEqual(lines(runFilter(['--resource', 'other/db', '-o', 'json', '-f', 'msg,ReplicaSet'], CONSOLE).stdout), [
+    `{"msg":"Reconciler error\\ngithub.com/go-logr/zapr.(*zapLogger).Error\\n\\t/go/pkg/mod/github.com/go-logr/zapr@v0.1.0/zapr.go:128","ReplicaSet":"other/db"}`,
+  ]);
+  // Without a selection, raw output keeps every line, the stack trace's too.
+  t.deepEqual(lines(runFilter(['-o', 'raw'], CONSOLE).stdout), CONSOLE.split('\n').slice(0, -1));
+});
+
+test("doctor's operator rules apply to console lines, and to what a record says below its first line", (t) => {
+  const findings = (input: string) => {
+    const result = runFilter(['doctor', '--json'], input);
+    t.is(result.status, 1, result.stderr);
+    return (JSON.parse(result.stdout) as { problems: { id: string; count: number; exampleType: string; first: string }[] }).problems.map((f) => [f.id, f.count, f.exampleType, f.first]);
+  };
+  t.deepEqual(findings(CONSOLE), [
+    ['pvc-not-found', 1, 'operator', '2021-03-09T15:47:16.290Z'],
+    ['validation-webhook-missing', 1, 'operator', '2021-03-09T15:47:16.285Z'],
+  ]);
+  // The problem's words on the second line of a record: found once, at the record's time.
+  const below = '2021-03-09T15:47:16.290Z\tERROR\tcontroller/controller.go:218\tReconciler error\t{"ReplicaSet": "other/db"}\nfailed to create pod: pvc not found to schedule the pod\n';
+  t.deepEqual(findings(below), [['pvc-not-found', 1, 'operator', '2021-03-09T15:47:16.290Z']]);
+});
+
+test("the real operator lines, both shapes: every one read, pasted ones too; kubectl's prefixes taken off", (t) => {
+  const text = fs.readFileSync(path.join(REAL_DATA, 'operator-issue-threads.log'), 'utf8');
+  const pretty = lines(runFilter(PRETTY, text).stdout);
+  t.is(pretty.length, 8);
+  t.true(pretty.every((line) => /^operator {6}20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z (INFO |DEBUG) \S+\.go:\d+ /.test(line)), pretty.join('\n'));
+  t.is(pretty[6], 'operator      2020-10-27 09:41:43.424Z DEBUG mongodb/replica_set_controller.go:466 AutomationConfigMembersThisReconciliation mdb.AutomationConfigMembersThisReconciliation()=3');
+  const prefixed = text
+    .split('\n')
+    .slice(0, -1)
+    .map((line) => `[pod/operator-5d4f/operator] 2026-11-22T10:00:00.000000001Z ${line}`)
+    .join('\n');
+  const fromKubectl = lines(runFilter([...PRETTY, '-l', 'debug'], prefixed).stdout);
+  t.deepEqual(
+    fromKubectl.map((line) => line.replace('pod/operator-5d4f/operator ', '')),
+    pretty,
+  );
+  t.deepEqual(lines(runFilter(['--resource', 'devops', '-o', 'raw'], text).stdout), text.split('\n').slice(2, 4));
+});
+
+test('a line with two records glued together is shown and counted, never a crash', (t) => {
+  const glued =
+    '{"level":"error","ts":1579818939.41,"caller":"a.go:1","msg":"one","ReplicaSet":"a/b"}{"level":"info","ts":1579818939.42,"caller":"a.go:2","msg":"two"}\n' +
+    '2020-09-13T08:33:14.361Z\tINFO\tx/y.go:61\tthree\t{"ReplicaSet": "a/b"}2020-09-13T08:33:14.362Z\tINFO\tx/y.go:62\tfour\n';
+  const result = runFilter([...PRETTY, '--summary'], glued);
+  t.is(result.status, 0, result.stderr);
+  t.deepEqual(lines(result.stdout), [
+    'operator      2020-01-23 22:35:39.410Z ERROR a.go:1 one ReplicaSet=a/b glued={"level":"info","ts":1579818939.42,"caller":"a.go:2","msg":"two"}',
+    'operator      2020-09-13 08:33:14.361Z INFO  x/y.go:61 three ReplicaSet=a/b glued=2020-09-13T08:33:14.362Z\tINFO\tx/y.go:62\tfour',
+  ]);
+  t.regex(result.stderr, /2 entries read, 2 written, 0 other lines/);
+  t.regex(result.stderr, /operator +2/);
+});
+
+test("the version-change hook's lines in a community pod's server container, beside the server's own JSON", (t) => {
+  const stream = [
+    'Calling version change post-start hook!',
+    '2021-03-09T15:47:16.286Z\tINFO\tversionhook/main.go:32\tRunning version change post-start hook',
+    '2021-03-09T15:47:16.288Z\tINFO\tversionhook/main.go:39\tWaiting for agent health status...',
+    '2021-03-09T15:47:18.290Z\tERROR\tversionhook/main.go:50\tError getting the agent health file: open /healthstatus/agent-health-status.json: no such file or directory',
+    '{"t":{"$date":"2021-03-09T15:47:20.000+00:00"},"s":"I",  "c":"CONTROL",  "id":4615611, "ctx":"initandlisten","msg":"MongoDB starting","attr":{"pid":1,"port":27017}}',
+  ].join('\n') + '\n';
+  t.deepEqual(lines(runFilter(PRETTY, stream).stdout), [
+    'Calling version change post-start hook!',
+    'versionhook   2021-03-09 15:47:16.286Z INFO  versionhook/main.go:32 Running version change post-start hook',
+    'versionhook   2021-03-09 15:47:16.288Z INFO  versionhook/main.go:39 Waiting for agent health status...',
+    'versionhook   2021-03-09 15:47:18.290Z ERROR versionhook/main.go:50 Error getting the agent health file: open /healthstatus/agent-health-status.json: no such file or directory',
+    'mongodb       2021-03-09 15:47:20.000Z INFO  CONTROL [initandlisten] MongoDB starting pid=1 port=27017',
+  ]);
+  t.deepEqual(lines(runFilter(['-t', 'versionhook', '-l', 'error', '-o', 'raw'], stream).stdout), [stream.split('\n')[3]]);
+});
+
+/** An agent's record over two physical lines (agent-issue-threads.log, lines 11-12), as entries. */
+const AGENT = [
+  entryLine('automation-agent-verbose', '[2020-12-04T16:39:07.258-00] [.info] [cm/util/sysdep_unix.go:LockAutomationLockFile:321] [16:39:07.258] Locking automation lock file at /tmp/mongodb-mms-automation.lock'),
+  entryLine('automation-agent-verbose', '[2020-12-04T16:39:07.259-00] [.error] [cm/config/config.go:ReadClusterConfig:416] [16:39:07.259] Error validating syntax of cluster config : clusterConfig failed to validate:'),
+  entryLine('automation-agent-verbose', '&{builds 0xc00013cdc0} : Invalid type. Expected: array, given: null'),
+  entryLine('automation-agent', '[2020-12-04T16:39:08.000-00] [.info] [main.go:1] [16:39:08.000] next'),
+].join('\n') + '\n';
+
+test("an agent's record over two lines: pretty shows one record, raw and json the lines as they came", (t) => {
+  t.deepEqual(lines(runFilter(PRETTY, AGENT).stdout), [
+    'agent-verbose 2020-12-04 16:39:07.258Z INFO  cm/util/sysdep_unix.go:LockAutomationLockFile:321 Locking automation lock file at /tmp/mongodb-mms-automation.lock',
+    'agent-verbose 2020-12-04 16:39:07.259Z ERROR cm/config/config.go:ReadClusterConfig:416 Error validating syntax of cluster config : clusterConfig failed to validate:',
+    '              &{builds 0xc00013cdc0} : Invalid type. Expected: array, given: null',
+    'agent         2020-12-04 16:39:08.000Z INFO  main.go:1 next',
+  ]);
+  const entries = AGENT.split('\n').slice(0, -1);
+  t.deepEqual(lines(runFilter(['-l', 'error', '-o', 'json'], AGENT).stdout), entries.slice(1, 3));
+  t.deepEqual(lines(runFilter(['-l', 'error', '-o', 'entry'], AGENT).stdout), entries.slice(1, 3));
+  t.deepEqual(lines(runFilter(['-m', 'Invalid type', '-o', 'raw'], AGENT).stdout), entries.slice(1, 3).map((line) => (JSON.parse(line) as { contents: string }).contents));
+  t.deepEqual(lines(runFilter(['-o', 'json'], AGENT).stdout), entries);
+});
+
+test("summary counts an agent's record over two lines once, by its first line's words", (t) => {
+  const summary = JSON.parse(runFilter(['summary', '--json'], AGENT).stdout) as {
+    lines: { entries: number };
+    types: { logType: string; entries: number; errors: number; unparsed: number }[];
+    problems: { logType: string; messages: { message: string; count: number }[] }[];
+  };
+  t.is(summary.lines.entries, 4);
+  t.like(summary.types.find((type) => type.logType === 'automation-agent-verbose'), { entries: 2, errors: 1, unparsed: 0 });
+  t.deepEqual(summary.problems[0]?.messages.map((m) => [m.message, m.count]), [['Error validating syntax of cluster config : clusterConfig failed to validate:', 1]]);
+});
+
+test('a line without a head continues the record before it from the same pod and type only', (t) => {
+  const pods = [
+    `[pod/db-0/agent] ${entryLine('automation-agent', '[2026-11-22T10:00:00.000+0000] [.error] [a.go:1] failed:')}`,
+    `[pod/db-0/agent] ${entryLine('automation-agent', 'the reason')}`,
+    `[pod/db-1/agent] ${entryLine('automation-agent', 'a line of db-1')}`,
+    `[pod/db-1/agent] ${entryLine('automation-agent-verbose', '[2026-11-22T10:00:01.000+0000] [.info] [b.go:1] verbose')}`,
+    `[pod/db-1/agent] ${entryLine('automation-agent', "not the verbose log's")}`,
+  ].join('\n') + '\n';
+  t.deepEqual(lines(runFilter(PRETTY, pods).stdout), [
+    'pod/db-0/agent agent         2026-11-22 10:00:00.000Z ERROR a.go:1 failed:',
+    '              the reason',
+    'pod/db-1/agent agent         a line of db-1',
+    'pod/db-1/agent agent-verbose 2026-11-22 10:00:01.000Z INFO  b.go:1 verbose',
+    "pod/db-1/agent agent         not the verbose log's",
+  ]);
+});

@@ -1,0 +1,92 @@
+/**
+ * Records over several physical lines, read as `logtype` reads them (readEntries, EntrySelector):
+ * lines from the same source continue a record, from another do not; a record is held across a
+ * chunk's end (its bytes copied out before the next chunk reuses them); a log read as it is,
+ * with kubectl's or stern's prefix.
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { KERNEL_INPUT_BYTES } from '../../src/kernels/json-kernels.js';
+import { readRecords } from '../_helpers/read-records.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-joiner-'));
+let files = 0;
+function fileOf(text: string): string {
+  const file = path.join(dir, `${++files}.log`);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+const view = async (text: string, as?: string) =>
+  (await readRecords(fileOf(text), as)).records.map((r) => [r.logType, r.lines, r.record?.message ?? r.contents]);
+
+test("an operator's console record and its stack trace, with kubectl's prefixes", async (t) => {
+  const pod = (name: string, line: string) => `[pod/${name}/operator] 2026-11-22T10:00:00.000000001Z ${line}`;
+  const text = [
+    pod('op-1', '2021-03-09T15:47:16.290Z\tERROR\tcontroller/controller.go:218\tReconciler error\t{"ReplicaSet": "a/b"}'),
+    pod('op-1', 'github.com/go-logr/zapr.(*zapLogger).Error'),
+    pod('op-2', 'a line of another pod'),
+    pod('op-1', '2021-03-09T15:47:17.000Z\tINFO\tc.go:1\tnext'),
+  ].join('\n');
+  t.deepEqual(await view(`${text}\n`), [
+    ['operator', 2, 'Reconciler error\ngithub.com/go-logr/zapr.(*zapLogger).Error'],
+    ['operator', 1, 'next'],
+  ]);
+  const { other } = await readRecords(fileOf(`${text}\n`));
+  t.deepEqual(other, [pod('op-2', 'a line of another pod')]);
+});
+
+test("kubectl's --prefix alone before pasted console lines (tabs as spaces): the line's own time is no kubectl time", async (t) => {
+  const pod = (line: string) => `[pod/op-1/operator] ${line}`;
+  const text = [
+    pod('2021-03-09T15:47:16.290Z    ERROR    c.go:218    failed'),
+    pod('    /go/pkg/mod/x.go:128'),
+    pod('2021-03-09T15:47:17.000Z    INFO    c.go:1    next'),
+  ].join('\n');
+  t.deepEqual(await view(`${text}\n`), [
+    ['operator', 2, 'failed\n    /go/pkg/mod/x.go:128'],
+    ['operator', 1, 'next'],
+  ]);
+});
+
+test("stern's prefix: the same pod and container continue a record", async (t) => {
+  const text = [
+    'op-1 operator 2021-03-09T15:47:16.290Z\tERROR\tc.go:218\tfailed',
+    'op-1 operator \t/go/pkg/mod/x.go:128',
+    'op-2 operator not this one',
+  ].join('\n');
+  t.deepEqual(await view(`${text}\n`), [['operator', 2, 'failed\n\t/go/pkg/mod/x.go:128']]);
+});
+
+test("an agent's record across a chunk's end: held, its bytes copied, joined", async (t) => {
+  const entry = (contents: string) => JSON.stringify({ logType: 'automation-agent', contents });
+  const head = entry('[2020-12-04T16:39:07.259-00] [.error] [cm/config/config.go:ReadClusterConfig:416] [16:39:07.259] Error validating syntax of cluster config : clusterConfig failed to validate:');
+  const continuation = entry('&{builds 0xc00013cdc0} : Invalid type. Expected: array, given: null');
+  // A long entry, then the head as the first chunk's last line: the continuation starts the
+  // next chunk, which is as long, so it overwrites the buffer the first was read into.
+  const fillText = (length: number) => entry(`[2020-12-04T16:39:07.000-00] [.info] [a.go:1] ${'x'.repeat(length)}`);
+  const fill = fillText(KERNEL_INPUT_BYTES - (head.length + 1) - fillText(0).length - 1);
+  const first = `${fill}\n${head}\n`;
+  t.is(Buffer.byteLength(first), KERNEL_INPUT_BYTES);
+  const input = `${first}${continuation}\n${entry('[2020-12-04T16:39:08.000-00] [.info] [a.go:1] next')}\n${fill}\n`;
+  const records = (await readRecords(fileOf(input))).records;
+  t.deepEqual(records.map((r) => [r.lines, r.record?.level, r.record?.message.slice(0, 40)]), [
+    [1, 'info', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'],
+    [2, 'error', 'Error validating syntax of cluster confi'],
+    [1, 'info', 'next'],
+    [1, 'info', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'],
+  ]);
+  t.is(records[1]?.record?.message, 'Error validating syntax of cluster config : clusterConfig failed to validate:\n&{builds 0xc00013cdc0} : Invalid type. Expected: array, given: null');
+  t.is(records[1]?.record?.time, Date.parse('2020-12-04T16:39:07.259Z'));
+  t.is(records[1]?.record?.component, 'cm/config/config.go:ReadClusterConfig:416');
+  t.true(records[1]!.contents.startsWith('[2020-12-04T16:39:07.259-00] [.error]'));
+});
+
+test('a record held for at most so many lines; then the rest stand on their own', async (t) => {
+  const text = ['[2026-11-22T10:00:00.000+0000] [.error] [a.go:1] dump:', ...Array.from({ length: 1200 }, (_, i) => `line ${i}`)].join('\n');
+  const records = (await readRecords(fileOf(`${text}\n`), 'automation-agent')).records;
+  t.is(records[0]?.lines, 1000);
+  t.is(records.length, 1 + 201);
+});
