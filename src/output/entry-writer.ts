@@ -325,8 +325,9 @@ export class EntryWriter {
     if (this.#stream.writableLength > 0) return false;
     const handle = (this.#stream as unknown as { _handle?: StreamHandle })._handle;
     if (handle) return handle.writeQueueSize === 0;
-    // A file (SyncWriteStream) is written before write() returns.
-    return typeof (this.#stream as unknown as { fd?: unknown }).fd === 'number';
+    // Without a handle (a file's SyncWriteStream, a Writable whose write calls back at once) the
+    // Writable's own count says it all: nothing of the write is left in it.
+    return true;
   }
 
   #taken(chunk: Chunk): void {
