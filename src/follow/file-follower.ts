@@ -144,8 +144,9 @@ export class FileFollower {
           break;
         case 'open':
           if (current) this.#moveBehind(now, 'rotated');
-          this.#holdUnseen(now);
+          // The new file first: a copytruncate copy of it made already is then told as its copy.
           this.#openCurrent(now, 0);
+          this.#holdUnseen(now);
           break;
       }
     }
