@@ -45,8 +45,10 @@ export class SidecarProcess {
   #stdoutBytes = 0;
   stderr = '';
 
-  constructor(args: readonly string[], options: { env?: NodeJS.ProcessEnv; bin?: string } = {}) {
-    this.child = spawn(process.execPath, [options.bin ?? SIDECAR_BIN, ...args], {
+  /** `launcher` runs node through another command, as `setpriv --reuid=2000 --`. */
+  constructor(args: readonly string[], options: { env?: NodeJS.ProcessEnv; bin?: string; launcher?: { command: string; prefix: readonly string[] } } = {}) {
+    const node = [process.execPath, options.bin ?? SIDECAR_BIN, ...args];
+    this.child = spawn(options.launcher?.command ?? node[0]!, options.launcher ? [...options.launcher.prefix, ...node] : node.slice(1), {
       env: options.env ?? cleanEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
