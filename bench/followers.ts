@@ -39,17 +39,30 @@ function collect(child: ChildProcess, killGroup: boolean): RunningFollower {
 
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Today's launcher as one bash script: its line for each file, verbatim but for the file and
+ * type (docs/anchors.md §1), then `wait`. Run it detached: the pipelines are then one process
+ * group, stopped and measured together.
+ */
+export function pipelineScript(files: readonly { logType: string; path: string }[]): string {
+  const lines = files.map(
+    (f) => `tail -F -n0 '${f.path}' 2>/dev/null | jq --unbuffered -n -c -R 'inputs | {"logType": "${f.logType}", "contents": .}' &`,
+  );
+  return `${lines.join('\n')}\nwait`;
+}
+
+/** The eight files of a log dir, as the launcher and the sidecar's --log-dir name them. */
+export const LOG_TYPES = ['automation-agent-verbose', 'automation-agent-stderr', 'automation-agent', 'monitoring-agent', 'backup-agent', 'mongodb', 'mongodb-audit', 'agent-launcher-script'] as const;
+
+export const logDirFiles = (dir: string): { logType: string; path: string }[] => LOG_TYPES.map((logType) => ({ logType, path: path.join(dir, `${logType}.log`) }));
+
+/** The sidecar's arguments on a log dir as a pod runs it: the state file on the log volume. */
+export const sidecarArgs = (dir: string): string[] => ['--log-dir', dir, '--state-file', path.join(dir, '.logtype-sidecar.state')];
+
 export const pipelines: FollowerSystem = {
   name: 'tail -F | jq',
   async start(files) {
-    // The launcher's lines, verbatim but for the file and type (FOLLOWERS.md §1.2).
-    const script = files
-      .map(
-        (f) =>
-          `tail -F -n0 '${f.path}' 2>/dev/null | jq --unbuffered -n -c -R 'inputs | {"logType": "${f.logType}", "contents": .}' &`,
-      )
-      .join('\n');
-    const child = spawn('bash', ['-c', `${script}\nwait`], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    const child = spawn('bash', ['-c', pipelineScript(files)], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
     await settle(300);
     return collect(child, true);
   },

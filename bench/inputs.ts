@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { encodeEntry } from '../src/encode/encode-entry.js';
 import { LogClock, lineFor, pickCatchUpType, pickFilterType, seededRandom, type GeneratedType } from './log-lines.js';
+import { realPools } from './real-lines.js';
 
 export const BENCH_DIR = path.join(os.tmpdir(), 'logtype-bench');
 
@@ -27,7 +28,7 @@ function writeLines(file: string, count: number, next: () => string): string {
   return file;
 }
 
-/** The filter's input: `count` entries as kubectl logs prints them (ANCHORS.md §2 mix). */
+/** The filter's input: `count` entries as kubectl logs prints them (docs/anchors.md §2 mix). */
 export function entriesFile(count = 1_000_000): string {
   const random = seededRandom(4);
   const clock = new LogClock();
@@ -37,7 +38,53 @@ export function entriesFile(count = 1_000_000): string {
   });
 }
 
-/** The sidecar catch-up input: `count` raw lines spread over the log files (ANCHORS.md §1 mix). */
+/**
+ * The filter's input made of real lines (real-lines.ts): `count` entries in the same mix of
+ * types as entriesFile's, each type's real lines taken in turn and encoded as the sidecar
+ * encodes them.
+ */
+export function realEntriesFile(count = 1_000_000): string {
+  const random = seededRandom(6);
+  const { server, audit, agents } = realPools();
+  const next = { server: 0, audit: 0, agents: 0 };
+  return writeLines(path.join(BENCH_DIR, `real-entries-${count}.jsonl`), count, () => {
+    const type = pickFilterType(random);
+    if (type === 'mongodb') return encodeEntry(server.logType, server.lines[next.server++ % server.lines.length]!);
+    if (type === 'mongodb-audit') return encodeEntry(audit.logType, audit.lines[next.audit++ % audit.lines.length]!);
+    const agent = agents[next.agents++ % agents.length]!;
+    return encodeEntry(agent.logType, agent.contents);
+  });
+}
+
+/** The first `entries` lines of an input, for checking outputs against each other. */
+export function sampleOf(file: string, entries: number): string {
+  const sample = file.replace(/\.jsonl$/, `.first-${entries}.jsonl`);
+  if (fs.existsSync(sample)) return sample;
+  // Read from the start until `entries` newlines: the input itself can be larger than a string.
+  const fd = fs.openSync(file, 'r');
+  const chunks: Buffer[] = [];
+  let lines = 0;
+  let end = -1;
+  for (let position = 0; end < 0; ) {
+    const chunk = Buffer.alloc(1 << 20);
+    const read = fs.readSync(fd, chunk, 0, chunk.length, position);
+    if (read === 0) break;
+    position += read;
+    for (let at = chunk.indexOf(10); at !== -1 && at < read; at = chunk.indexOf(10, at + 1)) {
+      if (++lines === entries) {
+        end = at + 1;
+        break;
+      }
+    }
+    chunks.push(chunk.subarray(0, end < 0 ? read : end));
+  }
+  fs.closeSync(fd);
+  fs.writeFileSync(`${sample}.tmp`, Buffer.concat(chunks));
+  fs.renameSync(`${sample}.tmp`, sample);
+  return sample;
+}
+
+/** The sidecar catch-up input: `count` raw lines spread over the log files (docs/anchors.md §1 mix). */
 export function catchUpFiles(count = 1_000_000): { dir: string; files: Map<GeneratedType, string> } {
   const dir = path.join(BENCH_DIR, `catch-up-${count}`);
   const random = seededRandom(5);

@@ -1,38 +1,18 @@
 /**
- * Live load, latency and memory (ANCHORS.md §1), the pipelines and the sidecar in one run.
+ * Live load, latency and memory (docs/anchors.md §1), the pipelines and the sidecar in one run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { windowSeconds, type BenchOptions } from './bench-options.js';
 import { fmt } from './measure.js';
-import { pipelines, sidecar, type FollowerSystem } from './followers.js';
+import { LOG_TYPES, SIDECAR_BIN, logDirFiles, pipelineScript, pipelines, sidecar, sidecarArgs, type FollowerSystem } from './followers.js';
+import { cpuTicks, rssMb, waitUntilOpen } from './proc-stats.js';
 
 const WRITER = path.resolve(import.meta.dirname, 'live-writer.js');
-const TYPES = ['automation-agent-verbose', 'automation-agent-stderr', 'automation-agent', 'monitoring-agent', 'backup-agent', 'mongodb', 'mongodb-audit', 'agent-launcher-script'];
+const TYPES = LOG_TYPES;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** CPU ticks (1/100 s) of every process in a process group, or of one process. */
-function cpuTicks(pid: number, group: boolean): number {
-  let ticks = 0;
-  for (const entry of group ? fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)) : [String(pid)]) {
-    try {
-      const fields = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (!group || Number(fields[2]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone
-    }
-  }
-  return ticks;
-}
-
-function rssMb(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
-}
 
 /** Counts newlines the follower writes; calls `onLine` with each line when asked. */
 function countLines(child: ChildProcess, onLine?: (line: string) => void): { readonly count: () => number } {
@@ -50,31 +30,30 @@ function countLines(child: ChildProcess, onLine?: (line: string) => void): { rea
 }
 
 async function startFollower(system: FollowerSystem, dir: string): Promise<{ child: ChildProcess; group: boolean }> {
-  const files = TYPES.map((type) => ({ logType: type, path: path.join(dir, `${type}.log`) }));
+  const files = logDirFiles(dir);
   for (const file of files) fs.writeFileSync(file.path, '');
   // The FollowerSystem collects stdout itself; here the bench reads it, so start it the same way.
-  if (system === pipelines) {
-    const script = files
-      .map((f) => `tail -F -n0 '${f.path}' 2>/dev/null | jq --unbuffered -n -c -R 'inputs | {"logType": "${f.logType}", "contents": .}' &`)
-      .join('\n');
-    const child = spawn('bash', ['-c', `${script}\nwait`], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
-    await sleep(500);
-    return { child, group: true };
-  }
-  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../bin/logtype-sidecar.js'), '--log-dir', dir, '--stats-interval', '0', '--state-file', ''], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  await sleep(800);
-  return { child, group: false };
+  const group = system === pipelines;
+  const child = group
+    ? spawn('bash', ['-c', pipelineScript(files)], { stdio: ['ignore', 'pipe', 'ignore'], detached: true })
+    : // As deployed: the state file on the log dir, written as the sidecar goes.
+      spawn(process.execPath, [SIDECAR_BIN, ...sidecarArgs(dir), '--stats-interval', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // Files present at start are followed from their end (tail -n0, and the sidecar alike): writing
+  // starts once every file is open, or a busy machine makes the first lines nobody's to read.
+  if (!(await waitUntilOpen(child.pid!, group, files.map((f) => f.path)))) throw new Error(`bench: ${system.name} did not open the log files within 10 s`);
+  return { child, group };
 }
 
-function stop(child: ChildProcess, group: boolean): void {
+/** Stops a follower as a container stop does, and waits for it to end (the sidecar saves its state file as it stops). */
+async function stop(child: ChildProcess, group: boolean): Promise<void> {
+  const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
   try {
     if (group) process.kill(-child.pid!, 'SIGTERM');
     else child.kill('SIGTERM');
   } catch {
     // gone
   }
+  await exited;
 }
 
 interface LiveResult {
@@ -91,7 +70,7 @@ async function live(system: FollowerSystem, rate: number, seconds: number): Prom
   const lines = countLines(child);
   let peakRssMb = 0;
   const sampler = setInterval(() => {
-    peakRssMb = Math.max(peakRssMb, group ? 0 : rssMb(child.pid!));
+    peakRssMb = Math.max(peakRssMb, rssMb(child.pid!, group));
   }, 100);
   const before = cpuTicks(child.pid!, group);
   const writer = spawn(process.execPath, [WRITER, String(rate), String(seconds), ...TYPES.map((t) => path.join(dir, `${t}.log`))], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -106,7 +85,7 @@ async function live(system: FollowerSystem, rate: number, seconds: number): Prom
   const drainSeconds = (Date.now() - stopped) / 1000;
   const used = cpuTicks(child.pid!, group) - before;
   clearInterval(sampler);
-  stop(child, group);
+  await stop(child, group);
   fs.rmSync(dir, { recursive: true, force: true });
   return { written, delivered: lines.count(), drainSeconds, cpuMicrosPerLine: (used * 10_000) / Math.max(1, lines.count()), peakRssMb };
 }
@@ -131,27 +110,36 @@ async function latency(system: FollowerSystem, othersRate: number, seconds: numb
   fs.closeSync(fd);
   await sleep(1000);
   others?.kill();
-  stop(child, group);
+  await stop(child, group);
   fs.rmSync(dir, { recursive: true, force: true });
   return samples;
 }
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-export async function runLiveBench(seconds = 20): Promise<string> {
-  const out: string[] = [];
+export async function runLiveBench(options: BenchOptions): Promise<string> {
+  const seconds = windowSeconds(options, 20);
+  const latencySeconds = windowSeconds(options, 10);
+  const out: string[] = ['The sidecar runs as deployed: its state file on the log dir. RSS of the pipelines: the sum over their 17 processes.', ''];
   for (const rate of [1000, 30_000]) {
-    out.push(`### Live: 8 files x ${rate} lines/s for ${seconds} s`, '', '| system | written | delivered | delivered within (s of the writer stopping) | CPU-µs per line | peak RSS MB |', '|---|---|---|---|---|---|');
-    for (const system of [pipelines, sidecar]) {
-      const r = await live(system, rate, seconds);
-      out.push(`| ${system.name.replaceAll('|', '\\|')} | ${r.written} | ${r.delivered} | ${fmt(r.drainSeconds, 2)} | ${fmt(r.cpuMicrosPerLine, 1)} | ${system === sidecar ? fmt(r.peakRssMb, 0) : ''} |`);
+    out.push(
+      `### Live: 8 files x ${rate} lines/s for ${seconds} s`,
+      '',
+      '| system | written | delivered | delivered within (s of the writer stopping) | CPU-µs per line | fewer CPU-µs per line than the pipelines | peak RSS MB |',
+      '|---|---|---|---|---|---|---|',
+    );
+    const theirs = await live(pipelines, rate, seconds);
+    const ours = await live(sidecar, rate, seconds);
+    for (const [system, r] of [[pipelines, theirs], [sidecar, ours]] as const) {
+      const ratio = system === sidecar ? `**${fmt(theirs.cpuMicrosPerLine / r.cpuMicrosPerLine, 1)}x**` : '';
+      out.push(`| ${system.name.replaceAll('|', '\\|')} | ${r.written} | ${r.delivered} | ${fmt(r.drainSeconds, 2)} | ${fmt(r.cpuMicrosPerLine, 1)} | ${ratio} | ${fmt(r.peakRssMb, 0)} |`);
     }
     out.push('', rate === 30_000 ? 'Targets (sidecar): delivered within 1 s, 5 CPU-µs per line or less, RSS under 64 MB.' : 'Target (sidecar): 8 CPU-µs per line or less, RSS under 64 MB.', '');
   }
   out.push('### Latency: write() to the line read from the pipe, 100 lines/s to one file', '', '| system | others | p50 ms | p99 ms | max ms | samples |', '|---|---|---|---|---|---|');
   for (const othersRate of [0, 30_000]) {
     for (const system of [pipelines, sidecar]) {
-      const sorted = (await latency(system, othersRate, 10)).sort((a, b) => a - b);
+      const sorted = (await latency(system, othersRate, latencySeconds)).sort((a, b) => a - b);
       out.push(`| ${system.name.replaceAll('|', '\\|')} | ${othersRate === 0 ? 'idle' : `7 x ${othersRate}/s`} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 99))} | ${fmt(sorted.at(-1) ?? NaN)} | ${sorted.length} |`);
     }
   }

@@ -1,8 +1,8 @@
 /**
- * Deterministic, realistic log lines for every type, shaped after ../shared/data/real: the
- * server's padded JSON (with slow queries of 2-20 KB), audit events, bracketed agent lines and
- * the launcher's entries. The same seed gives the same lines, so benchmarks and samples are
- * repeatable.
+ * Deterministic, realistic log lines for every type, shaped after the real logs in
+ * test/fixtures/real: the server's padded JSON (with slow queries of 2-20 KB), audit events,
+ * bracketed agent lines and the launcher's entries. The same seed gives the same lines, so
+ * benchmarks and samples are repeatable.
  */
 export type Random = () => number;
 
@@ -188,7 +188,7 @@ export function lineFor(type: GeneratedType, random: Random, time: Date): string
   }
 }
 
-/** The filter benchmark's mix (ANCHORS.md §2): 66.5% server, 3.5% audit, 30% agents. */
+/** The filter benchmark's mix (docs/anchors.md §2): 66.5% server, 3.5% audit, 30% agents. */
 export function pickFilterType(random: Random): GeneratedType {
   const roll = random();
   if (roll < 0.665) return 'mongodb';
@@ -196,7 +196,7 @@ export function pickFilterType(random: Random): GeneratedType {
   return pick(random, ['automation-agent', 'automation-agent-verbose', 'monitoring-agent', 'backup-agent'] as const);
 }
 
-/** The sidecar catch-up mix (ANCHORS.md §1): 70% server JSON, 30% agent text. */
+/** The sidecar catch-up mix (docs/anchors.md §1): 70% server JSON, 30% agent text. */
 export function pickCatchUpType(random: Random): GeneratedType {
   return random() < 0.7 ? 'mongodb' : pick(random, ['automation-agent', 'automation-agent-verbose', 'monitoring-agent', 'backup-agent'] as const);
 }

@@ -1,5 +1,5 @@
 /**
- * Loss and corruption: the scenarios of ANCHORS.md §1, each run through today's pipelines and
+ * Loss and corruption: the scenarios of docs/anchors.md §1, each run through today's pipelines and
  * through logtype-sidecar in the same run, counting written / delivered / lost / invalid JSON.
  */
 import fs from 'node:fs';

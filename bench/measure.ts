@@ -26,9 +26,6 @@ export function measure(script: string): Measured {
 
 export const fmt = (n: number, digits = 2): string => n.toFixed(digits);
 
-/** Runs per figure: this machine is shared, and one run can be 20% off either way. */
-export const RUNS = 5;
-
 /** The run with the median CPU-seconds, and the highest peak RSS of them all. */
 function medianOf(runs: readonly Measured[]): Measured {
   const sorted = [...runs].sort((a, b) => a.cpuSeconds - b.cpuSeconds);
@@ -40,7 +37,7 @@ function medianOf(runs: readonly Measured[]): Measured {
  * the machine is shared and slows down for minutes at a time, so a figure and the anchor it
  * is compared with are measured in the same minutes, not one after the other.
  */
-export function measureInTurns(scripts: readonly string[], runs = RUNS): Measured[] {
+export function measureInTurns(scripts: readonly string[], runs: number): Measured[] {
   const all = scripts.map((): Measured[] => []);
   for (let turn = 0; turn < runs; turn++) scripts.forEach((script, i) => all[i]!.push(measure(script)));
   return all.map(medianOf);

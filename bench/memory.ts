@@ -1,110 +1,174 @@
 /**
- * The sidecar's memory where it is most at risk (ANCHORS.md §1): a 100 MB line with no newline,
- * and a reader stopped for 30 s while 10,000 lines/s are written.
+ * Memory where the sidecar is most at risk (docs/anchors.md §1), the pipelines put through the
+ * same in the same run: a 100 MB line with no newline, and a reader stopped while 10,000
+ * lines/s are written. Both followers run on a log dir as deployed (the sidecar's state file on
+ * it) and write into a `cat` that stands for the container's stdout.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { windowSeconds, type BenchOptions } from './bench-options.js';
 import { fmt } from './measure.js';
-import { SIDECAR_BIN } from './followers.js';
+import { SIDECAR_BIN, logDirFiles, pipelineScript, sidecarArgs } from './followers.js';
+import { childOf, rssMb, waitUntilOpen } from './proc-stats.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function rssMb(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
+interface Follower {
+  readonly name: string;
+  /** A process group (the pipelines): its RSS is the sum over its processes. */
+  readonly group: boolean;
+  start(dir: string, stdout: NonNullable<ChildProcess['stdin']>): ChildProcess;
 }
 
-/** Starts the sidecar on `dir` with its stdout going to `out` through `cat` (a reader we can stop). */
-async function startWithReader(dir: string, out: string): Promise<{ sidecarPid: number; readerPid: number; done: Promise<void> }> {
+const FOLLOWERS: readonly Follower[] = [
+  {
+    name: 'tail -F | jq (17 processes, RSS summed)',
+    group: true,
+    start: (dir, stdout) => spawn('bash', ['-c', pipelineScript(logDirFiles(dir))], { stdio: ['ignore', stdout, 'ignore'], detached: true }),
+  },
+  {
+    name: 'logtype-sidecar',
+    group: false,
+    start: (dir, stdout) => spawn(process.execPath, [SIDECAR_BIN, ...sidecarArgs(dir), '--stats-interval', '0'], { stdio: ['ignore', stdout, 'ignore'] }),
+  },
+];
+
+interface Running {
+  readonly rss: () => number;
+  /** The `cat` reading the follower's output. */
+  readonly readerPid: number;
+  readonly stop: () => Promise<void>;
+}
+
+/** Starts a follower on `dir` with its stdout going to `out` through `cat` (a reader we can stop). */
+async function startWithReader(follower: Follower, dir: string, out: string): Promise<Running> {
   const reader = spawn('bash', ['-c', `cat > "${out}"`], { stdio: ['pipe', 'ignore', 'ignore'] });
-  const sidecar = spawn(process.execPath, [SIDECAR_BIN, '--log-dir', dir, '--stats-interval', '0', '--state-file', ''], { stdio: ['ignore', reader.stdin!, 'ignore'] });
-  // Only the sidecar writes to the reader now: when it ends, the reader sees the end.
+  const child = follower.start(dir, reader.stdin!);
+  // Only the follower writes to the reader now: when it ends, the reader sees the end.
   reader.stdin!.destroy();
-  await sleep(800);
+  // The file is present at start, so it is followed from its end: write once it is open.
+  if (!(await waitUntilOpen(child.pid!, follower.group, [path.join(dir, 'mongodb.log')]))) throw new Error(`bench: ${follower.name} did not open ${dir}/mongodb.log within 10 s`);
   const done = new Promise<void>((resolve) => reader.on('close', () => resolve()));
-  return { sidecarPid: sidecar.pid!, readerPid: spawnedCat(reader.pid!), done };
+  return {
+    rss: () => rssMb(child.pid!, follower.group),
+    readerPid: childOf(reader.pid!),
+    stop: async () => {
+      if (follower.group) process.kill(-child.pid!, 'SIGTERM');
+      else child.kill('SIGTERM');
+      await done;
+    },
+  };
 }
 
-/** The `cat` under the bash that runs it. */
-function spawnedCat(bashPid: number): number {
-  for (const entry of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+/** True once `file` holds more than `bytes` and ends with a newline. */
+function endsWholeAfter(file: string, bytes: number): boolean {
+  if (!fs.existsSync(file)) return false;
+  const size = fs.statSync(file).size;
+  if (size <= bytes) return false;
+  const last = Buffer.alloc(1);
+  const fd = fs.openSync(file, 'r');
+  fs.readSync(fd, last, 0, 1, size - 1);
+  fs.closeSync(fd);
+  return last[0] === 0x0a;
+}
+
+/** The entries written to `file`: their contents joined, how many, and lines that are not an entry. */
+function readEntries(file: string): { contents: string; entries: number; broken: number } {
+  let contents = '';
+  let entries = 0;
+  let broken = 0;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (line === '') continue;
     try {
-      const fields = fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(fields[1]) === bashPid) return Number(entry);
+      contents += (JSON.parse(line) as { contents: string }).contents;
+      entries++;
     } catch {
-      // gone
+      broken++;
     }
   }
-  return bashPid;
+  return { contents, entries, broken };
 }
 
-export async function runMemoryBench(): Promise<string> {
-  const rows = ['| case | peak RSS MB | delivered | target |', '|---|---|---|---|'];
+const systemCell = (follower: Follower): string => follower.name.replaceAll('|', '\\|');
 
-  // A 100 MB line with no newline, written in 1 MiB pieces, then ended.
-  {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-mem-'));
+const under64 = (follower: Follower, peak: number): string => (follower.group ? '' : `under 64: ${peak < 64 ? 'met' : 'NOT met'}`);
+
+/** A 100 MB line with no newline, written in 1 MiB pieces, then ended. */
+async function longLine(follower: Follower): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-mem-'));
+  try {
     const file = path.join(dir, 'mongodb.log');
     fs.writeFileSync(file, '');
     const out = path.join(dir, 'out');
-    const { sidecarPid, done } = await startWithReader(dir, out);
-    let peak = rssMb(sidecarPid);
+    const running = await startWithReader(follower, dir, out);
+    let peak = running.rss();
     const fd = fs.openSync(file, 'a');
     const chunk = Buffer.alloc(1024 * 1024, 0x61);
     for (let i = 0; i < 100; i++) {
       fs.writeSync(fd, chunk);
       if (i % 10 === 0) await sleep(20);
-      peak = Math.max(peak, rssMb(sidecarPid));
+      peak = Math.max(peak, running.rss());
     }
     fs.writeSync(fd, '\n');
     fs.closeSync(fd);
-    for (let i = 0; i < 30; i++) {
+    // Until the line is out, ended by its newline (jq holds it whole before it writes it), or 30 s.
+    for (let i = 0; i < 300 && (i < 30 || !endsWholeAfter(out, 100 * 1024 * 1024)); i++) {
       await sleep(100);
-      peak = Math.max(peak, rssMb(sidecarPid));
+      peak = Math.max(peak, running.rss());
     }
-    process.kill(sidecarPid, 'SIGTERM');
-    await done;
-    const pieces = fs.readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { contents: string });
-    const whole = pieces.map((p) => p.contents).join('').length === 100 * 1024 * 1024;
-    rows.push(`| a 100 MB line without newline | ${fmt(peak, 0)} | ${pieces.length} pieces, ${whole ? 'rejoining to the whole line' : 'NOT the whole line'} | under 64: ${peak < 64 ? 'met' : 'NOT met'} |`);
+    await running.stop();
+    const { contents, entries, broken } = readEntries(out);
+    const whole = contents.length === 100 * 1024 * 1024 && broken === 0;
+    const delivered = `${entries} ${entries === 1 ? 'entry' : 'pieces'}${broken > 0 ? `, ${broken} broken` : ''}, ${whole ? 'the whole line' : 'NOT the whole line'}`;
+    return `| a 100 MB line without newline | ${systemCell(follower)} | ${fmt(peak, 0)} | ${delivered} | ${under64(follower, peak)} |`;
+  } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
 
-  // The reader stopped for 30 s while 10,000 lines/s are written.
-  {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-mem-'));
+/** The reader stopped for `seconds` while 10,000 lines/s are written, then resumed. */
+async function stoppedReader(follower: Follower, seconds: number): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-mem-'));
+  try {
     const file = path.join(dir, 'mongodb.log');
     fs.writeFileSync(file, '');
     const out = path.join(dir, 'out');
-    const { sidecarPid, readerPid, done } = await startWithReader(dir, out);
-    process.kill(readerPid, 'SIGSTOP');
+    const running = await startWithReader(follower, dir, out);
+    process.kill(running.readerPid, 'SIGSTOP');
     const fd = fs.openSync(file, 'a');
     let written = 0;
     let peak = 0;
     const started = Date.now();
-    while (Date.now() - started < 30_000) {
+    while (Date.now() - started < seconds * 1000) {
       let batch = '';
       const due = Math.floor(((Date.now() - started) / 1000) * 10_000);
       for (; written < due; ) batch += `stop-${String(++written).padStart(9, '0')} ${'s'.repeat(180)}\n`;
       fs.writeSync(fd, batch);
-      peak = Math.max(peak, rssMb(sidecarPid));
+      peak = Math.max(peak, running.rss());
       await sleep(50);
     }
     fs.closeSync(fd);
-    process.kill(readerPid, 'SIGCONT');
+    process.kill(running.readerPid, 'SIGCONT');
     const deadline = Date.now() + 60_000;
     const delivered = (): number => (fs.existsSync(out) ? fs.readFileSync(out, 'utf8').split('\n').length - 1 : 0);
-    while (delivered() < written && Date.now() < deadline) await sleep(200);
+    while (delivered() < written && Date.now() < deadline) {
+      peak = Math.max(peak, running.rss());
+      await sleep(200);
+    }
     const count = delivered();
-    process.kill(sidecarPid, 'SIGTERM');
-    await done;
-    rows.push(`| reader stopped 30 s, 10,000 lines/s written (${written} lines) | ${fmt(peak, 0)} | ${count} of ${written}, ${written - count} lost | under 64: ${peak < 64 ? 'met' : 'NOT met'}; nothing lost: ${count === written ? 'met' : 'NOT met'} |`);
+    await running.stop();
+    const lost = `nothing lost: ${count === written ? 'met' : 'NOT met'}`;
+    return `| reader stopped ${seconds} s, 10,000 lines/s written (${written} lines) | ${systemCell(follower)} | ${fmt(peak, 0)} | ${count} of ${written}, ${written - count} lost | ${follower.group ? '' : `${under64(follower, peak)}; ${lost}`} |`;
+  } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export async function runMemoryBench(options: BenchOptions): Promise<string> {
+  const rows = ['| case | system | peak RSS MB | delivered | target (sidecar) |', '|---|---|---|---|---|'];
+  for (const follower of FOLLOWERS) rows.push(await longLine(follower));
+  for (const follower of FOLLOWERS) rows.push(await stoppedReader(follower, windowSeconds(options, 30)));
   return rows.join('\n');
 }

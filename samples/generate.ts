@@ -1,6 +1,6 @@
 /**
  * Writes samples/: one small log per type, generated with a fixed seed (so a re-run gives the
- * same bytes) plus real lines from ../shared/data/real. `npm run samples` runs it.
+ * same bytes) plus real lines from test/fixtures/real. `npm run samples` runs it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -71,7 +71,7 @@ fs.writeFileSync(
 );
 
 // The operator's own log (kubectl logs deployment/mongodb-enterprise-operator): zap JSON lines,
-// with the known problems of FORMATS.md §7 among ordinary reconciliation lines.
+// with the known problems of docs/formats.md §7 among ordinary reconciliation lines.
 const operator = (ms: number, level: string, caller: string, msg: string, extra: Record<string, unknown> = {}): string =>
   JSON.stringify({ level, ts: new Date(ms).toISOString(), caller, msg, ReplicaSet: 'mongodb/my-replica-set', ...extra });
 let t = Date.parse('2026-11-22T09:55:00.000Z');

@@ -2,6 +2,9 @@
  * logtype's library: what the two commands are thin layers over.
  */
 export { FILE_LOG_TYPES, KNOWN_LOG_TYPES, SIDECAR_LOG_TYPE, DEFAULT_LOG_DIR, findFileLogType, type FileLogType } from './log-types.js';
+export { LOG_FORMATS, OPERATOR_LOG_TYPE, findLogFormat, logFormat } from './formats/log-formats.js';
+export type { LogFormat, BadgeColor, QueryFamily, SidecarFile, SummarySection, Writer } from './formats/log-format.js';
+export type { RecordReader } from './parse/record-reader.js';
 export { encodeEntry, entryPrefix, isEntryLine } from './encode/encode-entry.js';
 export { LineSplitter, utf8CutPoint, type LineSink } from './follow/split-lines.js';
 export { FileFollower, type FileFollowerOptions, type FollowEvent } from './follow/file-follower.js';
@@ -22,11 +25,13 @@ export { renderPrettyEntry, typeBadge } from './render/render-pretty.js';
 export { FilterOutput, runFilter, formatSummary, type FilterOptions, type FilterIO, type OutputMode } from './filter/run-filter.js';
 export { readEntries, type InputSelection } from './read/read-entries.js';
 export { LEVELS, levelOf, parseLogTime, type Level, type LineSource, type EntrySource, type LogRecord } from './parse/log-record.js';
-export { parseServerLine, slowOperationOf, type SlowOperation } from './parse/parse-server-line.js';
+export { parseServerLine } from './parse/parse-server-line.js';
+export { slowOperationOf, type SlowOperation } from './parse/slow-operation.js';
+export { attrFirstKey, attrMembersOf, attrNumber, attrValue, type AttributeReader } from './parse/record-attributes.js';
 export { parseAuditLine } from './parse/parse-audit-line.js';
 export { parseAgentLine, parseLauncherLine } from './parse/parse-agent-line.js';
 export { parseOperatorLine, parseDiagnosticLine } from './parse/parse-operator-line.js';
-export { parseRecord, parseEntryRecord, OPERATOR_LOG_TYPE } from './parse/parse-record.js';
+export { parseRecord, parseEntryRecord, readEntryRecord } from './parse/parse-record.js';
 export { recordObject, projectFields, parseFieldPaths } from './parse/record-object.js';
 export { recordPredicate, parseTimeBound, type RecordQuery } from './select/record-query.js';
 export { EntrySelector, type Selection, type SelectedSink, type SelectionCounts } from './select/entry-selector.js';

@@ -1,7 +1,12 @@
 /**
- * The log types a database pod writes: one table that feeds the sidecar's configuration,
- * its --help and the README, so a type is named in one place only.
+ * The log types a database pod writes, as the sidecar's configuration, its --help and the
+ * README read them: a view of the registry of formats (formats/log-formats.ts), where each
+ * type is declared once.
  */
+import { LOG_FORMATS } from './formats/log-formats.js';
+
+export { SIDECAR_LOG_TYPE } from './formats/log-formats.js';
+
 export interface FileLogType {
   /** The `logType` written in each entry. */
   readonly name: string;
@@ -15,31 +20,15 @@ export interface FileLogType {
 
 export const DEFAULT_LOG_DIR = '/var/log/mongodb-mms-automation';
 
-const fileType = (name: string, holdsEntries = false): FileLogType => ({
-  name,
-  envVar: `MDB_LOG_FILE_${name.toUpperCase().replaceAll('-', '_')}`,
-  defaultFile: `${name}.log`,
-  holdsEntries,
-});
+/** The files the sidecar follows, in the registry's order. */
+export const FILE_LOG_TYPES: readonly FileLogType[] = LOG_FORMATS.flatMap(({ name, file }) =>
+  file ? [{ name, envVar: file.variable, defaultFile: file.defaultName, holdsEntries: file.holdsEntries }] : [],
+);
 
-export const FILE_LOG_TYPES: readonly FileLogType[] = [
-  fileType('automation-agent-verbose'),
-  fileType('automation-agent-stderr'),
-  fileType('automation-agent'),
-  fileType('monitoring-agent'),
-  fileType('backup-agent'),
-  fileType('mongodb'),
-  fileType('mongodb-audit'),
-  fileType('agent-launcher-script', true),
-];
-
-/** The type of the sidecar's own diagnostics on stderr. */
-export const SIDECAR_LOG_TYPE = 'logtype-sidecar';
-
-/** Every type a source may carry: the files' types, and the agent's stdout, a stream only. */
+/** Every type a source may carry: the files' types, and the streams' (the agent's stdout). */
 export const KNOWN_LOG_TYPES: readonly string[] = [
   ...FILE_LOG_TYPES.map((t) => t.name),
-  'automation-agent-stdout',
+  ...LOG_FORMATS.filter((format) => format.stream).map((format) => format.name),
 ];
 
 export function findFileLogType(name: string): FileLogType | undefined {

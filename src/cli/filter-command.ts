@@ -1,13 +1,14 @@
 /**
  * `logtype` arguments: the option table, the help, and what they resolve to.
  */
-import { KNOWN_LOG_TYPES, SIDECAR_LOG_TYPE } from '../log-types.js';
+import { LOG_FORMATS } from '../formats/log-formats.js';
 import { colorEnabled, type ColorMode } from '../render/colors.js';
 import type { FilterOptions, OutputMode } from '../filter/run-filter.js';
 import { parseFieldPaths } from '../parse/record-object.js';
-import { failUsage } from './fail.js';
-import { parseSelection, SELECTION_OPTIONS, withSlowDefault } from './selection-options.js';
-import { allValues, helpText, lastValue, parseByTable, type OptionTable } from './options.js';
+import { usageError, type CommandLine } from './usage-error.js';
+import { parseSelection, SELECTION_OPTIONS } from './selection-options.js';
+import type { Parsed } from '../config/parse-size.js';
+import { allValues, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
 
 export const FILTER_COMMAND = 'logtype';
 
@@ -21,19 +22,32 @@ const OPTIONS: OptionTable = {
     describe:
       'raw: the contents, as jq -r; json: server and audit lines as their JSON objects, other types as entries; entry: the entry lines as they came; pretty: for people [default: pretty on a terminal, else raw]',
   },
-  fields: { type: 'string', short: 'f', multiple: true, value: 'PATHS', describe: "Only these fields of each line's object (msg,attr.ns), in json and pretty output" },
+  fields: {
+    type: 'string',
+    short: 'f',
+    multiple: true,
+    value: 'PATHS',
+    describe: "Only these fields of each line's object (msg,attr.ns), in json and pretty output [default output with it: pretty on a terminal, else json]",
+  },
   expand: { type: 'boolean', short: 'e', describe: 'Pretty output shows whole attributes, indented, below each line' },
   'keep-prefix': { type: 'boolean', describe: 'With -o entry (and json for other types), keep the kubectl/stern prefix' },
   'keep-other': { type: 'boolean', describe: 'Write lines that are not entries too (raw, json and entry)' },
+  'max-count': { type: 'string', value: 'N', min: 0, describe: 'Stop after N selected entries (grep -m; here -m is --message)' },
+  'after-context': { type: 'string', short: 'A', value: 'N', min: 0, describe: 'Also the N entries after each selected one, of its type and pod (grep -A)' },
+  'before-context': { type: 'string', short: 'B', value: 'N', min: 0, describe: 'Also the N entries before each selected one, of its type and pod (grep -B)' },
+  context: { type: 'string', short: 'C', value: 'N', min: 0, describe: 'Both: N entries before and after (grep -C)' },
+  quiet: { type: 'boolean', short: 'q', describe: 'Write nothing: exit 0 at the first selected entry, 1 if there is none (grep -q)' },
   strict: { type: 'boolean', describe: 'Exit 1 at the end if any line was not an entry' },
   summary: { type: 'boolean', describe: 'At the end, counts per type on stderr (see logtype summary for more)' },
   color: { type: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour (NO_COLOR and FORCE_COLOR are honoured)' },
+  'no-color': { type: 'boolean', describe: 'No colour: --color never' },
   utc: { type: 'boolean', describe: 'Times in UTC instead of local time' },
   help: { type: 'boolean', short: 'h', describe: 'Show this help' },
+  version: VERSION_OPTION,
 };
 
-export function filterHelp(): string {
-  return helpText(OPTIONS, {
+export function filterHelp(render: HelpRenderer = helpText): string {
+  return render(OPTIONS, {
     usage: `${FILTER_COMMAND} [options] [FILE ...]\n       ${FILTER_COMMAND} summary [options] [FILE ...]   (what happened: see logtype summary --help)\n       ${FILTER_COMMAND} doctor [options] [FILE ...]    (known problems and their fixes)`,
     about: [
       'Reads the entries logtype-sidecar writes (from kubectl logs, files or gzip files; - is stdin),',
@@ -51,18 +65,31 @@ export function filterHelp(): string {
       ['kubectl logs deployment/mongodb-enterprise-operator | logtype --resource my-replica-set -l warn', "The operator's trouble with one resource"],
       ['kubectl logs POD | logtype -t mongodb -o json -f t.\\$date,attr.durationMillis,attr.ns', 'Fields of the server\'s JSON, for other tools'],
       ['kubectl logs POD | logtype -t "automation-agent*" -g "error|failed" -i', 'Agent lines that mention errors'],
+      ['kubectl logs POD | logtype -t mongodb -m "Slow query" -C 2 --max-count 5', 'The first five slow queries, with the two server lines before and after each'],
+      ['kubectl logs POD | logtype -q -l error && echo "errors in the log"', 'Only the answer, as an exit status'],
       ['kubectl logs --timestamps --prefix -l app=db | logtype -o pretty', 'Several pods at once, with kubectl times'],
       ['logtype --as mongodb mongodb.log.2026-11-20T10-23-09.gz --expand', 'A rotated server log copied out of a pod, attributes in full'],
     ],
     epilogue: [
-      `Log types: ${[...KNOWN_LOG_TYPES, SIDECAR_LOG_TYPE].join(', ')}.`,
-      'Input lines may carry kubectl --timestamps and --prefix, or stern prefixes. Lines that are',
-      'not entries are counted, shown dimmed in pretty output and dropped from raw and json output',
-      '(--keep-other keeps them). Entries are selected by their first bytes, so a line that starts',
-      'like an entry is not otherwise validated. Split lines ("partial":true) are joined.',
-      'Levels: the server\'s F E W I D1-D5, the agents\' .info/.warn, the operator\'s info/warn/error',
-      'map onto fatal, error, warn, info, debug. Lines without a level or time are left out by',
-      '--level and --since/--until. Server, audit and operator filters keep only that log\'s lines.',
+      'Log types (-t, -x and --as take the name or the short name pretty shows):',
+      ...LOG_FORMATS.map((format) => `  ${format.name.padEnd(26)} ${format.shortName}`),
+      '',
+      'Input lines may carry kubectl --timestamps and --prefix, or stern prefixes (with its',
+      '--timestamps too). Lines that are not entries are counted, shown dimmed in pretty output and',
+      'dropped from raw and json output (--keep-other keeps them); as grep would, -g and -m test',
+      'their text, and -l, --since, --until and one log\'s filters leave them out. Entries are',
+      'selected by their first bytes, so a line that starts like an entry is not otherwise',
+      'validated. Split lines ("partial":true) are joined. Levels: the server\'s F E W I D1-D5, the',
+      'agents\' .info/.warn, the operator\'s info/warn/error map onto fatal, error, warn, info,',
+      'debug. Lines without a level or time are left out by --level and --since/--until. Server,',
+      'audit and operator filters keep only that log\'s lines. Context (-A, -B, -C) is taken from',
+      'the selected entry\'s own log and pod; -- stands between runs that do not follow on (raw and',
+      'pretty output). A FILE that cannot be read is named on stderr and the others are read.',
+    ],
+    exitStatus: [
+      [0, 'Done (with -q: an entry was selected), or the reader of stdout went away (| head)'],
+      [1, 'With --strict, some lines were not entries; with -q, no entry was selected; or writing to stdout failed'],
+      [2, 'Bad usage, or a FILE that could not be read (the others were)'],
     ],
   });
 }
@@ -72,25 +99,49 @@ export interface FilterTerminal {
   readonly env: NodeJS.ProcessEnv;
 }
 
-/** Parsed options, or `'help'` when --help was asked for. */
-export function parseFilterArgs(argv: readonly string[], terminal: FilterTerminal, now = new Date()): FilterOptions | 'help' {
-  const parsed = parseByTable(FILTER_COMMAND, withSlowDefault(argv), OPTIONS, true);
-  const { values } = parsed;
-  if (values['help']) return 'help';
+/** A count option (`--max-count`, `-A`): a whole number; undefined when it is not given. */
+function countOption(values: ParsedArgs['values'], name: string): Parsed<number | undefined> {
+  const value = lastValue(values, name);
+  if (value === undefined) return { ok: true, value: undefined };
+  return /^\d+$/.test(value.trim()) ? { ok: true, value: Number(value) } : usageError(`--${name} takes a whole number, not "${value}"`);
+}
+
+/** The options `argv` asks for, `'help'`, `'version'`, or a usage error (the first found). */
+export function parseFilterArgs(argv: readonly string[], terminal: FilterTerminal, now = new Date()): CommandLine<FilterOptions> {
+  const parsed = parseByTable(argv, OPTIONS, true);
+  if (!parsed.ok) return parsed;
+  const { values } = parsed.value;
+  if (values['help']) return { ok: true, value: 'help' };
+  if (values['version']) return { ok: true, value: 'version' };
   const text = (name: string): string | undefined => lastValue(values, name, OPTIONS);
   const fields = allValues(values, 'fields');
-  const output = (text('output') ?? (terminal.stdoutIsTTY ? 'pretty' : 'raw')) as OutputMode;
-  if (fields.length > 0 && output !== 'json' && output !== 'pretty') failUsage(FILTER_COMMAND, '--fields needs -o json or -o pretty');
-  return {
-    ...parseSelection(FILTER_COMMAND, parsed, now),
+  // With --fields the machine's form is json (raw has no fields): the same rule as without, pretty for a person.
+  const output = (text('output') ?? (terminal.stdoutIsTTY ? 'pretty' : fields.length > 0 ? 'json' : 'raw')) as OutputMode;
+  if (fields.length > 0 && output !== 'json' && output !== 'pretty') return usageError('--fields needs -o json or -o pretty');
+  const selection = parseSelection(parsed.value, now);
+  if (!selection.ok) return selection;
+  const counts: Partial<Record<'max-count' | 'after-context' | 'before-context' | 'context', number>> = {};
+  for (const name of ['max-count', 'after-context', 'before-context', 'context'] as const) {
+    const count = countOption(values, name);
+    if (!count.ok) return count;
+    counts[name] = count.value;
+  }
+  const color = values['no-color'] === true ? 'never' : (text('color') as ColorMode);
+  const options: FilterOptions = {
+    ...selection.value,
     output,
     fields: fields.length > 0 ? parseFieldPaths(fields) : undefined,
     expand: values['expand'] === true,
     keepPrefix: values['keep-prefix'] === true,
     keepOther: values['keep-other'] === true,
+    maxCount: counts['max-count'],
+    before: counts['before-context'] ?? counts.context ?? 0,
+    after: counts['after-context'] ?? counts.context ?? 0,
+    quiet: values['quiet'] === true,
     strict: values['strict'] === true,
     summary: values['summary'] === true,
-    color: colorEnabled(text('color') as ColorMode, terminal.env, terminal.stdoutIsTTY),
+    color: colorEnabled(color, terminal.env, terminal.stdoutIsTTY),
     utc: values['utc'] === true,
   };
+  return { ok: true, value: options };
 }

@@ -1,53 +1,75 @@
 /**
  * `logtype`, `logtype summary` and `logtype doctor`: arguments to options, options to the
- * library, and the ends every command shares (EPIPE is a quiet success, an error one line).
+ * library, and the ends every command shares (bad usage one line and 2, an error one line),
+ * as an exit status: bin/logtype.ts exits with it.
  */
+import fs from 'node:fs';
 import tty from 'node:tty';
 import { runDoctor } from '../doctor/run-doctor.js';
 import { runFilter } from '../filter/run-filter.js';
 import { runSummary } from '../summary/run-summary.js';
-import { filterHelp, parseFilterArgs } from './filter-command.js';
+import { nearestName } from './did-you-mean.js';
+import { FILTER_COMMAND, filterHelp, parseFilterArgs } from './filter-command.js';
+import { packageVersion } from './package-version.js';
 import { terminalProgress } from './read-progress.js';
-import { doctorHelp, parseDoctorArgs, parseSummaryArgs, summaryHelp } from './report-commands.js';
+import { DOCTOR_COMMAND, SUMMARY_COMMAND, doctorHelp, parseDoctorArgs, parseSummaryArgs, summaryHelp } from './report-commands.js';
+import { USAGE_EXIT, usageLine, type CommandLine } from './usage-error.js';
 
 export async function logtypeMain(argv: readonly string[]): Promise<number> {
   const stdoutIsTTY = process.stdout.isTTY === true;
   const terminal = { stdoutIsTTY, env: process.env, columns: process.stdout.columns };
   // stdin is made only when read as a stream: making it turns a pipe non-blocking, and a
   // pipe is read faster with blocking reads (read/open-input.ts).
+  let stdinMade = false;
   const io = {
     get stdin() {
+      stdinMade = true;
       return process.stdin;
     },
     stdout: process.stdout,
     stderr: process.stderr,
     stdoutIsTTY,
   };
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    // The reader went away (`| head`): a quiet, successful end.
-    if (error.code === 'EPIPE') process.exit(0);
-    process.stderr.write(`logtype: cannot write: ${error.message}\n`);
-    process.exit(1);
-  });
   const [first, ...rest] = argv;
   let run: () => Promise<number>;
   let inputs: readonly string[];
+  let command: string;
+  let warnings: readonly string[] | undefined;
   if (first === 'summary') {
-    const options = parseSummaryArgs(rest, terminal);
-    if (options === 'help') return help(summaryHelp());
-    inputs = options.inputs;
+    const parsed = parseSummaryArgs(rest, terminal);
+    if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(SUMMARY_COMMAND, parsed, summaryHelp);
+    const options = parsed.value;
+    ({ inputs, warnings } = options);
+    command = SUMMARY_COMMAND;
     run = () => runSummary(options, io, terminalProgress(options.inputs, process.stderr));
   } else if (first === 'doctor') {
-    const options = parseDoctorArgs(rest, terminal);
-    if (options === 'help') return help(doctorHelp());
-    inputs = options.inputs;
+    const parsed = parseDoctorArgs(rest, terminal);
+    if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(DOCTOR_COMMAND, parsed, doctorHelp);
+    const options = parsed.value;
+    ({ inputs, warnings } = options);
+    command = DOCTOR_COMMAND;
     run = () => runDoctor(options, io);
+  } else if (first === 'completion') {
+    // Loaded only when asked for: it reads every command's table, the sidecar's too.
+    const { COMPLETION_COMMAND, completionHelp, completionOf, parseCompletionArgs } = await import('./completion-command.js');
+    const parsed = parseCompletionArgs(rest);
+    if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(COMPLETION_COMMAND, parsed, completionHelp);
+    process.stdout.write(completionOf(parsed.value));
+    return 0;
   } else {
-    const options = parseFilterArgs(argv, terminal);
-    if (options === 'help') return help(filterHelp());
-    inputs = options.inputs;
+    const mistyped = mistypedCommand(first);
+    if (mistyped) {
+      process.stderr.write(usageLine(FILTER_COMMAND, `unknown command '${first}'; did you mean '${mistyped}'?`));
+      return USAGE_EXIT;
+    }
+    const parsed = parseFilterArgs(argv, terminal);
+    if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(FILTER_COMMAND, parsed, filterHelp);
+    const options = parsed.value;
+    ({ inputs, warnings } = options);
+    command = FILTER_COMMAND;
     run = () => runFilter(options, io);
   }
+  for (const warning of warnings ?? []) process.stderr.write(`${command}: ${warning}\n`);
   if (inputs.length === 0 && tty.isatty(0)) {
     process.stderr.write('logtype: reading entries from the terminal; pipe `kubectl logs POD` into it (see logtype --help)\n');
   }
@@ -57,10 +79,32 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     process.stderr.write(`logtype: ${(error as Error).message}\n`);
     // doctor's 1 means "problems found": a failure to read is not that.
     return first === 'doctor' ? 2 : 1;
+  } finally {
+    // Done before the input ended (-q, --max-count): a stdin stream left open would keep the
+    // process waiting for a writer that may never stop (kubectl logs -f).
+    if (stdinMade) process.stdin.destroy();
   }
 }
 
-function help(text: string): number {
-  process.stdout.write(text);
+/** The commands after `logtype`. */
+const COMMANDS = ['summary', 'doctor', 'completion'];
+
+/**
+ * The command a first argument was surely meant to be (`sumary`): near one, not a flag, and no
+ * file of that name (a file named `sumary` is read as a file).
+ */
+export function mistypedCommand(first: string | undefined, exists: (path: string) => boolean = fs.existsSync): string | undefined {
+  if (first === undefined || first.startsWith('-') || COMMANDS.includes(first)) return undefined;
+  const nearest = nearestName(first, COMMANDS);
+  return nearest && !exists(first) ? nearest : undefined;
+}
+
+/** A command line that ends before any input is read: its help, its version, or its usage error. */
+function ended(command: string, parsed: CommandLine<unknown>, help: () => string): number {
+  if (!parsed.ok) {
+    process.stderr.write(usageLine(command, parsed.error));
+    return USAGE_EXIT;
+  }
+  process.stdout.write(parsed.value === 'version' ? `${packageVersion()}\n` : help());
   return 0;
 }

@@ -2,12 +2,16 @@
  * `logtype summary` and `logtype doctor` arguments: the same selection as the filter, then
  * what each writes.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { KNOWN_PROBLEMS } from '../doctor/known-problems.js';
 import type { DoctorOptions } from '../doctor/run-doctor.js';
 import { colorEnabled, type ColorMode } from '../render/colors.js';
 import type { SummaryOptions } from '../summary/run-summary.js';
-import { helpText, lastValue, parseByTable, type OptionTable } from './options.js';
-import { parseSelection, SELECTION_OPTIONS, withSlowDefault } from './selection-options.js';
+import { helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
+import { checkInputs, parseSelection, SELECTION_OPTIONS } from './selection-options.js';
+import { usageError, type CommandLine } from './usage-error.js';
+import type { Parsed } from '../config/parse-size.js';
 
 export const SUMMARY_COMMAND = 'logtype summary';
 export const DOCTOR_COMMAND = 'logtype doctor';
@@ -17,18 +21,19 @@ const REPORT_OPTIONS: OptionTable = {
   color: { type: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour (NO_COLOR and FORCE_COLOR are honoured)' },
   utc: { type: 'boolean', describe: 'Times in UTC instead of local time' },
   help: { type: 'boolean', short: 'h', describe: 'Show this help' },
+  version: VERSION_OPTION,
 };
 
 const SUMMARY_OPTIONS: OptionTable = {
   ...SELECTION_OPTIONS,
-  html: { type: 'string', value: 'FILE', describe: 'Also write a self-contained page with the tables and plots' },
+  html: { type: 'string', value: 'FILE', complete: 'file', describe: 'Also write a self-contained page with the tables and plots' },
   ...REPORT_OPTIONS,
 };
 
 const DOCTOR_OPTIONS: OptionTable = { ...SELECTION_OPTIONS, ...REPORT_OPTIONS };
 
-export function summaryHelp(): string {
-  return helpText(SUMMARY_OPTIONS, {
+export function summaryHelp(render: HelpRenderer = helpText): string {
+  return render(SUMMARY_OPTIONS, {
     usage: `${SUMMARY_COMMAND} [options] [FILE ...]`,
     about: [
       'What happened in a pod\'s logs: per type entries, times, rates and errors; the server\'s',
@@ -43,18 +48,22 @@ export function summaryHelp(): string {
       ['logtype summary --as mongodb mongodb.log.2026-11-20T10-23-09.gz --json | jq .server.slowOperations[0]', 'The costliest query shape of a rotated server log'],
     ],
     epilogue: ['On a terminal, progress is shown on stderr while large files are read.'],
+    exitStatus: [
+      [0, 'Done, or the reader of stdout went away (| head)'],
+      [1, 'Reading the input failed midway, or writing the --html page did'],
+      [2, 'Bad usage (an --html FILE where none can be written too), or a FILE that cannot be read: before any input is read'],
+    ],
   });
 }
 
-export function doctorHelp(): string {
-  return helpText(DOCTOR_OPTIONS, {
+export function doctorHelp(render: HelpRenderer = helpText): string {
+  return render(DOCTOR_OPTIONS, {
     usage: `${DOCTOR_COMMAND} [options] [FILE ...]`,
     about: [
       'Looks for the known problems of these pods and their operator, and prints for each one found',
       'what it means, how to fix it, and the evidence (count, first and last time, an example line).',
       'Reads pod logs (kubectl logs POD), the operator\'s log (kubectl logs deployment/OPERATOR), and',
       'pasted kubectl apply, helm or event output alike.',
-      'Exit status: 0 when none is found, 1 when some are, 2 on bad usage or input that cannot be read.',
     ],
     examples: [
       ['kubectl logs POD | logtype doctor', 'A database pod'],
@@ -62,6 +71,11 @@ export function doctorHelp(): string {
       ['{ kubectl logs POD; kubectl get events; } | logtype doctor --json', 'Pod and events, for a script'],
     ],
     epilogue: ['Known problems:', ...KNOWN_PROBLEMS.map((p) => `  ${p.id.padEnd(28)} ${p.title}`)],
+    exitStatus: [
+      [0, 'No known problem found'],
+      [1, 'Some were found (each is printed)'],
+      [2, 'Bad usage, or a FILE that cannot be read (before any input is read), or input that fails midway'],
+    ],
   });
 }
 
@@ -71,29 +85,73 @@ export interface ReportTerminal {
   readonly env: NodeJS.ProcessEnv;
 }
 
-function parseReport(command: string, argv: readonly string[], options: OptionTable, terminal: ReportTerminal, now: Date) {
-  const parsed = parseByTable(command, withSlowDefault(argv), options, true);
-  const { values } = parsed;
-  return {
-    help: values['help'] === true,
-    values,
-    common: {
-      ...parseSelection(command, parsed, now),
-      json: values['json'] === true,
-      color: colorEnabled(lastValue(values, 'color', options) as ColorMode, terminal.env, terminal.stdoutIsTTY),
-      utc: values['utc'] === true,
-    },
+/** What summary and doctor share: the selection and the report's form. */
+interface ReportArgs {
+  readonly help: boolean;
+  readonly values: ParsedArgs['values'];
+  readonly common: DoctorOptions;
+}
+
+/** The selection is read (and may be a usage error) before --help is looked at. */
+function parseReport(argv: readonly string[], options: OptionTable, terminal: ReportTerminal, now: Date): Parsed<ReportArgs> {
+  const parsed = parseByTable(argv, options, true);
+  if (!parsed.ok) return parsed;
+  const { values } = parsed.value;
+  // A report covers all its input: a FILE that cannot be read is bad usage, before any is read.
+  const inputs = checkInputs(parsed.value.positionals);
+  if (!inputs.ok) return inputs;
+  const selection = parseSelection(parsed.value, now);
+  if (!selection.ok) return selection;
+  const common: DoctorOptions = {
+    ...selection.value,
+    json: values['json'] === true,
+    color: colorEnabled(lastValue(values, 'color', options) as ColorMode, terminal.env, terminal.stdoutIsTTY),
+    utc: values['utc'] === true,
   };
+  return { ok: true, value: { help: values['help'] === true, values, common } };
 }
 
-export function parseSummaryArgs(argv: readonly string[], terminal: ReportTerminal, now = new Date()): SummaryOptions | 'help' {
-  const { help, values, common } = parseReport(SUMMARY_COMMAND, argv, SUMMARY_OPTIONS, terminal, now);
-  if (help) return 'help';
+export function parseSummaryArgs(argv: readonly string[], terminal: ReportTerminal, now = new Date()): CommandLine<SummaryOptions> {
+  const parsed = parseReport(argv, SUMMARY_OPTIONS, terminal, now);
+  if (!parsed.ok) return parsed;
+  const { help, values, common } = parsed.value;
+  if (help) return { ok: true, value: 'help' };
+  if (values['version']) return { ok: true, value: 'version' };
+  const html = lastValue(values, 'html');
+  const writable = html === undefined ? undefined : cannotWrite(html);
+  if (writable) return usageError(`--html ${html}: ${writable}`);
   // The strip fits the terminal: the label and peak figure take about 24 columns.
-  return { ...common, html: lastValue(values, 'html'), width: Math.max(20, Math.min(120, (terminal.columns ?? 100) - 24)) };
+  return { ok: true, value: { ...common, html, width: Math.max(20, Math.min(120, (terminal.columns ?? 100) - 24)) } };
 }
 
-export function parseDoctorArgs(argv: readonly string[], terminal: ReportTerminal, now = new Date()): DoctorOptions | 'help' {
-  const { help, common } = parseReport(DOCTOR_COMMAND, argv, DOCTOR_OPTIONS, terminal, now);
-  return help ? 'help' : common;
+export function parseDoctorArgs(argv: readonly string[], terminal: ReportTerminal, now = new Date()): CommandLine<DoctorOptions> {
+  const parsed = parseReport(argv, DOCTOR_OPTIONS, terminal, now);
+  if (!parsed.ok) return parsed;
+  const { help, values, common } = parsed.value;
+  return { ok: true, value: help ? 'help' : values['version'] ? 'version' : common };
+}
+
+/**
+ * Why a page could not be written at `file`, or undefined when it can be: asked before any
+ * input is read, so a slow stream is not read for nothing and the text report is not lost.
+ */
+export function cannotWrite(file: string): string | undefined {
+  const directory = path.dirname(path.resolve(file));
+  try {
+    if (!fs.statSync(directory).isDirectory()) return `${directory} is not a directory`;
+  } catch {
+    return `no directory ${directory}`;
+  }
+  try {
+    if (fs.statSync(file).isDirectory()) return 'is a directory';
+    fs.accessSync(file, fs.constants.W_OK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return 'cannot be written (permission denied)';
+    try {
+      fs.accessSync(directory, fs.constants.W_OK);
+    } catch {
+      return `cannot write in ${directory} (permission denied)`;
+    }
+  }
+  return undefined;
 }

@@ -3,106 +3,173 @@
  * `logtype doctor`: inputs, types, grep, and the record query.
  */
 import fs from 'node:fs';
-import { LEVELS, type Level } from '../parse/log-record.js';
+import { findLogFormat } from '../formats/log-formats.js';
+import { LEVELS, levelOf, type Level } from '../parse/log-record.js';
+import { cannotRead } from '../read/read-error.js';
 import type { Selection } from '../select/entry-selector.js';
+import { knownTypeNames, unknownTypePatterns } from '../select/type-matcher.js';
 import { parseTimeBound, type RecordQuery } from '../select/record-query.js';
 import type { InputSelection } from '../read/read-entries.js';
-import { failUsage } from './fail.js';
+import type { Parsed } from '../config/parse-size.js';
+import { usageError } from './usage-error.js';
+import { nearestName } from './did-you-mean.js';
 import { allValues, lastValue, type OptionTable, type ParsedArgs } from './options.js';
 
 /** `--slow` without a value means operations of 100 ms and more, as the server's slowms. */
 export const DEFAULT_SLOW_MS = 100;
 
 export const SELECTION_OPTIONS: OptionTable = {
-  type: { type: 'string', short: 't', multiple: true, value: 'TYPE', describe: 'Only these types (repeatable, comma lists, globs: automation-agent*)' },
-  exclude: { type: 'string', short: 'x', multiple: true, value: 'TYPE', describe: 'Not these types (repeatable, comma lists, globs)' },
-  grep: { type: 'string', short: 'g', value: 'REGEX', describe: 'Only entries whose contents match this regular expression' },
+  type: {
+    type: 'string',
+    short: 't',
+    multiple: true,
+    value: 'TYPE',
+    complete: 'type',
+    describe: 'Only these types, by name or the short name pretty shows (repeatable, comma lists, globs: automation-agent*)',
+  },
+  exclude: { type: 'string', short: 'x', multiple: true, value: 'TYPE', complete: 'type', describe: 'Not these types (repeatable, comma lists, globs)' },
+  grep: { type: 'string', short: 'g', value: 'REGEX', describe: 'Only lines whose contents match this regular expression' },
   'ignore-case': { type: 'boolean', short: 'i', describe: 'Make --grep and --message case-insensitive' },
-  'invert-grep': { type: 'boolean', short: 'v', describe: 'Only entries whose contents do not match --grep' },
+  'invert-grep': { type: 'boolean', short: 'v', describe: 'Only lines whose contents do not match --grep' },
   message: { type: 'string', short: 'm', value: 'REGEX', describe: 'Only lines whose parsed message matches (-i for case); a line that does not parse: its text' },
-  level: { type: 'string', short: 'l', value: 'LEVEL', choices: LEVELS, describe: 'This level and worse; every log\'s levels map onto these' },
+  level: {
+    type: 'string',
+    short: 'l',
+    value: 'LEVEL',
+    choices: LEVELS,
+    choiceOf: (value) => levelOf(value.trim()),
+    describe: "This level and worse, in any case, or as the server writes it (F E W I D1-D5, warning); every log's levels map onto these",
+  },
   since: { type: 'string', value: 'TIME', describe: 'Lines at or after TIME: RFC 3339, or a span back from now (15m, 2h, 1d)' },
   until: { type: 'string', value: 'TIME', describe: 'Lines at or before TIME (same forms)' },
   component: { type: 'string', short: 'c', multiple: true, value: 'NAME', describe: 'Server lines of these components (REPL, NETWORK, COMMAND; lists)' },
   id: { type: 'string', multiple: true, value: 'ID', describe: 'Server lines with these message ids (51803 is a slow operation; lists)' },
   ctx: { type: 'string', multiple: true, value: 'CTX', describe: 'Server lines of these threads (conn42, "conn*")' },
   ns: { type: 'string', multiple: true, value: 'NS', describe: 'Server lines on these namespaces (app.orders, "app.*")' },
-  slow: { type: 'string', value: '[MS]', describe: `Slow operations: at least MS milliseconds [default: ${DEFAULT_SLOW_MS}]` },
+  slow: {
+    type: 'string',
+    value: '[MS]',
+    bare: String(DEFAULT_SLOW_MS),
+    min: 0,
+    describe: `Slow operations: at least MS milliseconds, or a duration in ms or s (500ms, 2s) [default: ${DEFAULT_SLOW_MS}]`,
+  },
   plan: { type: 'string', value: 'PLAN', describe: 'Operations whose plan starts so (COLLSCAN, IXSCAN)' },
   atype: { type: 'string', multiple: true, value: 'ATYPE', describe: 'Audit events of these types (authenticate, dropCollection; lists)' },
   user: { type: 'string', multiple: true, value: 'USER', describe: 'Audit events by these users (alice, alice@admin)' },
   failed: { type: 'boolean', describe: 'Audit events that failed (a non-zero result)' },
   resource: { type: 'string', multiple: true, value: 'NAME', describe: "Operator lines about this resource (my-replica-set, mongodb/my-replica-set)" },
-  as: { type: 'string', value: 'TYPE', describe: 'Read raw log lines (a copied server log) as entries of this type' },
+  as: { type: 'string', value: 'TYPE', complete: 'type', describe: 'Read raw log lines (a copied server log) as entries of this type' },
 };
 
-/** `--slow` may stand without its value: the default is put in before the arguments are parsed. */
-export function withSlowDefault(argv: readonly string[]): string[] {
-  return argv.map((arg, index) => (arg === '--slow' && !/^\d+(\.\d+)?$/.test(argv[index + 1] ?? '') ? `--slow=${DEFAULT_SLOW_MS}` : arg));
-}
-
-/** Files given must be readable, now: one clear line rather than a failure halfway through. */
-export function checkInputs(command: string, inputs: readonly string[]): void {
+/**
+ * Files given must be readable, now: one clear line rather than a report on part of the input
+ * (summary and doctor; the filter reads what it can and names the rest, as grep does).
+ */
+export function checkInputs(inputs: readonly string[]): Parsed<readonly string[]> {
   for (const input of inputs) {
     if (input === '-') continue;
     try {
       fs.accessSync(input, fs.constants.R_OK);
-      if (fs.statSync(input).isDirectory()) failUsage(command, `${input} is a directory`);
+      if (fs.statSync(input).isDirectory()) return usageError(cannotRead(input, { code: 'EISDIR' }));
     } catch (error) {
-      failUsage(command, `cannot read ${input}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      return usageError(cannotRead(input, error));
     }
+  }
+  return { ok: true, value: inputs };
+}
+
+const SLOW = /^(\d+(?:\.\d+)?)(ms|s)?$/i;
+
+/** `--slow`: milliseconds, or a duration in ms or s. */
+function slowOption(value: string | undefined): Parsed<number | undefined> {
+  if (value === undefined) return { ok: true, value: undefined };
+  const match = SLOW.exec(value.trim());
+  if (!match) return usageError(`--slow takes milliseconds (500) or a duration in ms or s (500ms, 2s), not "${value}"`);
+  return { ok: true, value: Number(match[1]) * (match[2]?.toLowerCase() === 's' ? 1000 : 1) };
+}
+
+/**
+ * A warning for each -t, -x or --as name that is no type logtype knows, with the nearest known
+ * name. Not an error: a stream may carry types logtype does not know, and they are matched by
+ * name as any other; but a typo would otherwise show nothing, silently, for as long as
+ * `kubectl logs -f` runs.
+ */
+function typeWarnings(values: ParsedArgs['values']): string[] {
+  const names = knownTypeNames();
+  const warnings: string[] = [];
+  for (const [flag, name] of [['-t', 'type'], ['-x', 'exclude'], ['--as', 'as']] as const) {
+    for (const pattern of unknownTypePatterns(allValues(values, name))) {
+      const nearest = /[*?]/.test(pattern) ? undefined : nearestName(pattern, names);
+      const hint = nearest ? `; did you mean "${nearest}"?` : ' (logtype --help lists them)';
+      warnings.push(`${flag} "${pattern}" ${/[*?]/.test(pattern) ? 'matches' : 'names'} no log type logtype knows${hint}`);
+    }
+  }
+  return warnings;
+}
+
+/** A repeatable option of whole numbers (lists too); undefined when it is not given. */
+function numbers(name: string, values: readonly string[]): Parsed<number[] | undefined> {
+  if (values.length === 0) return { ok: true, value: undefined };
+  const parsed: number[] = [];
+  for (const value of values.flatMap((v) => v.split(',')).filter((v) => v.trim() !== '')) {
+    const number = Number(value);
+    if (!Number.isInteger(number)) return usageError(`--${name} takes whole numbers, not "${value}"`);
+    parsed.push(number);
+  }
+  return { ok: true, value: parsed };
+}
+
+/** A regular expression option (`-i` for case); undefined when it is not given. */
+function regExpOption(values: ParsedArgs['values'], name: string): Parsed<RegExp | undefined> {
+  const source = lastValue(values, name);
+  if (source === undefined) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: new RegExp(source, values['ignore-case'] ? 'iu' : 'u') };
+  } catch (error) {
+    return usageError(`--${name}: ${(error as Error).message}`);
   }
 }
 
-function numbers(command: string, name: string, values: readonly string[]): number[] | undefined {
-  if (values.length === 0) return undefined;
-  return values
-    .flatMap((value) => value.split(','))
-    .filter((value) => value.trim() !== '')
-    .map((value) => {
-      const number = Number(value);
-      if (!Number.isInteger(number)) failUsage(command, `--${name} takes whole numbers, not "${value}"`);
-      return number;
-    });
+/** `--since`/`--until`; undefined when it is not given. */
+function timeOption(values: ParsedArgs['values'], name: string, now: Date): Parsed<Date | undefined> {
+  const value = lastValue(values, name);
+  if (value === undefined) return { ok: true, value: undefined };
+  const time = parseTimeBound(value, now);
+  return time ? { ok: true, value: time } : usageError(`--${name} takes an RFC 3339 time or a span such as 15m, 2h, 1d, not "${value}"`);
 }
 
-export function parseSelection(command: string, parsed: ParsedArgs, now: Date): Selection & InputSelection {
+/** The selection the options ask for; the first usage error, in the order the options are checked. */
+export function parseSelection(parsed: ParsedArgs, now: Date): Parsed<Selection & InputSelection> {
   const { values, positionals } = parsed;
-  checkInputs(command, positionals);
   const text = (name: string): string | undefined => lastValue(values, name);
   const list = (name: string): string[] | undefined => {
     const all = allValues(values, name);
     return all.length > 0 ? all : undefined;
   };
-  const regExp = (name: string): RegExp | undefined => {
-    const source = text(name);
-    if (source === undefined) return undefined;
-    try {
-      return new RegExp(source, values['ignore-case'] ? 'iu' : 'u');
-    } catch (error) {
-      return failUsage(command, `--${name}: ${(error as Error).message}`);
-    }
-  };
-  const grep = regExp('grep');
-  if (values['invert-grep'] && !grep) failUsage(command, '--invert-grep needs --grep');
-  const time = (name: string): Date | undefined => {
-    const value = text(name);
-    if (value === undefined) return undefined;
-    return parseTimeBound(value, now) ?? failUsage(command, `--${name} takes an RFC 3339 time or a span such as 15m, 2h, 1d, not "${value}"`);
-  };
-  const slow = text('slow');
-  const slowMillis = slow === undefined ? undefined : Number(slow);
-  if (slowMillis !== undefined && !(slowMillis >= 0)) failUsage(command, `--slow takes milliseconds, not "${slow}"`);
+  const grep = regExpOption(values, 'grep');
+  if (!grep.ok) return grep;
+  if (values['invert-grep'] && !grep.value) return usageError('--invert-grep needs --grep');
+  const slow = slowOption(text('slow'));
+  if (!slow.ok) return slow;
+  const message = regExpOption(values, 'message');
+  if (!message.ok) return message;
+  const since = timeOption(values, 'since', now);
+  if (!since.ok) return since;
+  const until = timeOption(values, 'until', now);
+  if (!until.ok) return until;
+  const asType = text('as');
+  const ids = numbers('id', allValues(values, 'id'));
+  if (!ids.ok) return ids;
   const query: RecordQuery = {
     level: text('level') as Level | undefined,
-    message: regExp('message'),
-    since: time('since'),
-    until: time('until'),
+    message: message.value,
+    since: since.value,
+    until: until.value,
     components: list('component'),
-    ids: numbers(command, 'id', allValues(values, 'id')),
+    ids: ids.value,
     contexts: list('ctx'),
     namespaces: list('ns'),
-    slowMillis,
+    slowMillis: slow.value,
     plan: text('plan'),
     atypes: list('atype'),
     users: list('user'),
@@ -110,12 +177,16 @@ export function parseSelection(command: string, parsed: ParsedArgs, now: Date): 
     resources: list('resource'),
   };
   return {
-    inputs: positionals,
-    as: text('as'),
-    types: allValues(values, 'type'),
-    exclude: allValues(values, 'exclude'),
-    grep,
-    invertGrep: values['invert-grep'] === true,
-    query,
+    ok: true,
+    value: {
+      inputs: positionals,
+      as: asType === undefined ? undefined : (findLogFormat(asType)?.name ?? asType),
+      types: allValues(values, 'type'),
+      exclude: allValues(values, 'exclude'),
+      grep: grep.value,
+      invertGrep: values['invert-grep'] === true,
+      query,
+      warnings: typeWarnings(values),
+    },
   };
 }

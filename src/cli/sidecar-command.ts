@@ -6,8 +6,8 @@ import { FILE_LOG_TYPES, DEFAULT_LOG_DIR } from '../log-types.js';
 import { resolveSources } from '../config/sidecar-config.js';
 import { parseDurationMs, parseSize, type Parsed } from '../config/parse-size.js';
 import type { SidecarOptions } from '../sidecar/run-sidecar.js';
-import { failUsage } from './fail.js';
-import { allValues, helpText, lastValue, parseByTable, type OptionTable } from './options.js';
+import { usageError, type CommandLine } from './usage-error.js';
+import { allValues, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable } from './options.js';
 
 export const SIDECAR_COMMAND = 'logtype-sidecar';
 
@@ -22,7 +22,7 @@ const OPTIONS: OptionTable = {
     value: 'SECONDS',
     describe: "Safety-net poll for changes inotify missed, as Fluent Bit's progress check (or 250ms)",
   },
-  'max-line-bytes': { type: 'string', default: '1MiB', value: 'SIZE', describe: 'Longer lines leave as pieces marked "partial":true' },
+  'max-line-bytes': { type: 'string', default: '1MiB', value: 'SIZE', min: 64, describe: 'Longer lines leave as pieces marked "partial":true' },
   'state-file': {
     type: 'string',
     value: 'PATH',
@@ -30,17 +30,18 @@ const OPTIONS: OptionTable = {
   },
   'from-start': { type: 'boolean', describe: 'With no saved state, read files present at start from their start' },
   once: { type: 'boolean', describe: 'Read what the files hold now (from their start, or from --state-file), then exit' },
-  'stats-interval': { type: 'string', default: '60', value: 'SECONDS', describe: 'One health line per file this often (0: only at shutdown)' },
+  'stats-interval': { type: 'string', default: '60', value: 'SECONDS', min: 0, describe: 'One health line per file this often (0: only at shutdown)' },
   'heartbeat-file': {
     type: 'string',
     value: 'PATH',
     describe: 'Refresh this file\'s mtime at every poll (at most once a second), for a liveness probe',
   },
   help: { type: 'boolean', short: 'h', describe: 'Show this help' },
+  version: VERSION_OPTION,
 };
 
-export function sidecarHelp(): string {
-  return helpText(OPTIONS, {
+export function sidecarHelp(render: HelpRenderer = helpText): string {
+  return render(OPTIONS, {
     usage: `${SIDECAR_COMMAND} [options]`,
     about: [
       "Follows the pod's log files by name and writes one JSON entry per line to stdout:",
@@ -62,34 +63,53 @@ export function sidecarHelp(): string {
       'when the state file knows them. A named pipe (FIFO) is read as a stream. Diagnostics are JSON',
       'lines on stderr with "logType":"logtype-sidecar".',
     ],
+    exitStatus: [
+      [0, 'Stopped by SIGTERM or SIGINT after delivering what was read, --once done, or stdout closed'],
+      [1, 'Writing to stdout failed (other than a closed reader)'],
+      [2, 'Bad usage'],
+    ],
   });
 }
 
-/** Parsed options, or `'help'` when --help was asked for. */
-export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv): SidecarOptions | 'help' {
-  const { values } = parseByTable(SIDECAR_COMMAND, argv, OPTIONS, false);
-  if (values['help']) return 'help';
+/** The options `argv` asks for, `'help'`, `'version'`, or a usage error (the first found). */
+export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CommandLine<SidecarOptions> {
+  const parsed = parseByTable(argv, OPTIONS, false);
+  if (!parsed.ok) return parsed;
+  const { values } = parsed.value;
+  if (values['help']) return { ok: true, value: 'help' };
+  if (values['version']) return { ok: true, value: 'version' };
   const text = (name: string): string | undefined => lastValue(values, name, OPTIONS);
-  const sources = orFail(resolveSources(env, { logDir: text('log-dir'), files: allValues(values, 'file'), stdinType: text('stdin-type') }));
-  const maxLineBytes = orFail(parseSize(text('max-line-bytes')!), '--max-line-bytes');
-  if (maxLineBytes < 64) failUsage(SIDECAR_COMMAND, '--max-line-bytes must be at least 64');
+  const sources = resolveSources(env, { logDir: text('log-dir'), files: allValues(values, 'file'), stdinType: text('stdin-type') });
+  if (!sources.ok) return sources;
+  const maxLineBytes = ofFlag(parseSize(text('max-line-bytes')!), '--max-line-bytes');
+  if (!maxLineBytes.ok) return maxLineBytes;
+  if (maxLineBytes.value < 64) return usageError('--max-line-bytes must be at least 64');
+  const rotateWaitMs = ofFlag(parseDurationMs(text('rotate-wait')!), '--rotate-wait');
+  if (!rotateWaitMs.ok) return rotateWaitMs;
+  const pollMs = ofFlag(parseDurationMs(text('poll-interval')!), '--poll-interval');
+  if (!pollMs.ok) return pollMs;
+  const statsIntervalMs = ofFlag(parseDurationMs(text('stats-interval')!), '--stats-interval');
+  if (!statsIntervalMs.ok) return statsIntervalMs;
   const once = values['once'] === true;
   const stateFlag = text('state-file');
   return {
-    files: sources.files,
-    stdinType: sources.stdinType,
-    maxLineBytes,
-    rotateWaitMs: orFail(parseDurationMs(text('rotate-wait')!), '--rotate-wait'),
-    pollMs: Math.max(10, orFail(parseDurationMs(text('poll-interval')!), '--poll-interval')),
-    fromStart: values['from-start'] === true || once,
-    once,
-    statsIntervalMs: orFail(parseDurationMs(text('stats-interval')!), '--stats-interval'),
-    heartbeatFile: text('heartbeat-file'),
-    stateFile: stateFlag !== undefined ? stateFlag || undefined : once ? undefined : path.join(sources.logDir, '.logtype-sidecar.state'),
+    ok: true,
+    value: {
+      files: sources.value.files,
+      stdinType: sources.value.stdinType,
+      maxLineBytes: maxLineBytes.value,
+      rotateWaitMs: rotateWaitMs.value,
+      pollMs: Math.max(10, pollMs.value),
+      fromStart: values['from-start'] === true || once,
+      once,
+      statsIntervalMs: statsIntervalMs.value,
+      heartbeatFile: text('heartbeat-file'),
+      stateFile: stateFlag !== undefined ? stateFlag || undefined : once ? undefined : path.join(sources.value.logDir, '.logtype-sidecar.state'),
+    },
   };
 }
 
-function orFail<T>(parsed: Parsed<T>, flag?: string): T {
-  if (!parsed.ok) failUsage(SIDECAR_COMMAND, flag ? `${flag}: ${parsed.error}` : parsed.error);
-  return parsed.value;
+/** A flag's value, or its error named after the flag. */
+function ofFlag<T>(parsed: Parsed<T>, flag: string): Parsed<T> {
+  return parsed.ok ? parsed : usageError(`${flag}: ${parsed.error}`);
 }

@@ -4,8 +4,8 @@
  * is never lost at exit), tagged with a logType so a reader of the container log can select
  * or drop them like any other type. stdout belongs to the data.
  *
- * Written here rather than by pino itself: loading pino 10 took the sidecar's RSS from 47.9 to
- * 53.3 MB at idle (measured), a twelfth of its 64 MB budget, for three methods. A test writes
+ * Written here rather than by pino itself: loading pino costs the sidecar a sizeable share of its
+ * memory budget at idle for three methods (docs/design.md has the figure). A test writes
  * the same calls through pino and through this and compares the lines.
  */
 import fs from 'node:fs';

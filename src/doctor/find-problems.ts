@@ -20,9 +20,16 @@ export interface ProblemFinding {
 /** Longest example kept: an example is evidence, not the whole story. */
 const EXAMPLE_CHARS = 400;
 
+/** Types whose problems are remembered at the most: a stream can hold any number of distinct types. */
+const MAX_REMEMBERED_TYPES = 1024;
+
 export class ProblemFinder {
   readonly #problems: readonly { readonly problem: KnownProblem; readonly typeTest?: ((logType: string | undefined) => boolean) | undefined }[];
   readonly #found = new Map<string, ProblemFinding>();
+  /** The problems looked for in a type's lines, decided once a type (a stream holds a handful). */
+  readonly #byType = new Map<string | undefined, readonly KnownProblem[]>();
+  #lastType: string | undefined;
+  #lastProblems: readonly KnownProblem[] | undefined;
 
   constructor(problems: readonly KnownProblem[] = KNOWN_PROBLEMS) {
     this.#problems = problems.map((problem) => {
@@ -31,13 +38,26 @@ export class ProblemFinder {
     });
   }
 
+  #problemsOf(logType: string | undefined): readonly KnownProblem[] {
+    if (logType === this.#lastType && this.#lastProblems) return this.#lastProblems;
+    let problems = this.#byType.get(logType);
+    if (!problems) {
+      problems = this.#problems.filter(({ typeTest }) => !typeTest || typeTest(logType)).map(({ problem }) => problem);
+      if (this.#byType.size < MAX_REMEMBERED_TYPES) this.#byType.set(logType, problems);
+    }
+    this.#lastType = logType;
+    this.#lastProblems = problems;
+    return problems;
+  }
+
   /**
    * One line: its type (undefined for a line that is not an entry), its text, and a way to its
    * time, asked for only when the line shows a problem.
    */
   look(logType: string | undefined, text: string, timeOf: () => number | undefined): void {
-    for (const { problem, typeTest } of this.#problems) {
-      if (typeTest && !typeTest(logType)) continue;
+    const problems = this.#problemsOf(logType);
+    for (let i = 0; i < problems.length; i++) {
+      const problem = problems[i]!;
       if (!problem.matches.test(text) || problem.unless?.test(text)) continue;
       const time = timeOf();
       const finding = this.#found.get(problem.id);

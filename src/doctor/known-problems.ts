@@ -1,9 +1,11 @@
 /**
- * The known problems of these pods and their operator (FORMATS.md §7, from the operator's
+ * The known problems of these pods and their operator (docs/formats.md §7, from the operator's
  * troubleshooting guide, and the agents' full disk, §5), each as data: what recognises it,
  * what it means, how to fix it. A new problem is one more entry here, and one more row in the
  * table of lines that must and must not match in the tests.
  */
+import { logTypesWrittenBy } from '../formats/log-formats.js';
+
 export interface KnownProblem {
   /** A stable name, for `--json` and scripts. */
   readonly id: string;
@@ -22,7 +24,8 @@ export interface KnownProblem {
   readonly remedy: string;
 }
 
-const AGENT_TYPES = ['automation-agent*', 'monitoring-agent', 'backup-agent', 'agent-launcher-script'];
+/** The agent's modules' logs and its launcher's. */
+const AGENT_TYPES = logTypesWrittenBy('agent');
 
 export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
   {

@@ -5,7 +5,6 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { parseLogTime } from '../parse/log-record.js';
-import { parseRecord } from '../parse/parse-record.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { readEntries, type InputSelection } from '../read/read-entries.js';
 import { palette } from '../render/colors.js';
@@ -34,7 +33,7 @@ function leadingTime(line: string): number | undefined {
 }
 
 function entryTime(entry: EntryLine): number | undefined {
-  return entry.timeOf(parseRecord(entry.logType, entry.contents));
+  return entry.timeOf(entry.format?.reader.text(entry.contents));
 }
 
 /** Resolves with the exit code: 0 when nothing was found, 1 when something was. */

@@ -9,17 +9,18 @@ import { encodeEntry } from '../encode/encode-entry.js';
 import { ByteOutput } from '../output/byte-output.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { readEntries } from '../read/read-entries.js';
-import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts } from '../select/entry-selector.js';
+import { cannotRead } from '../read/read-error.js';
+import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts, type SelectionLimits, MAX_TYPES_COUNTED } from '../select/entry-selector.js';
 import type { LogRecord } from '../parse/log-record.js';
-import { parseRecord } from '../parse/parse-record.js';
 import { projectFields, recordObject } from '../parse/record-object.js';
 import { palette, type Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { renderPrettyEntry, renderPrettyOther } from '../render/render-pretty.js';
+import { counted } from '../render/counted.js';
 
 export type OutputMode = 'raw' | 'json' | 'entry' | 'pretty';
 
-export interface FilterOptions extends Selection {
+export interface FilterOptions extends Selection, SelectionLimits {
   /** Files to read, `-` for stdin; none: stdin. */
   readonly inputs: readonly string[];
   /** Read raw log lines as the contents of entries of this type. */
@@ -32,6 +33,8 @@ export interface FilterOptions extends Selection {
   readonly keepPrefix: boolean;
   readonly keepOther: boolean;
   readonly strict: boolean;
+  /** `-q`: nothing written; the exit status says whether an entry was selected (reading stops at the first). */
+  readonly quiet: boolean;
   readonly summary: boolean;
   readonly color: boolean;
   readonly utc: boolean;
@@ -45,8 +48,6 @@ export interface FilterIO {
   readonly stdoutIsTTY: boolean;
 }
 
-/** Types whose contents are a JSON object of their own: `-o json` writes that object. */
-const OBJECT_TYPES = new Set(['mongodb', 'mongodb-audit']);
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
@@ -82,6 +83,14 @@ export class FilterOutput implements SelectedSink {
     return options.output === 'pretty' || options.fields !== undefined;
   }
 
+  /** grep's `--` between runs of context that do not follow on (raw and pretty; json and entry stay one JSON value a line). */
+  separator(): void {
+    const mode = this.#options.output;
+    if (mode !== 'raw' && mode !== 'pretty') return;
+    this.#out.text(mode === 'pretty' ? this.#palette.gray('--') : '--');
+    this.#out.newline();
+  }
+
   other(bytes: Buffer, start: number, end: number): void {
     const out = this.#out;
     if (this.#options.output === 'pretty') {
@@ -103,11 +112,12 @@ export class FilterOutput implements SelectedSink {
         break;
       case 'json':
         if (options.fields) this.#text(JSON.stringify(projectFields(record ? recordObject(record) : entryObject(entry), options.fields)));
-        else if (!OBJECT_TYPES.has(entry.logType)) return this.#entryLine(entry);
+        // Types whose lines are JSON objects of their own (their format says so): that object.
+        else if (entry.format?.json !== 'line') return this.#entryLine(entry);
         else if (looksLikeObject(entry)) this.#contents(entry);
         else {
           // A pre-4.4 text line is written in the 4.4 shape; a line that is no record, as its entry.
-          const parsed = record ?? parseRecord(entry.logType, entry.contents);
+          const parsed = record ?? entry.format.reader.text(entry.contents);
           if (!parsed) return this.#entryLine(entry);
           this.#text(JSON.stringify(recordObject(parsed)));
         }
@@ -149,28 +159,62 @@ function entryObject(entry: EntryLine): Record<string, unknown> {
   return { logType: entry.logType, contents: entry.contents };
 }
 
-/** Reads every input through the filter; resolves with the exit code. */
+/** What -q writes: nothing. */
+const QUIET_SINK: SelectedSink = { selected: () => undefined, other: () => undefined };
+
+/**
+ * Reads every input through the filter; resolves with the exit code: 2 when an input could not
+ * be read (the others were, as grep and cat do), 1 with --strict when a line was not an entry,
+ * or with -q when no entry was selected; else 0. With -q, a selected entry is 0 whatever else
+ * happened (grep -q's rule: the answer was found).
+ */
 export async function runFilter(options: FilterOptions, io: FilterIO): Promise<number> {
   const out = new ByteOutput(io.stdout);
-  const filter = new EntrySelector(options, new FilterOutput(options, out, io.stdoutIsTTY), FilterOutput.needsRecords(options));
-  await readEntries(options, filter, () => io.stdin, async () => {
-    // Flushed before the next chunk: its bytes may be reused then.
-    if (!out.flush()) await once(io.stdout, 'drain');
-  });
+  const sink = options.quiet ? QUIET_SINK : new FilterOutput(options, out, io.stdoutIsTTY);
+  const limits: SelectionLimits = options.quiet ? { maxCount: 1 } : options;
+  const filter = new EntrySelector(options, sink, !options.quiet && FilterOutput.needsRecords(options), limits);
+  let unreadable = 0;
+  await readEntries(
+    options,
+    filter,
+    () => io.stdin,
+    async () => {
+      // Flushed before the next chunk: its bytes may be reused then.
+      if (!out.flush()) await once(io.stdout, 'drain');
+    },
+    (input, error) => {
+      // What came before is out first: the line names the input where it stands in the output.
+      out.flush();
+      unreadable++;
+      io.stderr.write(`logtype: ${cannotRead(input, error)}\n`);
+    },
+  );
   out.flush();
   const { counts } = filter;
   if (options.summary) io.stderr.write(formatSummary(counts));
+  if (options.quiet && counts.selected > 0) return 0;
+  if (unreadable > 0) return 2;
+  if (options.quiet) return 1;
   if (options.strict && counts.other > 0) {
-    io.stderr.write(`logtype: ${counts.other} line${counts.other === 1 ? ' was' : 's were'} not entries (--strict)\n`);
+    io.stderr.write(`logtype: ${counted(counts.other, 'line was not an entry', 'lines were not entries')} (--strict)\n`);
     return 1;
   }
   return 0;
 }
 
+/** Types listed by --summary at the most, the most frequent first; the rest are one line. */
+const SUMMARY_TYPES = 30;
+
 export function formatSummary(counts: SelectionCounts): string {
-  const lines = [`logtype: ${counts.entries} entries read, ${counts.selected} written, ${counts.other} other lines`];
-  const types = [...counts.byType.entries()].sort((a, b) => b[1] - a[1]);
-  const width = Math.max(0, ...types.map(([type]) => type.length));
-  for (const [type, count] of types) lines.push(`  ${escapeTerminal(type).padEnd(width)}  ${String(count).padStart(9)}`);
+  const lines = [
+    `logtype: ${counted(counts.entries, 'entry', 'entries')} read, ${counts.selected} written, ${counted(counts.other, 'other line')}`,
+  ];
+  const types = [...counts.byType.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const shown: [string, number][] = types.slice(0, SUMMARY_TYPES).map(([type, count]) => [escapeTerminal(type), count]);
+  if (types.length > SUMMARY_TYPES) shown.push([`… ${counted(types.length - SUMMARY_TYPES, 'more type')}`, types.slice(SUMMARY_TYPES).reduce((sum, [, count]) => sum + count, 0)]);
+  // Types beyond those counted by name (memory is bounded): their entries, together.
+  if (counts.otherTypeEntries > 0) shown.push([`… types after the first ${MAX_TYPES_COUNTED}`, counts.otherTypeEntries]);
+  const width = Math.max(0, ...shown.map(([type]) => type.length));
+  for (const [type, count] of shown) lines.push(`  ${type.padEnd(width)}  ${String(count).padStart(9)}`);
   return lines.join('\n') + '\n';
 }

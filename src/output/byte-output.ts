@@ -3,10 +3,11 @@
  * when the stream asks the producer to wait for 'drain'.
  */
 import type { Writable } from 'node:stream';
-import { leaseKernelOutputChunk } from '../encode/json-kernels.js';
-import { unescapeJsonBytes } from '../read/unescape-json.js';
+import { leaseKernelOutputChunk } from '../kernels/json-kernels.js';
+import { OUTPUT_CHUNK_BYTES } from '../kernels/kernel-layout.js';
+import { unescapeJsonBytes } from '../kernels/unescape-json.js';
 
-export const CHUNK_BYTES = 256 * 1024;
+export const CHUNK_BYTES = OUTPUT_CHUNK_BYTES;
 
 /** Chunks inside the JSON kernels' memory while there are some: escapes land there directly. */
 const newChunk = (): Buffer => leaseKernelOutputChunk() ?? Buffer.allocUnsafe(CHUNK_BYTES);

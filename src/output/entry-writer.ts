@@ -5,7 +5,7 @@
  * `drain`.
  */
 import type { Writable } from 'node:stream';
-import { MAX_ESCAPE_BYTES, escapeAsciiJson, escapedBytesBound } from '../encode/json-kernels.js';
+import { MAX_ESCAPE_BYTES, escapeAsciiJson, escapedBytesBound } from '../kernels/json-kernels.js';
 import { utf8CutPoint } from '../follow/split-lines.js';
 import { ByteOutput, CHUNK_BYTES } from './byte-output.js';
 

@@ -1,12 +1,13 @@
 /**
- * The fields lines start with, read from their bytes by the kernel (json-string.wat): where
+ * The fields lines start with, read from their bytes by the kernel (kernels.wat): where
  * the input was read into its memory, inside an entry's contents literal (still escaped), most
  * lines are read without decoding them at all, and counted or rendered by these fields alone.
  * - A 4.4+ server line's `t`, `s`, `c`, `id`, `ctx`, `msg`, in the server's order and padding
  *   (serverHead), as the server wrote them or escaped once more (`{\"t\":…`).
  * - An agent line's `[time] [level] [source]` (agentHead).
  */
-import { findAgentHead, findServerHead, headAnswer, headMillis, keepHeadText } from '../encode/json-kernels.js';
+import { findAgentHead, findServerHead, headAnswer, headMillis, keepHeadText } from '../kernels/json-kernels.js';
+import { HEAD_SLOT } from '../kernels/kernel-layout.js';
 import { parseLogTime } from './log-record.js';
 
 export interface ServerHead {
@@ -29,14 +30,14 @@ export interface AgentHead {
   readonly end: number;
 }
 
-/** Where headAnswer holds each field (json-string.wat, serverHead and agentHead). */
-const TIME = 0;
-const SEVERITY = 2;
-const COMPONENT = 5;
-const ID = 8;
-const CONTEXT = 9;
-const MESSAGE = 11;
-const HEAD_END = 14;
+/** Where headAnswer holds each field (kernel-layout.ts: serverHead's and agentHead's answer). */
+const TIME = HEAD_SLOT.time;
+const SEVERITY = HEAD_SLOT.severity;
+const COMPONENT = HEAD_SLOT.component;
+const ID = HEAD_SLOT.id;
+const CONTEXT = HEAD_SLOT.context;
+const MESSAGE = HEAD_SLOT.message;
+const HEAD_END = HEAD_SLOT.end;
 
 /**
  * Severities, components, messages, levels and sources, by the index the kernel keeps their

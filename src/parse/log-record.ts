@@ -4,6 +4,7 @@
  * do not recognise gives undefined and is shown as it is.
  */
 import { parseIsoMillis } from './iso-time.js';
+import type { AttributeReader } from './record-attributes.js';
 
 export type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -33,6 +34,8 @@ export interface LogRecord {
   readonly resource?: string | undefined;
   /** The line's own JSON object, when it was one: for `--fields` and `-o json`. */
   readonly object?: Readonly<Record<string, unknown>> | undefined;
+  /** Reads one attribute at a time without parsing the whole line, where the record can (record-attributes.ts). */
+  readonly attributes?: AttributeReader | undefined;
 }
 
 /** Levels from worst to mildest: `--level warn` keeps ranks up to warn's. */

@@ -6,6 +6,7 @@
  */
 import { parseIsoMillis } from './iso-time.js';
 import { readAgentHead } from './line-head.js';
+import type { RecordReader } from './record-reader.js';
 import { levelOf, parseLogTime, type Level, type LineSource, type LogRecord } from './log-record.js';
 
 /** The bracketed fields; the message is the rest of the line, cut out only when asked for. */
@@ -80,8 +81,11 @@ export function parseAgentLineInBytes(bytes: Buffer, start: number, end: number,
   return head && head.time !== undefined ? new AgentRecord(head.time, head.level, head.source, source, head.end - start) : undefined;
 }
 
-/** The agents' logs, by their type. */
-export const isAgentLog = (logType: string): boolean => logType.endsWith('-agent') || logType.startsWith('automation-agent');
+/** The agents' lines, read from their bytes where the head is ASCII without escapes (escaped or not, it reads the same). */
+export const agentRecordReader: RecordReader = {
+  text: parseAgentLine,
+  bytes: (source, start, end) => parseAgentLineInBytes(source.bytes, start, end, source),
+};
 
 /** The launcher's script lines: a time, then plain text (`2026-11-22 09:58:00 Starting agent launcher`). */
 const LAUNCHER_LINE = /^\[?(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)\]?\s+(.*)$/;
@@ -91,3 +95,5 @@ export function parseLauncherLine(line: string): LogRecord | undefined {
   const time = match ? parseLogTime(match[1]!.replace(' ', 'T')) : undefined;
   return match && time !== undefined ? { time, message: match[2]! } : undefined;
 }
+
+export const launcherRecordReader: RecordReader = { text: parseLauncherLine };

@@ -3,6 +3,7 @@
  * who did what, from where, with what result.
  */
 import { parseIsoMillis } from './iso-time.js';
+import type { RecordReader } from './record-reader.js';
 import { asObject, parseJsonObject, parseLogTime, type Level, type LineSource, type LogRecord } from './log-record.js';
 
 const RESULTS: Readonly<Record<number, string>> = { 0: 'ok', 13: 'unauthorized', 18: 'authentication failed', 26: 'namespace not found', 276: 'index build aborted' };
@@ -102,3 +103,12 @@ export function parseEscapedAuditLine(literal: string, source: LineSource): LogR
   const time = parseIsoMillis(literal, at, at + head[2]!.length) ?? parseLogTime(head[2]);
   return new AuditRecord(head[1]!, time, Number(end[1]), source);
 }
+
+/** Audit events; inside an entry's literal, read by their head and result while they are in the server's compact shape. */
+export const auditRecordReader: RecordReader = {
+  text: parseAuditLine,
+  bytes: (source, _start, _end, escaped) => {
+    const literal = escaped ? source.escapedContents : undefined;
+    return literal === undefined ? undefined : parseEscapedAuditLine(literal, source);
+  },
+};

@@ -2,6 +2,7 @@
  * The operator's own log (zap JSON: `level`, `ts`, `caller`, `msg`, the resource as
  * `ReplicaSet: namespace/name`, errors with `stacktrace`), and the sidecar's pino diagnostics.
  */
+import type { RecordReader } from './record-reader.js';
 import { levelOf, parseJsonObject, parseLogTime, type LogRecord } from './log-record.js';
 
 const FIELDS = new Set(['level', 'ts', 'caller', 'msg', 'logger']);
@@ -49,3 +50,8 @@ export function parseDiagnosticLine(line: string): LogRecord | undefined {
     object: json,
   };
 }
+
+export const operatorRecordReader: RecordReader = { text: parseOperatorLine };
+
+/** The sidecar's own diagnostics (pino). */
+export const diagnosticRecordReader: RecordReader = { text: parseDiagnosticLine };

@@ -1,51 +1,37 @@
-/** The parser for each log type. */
+/** A line of any type read into a record by its format's reader (the registry says which). */
+import type { LogFormat } from '../formats/log-format.js';
+import { logFormat } from '../formats/log-formats.js';
 import type { EntrySource, LogRecord } from './log-record.js';
-import { isAgentLog, parseAgentLine, parseAgentLineInBytes, parseLauncherLine } from './parse-agent-line.js';
-import { parseAuditLine, parseEscapedAuditLine } from './parse-audit-line.js';
-import { parseDiagnosticLine, parseOperatorLine } from './parse-operator-line.js';
-import { parseServerLine, parseServerLineInBytes } from './parse-server-line.js';
 
-/** The operator's log is not a type the sidecar writes: its lines are recognised as they are. */
-export const OPERATOR_LOG_TYPE = 'operator';
-
+/** The record of a line of this type; undefined for a line its reader does not recognise, or a type without one. */
 export function parseRecord(logType: string, contents: string): LogRecord | undefined {
-  switch (logType) {
-    case 'mongodb':
-      return parseServerLine(contents);
-    case 'mongodb-audit':
-      return parseAuditLine(contents);
-    case 'logtype-sidecar':
-      return parseDiagnosticLine(contents);
-    case OPERATOR_LOG_TYPE:
-      return parseOperatorLine(contents);
-    case 'agent-launcher-script':
-      return parseLauncherLine(contents);
-    default:
-      return isAgentLog(logType) ? parseAgentLine(contents) : undefined;
-  }
+  return logFormat(logType)?.reader.text(contents);
+}
+
+/** An entry's record, by its type: see readEntryRecord. */
+export function parseEntryRecord(logType: string, source: EntrySource): LogRecord | undefined {
+  return readEntryRecord(logFormat(logType), source);
 }
 
 /**
- * An entry's record. When the entry was read by its bytes, its line is read from its contents
- * literal as it stands in the input (still escaped), or from a raw line's bytes: most server
- * and agent lines and audit events are then read without decoding them. `source.contents`
- * decodes them when that is needed; like the entry's own contents, a record read so is used
- * while its input chunk is (the filter and summary do so).
+ * An entry's record, by its format (resolved once per type by the caller). When the entry was
+ * read by its bytes, its line is read from its contents literal as it stands in the input
+ * (still escaped), or from a raw line's bytes: most server and agent lines and audit events
+ * are then read without decoding them. `source.contents` decodes them when that is needed;
+ * like the entry's own contents, a record read so is used while its input chunk is (the
+ * filter and summary do so).
  */
-export function parseEntryRecord(logType: string, source: EntrySource): LogRecord | undefined {
+export function readEntryRecord(format: LogFormat | undefined, source: EntrySource): LogRecord | undefined {
+  if (!format) return undefined;
+  const { reader } = format;
+  const inBytes = reader.bytes;
   const record =
-    source.literalStart >= 0
-      ? recordInBytes(logType, source, source.literalStart + 1, source.literalEnd, true)
-      : source.plainStart >= 0
-        ? recordInBytes(logType, source, source.plainStart, source.plainEnd, false)
-        : undefined;
-  return record ?? parseRecord(logType, source.contents);
-}
-
-/** The record of the line in source.bytes[start, end), escaped in a literal or not; undefined: parse the contents. */
-function recordInBytes(logType: string, source: EntrySource, start: number, end: number, escaped: boolean): LogRecord | undefined {
-  if (logType === 'mongodb') return parseServerLineInBytes(source.bytes, start, end, escaped, source);
-  if (isAgentLog(logType)) return parseAgentLineInBytes(source.bytes, start, end, source);
-  const literal = escaped && logType === 'mongodb-audit' ? source.escapedContents : undefined;
-  return literal === undefined ? undefined : parseEscapedAuditLine(literal, source);
+    inBytes === undefined
+      ? undefined
+      : source.literalStart >= 0
+        ? inBytes(source, source.literalStart + 1, source.literalEnd, true)
+        : source.plainStart >= 0
+          ? inBytes(source, source.plainStart, source.plainEnd, false)
+          : undefined;
+  return record ?? reader.text(source.contents);
 }

@@ -2,11 +2,14 @@
  * One entry as read: its type, where its JSON sits in the input bytes, and its contents,
  * decoded only when something asks (selection by type alone never decodes).
  */
-import { literalTerminalSafe, unescapeLiteralToString } from '../encode/json-kernels.js';
+import { literalTerminalSafe, unescapeLiteralToString } from '../kernels/json-kernels.js';
+import type { LogFormat } from '../formats/log-format.js';
 import type { LinePrefix } from './line-prefix.js';
 
 export class EntryLine {
   readonly logType: string;
+  /** The type's format, resolved once per type by the reader; undefined for a type logtype does not know. */
+  readonly format: LogFormat | undefined;
   readonly partial: boolean;
   readonly prefix: LinePrefix | undefined;
   /** The input bytes the entry was read from, and its place there. */
@@ -28,6 +31,7 @@ export class EntryLine {
 
   constructor(
     logType: string,
+    format: LogFormat | undefined,
     partial: boolean,
     prefix: LinePrefix | undefined,
     bytes: Buffer,
@@ -41,6 +45,7 @@ export class EntryLine {
     plainEnd = -1,
   ) {
     this.logType = logType;
+    this.format = format;
     this.partial = partial;
     this.prefix = prefix;
     this.bytes = bytes;
@@ -55,13 +60,13 @@ export class EntryLine {
   }
 
   /** An entry made from a decoded value: a joined split line. */
-  static fromContents(logType: string, contents: string, prefix?: LinePrefix): EntryLine {
-    return new EntryLine(logType, false, prefix, EMPTY, 0, 0, 0, -1, -1, contents);
+  static fromContents(logType: string, format: LogFormat | undefined, contents: string, prefix?: LinePrefix): EntryLine {
+    return new EntryLine(logType, format, false, prefix, EMPTY, 0, 0, 0, -1, -1, contents);
   }
 
   /** A raw line bytes[start, end) read `--as TYPE`: its record is read from its bytes. */
-  static fromRawLine(logType: string, bytes: Buffer, start: number, end: number): EntryLine {
-    return new EntryLine(logType, false, undefined, bytes, start, start, start, -1, -1, bytes.toString('utf8', start, end), start, end);
+  static fromRawLine(logType: string, format: LogFormat | undefined, bytes: Buffer, start: number, end: number): EntryLine {
+    return new EntryLine(logType, format, false, undefined, bytes, start, start, start, -1, -1, bytes.toString('utf8', start, end), start, end);
   }
 
   get contents(): string {
@@ -72,7 +77,7 @@ export class EntryLine {
       // Without a backslash the literal's text is the contents.
       if (escaped !== undefined && !escaped.includes('\\')) this.#contents = escaped;
       else {
-        // The kernel, from the bytes: 3x faster than JSON.parse on a server line (measured).
+        // The kernel, from the bytes: faster than JSON.parse on a server line (docs/performance.md).
         this.#contents = unescapeLiteralToString(this.bytes, start, end) ?? decodeLiteral(escaped ?? this.bytes.toString('utf8', start, end));
       }
     }

@@ -3,17 +3,18 @@
  * and ends `"}` or `","partial":true}`: such a line is selected from those bytes without
  * parsing it (most of a `kubectl logs` stream). Any other line that starts with `{` is parsed:
  * an object with a string `logType` is an entry (a shipper that re-serialised it, or the
- * sidecar's own pino diagnostics, whose contents are the whole line); an object shaped like the
- * operator's zap lines is an entry of type `operator`, so its log needs no flag. Everything else (other
+ * sidecar's own pino diagnostics, whose contents are the whole line); an object a format
+ * recognises as its own (the operator's zap lines) is an entry of that type, so its log needs no
+ * flag. Everything else (other
  * containers' output, a cut line, a line too long to hold) is another line, counted, never a
  * crash.
  */
 import { LineSplitter } from '../follow/split-lines.js';
+import type { LogFormat } from '../formats/log-format.js';
+import { OBJECT_RECOGNIZING_FORMATS, logFormat } from '../formats/log-formats.js';
 import { matchesAt } from '../parse/match-bytes.js';
 import { EntryLine } from './entry-line.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, type LinePrefix } from './line-prefix.js';
-import { isOperatorObject } from '../parse/parse-operator-line.js';
-import { OPERATOR_LOG_TYPE } from '../parse/parse-record.js';
 
 export interface EntryHandler {
   /** False for a type that is only counted: its entries are then never built. */
@@ -36,27 +37,34 @@ const OPEN_BRACE = 0x7b;
 /** Longest input line held whole; longer ones are counted as other lines, piece by piece. */
 export const MAX_INPUT_LINE_BYTES = 64 * 1024 * 1024;
 
-/**
- * Type names seen so far, by length and first byte: a stream holds a handful of types, so a
- * name is decoded once and then recognised from its bytes, and the same string is reused
- * (its hash too, for the maps keyed by type).
- */
-class TypeNames {
-  readonly #known = new Map<number, { readonly bytes: Buffer; readonly name: string }[]>();
+/** A type as an entry names it, and its format. */
+interface EntryType {
+  readonly name: string;
+  readonly format: LogFormat | undefined;
+}
 
-  nameOf(bytes: Buffer, start: number, end: number): string {
+/**
+ * Types seen so far, by their name's length and first byte: a stream holds a handful of
+ * types, so a name is decoded and its format looked up once, then recognised from its bytes,
+ * and the same string is reused (its hash too, for the maps keyed by type).
+ */
+class EntryTypes {
+  readonly #known = new Map<number, { readonly bytes: Buffer; readonly type: EntryType }[]>();
+
+  typeOf(bytes: Buffer, start: number, end: number): EntryType {
     const key = ((end - start) << 8) | bytes[start]!;
     const candidates = this.#known.get(key);
     if (candidates) {
-      for (const candidate of candidates) if (matchesAt(bytes, start, candidate.bytes)) return candidate.name;
+      for (const candidate of candidates) if (matchesAt(bytes, start, candidate.bytes)) return candidate.type;
     }
     const name = bytes.toString('utf8', start, end);
+    const type = { name, format: logFormat(name) };
     if ((candidates?.length ?? 0) < 16) {
-      const known = { bytes: Buffer.from(bytes.subarray(start, end)), name };
+      const known = { bytes: Buffer.from(bytes.subarray(start, end)), type };
       if (candidates) candidates.push(known);
       else this.#known.set(key, [known]);
     }
-    return name;
+    return type;
   }
 }
 
@@ -71,7 +79,7 @@ function isClosingQuote(bytes: Buffer, at: number, floor: number): boolean {
 export class EntryReader {
   readonly #handler: EntryHandler;
   readonly #splitter: LineSplitter;
-  readonly #typeNames = new TypeNames();
+  readonly #types = new EntryTypes();
 
   constructor(handler: EntryHandler) {
     this.#handler = handler;
@@ -103,7 +111,7 @@ export class EntryReader {
       }
       start += prefix.length;
     }
-    const entry = readCanonical(bytes, lineStart, start, end, prefix, this.#typeNames, this.#handler) ?? readParsed(bytes, lineStart, start, end, prefix);
+    const entry = readCanonical(bytes, lineStart, start, end, prefix, this.#types, this.#handler) ?? readParsed(bytes, lineStart, start, end, prefix);
     if (entry === COUNTED) return;
     if (entry) this.#handler.entry(entry);
     else this.#handler.other(bytes, lineStart, lineEnd);
@@ -117,7 +125,7 @@ function readCanonical(
   start: number,
   end: number,
   prefix: LinePrefix | undefined,
-  typeNames: TypeNames,
+  types: EntryTypes,
   handler: EntryHandler,
 ): EntryLine | typeof COUNTED | undefined {
   if (end - start < TYPE_KEY.length + CONTENTS_KEY.length + 2 || !matchesAt(bytes, start, TYPE_KEY)) return undefined;
@@ -131,12 +139,12 @@ function readCanonical(
   const literalEnd = partial ? end - PARTIAL_TAIL.length : end - 2;
   if (!partial && bytes[end - 1] !== CLOSE_BRACE) return undefined;
   if (literalEnd <= literalStart || !isClosingQuote(bytes, literalEnd, literalStart + 1)) return undefined;
-  const logType = typeNames.nameOf(bytes, typeStart, typeEnd);
-  if (!handler.wants(logType)) {
-    handler.counted(logType);
+  const type = types.typeOf(bytes, typeStart, typeEnd);
+  if (!handler.wants(type.name)) {
+    handler.counted(type.name);
     return COUNTED;
   }
-  return new EntryLine(logType, partial, prefix, bytes, lineStart, start, end, literalStart, literalEnd);
+  return new EntryLine(type.name, type.format, partial, prefix, bytes, lineStart, start, end, literalStart, literalEnd);
 }
 
 /** Marks a line that was an entry of a type only counted. */
@@ -153,12 +161,12 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const { logType, contents, partial } = value as Record<string, unknown>;
+  const object = value as Record<string, unknown>;
+  const { logType, contents, partial } = object;
   if (typeof logType !== 'string') {
-    // The operator's own log, piped in: its lines are entries of their own type.
-    return isOperatorObject(value as Record<string, unknown>)
-      ? new EntryLine(OPERATOR_LOG_TYPE, false, prefix, bytes, lineStart, start, end, -1, -1, text)
-      : undefined;
+    // A log read as it is (the operator's, piped in): its lines are entries of their own type.
+    const format = OBJECT_RECOGNIZING_FORMATS.find((candidate) => candidate.recognizesObject!(object));
+    return format && new EntryLine(format.name, format, false, prefix, bytes, lineStart, start, end, -1, -1, text);
   }
-  return new EntryLine(logType, partial === true, prefix, bytes, lineStart, start, end, -1, -1, typeof contents === 'string' ? contents : text);
+  return new EntryLine(logType, logFormat(logType), partial === true, prefix, bytes, lineStart, start, end, -1, -1, typeof contents === 'string' ? contents : text);
 }

@@ -1,22 +1,29 @@
 /**
- * What `kubectl logs` and its neighbours put in front of an entry (FORMATS.md §2):
+ * What `kubectl logs` and its neighbours put in front of an entry (docs/formats.md):
  * `--timestamps` (RFC 3339 and a space), `--prefix` (`[pod/NAME/CONTAINER] `), both at once,
- * and stern's `POD CONTAINER ` (coloured on a terminal). Works on the head of a line only.
+ * and stern's `POD CONTAINER ` (coloured on a terminal), with `--all-namespaces` its
+ * `NAMESPACE POD CONTAINER `, and with `--timestamps` the time after them: RFC 3339 (stern's
+ * default, in any `--timezone`), or `--timestamps=short`'s `MM-DD hh:mm:ss`, which has no year
+ * and no zone and so is kept as text only. Works on the head of a line only.
  */
 export interface LinePrefix {
   /** Length of the prefix in the line's head (UTF-16 units = bytes: prefixes are ASCII). */
   readonly length: number;
   /** The prefix as it was, for `--keep-prefix`. */
   readonly text: string;
-  /** The time kubectl stamped the line with. */
+  /** The time kubectl (or stern) stamped the line with. */
   readonly time?: string;
-  /** `pod/NAME/CONTAINER` or `POD CONTAINER`. */
+  /** `pod/NAME/CONTAINER`, `POD CONTAINER` or `NAMESPACE POD CONTAINER`. */
   readonly source?: string;
 }
 
-const ANSI = '(?:\\x1b\\[[0-9;]*m)*';
 const KUBECTL = /^(?:\[([^\]\s]+)\] )?(?:(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) )?/;
-const STERN = new RegExp(`^${ANSI}([^\\s\\x1b]+)${ANSI} ${ANSI}([^\\s\\x1b]+)${ANSI} `);
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)$/;
+const SHORT_DAY = /^\d\d-\d\d$/;
+const SHORT_TIME = /^\d\d:\d\d:\d\d$/;
+const ANSI = /\x1b\[[0-9;]*m/g;
+/** A word of stern's: no space, no control but its colours'. */
+const STERN_WORD = /^[^\s\x00-\x1f]+$/;
 
 /** Bytes of a line's head worth looking at for a prefix. */
 export const PREFIX_HEAD_BYTES = 400;
@@ -36,9 +43,19 @@ export function parseLinePrefix(head: string): LinePrefix | undefined {
       ...(kubectl[1] === undefined ? {} : { source: kubectl[1] }),
     };
   }
-  const stern = STERN.exec(head);
-  if (stern && head[stern[0].length] === '{') {
-    return { length: stern[0].length, text: stern[0], source: `${stern[1]} ${stern[2]}` };
-  }
-  return undefined;
+  return sternPrefix(head);
+}
+
+/** stern's words before the entry: NAMESPACE? POD CONTAINER, then its time, if any. */
+function sternPrefix(head: string): LinePrefix | undefined {
+  const brace = head.indexOf(' {');
+  if (brace < 3) return undefined;
+  const words = head.slice(0, brace).split(' ');
+  let time: string | undefined;
+  if (RFC3339.test(words.at(-1)!)) time = words.pop();
+  else if (words.length > 3 && SHORT_TIME.test(words.at(-1)!) && SHORT_DAY.test(words.at(-2)!)) words.length -= 2;
+  const names = words.map((word) => word.replace(ANSI, ''));
+  if (names.length < 2 || names.length > 3 || !names.every((name) => STERN_WORD.test(name))) return undefined;
+  const text = head.slice(0, brace + 1);
+  return { length: text.length, text, source: names.join(' '), ...(time === undefined ? {} : { time }) };
 }

@@ -5,12 +5,12 @@
  * A regular file (named, or stdin redirected from one) is read synchronously into one buffer
  * reused for every chunk: no chunk is allocated, so none outlives its turn. With a fresh 1 MiB
  * Buffer per chunk, pretty output's many small allocations had the collector promote each chunk
- * while in use, and RSS grew with the input (155 MB for a million entries).
+ * while in use, and RSS grew with the input.
  */
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { KERNEL_INPUT_BYTES, leaseKernelInput, releaseKernelInput } from '../encode/json-kernels.js';
+import { KERNEL_INPUT_BYTES, leaseKernelInput, releaseKernelInput } from '../kernels/json-kernels.js';
 
 const READ_CHUNK = KERNEL_INPUT_BYTES;
 const GZIP_MAGIC = [0x1f, 0x8b];

@@ -4,6 +4,7 @@
  */
 import type { Readable } from 'node:stream';
 import { LineSplitter } from '../follow/split-lines.js';
+import { logFormat } from '../formats/log-formats.js';
 import { EntryLine } from './entry-line.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputChunks } from './open-input.js';
@@ -20,23 +21,46 @@ interface LineReader {
   end(): void;
 }
 
+/** What reads the lines: it may say it wants no more (`done`: --max-count, -q). */
+export type InputHandler = EntryHandler & { end(): void; readonly done?: boolean };
+
 /**
  * Reads the inputs; `afterChunk` runs after each chunk was handled (output is flushed there:
  * the chunk's bytes may be reused once it returns). The handler's `end` runs at the very end.
+ * An input that cannot be read (or stops being readable) is given to `unreadable`, and the next
+ * one is read, as cat and grep do; without `unreadable`, its error ends the reading.
  */
 export async function readEntries(
   selection: InputSelection,
-  handler: EntryHandler & { end(): void },
+  handler: InputHandler,
   /** stdin, asked for only when it is read as a stream (making the stream turns the descriptor non-blocking). */
   stdin: () => Readable,
   afterChunk: (bytes: number) => Promise<void> | void,
+  unreadable?: (input: string, error: unknown) => void,
 ): Promise<void> {
   const inputs = selection.inputs.length > 0 ? selection.inputs : ['-'];
   for (const input of inputs) {
+    if (handler.done) break;
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
-    for await (const chunk of inputChunks(input, stdin)) {
-      reader.push(chunk);
-      await afterChunk(chunk.length);
+    const chunks = inputChunks(input, stdin);
+    try {
+      for (;;) {
+        let next: IteratorResult<Buffer>;
+        try {
+          next = await chunks.next();
+        } catch (error) {
+          if (!unreadable) throw error;
+          unreadable(input, error);
+          break;
+        }
+        if (next.done) break;
+        reader.push(next.value);
+        await afterChunk(next.value.length);
+        if (handler.done) break;
+      }
+    } finally {
+      // Closes the input when it was left early (done, or an error in the handler).
+      await chunks.return(undefined);
     }
     reader.end();
   }
@@ -45,9 +69,10 @@ export async function readEntries(
 
 /** `--as TYPE`: every raw line is the contents of an entry of that type. */
 function rawLineReader(logType: string, handler: EntryHandler): LineReader {
+  const format = logFormat(logType);
   const splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, (bytes, start, end, partial) => {
     if (partial) handler.other(bytes, start, end);
-    else handler.entry(EntryLine.fromRawLine(logType, bytes, start, end));
+    else handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end));
   });
   return { push: (chunk) => splitter.push(chunk), end: () => splitter.flush() };
 }

@@ -1,13 +1,15 @@
 /**
  * Pretty output for a person at a terminal: where the line came from (when several pods are
- * read at once), a coloured badge for its type, the time where known, and the contents, made
- * safe for the terminal. Type-aware renderers (server, audit, agents, operator) plug in by type.
+ * read at once), a coloured badge for its type (its format's short name and colour), the time
+ * where known, and the contents, made safe for the terminal.
  */
+import { logFormat } from '../formats/log-formats.js';
 import type { EntryLine } from '../read/entry-line.js';
 import type { Level, LogRecord } from '../parse/log-record.js';
 import { recordObject, valueAt } from '../parse/record-object.js';
 import type { JsonMember } from '../parse/json-members.js';
-import { attrMembersOf, slowOperationOf } from '../parse/parse-server-line.js';
+import { attrMembersOf } from '../parse/record-attributes.js';
+import { slowOperationOf } from '../parse/slow-operation.js';
 import type { Palette, Paint } from './colors.js';
 import { escapeTerminal, isTerminalSafe } from './escape-terminal.js';
 import { formatTime } from './format-time.js';
@@ -21,30 +23,18 @@ export interface PrettyOptions {
   readonly fields?: readonly (readonly string[])[] | undefined;
 }
 
-/** Short labels, so the contents start in the same column for every type. */
-const BADGES: Readonly<Record<string, { label: string; color: keyof Palette }>> = {
-  mongodb: { label: 'mongodb', color: 'green' },
-  'mongodb-audit': { label: 'audit', color: 'magenta' },
-  'automation-agent': { label: 'agent', color: 'cyan' },
-  'automation-agent-verbose': { label: 'agent-verbose', color: 'blue' },
-  'automation-agent-stderr': { label: 'agent-stderr', color: 'red' },
-  'automation-agent-stdout': { label: 'agent-stdout', color: 'cyan' },
-  'monitoring-agent': { label: 'monitoring', color: 'yellow' },
-  'backup-agent': { label: 'backup', color: 'yellow' },
-  'agent-launcher-script': { label: 'launcher', color: 'gray' },
-  'logtype-sidecar': { label: 'sidecar', color: 'gray' },
-  operator: { label: 'operator', color: 'magenta' },
-};
+/** Badges are padded to this, so the contents start in the same column for every type. */
 const BADGE_WIDTH = 13;
 
 export function typeBadge(logType: string, palette: Palette): string {
   return paintedWords(palette).badge.of(logType);
 }
 
+/** A known type by its short name in its colour; any other by its name, in bold. */
 function paintBadge(logType: string, palette: Palette): string {
-  const badge = BADGES[logType];
-  const label = escapeTerminal(badge?.label ?? logType).padEnd(BADGE_WIDTH);
-  const paint = (badge ? palette[badge.color] : palette.bold) as Paint;
+  const format = logFormat(logType);
+  const label = escapeTerminal(format?.shortName ?? logType).padEnd(BADGE_WIDTH);
+  const paint: Paint = format ? palette[format.color] : palette.bold;
   return paint(label);
 }
 
@@ -110,7 +100,13 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   // Expanded, the attributes stand in full below the line, not on it too.
   line += ` ${renderRecord(record, palette, escape, 0)}`;
   if (record.attrs && Object.keys(record.attrs).length > 0) {
-    return `${line}\n${palette.gray(escape(JSON.stringify(record.attrs, null, 2)).replace(/^/gm, '    '))}`;
+    // Line by line: JSON writes a control inside a value as an escape, so the only newlines are
+    // the indentation's; what JSON leaves as it is (C1 controls, bidi overrides) is escaped here.
+    const block = JSON.stringify(record.attrs, null, 2)
+      .split('\n')
+      .map((text) => `    ${escape(text)}`)
+      .join('\n');
+    return `${line}\n${palette.gray(block)}`;
   }
   return line;
 }

@@ -3,11 +3,13 @@
  * same for every log (level, time), and the ones that belong to one log (the server's
  * component, id, context, namespace, slow operations and plans; the audit's event types,
  * users and failures; the operator's resource). A filter that belongs to one log keeps only
- * that log's lines: `--slow` shows slow operations, nothing else.
+ * that log's lines (the types whose format names its family): `--slow` shows slow operations,
+ * nothing else.
  */
+import type { LogFormat, QueryFamily } from '../formats/log-format.js';
+import { logFormat } from '../formats/log-formats.js';
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
-import { slowOperationOf } from '../parse/parse-server-line.js';
-import { OPERATOR_LOG_TYPE } from '../parse/parse-record.js';
+import { slowOperationOf } from '../parse/slow-operation.js';
 import { globToRegExp, typePatterns } from './type-matcher.js';
 
 export interface RecordQuery {
@@ -31,21 +33,59 @@ export interface RecordQuery {
   readonly resources?: readonly string[] | undefined;
 }
 
-const SERVER = 'mongodb';
-const AUDIT = 'mongodb-audit';
+/** The filters that belong to one log's records, by the family its format names (LogFormat.query). */
+const FAMILY_FILTERS: Readonly<Record<QueryFamily, readonly (keyof RecordQuery)[]>> = {
+  server: ['components', 'ids', 'contexts', 'namespaces', 'slowMillis', 'plan'],
+  audit: ['atypes', 'users', 'failed'],
+  operator: ['resources'],
+};
+
+const isAsked = (value: unknown): boolean => value !== undefined && value !== false;
 
 /** True when the query asks anything of a line's record (so records must be read). */
 export function queriesRecords(query: RecordQuery): boolean {
-  return Object.values(query).some((value) => value !== undefined && value !== false);
+  return Object.values(query).some(isAsked);
 }
 
-/** Which log the type-specific filters of the query belong to, or undefined for none. */
-function queriedLog(query: RecordQuery): { server: boolean; audit: boolean; operator: boolean } {
-  return {
-    server: [query.components, query.ids, query.contexts, query.namespaces, query.slowMillis, query.plan].some((v) => v !== undefined),
-    audit: query.atypes !== undefined || query.users !== undefined || query.failed === true,
-    operator: query.resources !== undefined,
+/** The families whose filters the query asks for. */
+function queriedFamilies(query: RecordQuery): QueryFamily[] {
+  return (Object.keys(FAMILY_FILTERS) as QueryFamily[]).filter((family) => FAMILY_FILTERS[family].some((key) => isAsked(query[key])));
+}
+
+/**
+ * True for a type whose lines the family's filters may keep, decided once a type (a stream
+ * holds a handful): filters of two families keep nothing, as no line is of both.
+ */
+function familyTest(families: readonly QueryFamily[]): (logType: string) => boolean {
+  const decided = new Map<string, boolean>();
+  let lastType: string | undefined;
+  let lastDecision = false;
+  return (logType) => {
+    if (logType === lastType) return lastDecision;
+    let decision = decided.get(logType);
+    if (decision === undefined) {
+      const format: LogFormat | undefined = logFormat(logType);
+      decision = families.length === 1 && format?.query === families[0];
+      // Bounded: a stream can hold any number of distinct types.
+      if (decided.size < 1024) decided.set(logType, decision);
+    }
+    lastType = logType;
+    lastDecision = decision;
+    return decision;
   };
+}
+
+/**
+ * The test a line that is not an entry must pass, as grep would apply the same options to it:
+ * `--grep` (and `-v`) and `--message` on its text. It has no level, time or record of a log,
+ * so `--level`, `--since`, `--until` and one log's filters never keep it. Undefined when
+ * nothing is asked: every such line passes.
+ */
+export function otherLinePredicate(grep: RegExp | undefined, invertGrep: boolean, query: RecordQuery): ((text: string) => boolean) | undefined {
+  const { message, ...rest } = query;
+  if (Object.values(rest).some(isAsked)) return () => false;
+  if (!grep && !message) return undefined;
+  return (text) => (!grep || grep.test(text) !== invertGrep) && (!message || message.test(text));
 }
 
 /** A case-insensitive glob (`conn*`, `app.*`) as a test. */
@@ -58,7 +98,8 @@ function globTest(patterns: readonly string[]): (value: string | undefined) => b
 export function recordPredicate(
   query: RecordQuery,
 ): (logType: string, record: LogRecord | undefined, stampedAt?: number, contents?: string) => boolean {
-  const log = queriedLog(query);
+  const families = queriedFamilies(query);
+  const ofFamily = families.length > 0 ? familyTest(families) : undefined;
   const component = query.components && globTest(query.components);
   const context = query.contexts && globTest(query.contexts);
   const namespace = query.namespaces && globTest(query.namespaces);
@@ -71,16 +112,14 @@ export function recordPredicate(
   const since = query.since?.getTime();
   const until = query.until?.getTime();
   return (logType, record, stampedAt, contents) => {
-    if (log.server && logType !== SERVER) return false;
-    if (log.audit && logType !== AUDIT) return false;
-    if (log.operator && logType !== OPERATOR_LOG_TYPE) return false;
+    if (ofFamily && !ofFamily(logType)) return false;
     if (maxRank !== undefined && (record?.level === undefined || levelRank(record.level) > maxRank)) return false;
     if (query.message && !query.message.test(record?.message ?? contents ?? '')) return false;
     if (since !== undefined || until !== undefined) {
       const time = record?.time ?? stampedAt;
       if (time === undefined || (since !== undefined && time < since) || (until !== undefined && time > until)) return false;
     }
-    if (!log.server && !log.audit && !log.operator) return true;
+    if (!ofFamily) return true;
     if (!record) return false;
     if (component && !component(record.component)) return false;
     if (ids && (record.id === undefined || !ids.has(record.id))) return false;

@@ -1,8 +1,16 @@
 /**
- * `-t/--type` and `-x/--exclude`: names, comma lists and globs (`automation-agent*`). The
- * decision for each type is made once and remembered: a stream holds a handful of types.
+ * `-t/--type` and `-x/--exclude`: names, comma lists and globs (`automation-agent*`). A type
+ * logtype knows is matched by its name or by the short name pretty output labels it with
+ * (`audit`, `agent`, `sidecar`: the registry's), so what a person reads is what they can type.
+ * The decision for each type is made once and remembered: a stream holds a handful of types
+ * (and the memory is bounded for one that holds any number).
  */
+import { LOG_FORMATS, logFormat } from '../formats/log-formats.js';
+
 export type TypeMatcher = (logType: string) => boolean;
+
+/** Decisions remembered at the most; a type beyond is decided each time it comes. */
+const MAX_DECIDED = 1024;
 
 export function globToRegExp(glob: string, flags = ''): RegExp {
   const source = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
@@ -14,17 +22,40 @@ export function typePatterns(values: readonly string[]): string[] {
   return values.flatMap((value) => value.split(',')).map((p) => p.trim()).filter(Boolean);
 }
 
+/** True when a pattern names the type: its name, or its short name when logtype knows it. */
+function namesType(pattern: RegExp, logType: string): boolean {
+  if (pattern.test(logType)) return true;
+  const shortName = logFormat(logType)?.shortName;
+  return shortName !== undefined && shortName !== logType && pattern.test(shortName);
+}
+
 export function typeMatcher(include: readonly string[], exclude: readonly string[]): TypeMatcher {
   const includes = typePatterns(include).map((glob) => globToRegExp(glob));
   const excludes = typePatterns(exclude).map((glob) => globToRegExp(glob));
+  if (includes.length === 0 && excludes.length === 0) return () => true;
   const decided = new Map<string, boolean>();
   return (logType) => {
     let selected = decided.get(logType);
     if (selected === undefined) {
-      selected =
-        (includes.length === 0 || includes.some((re) => re.test(logType))) && !excludes.some((re) => re.test(logType));
-      decided.set(logType, selected);
+      selected = (includes.length === 0 || includes.some((re) => namesType(re, logType))) && !excludes.some((re) => namesType(re, logType));
+      if (decided.size < MAX_DECIDED) decided.set(logType, selected);
     }
     return selected;
   };
+}
+
+/** Every name a person may give a known type: names and short names, in the registry's order. */
+export function knownTypeNames(): string[] {
+  return [...new Set(LOG_FORMATS.flatMap((format) => [format.name, format.shortName]))];
+}
+
+/**
+ * The patterns that name no type logtype knows (a typo, most likely: entries of such a type are
+ * still matched, as a stream may carry types logtype does not know).
+ */
+export function unknownTypePatterns(values: readonly string[]): string[] {
+  return typePatterns(values).filter((pattern) => {
+    const re = globToRegExp(pattern);
+    return !LOG_FORMATS.some((format) => namesType(re, format.name));
+  });
 }

@@ -10,7 +10,7 @@ export class BoundedCounts<V = undefined, K extends string | number = string> {
   #lastKey: K | undefined;
   #lastHeld: { count: number; value: V } | undefined;
 
-  constructor(limit = 2000) {
+  constructor(limit: number) {
     this.#limit = limit;
   }
 

@@ -22,6 +22,10 @@ export const LOGROTATE: SystemTool = { command: 'logrotate', alternatives: ['/us
 export const CHROMIUM: SystemTool = { command: 'chromium', alternatives: ['/usr/bin/chromium-browser'], debianPackage: 'chromium' };
 export const JQ: SystemTool = { command: 'jq', debianPackage: 'jq' };
 export const LNAV: SystemTool = { command: 'lnav', debianPackage: 'lnav' };
+export const GREP: SystemTool = { command: 'grep', debianPackage: 'grep' };
+export const BASH: SystemTool = { command: 'bash', debianPackage: 'bash' };
+export const ZSH: SystemTool = { command: 'zsh', debianPackage: 'zsh' };
+export const FISH: SystemTool = { command: 'fish', debianPackage: 'fish' };
 
 /** The tool's full path, or undefined when it is not installed. */
 export function findTool(tool: SystemTool): string | undefined {

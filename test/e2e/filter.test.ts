@@ -86,7 +86,7 @@ test('split lines are joined, per type, across other types between the pieces', 
 
 test('--summary: counts per type and other lines, on stderr', (t) => {
   const result = runFilter(['--summary', '-t', 'mongodb'], STREAM);
-  t.regex(result.stderr, /logtype: 6 entries read, 2 written, 1 other lines/);
+  t.regex(result.stderr, /logtype: 6 entries read, 2 written, 1 other line\n/);
   t.regex(result.stderr, /mongodb +2\n/);
   t.regex(result.stderr, /logtype-sidecar +1\n/);
 });
@@ -94,7 +94,7 @@ test('--summary: counts per type and other lines, on stderr', (t) => {
 test('--strict: other lines make the exit 1, with the count', (t) => {
   const result = runFilter(['--strict'], STREAM);
   t.is(result.status, 1);
-  t.regex(result.stderr, /1 line was not entries/);
+  t.is(result.stderr, 'logtype: 1 line was not an entry (--strict)\n');
   t.is(runFilter(['--strict'], `${entryLine('a', 'b')}\n`).status, 0);
 });
 
@@ -135,8 +135,6 @@ const usage: { name: string; args: string[]; says: RegExp }[] = [
   { name: 'a bad colour mode', args: ['--color', 'sometimes'], says: /--color takes auto, always, never, not "sometimes"/ },
   { name: 'a flag without its value', args: ['-t'], says: /Option '-t, --type <value>' argument missing/ },
   { name: 'a bad regular expression', args: ['-g', '('], says: /--grep: Invalid regular expression/ },
-  { name: 'a missing file', args: ['/nonexistent/file.log'], says: /cannot read \/nonexistent\/file.log: ENOENT/ },
-  { name: 'a directory', args: ['/tmp'], says: /\/tmp is a directory/ },
   { name: '-v without -g', args: ['-v'], says: /--invert-grep needs --grep/ },
 ];
 for (const { name, args, says } of usage) {
@@ -197,7 +195,7 @@ test('pretty: every real sample is rendered, one line out for every line in, non
   for (const [file, type] of samples) {
     const result = runFilter(['--as', type, '-o', 'pretty', '--color', 'never', '--summary', path.join(REAL_DATA, file)]);
     t.is(result.status, 0, file);
-    const read = Number(/(\d+) entries read/.exec(result.stderr)?.[1]);
+    const read = Number(/(\d+) entr(?:y|ies) read/.exec(result.stderr)?.[1]);
     const shown = result.stdout.split('\n').slice(0, -1);
     t.is(shown.length, read, file);
     t.false(shown.some((line) => line.trim() === ''), file);

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { encodeEntry, isEntryLine } from '../../src/encode/encode-entry.js';
-import { MAX_ESCAPE_BYTES, escapeAsciiJson, leaseKernelOutputChunk } from '../../src/encode/json-kernels.js';
-import { unescapeJsonBytes } from '../../src/read/unescape-json.js';
+import { MAX_ESCAPE_BYTES, escapeAsciiJson, leaseKernelOutputChunk } from '../../src/kernels/json-kernels.js';
+import { unescapeJsonBytes } from '../../src/kernels/unescape-json.js';
 import { JQ, testWithTool } from '../_helpers/system-tool.js';
 
 const cases: { name: string; contents: string; expected: string }[] = [

@@ -3,8 +3,8 @@ import { parseLinePrefix } from '../../src/read/line-prefix.js';
 import { typeMatcher } from '../../src/select/type-matcher.js';
 import { escapeTerminal, isTerminalSafe } from '../../src/render/escape-terminal.js';
 import { colorEnabled } from '../../src/render/colors.js';
-import { unescapeJsonBytes } from '../../src/read/unescape-json.js';
-import { literalTerminalSafe, unescapeLiteralToString } from '../../src/encode/json-kernels.js';
+import { unescapeJsonBytes } from '../../src/kernels/unescape-json.js';
+import { literalTerminalSafe, unescapeLiteralToString } from '../../src/kernels/json-kernels.js';
 import { formatTime } from '../../src/render/format-time.js';
 
 const prefixes: { name: string; head: string; expected: ReturnType<typeof parseLinePrefix> }[] = [
@@ -30,6 +30,33 @@ const prefixes: { name: string; head: string; expected: ReturnType<typeof parseL
     head: '\u001b[32mdb-0\u001b[0m \u001b[36magent\u001b[0m {"logType"',
     expected: { length: 29, text: '\u001b[32mdb-0\u001b[0m \u001b[36magent\u001b[0m ', source: 'db-0 agent' },
   },
+  {
+    name: 'stern --timestamps',
+    head: 'my-rs-0 db 2026-11-22T10:00:00.123456789Z {"logType"',
+    expected: { length: 42, text: 'my-rs-0 db 2026-11-22T10:00:00.123456789Z ', source: 'my-rs-0 db', time: '2026-11-22T10:00:00.123456789Z' },
+  },
+  {
+    name: 'stern --timestamps --timezone',
+    head: 'my-rs-0 db 2026-11-22T19:00:00.000000000+09:00 {"logType"',
+    expected: { length: 47, text: 'my-rs-0 db 2026-11-22T19:00:00.000000000+09:00 ', source: 'my-rs-0 db', time: '2026-11-22T19:00:00.000000000+09:00' },
+  },
+  {
+    name: 'stern --timestamps=short: kept as text, no year to make a time of',
+    head: 'my-rs-0 db 11-22 10:00:00 {"logType"',
+    expected: { length: 26, text: 'my-rs-0 db 11-22 10:00:00 ', source: 'my-rs-0 db' },
+  },
+  {
+    name: 'stern --all-namespaces, coloured, --timestamps',
+    head: '\u001b[32mmongodb\u001b[0m \u001b[32mmy-rs-0\u001b[0m \u001b[36mdb\u001b[0m 2026-11-22T10:00:00Z {"logType"',
+    expected: {
+      length: 67,
+      text: '\u001b[32mmongodb\u001b[0m \u001b[32mmy-rs-0\u001b[0m \u001b[36mdb\u001b[0m 2026-11-22T10:00:00Z ',
+      source: 'mongodb my-rs-0 db',
+      time: '2026-11-22T10:00:00Z',
+    },
+  },
+  { name: 'four words are no stern prefix', head: 'a b c d {"logType"', expected: undefined },
+  { name: 'one word is none either', head: 'word {"logType"', expected: undefined },
   { name: 'plain text', head: 'Skipping creating symlinks because this is not Static Containers', expected: undefined },
   { name: 'a time, then text', head: '2026-11-22T10:00:00Z starting', expected: undefined },
   { name: 'empty', head: '', expected: undefined },
@@ -48,6 +75,11 @@ const matchers: { include: string[]; exclude: string[]; yes: string[]; no: strin
   { include: ['*-agent'], exclude: ['backup*'], yes: ['monitoring-agent', 'automation-agent'], no: ['backup-agent', 'mongodb'] },
   { include: [], exclude: ['automation-agent-verbose', 'logtype-sidecar'], yes: ['mongodb'], no: ['automation-agent-verbose', 'logtype-sidecar'] },
   { include: ['mongo.b'], exclude: [], yes: [], no: ['mongodb', 'mongo.b'.replace('.', 'x')] },
+  // The short names pretty prints are names too.
+  { include: ['audit'], exclude: [], yes: ['mongodb-audit'], no: ['mongodb', 'audit-x'] },
+  { include: ['agent,sidecar'], exclude: [], yes: ['automation-agent', 'logtype-sidecar'], no: ['automation-agent-verbose', 'monitoring-agent'] },
+  { include: ['agent*'], exclude: ['agent-verbose'], yes: ['automation-agent', 'automation-agent-stderr', 'automation-agent-stdout', 'agent-launcher-script'], no: ['automation-agent-verbose', 'mongodb'] },
+  { include: [], exclude: ['launcher'], yes: ['mongodb'], no: ['agent-launcher-script'] },
 ];
 for (const { include, exclude, yes, no } of matchers) {
   test(`types: -t ${include.join(' ')} -x ${exclude.join(' ')}`, (t) => {

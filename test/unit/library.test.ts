@@ -1,4 +1,4 @@
-/** The README's library examples, run against the package root: the documented API works as shown. */
+/** The library examples of docs/library.md, run against the package root: the documented API works as shown. */
 import test from 'ava';
 import {
   ProblemFinder,
@@ -15,7 +15,7 @@ import {
   slowOperationOf,
 } from '../../src/index.js';
 
-test('README: parse, select and render a server line', (t) => {
+test('docs/library.md: parse, select and render a server line', (t) => {
   const line =
     '{"t":{"$date":"2026-11-22T10:00:05.000Z"},"s":"I","c":"COMMAND","id":51803,"ctx":"conn42","msg":"Slow query","attr":{"ns":"shop.orders","planSummary":"COLLSCAN","durationMillis":2500}}';
   const record = parseRecord('mongodb', line)!;
@@ -26,7 +26,7 @@ test('README: parse, select and render a server line', (t) => {
   t.is(renderRecord(record, palette(false)), 'INFO  COMMAND [conn42] 2500ms shop.orders COLLSCAN Slow query');
 });
 
-test('README: summarise and diagnose', (t) => {
+test('docs/library.md: summarise and diagnose', (t) => {
   const record = parseRecord(
     'mongodb',
     '{"t":{"$date":"2026-11-22T10:00:05.000Z"},"s":"I","c":"COMMAND","id":51803,"ctx":"conn42","msg":"Slow query","attr":{"ns":"shop.orders","planSummary":"COLLSCAN","durationMillis":2500}}',
@@ -41,7 +41,7 @@ test('README: summarise and diagnose', (t) => {
   t.regex(finder.findings()[0]?.problem.remedy ?? '', /^Free or grow the volume \(expand the PVC\); /);
 });
 
-test('README: encoding, prefixes, terminal safety', (t) => {
+test('docs/library.md: encoding, prefixes, terminal safety', (t) => {
   t.is(encodeEntry('mongodb', 'a "quoted" line'), '{"logType":"mongodb","contents":"a \\"quoted\\" line"}\n');
   t.like(parseLinePrefix('[pod/db-0/c] {"logType"…'), { length: 13, text: '[pod/db-0/c] ', source: 'pod/db-0/c' });
   t.is(escapeTerminal('\u001b[2J'), '\\e[2J');

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { parseLogTime } from '../../src/parse/log-record.js';
-import { readServerHead } from '../../src/parse/line-head.js';
+import { readAgentHead, readServerHead } from '../../src/parse/line-head.js';
+import { parseAgentLine, parseAgentLineInBytes } from '../../src/parse/parse-agent-line.js';
 import { OTHER_TIMES, VALID_ISO_TIMES } from '../_helpers/iso-times.js';
 
 const lineAt = (time: string, msg = 'Connection accepted', id = '22943') =>
@@ -108,4 +109,37 @@ test('server head: times of one minute read one after another, in other zones, a
   for (const time of times) {
     for (const head of headsOf(lineAt(time))) t.is(head?.time, parseLogTime(time), time);
   }
+});
+
+test('agent head: every field, and where the rest starts', (t) => {
+  const line = '[2026-11-22T10:00:00.123+0000] [.info] [src/director/director.go:computePlan:1083] <rs0-1> [10:00:00.123] All 3 Mongo processes are in goal state';
+  const bytes = Buffer.from(line);
+  t.like(readAgentHead(bytes, 0, bytes.length), { time: Date.parse('2026-11-22T10:00:00.123Z'), level: '.info', source: 'src/director/director.go:computePlan:1083' });
+  t.is(line.slice(readAgentHead(bytes, 0, bytes.length)!.end), '<rs0-1> [10:00:00.123] All 3 Mongo processes are in goal state');
+});
+
+// Each is read by the expression instead. The first three made the kernel load a byte at -1
+// (found by the property tests): the filter stopped with "memory access out of bounds".
+const notAgentHeads: [string, string][] = [
+  ['a time and no level', '[2026-11-22T10:00:00.000+0000] hello world'],
+  ['no space between the first fields', '[2026-11-22T10:00:00.000+0000][.info] [main.go:1] hi'],
+  ['a level and no source', '[2026-11-22T10:00:00.000+0000] [.info] hi'],
+  ['a backslash in the level', '[2026-11-22T10:00:00.000+0000] [.in\\fo] [main.go:1] hi'],
+  ['an empty time', '[] [.info] [main.go:1] hi'],
+  // The expression's \s takes any blank after the source; the kernel only a space.
+  ['a tab after the source', '[2026-11-22T10:00:00.000+0000] [.info] [main.go:1]\thello'],
+  ['a form feed after the source', '[2026-11-22T10:00:00.000+0000] [.info] [main.go:1]\fhello'],
+  ['a carriage return after the source', '[2026-11-22T10:00:00.000+0000] [.info] [main.go:1]\rhello'],
+];
+for (const [name, line] of notAgentHeads) {
+  test(`agent head: not read from ${name}, and the line read as the expression reads it`, (t) => {
+    const bytes = Buffer.from(line);
+    t.is(readAgentHead(bytes, 0, bytes.length), undefined);
+    t.is(parseAgentLineInBytes(bytes, 0, bytes.length, { contents: line }), undefined);
+  });
+}
+
+test('agent head: a line with a tab after its fields has the same message read either way', (t) => {
+  const line = '[2026-11-22T10:00:00.000+0000] [.info] [main.go:1]\thello';
+  t.is(parseAgentLine(line)?.message, 'hello');
 });

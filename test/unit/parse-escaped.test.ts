@@ -4,7 +4,8 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { EntrySource, LogRecord } from '../../src/parse/log-record.js';
 import { parseEntryRecord, parseRecord } from '../../src/parse/parse-record.js';
-import { attrFirstKey, attrNumber, attrValue, slowOperationOf } from '../../src/parse/parse-server-line.js';
+import { attrFirstKey, attrNumber, attrValue } from '../../src/parse/record-attributes.js';
+import { slowOperationOf } from '../../src/parse/slow-operation.js';
 import { REAL_DATA } from '../_helpers/sidecar-process.js';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../../samples');

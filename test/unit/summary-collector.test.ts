@@ -1,6 +1,7 @@
 import test from 'ava';
 import { parseRecord } from '../../src/parse/parse-record.js';
-import { SummaryCollector, messageShape } from '../../src/summary/summary-collector.js';
+import { SummaryCollector } from '../../src/summary/summary-collector.js';
+import { messageShape } from '../../src/summary/message-shape.js';
 import { SampleQuantiles } from '../../src/summary/sample-quantiles.js';
 import { BoundedCounts } from '../../src/summary/bounded-counts.js';
 import { formatTable, foldActivity, sparkline } from '../../src/summary/render-summary-text.js';

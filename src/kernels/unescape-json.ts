@@ -7,7 +7,7 @@
  * The SIMD kernel (json-kernels.ts) decodes literals without \u escapes, nearly all of them;
  * the byte loop here decodes the others.
  */
-import { HAS_UNICODE_ESCAPE, MAX_UNESCAPE_BYTES, unescapeLiteral } from '../encode/json-kernels.js';
+import { HAS_UNICODE_ESCAPE, MAX_UNESCAPE_BYTES, unescapeLiteral } from './json-kernels.js';
 
 const BACKSLASH = 0x5c;
 

@@ -1,13 +1,30 @@
 /**
- * The byte loops of JSON strings, in a small WebAssembly module using 128-bit SIMD
- * (json-string.wat): escaping for the sidecar, unescaping for the filter's raw output. Both
- * copy their input into the module's memory and the result out of it, and still win: the
- * sidecar's escape as a JavaScript byte loop took 2.6-3.5 ns a byte and catch-up of a million
- * lines 1.4 CPU-s; with the module, 0.9 (measured). No string is made on the way (a million
- * lines of JSON.stringify and concatenation were a third of catch-up time, and their garbage
- * another sixth).
+ * The kernels (kernels.wat, compiled and embedded in kernels-wasm.ts): the byte loops of JSON
+ * strings in a small WebAssembly module using 128-bit SIMD, escaping for the sidecar and
+ * unescaping for the filter, and the readers of a line's head and of an object's members. Each
+ * takes its input in the module's memory: where the input was read into it, where it lies;
+ * else copied in. Outputs land in chunks leased from the same memory, so nothing is copied out.
+ * Where each thing lies in that memory is kernel-layout.ts; reference-kernels.ts is the same
+ * work in plain TypeScript, the oracle of the property tests.
  */
-import { WASM_BASE64 } from './json-string-wasm.js';
+import {
+  HEAD_SLOTS,
+  KERNEL_INPUT_BYTES,
+  LAYOUT,
+  MAX_ESCAPE_BYTES,
+  MAX_HEAD_BYTES,
+  MAX_OBJECT_MEMBERS,
+  MAX_UNESCAPE_BYTES,
+  MEMORY_PAGES,
+  OUTPUT_CHUNKS,
+  OUTPUT_CHUNK_BYTES,
+  OUTPUT_SPARE_BYTES,
+  PAGE_BYTES,
+  layoutProblems,
+} from './kernel-layout.js';
+import { WASM_BASE64 } from './kernels-wasm.js';
+
+export { KERNEL_INPUT_BYTES, MAX_ESCAPE_BYTES, MAX_HEAD_BYTES, MAX_OBJECT_MEMBERS, MAX_UNESCAPE_BYTES, escapedBytesBound } from './kernel-layout.js';
 
 /** The little of the WebAssembly global used here (the compiler's libraries leave it out). */
 declare const WebAssembly: {
@@ -17,7 +34,8 @@ declare const WebAssembly: {
 
 type Kernel = (source: number, end: number, target: number) => number;
 
-const { memory, escape, unescape, terminalUnsafe, serverHead, keepText, objectMembers, agentHead } = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports as {
+const instanceExports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports;
+const { memory, escape, unescape, terminalUnsafe, serverHead, keepText, objectMembers, agentHead } = instanceExports as {
   memory: { buffer: ArrayBuffer };
   escape: Kernel;
   unescape: Kernel;
@@ -31,20 +49,40 @@ const { memory, escape, unescape, terminalUnsafe, serverHead, keepText, objectMe
 const memoryBuffer = memory.buffer;
 const heap = Buffer.from(memoryBuffer);
 
-/** Where the kernels read and write (json-string.wat). */
-const ESCAPE_SOURCE = 1024;
-const ESCAPE_TARGET = 40960;
-const UNESCAPE_SOURCE = 262144;
-const UNESCAPE_TARGET = 524288;
+/**
+ * What is wrong between the layout and a module built from it (its exports, its memory's
+ * size): a region that overlaps another or passes the memory's end, a module built from
+ * another layout. Empty when sound.
+ */
+export function moduleLayoutProblems(moduleExports: Record<string, unknown>, memoryBytes: number): string[] {
+  const problems = layoutProblems();
+  if (memoryBytes !== MEMORY_PAGES * PAGE_BYTES) problems.push(`the module has ${memoryBytes} bytes of memory, the layout ${MEMORY_PAGES * PAGE_BYTES}`);
+  for (const [name, { start }] of Object.entries(LAYOUT)) {
+    const exported = (moduleExports[`layout.${name}`] as { value: number } | undefined)?.value;
+    if (exported !== start) problems.push(`${name} starts at ${start} in the layout and at ${exported} in the module`);
+  }
+  return problems;
+}
+
+/** The problems of the module loaded here (none: it would not have loaded). */
+export const kernelLayoutProblems = (): string[] => moduleLayoutProblems(instanceExports, memoryBuffer.byteLength);
+
+const problems = kernelLayoutProblems();
+if (problems.length > 0) throw new Error(`The WebAssembly kernels do not fit their layout (run npm run wasm after changing kernel-layout.ts): ${problems.join('; ')}`);
+
+/** Where the kernels read and write (kernel-layout.ts). */
+const ESCAPE_SOURCE = LAYOUT.escapeSource.start;
+const ESCAPE_TARGET = LAYOUT.escapeTarget.start;
+const UNESCAPE_SOURCE = LAYOUT.unescapeSource.start;
+const UNESCAPE_TARGET = LAYOUT.unescapeTarget.start;
 /** Where a file's chunk may be read straight into the module's memory, unescaped without a copy. */
-const INPUT_AT = 1 << 20;
-export const KERNEL_INPUT_BYTES = 1 << 20;
+const INPUT_AT = LAYOUT.input.start;
 let inputLeased = false;
 
 /**
- * A buffer inside the module's memory for reading input into, so literals in it are unescaped
- * where they lie (the copy in was a tenth of the raw pass). One holder at a time: undefined
- * while it is leased. Give it back with `releaseKernelInput`.
+ * A buffer inside the module's memory for reading input into, so literals in it are read where
+ * they lie, without a copy in. One holder at a time: undefined while it is leased. Give it back
+ * with `releaseKernelInput`.
  */
 export function leaseKernelInput(): Buffer | undefined {
   if (inputLeased) return undefined;
@@ -56,34 +94,21 @@ export function releaseKernelInput(): void {
   inputLeased = false;
 }
 
-/** Output chunks inside the module's memory: escaped and unescaped bytes land there directly. */
-const OUTPUT_AT = 2 << 20;
-const OUTPUT_SLOT_BYTES = 256 * 1024;
-/** Room after each chunk for the kernels' 16-byte stores past the end of what they write. */
-const OUTPUT_SPARE_BYTES = 64;
-const OUTPUT_SLOTS = 8;
-let outputSlotsLeased = 0;
+let outputChunksLeased = 0;
 
 /**
- * A 256 KiB output chunk inside the module's memory, kept by its holder for good (there are
- * eight); undefined when all are taken. The kernels write into it without a copy out.
+ * An output chunk inside the module's memory (OUTPUT_CHUNK_BYTES), kept by its holder for good
+ * (there are OUTPUT_CHUNKS); undefined when all are taken. The kernels write into it without a
+ * copy out.
  */
 export function leaseKernelOutputChunk(): Buffer | undefined {
-  if (outputSlotsLeased === OUTPUT_SLOTS) return undefined;
-  const at = OUTPUT_AT + outputSlotsLeased++ * (OUTPUT_SLOT_BYTES + OUTPUT_SPARE_BYTES);
-  return heap.subarray(at, at + OUTPUT_SLOT_BYTES);
+  if (outputChunksLeased === OUTPUT_CHUNKS) return undefined;
+  const at = LAYOUT.outputChunks.start + outputChunksLeased++ * (OUTPUT_CHUNK_BYTES + OUTPUT_SPARE_BYTES);
+  return heap.subarray(at, at + OUTPUT_CHUNK_BYTES);
 }
 
 /** Where a kernel writes for `target[at]`: in place when the target is in its memory. */
 const inPlace = (target: Buffer, at: number): number => (target.buffer === memoryBuffer ? target.byteOffset + at : -1);
-
-/** The longest source one escape takes: the writer escapes longer lines in segments this long. */
-export const MAX_ESCAPE_BYTES = 32 * 1024;
-/** The longest literal one unescape takes. */
-export const MAX_UNESCAPE_BYTES = 256 * 1024;
-
-/** Worst case: every byte becomes \u00XX. */
-export const escapedBytesBound = (length: number): number => length * 6;
 
 /**
  * Writes the escaped bytes of an ASCII line source[start, end) (at most MAX_ESCAPE_BYTES) at
@@ -122,7 +147,7 @@ export function unescapeLiteral(source: Buffer, start: number, end: number, targ
 /**
  * The inside of a JSON string literal source[start, end) decoded to a string by the kernel, or
  * undefined when the kernel can't (a \u escape, a broken literal, too long): then JSON.parse
- * it. From bytes already in the module's memory, 3x faster than JSON.parse on a server line.
+ * it.
  */
 export function unescapeLiteralToString(source: Buffer, start: number, end: number): string | undefined {
   if (end - start > MAX_UNESCAPE_BYTES) return undefined;
@@ -132,7 +157,7 @@ export function unescapeLiteralToString(source: Buffer, start: number, end: numb
 
 /**
  * True when the JSON string literal source[start, end) surely decodes to text safe for a
- * terminal (json-string.wat, terminalUnsafe); false says nothing: look closer.
+ * terminal (kernels.wat, terminalUnsafe); false says nothing: look closer.
  */
 export function literalTerminalSafe(source: Buffer, start: number, end: number): boolean {
   if (end - start > MAX_UNESCAPE_BYTES) return false;
@@ -141,20 +166,18 @@ export function literalTerminalSafe(source: Buffer, start: number, end: number):
 }
 
 /**
- * serverHead's and agentHead's answer (json-string.wat): places in the module's memory (add
- * the shift findServerHead or findAgentHead returns to make them indexes of the source), kept
- * indexes and the id, in the order the module writes them. Overwritten by the next call.
+ * serverHead's and agentHead's answer (kernels.wat): places in the module's memory (add the
+ * shift findServerHead or findAgentHead returns to make them indexes of the source), kept
+ * indexes and the id, in the slots of kernel-layout.ts's HEAD_SLOT. Overwritten by the next call.
  */
-export const headAnswer = new Int32Array(memoryBuffer, 896, 16);
+export const headAnswer = new Int32Array(memoryBuffer, LAYOUT.headAnswer.start, HEAD_SLOTS);
 /** The head's time in milliseconds; NaN when the time is not in the form the kernel reads. */
-export const headMillis = new Float64Array(memoryBuffer, 960, 1);
+export const headMillis = new Float64Array(memoryBuffer, LAYOUT.headMillis.start, 1);
 
-/** A line's head is read within this many bytes of its start (longer ones are read another way). */
-const HEAD_BYTES = 1024;
 
 /** Runs a head kernel on source[start, end) in memory: the shift to the source's indexes, or undefined. */
 function headShift(kernel: (from: number, end: number, escaped: number) => number, source: Buffer, start: number, end: number, escaped: boolean): number | undefined {
-  const stop = Math.min(end, start + HEAD_BYTES);
+  const stop = Math.min(end, start + MAX_HEAD_BYTES);
   const from = literalInMemory(source, start, stop);
   return kernel(from, from + stop - start, escaped ? 1 : 0) === 1 ? start - from : undefined;
 }
@@ -185,14 +208,12 @@ export function keepHeadText(start: number, end: number): number {
   return keepText(start, end);
 }
 
-/** objectMembers' answer (json-string.wat): four places a member. */
-const membersAnswer = new Int32Array(memoryBuffer, 4456448, 256);
-/** The most members objectMembersAt reads. */
-export const MAX_OBJECT_MEMBERS = 64;
+/** objectMembers' answer (kernels.wat): four places a member. */
+const membersAnswer = new Int32Array(memoryBuffer, LAYOUT.membersAnswer.start, MAX_OBJECT_MEMBERS * 4);
 
 /**
  * The members of the JSON object whose `{` is at source[start], within source[start, end), as
- * a line writes it or (escaped) inside an entry's contents literal (json-string.wat,
+ * a line writes it or (escaped) inside an entry's contents literal (kernels.wat,
  * objectMembers): four indexes of `source` a member (where its key starts and ends, where its
  * value starts and ends), for at most `max` members (MAX_OBJECT_MEMBERS); undefined when the
  * text is not such an object, or a key has an escape of its own.
@@ -211,7 +232,7 @@ export function objectMembersAt(source: Buffer, start: number, end: number, esca
 /**
  * The last source asked about, and where it is in the module's memory (-1: not there). The
  * lines of a chunk come one after another, and asking a buffer where it is costs more than
- * comparing it with the last one (measured).
+ * comparing it with the last one.
  */
 let lastSource: Buffer | undefined;
 let lastSourceAt = -1;

@@ -1,9 +1,15 @@
 ;; The hot paths of JSON strings, as WebAssembly with 128-bit SIMD: sixteen bytes are tested at
 ;; once and copied whole up to the first byte that needs work. And the reading of log lines
 ;; from their bytes, where the input was read into this memory: the fields server and agent
-;; lines start with, and the members of a server line's attributes. The compiled bytes are
-;; embedded in json-string-wasm.ts (`npm run wasm` writes them; a test checks they are this
-;; file's), and json-kernels.ts calls them.
+;; lines start with, and the members of a server line's attributes. json-kernels.ts calls them;
+;; reference-kernels.ts says the same in plain TypeScript, and the property tests hold the two
+;; to each other.
+;;
+;; This is a template: every place in memory is named, `@name` (`@name+N`: N bytes further),
+;; and declared once in kernel-layout.ts. `npm run wasm` writes the numbers in, compiles the
+;; text with wabt and embeds the bytes in kernels-wasm.ts (a test checks they are this file's).
+;; The module exports each region's start (`layout.NAME`), for json-kernels.ts to compare with
+;; the layout at load.
 ;;
 ;; escape(src, end, dst): the sidecar's. An ASCII line's bytes memory[src, end) escaped as the
 ;; inside of a JSON string at dst, with jq's escapes (\b \t \n \f \r \" \\, \u00XX for other C0
@@ -13,25 +19,26 @@
 ;; unescape(src, end, dst): the filter's. The inside of a JSON string literal decoded to its
 ;; UTF-8 bytes at dst. Returns the end of what was written; -1 when the literal is not valid
 ;; (a lone backslash, an unknown escape); -2 at a \u escape, which the caller decodes itself.
+;; Other bytes are copied as they are (a raw control or quote, invalid UTF-8).
 ;;
 ;; terminalUnsafe(src, end): pretty output's. 0 when the literal memory[src, end) surely
 ;; decodes to text safe for a terminal: no byte below 0x20 or from 0x7f (so no C1 control, no
 ;; bidirectional mark), and no backslash before u, n, r, b or f (an escape to a control, or
 ;; an escape of the text's own, which a parse of it would decode to one); else 1, and the
-;; caller looks closer. Its own pass, not a part of unescape: in unescape's loop it made the
-;; raw output 12% slower.
+;; caller looks closer. Its own pass, not a part of unescape: inside unescape's loop it slowed
+;; the raw output, which never asks.
 ;;
 ;; serverHead(src, end, escaped): the filter's and summary's. Reads the fields every 4.4+
 ;; server line starts with in memory[src, end): `{"t":{"$date":"…"},"s":"…","c":"…","id":N,
 ;; "ctx":"…","msg":"…"`, in the server's order, with spaces or tabs where it pads; as the
 ;; server wrote the line (escaped 0) or inside an entry's contents literal, its quotes escaped
-;; once more (escaped 1: `{\"t\":…`). Returns 1 and writes the answer from 896 (i32s: the
-;; time's start and end; the severity's start, end and kept index; the component's the same;
-;; the id; the context's start and end; the message's start, end and kept index; where the
-;; head ends; then at 960 the time in milliseconds, an f64, NaN when it is not in the form
-;; parseIsoMillis reads). An end is where the closing quote starts; a kept index is -1 for a
-;; text not kept. Returns 0 when the head is not there in this form (another shape, an escape
-;; inside one of its strings, an id of more than nine digits).
+;; once more (escaped 1: `{\"t\":…`). Returns 1 and writes the answer in headAnswer's slots
+;; (kernel-layout.ts, HEAD_SLOT: the time's start and end; the severity's start, end and kept
+;; index; the component's the same; the id; the context's start and end; the message's start,
+;; end and kept index; where the head ends) and the time in milliseconds at headMillis, an f64,
+;; NaN when it is not in the form parseIsoMillis reads. An end is where the closing quote
+;; starts; a kept index is -1 for a text not kept. Returns 0 when the head is not there in this
+;; form (another shape, an escape inside one of its strings, an id of more than nine digits).
 ;;
 ;; agentHead(src, end): the agents' bracketed fields at the start of memory[src, end): `[time]
 ;; [level] [source]`, then one space or none. Returns 1 and writes the answer as serverHead
@@ -42,50 +49,43 @@
 ;;
 ;; objectMembers(src, end, escaped, max): the members of the JSON object whose `{` is at src,
 ;; within memory[src, end), as the server wrote it or inside a literal (escaped 1: its quotes
-;; escaped once more, its backslashes twice). Writes four i32s a member from 4456448: where
+;; escaped once more, its backslashes twice). Writes four i32s a member at membersAnswer: where
 ;; its key starts and ends and where its value starts and ends (a key's end is where its
 ;; closing quote starts; a value's end is past its last byte, quotes included). Returns how
-;; many it read (it stops at max, the rest unread), or -1 when the text is not such an object
-;; or a key has an escape of its own. Strings are skipped sixteen bytes at a time.
+;; many it read (it stops at max, the rest unread; the caller keeps max within the answer's
+;; room), or -1 when the text is not such an object or a key has an escape of its own. Strings
+;; are skipped sixteen bytes at a time.
 ;;
 ;; keepText(src, end): keeps the text memory[src, end) so that serverHead and agentHead know it
-;; by its bytes the next time; returns its index (the caller keeps the decoded text under it), or -1 when
-;; there is no room: 2048 texts of at most 256 bytes, 128 KiB of them in all.
+;; by its bytes the next time; returns its index (the caller keeps the decoded text under it),
+;; or -1 when there is no room (kernel-layout.ts, KEPT_TEXTS).
 ;;
-;; Memory: 0-255 the short escape letter of each byte (0: none), 256-271 hex digits, 512-767
-;; the byte each escape letter stands for (0: none), 272-341 and 768-816 a server head's
-;; punctuation (escaped and as written), 896-967 the heads' answer, 968-999 the last time
-;; read; escape reads 1024-33791 and writes from 40960 (six bytes out per byte in, and 16
-;; spare); unescape and the readers of lines read 262144-524287 (or, for a file's chunk read
-;; straight into memory, 1048576-2097151); unescape writes from 524288 (decoding never grows,
-;; and 16 spare). From 2097152: output chunks the callers write into directly, each followed
-;; by 64 spare bytes (the 16-byte stores may pass the end of what is written). From 4259840:
-;; the kept texts' table, and from 4325376 their bytes (keepText); from 4456448
-;; objectMembers' answer.
+;; Memory: the regions of kernel-layout.ts, LAYOUT, where each says what it holds and who reads
+;; it. The wide loops read up to READ_PAST_BYTES past the end of what they look at, and the
+;; 16-byte stores write up to fifteen bytes past the end of what they write (within the room
+;; the caller gives: decoding never grows, escaping at most six times).
 (module
-  (memory (export "memory") 69)
-  (data (i32.const 8) "b")
-  (data (i32.const 9) "t")
-  (data (i32.const 10) "n")
-  (data (i32.const 12) "f")
-  (data (i32.const 13) "r")
-  (data (i32.const 34) "\22")
-  (data (i32.const 92) "\5c")
-  (data (i32.const 256) "0123456789abcdef")
-  (data (i32.const 546) "\22")
-  (data (i32.const 559) "/")
-  (data (i32.const 604) "\5c")
-  (data (i32.const 610) "\08")
-  (data (i32.const 614) "\0c")
-  (data (i32.const 622) "\0a")
-  (data (i32.const 626) "\0d")
-  (data (i32.const 628) "\09")
-  ;; The head's punctuation as a line writes it, and escaped once more as a literal holds it:
-  ;; {"t":{"$date":" at 768 (15 bytes) and 272 (20), "}, 783 (3) and 292 (4), "s":" 786 (5)
-  ;; and 296 (8), ", 791 (2) and 304 (3), "c":" 793 (5) and 307 (8), "id": 798 (5) and 315
-  ;; (7), "ctx":" 803 (7) and 322 (10), "msg":" 810 (7) and 332 (10).
-  (data (i32.const 768) "{\22t\22:{\22$date\22:\22\22},\22s\22:\22\22,\22c\22:\22\22id\22:\22ctx\22:\22\22msg\22:\22")
-  (data (i32.const 272) "{\5c\22t\5c\22:{\5c\22$date\5c\22:\5c\22\5c\22},\5c\22s\5c\22:\5c\22\5c\22,\5c\22c\5c\22:\5c\22\5c\22id\5c\22:\5c\22ctx\5c\22:\5c\22\5c\22msg\5c\22:\5c\22")
+  (memory (export "memory") @memoryPages)
+  (data (i32.const @escapeLetters+8) "b")
+  (data (i32.const @escapeLetters+9) "t")
+  (data (i32.const @escapeLetters+10) "n")
+  (data (i32.const @escapeLetters+12) "f")
+  (data (i32.const @escapeLetters+13) "r")
+  (data (i32.const @escapeLetters+34) "\22")
+  (data (i32.const @escapeLetters+92) "\5c")
+  (data (i32.const @hexDigits) "0123456789abcdef")
+  (data (i32.const @unescapedBytes+34) "\22")
+  (data (i32.const @unescapedBytes+47) "/")
+  (data (i32.const @unescapedBytes+92) "\5c")
+  (data (i32.const @unescapedBytes+98) "\08")
+  (data (i32.const @unescapedBytes+102) "\0c")
+  (data (i32.const @unescapedBytes+110) "\0a")
+  (data (i32.const @unescapedBytes+114) "\0d")
+  (data (i32.const @unescapedBytes+116) "\09")
+  ;; The head's punctuation as a line writes it, and escaped once more as a literal holds it
+  ;; (kernel-layout.ts, HEAD_PUNCTUATION).
+  (data (i32.const @punctuation) @punctuation.data)
+  (data (i32.const @escapedPunctuation) @escapedPunctuation.data)
   (func (export "escape") (param $src i32) (param $end i32) (param $dst i32) (result i32)
     (local $b i32) (local $k i32) (local $v v128)
     (block $done
@@ -122,7 +122,7 @@
             (i32.store8 (local.get $dst) (local.get $b))
             (local.set $dst (i32.add (local.get $dst) (i32.const 1)))
             (br $next)))
-        (local.set $k (i32.load8_u (local.get $b)))
+        (local.set $k (i32.load8_u offset=@escapeLetters (local.get $b)))
         (i32.store8 (local.get $dst) (i32.const 0x5c))
         (if (local.get $k)
           (then
@@ -132,8 +132,8 @@
             (i32.store8 offset=1 (local.get $dst) (i32.const 0x75))
             (i32.store8 offset=2 (local.get $dst) (i32.const 0x30))
             (i32.store8 offset=3 (local.get $dst) (i32.const 0x30))
-            (i32.store8 offset=4 (local.get $dst) (i32.load8_u offset=256 (i32.shr_u (local.get $b) (i32.const 4))))
-            (i32.store8 offset=5 (local.get $dst) (i32.load8_u offset=256 (i32.and (local.get $b) (i32.const 15))))
+            (i32.store8 offset=4 (local.get $dst) (i32.load8_u offset=@hexDigits (i32.shr_u (local.get $b) (i32.const 4))))
+            (i32.store8 offset=5 (local.get $dst) (i32.load8_u offset=@hexDigits (i32.and (local.get $b) (i32.const 15))))
             (local.set $dst (i32.add (local.get $dst) (i32.const 6)))))
         (br $next)))
     (local.get $dst))
@@ -167,7 +167,7 @@
         (local.set $b (i32.load8_u offset=1 (local.get $src)))
         (if (i32.eq (local.get $b) (i32.const 0x75)) (then (return (i32.const -2))))
         (local.set $k (i32.const 0))
-        (if (i32.lt_u (local.get $b) (i32.const 0x80)) (then (local.set $k (i32.load8_u offset=512 (local.get $b)))))
+        (if (i32.lt_u (local.get $b) (i32.const 0x80)) (then (local.set $k (i32.load8_u offset=@unescapedBytes (local.get $b)))))
         (if (i32.eqz (local.get $k)) (then (return (i32.const -1))))
         (i32.store8 (local.get $dst) (local.get $k))
         (local.set $src (i32.add (local.get $src) (i32.const 2)))
@@ -270,7 +270,7 @@
     (local.set $ones (i32.sub (i32.load8_u offset=1 (local.get $at)) (i32.const 0x30)))
     (select (i32.const -1) (i32.add (i32.mul (local.get $tens) (i32.const 10)) (local.get $ones))
       (i32.or (i32.gt_u (local.get $tens) (i32.const 9)) (i32.gt_u (local.get $ones) (i32.const 9)))))
-  ;; The last time read whole: its bytes at 968 (32), its length, and its minute's start in
+  ;; The last time read whole: its bytes (lastTime), its length, and its minute's start in
   ;; milliseconds. A time of the same minute and zone (most lines' is the line before's) is
   ;; read by its seconds and milliseconds only.
   (global $lastTimeLength (mut i32) (i32.const 0))
@@ -282,11 +282,11 @@
     (local $length i32) (local $second i32) (local $centis i32) (local $milli i32) (local $mask i32) (local $ms f64)
     (local.set $length (i32.sub (local.get $end) (local.get $src)))
     (if (i32.and (i32.eq (local.get $length) (global.get $lastTimeLength))
-                 (i8x16.all_true (i8x16.eq (v128.load (local.get $src)) (v128.load (i32.const 968)))))
+                 (i8x16.all_true (i8x16.eq (v128.load (local.get $src)) (v128.load (i32.const @lastTime)))))
       (then
         ;; Of the bytes from 16 on, all but the seconds and milliseconds: `:`, `.`, the zone.
         (local.set $mask (i32.and (i32.sub (i32.shl (i32.const 1) (i32.sub (local.get $length) (i32.const 16))) (i32.const 1)) (i32.const 0xffffff89)))
-        (if (i32.eq (i32.and (i8x16.bitmask (i8x16.eq (v128.load offset=16 (local.get $src)) (v128.load (i32.const 984)))) (local.get $mask)) (local.get $mask))
+        (if (i32.eq (i32.and (i8x16.bitmask (i8x16.eq (v128.load offset=16 (local.get $src)) (v128.load (i32.const @lastTime+16)))) (local.get $mask)) (local.get $mask))
           (then
             (local.set $second (call $twoDigits (i32.add (local.get $src) (i32.const 17))))
             (local.set $centis (call $twoDigits (i32.add (local.get $src) (i32.const 20))))
@@ -299,8 +299,8 @@
     ;; Not NaN: remembered.
     (if (f64.eq (local.get $ms) (local.get $ms))
       (then
-        (v128.store (i32.const 968) (v128.load (local.get $src)))
-        (v128.store (i32.const 984) (v128.load offset=16 (local.get $src)))
+        (v128.store (i32.const @lastTime) (v128.load (local.get $src)))
+        (v128.store (i32.const @lastTime+16) (v128.load offset=16 (local.get $src)))
         (global.set $lastTimeLength (local.get $length))
         (global.set $lastMinute (f64.sub (local.get $ms)
           (f64.convert_i32_s (i32.add (i32.mul (call $twoDigits (i32.add (local.get $src) (i32.const 17))) (i32.const 1000))
@@ -381,11 +381,11 @@
         (i32.add (i32.add (i32.mul (local.get $hour) (i32.const 3600000)) (i32.mul (local.get $minute) (i32.const 60000)))
                  (i32.add (i32.mul (local.get $second) (i32.const 1000)) (i32.add (i32.mul (local.get $centis) (i32.const 10)) (local.get $milli))))
         (local.get $offset)))))
-  ;; Texts kept by their bytes, so the caller decodes each once: a table of 4096 slots from
-  ;; 4259840, 16 bytes each (hash, where the bytes are, length, index + 1; 0: free), half of
-  ;; them used at the most, and the bytes from 4325376 to 4456448.
+  ;; Texts kept by their bytes, so the caller decodes each once: a table of slots (keptTable),
+  ;; 16 bytes each (hash, where the bytes are, length, index + 1; 0: free), half of them used at
+  ;; the most, and the bytes (keptBytes); kernel-layout.ts, KEPT_TEXTS.
   (global $keptTexts (mut i32) (i32.const 0))
-  (global $keptBytesEnd (mut i32) (i32.const 4325376))
+  (global $keptBytesEnd (mut i32) (i32.const @keptBytes))
   ;; A hash of memory[src, end) from its length and its first and last eight bytes: texts
   ;; that share all three are told apart by comparing them.
   (func $hash (param $src i32) (param $end i32) (result i32)
@@ -419,30 +419,30 @@
   (func $slotOf (param $src i32) (param $end i32) (param $hash i32) (result i32)
     (local $slot i32) (local $entry i32) (local $length i32)
     (local.set $length (i32.sub (local.get $end) (local.get $src)))
-    (local.set $slot (i32.and (local.get $hash) (i32.const 4095)))
+    (local.set $slot (i32.and (local.get $hash) (i32.const @keptTexts.slotMask)))
     (loop $probe
-      (local.set $entry (i32.add (i32.const 4259840) (i32.shl (local.get $slot) (i32.const 4))))
+      (local.set $entry (i32.add (i32.const @keptTable) (i32.shl (local.get $slot) (i32.const 4))))
       (if (i32.eqz (i32.load offset=12 (local.get $entry))) (then (return (local.get $entry))))
       (if (i32.and (i32.eq (i32.load (local.get $entry)) (local.get $hash)) (i32.eq (i32.load offset=8 (local.get $entry)) (local.get $length)))
         (then
           (if (call $sameBytes (local.get $src) (i32.load offset=4 (local.get $entry)) (local.get $length))
             (then (return (local.get $entry))))))
-      (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (i32.const 4095)))
+      (local.set $slot (i32.and (i32.add (local.get $slot) (i32.const 1)) (i32.const @keptTexts.slotMask)))
       (br $probe))
     (unreachable))
   ;; The index of the text memory[src, end) when it is kept, else -1.
   (func $keptIndex (param $src i32) (param $end i32) (result i32)
     (i32.sub (i32.load offset=12 (call $slotOf (local.get $src) (local.get $end) (call $hash (local.get $src) (local.get $end)))) (i32.const 1)))
-  ;; Keeps the text memory[src, end) (at most 256 bytes): its index, or -1 when there is no
-  ;; more room (the caller then decodes it each time).
+  ;; Keeps the text memory[src, end) (at most KEPT_TEXTS.longest bytes): its index, or -1 when
+  ;; there is no more room (the caller then decodes it each time).
   (func (export "keepText") (param $src i32) (param $end i32) (result i32)
     (local $entry i32) (local $hash i32) (local $length i32)
     (local.set $length (i32.sub (local.get $end) (local.get $src)))
     (local.set $hash (call $hash (local.get $src) (local.get $end)))
     (local.set $entry (call $slotOf (local.get $src) (local.get $end) (local.get $hash)))
     (if (i32.load offset=12 (local.get $entry)) (then (return (i32.sub (i32.load offset=12 (local.get $entry)) (i32.const 1)))))
-    (if (i32.or (i32.or (i32.ge_u (global.get $keptTexts) (i32.const 2048)) (i32.gt_u (local.get $length) (i32.const 256)))
-                (i32.gt_u (i32.add (global.get $keptBytesEnd) (local.get $length)) (i32.const 4456448)))
+    (if (i32.or (i32.or (i32.ge_u (global.get $keptTexts) (i32.const @keptTexts.most)) (i32.gt_u (local.get $length) (i32.const @keptTexts.longest)))
+                (i32.gt_u (i32.add (global.get $keptBytesEnd) (local.get $length)) (i32.const @keptBytes.end)))
       (then (return (i32.const -1))))
     (memory.copy (global.get $keptBytesEnd) (local.get $src) (local.get $length))
     (i32.store (local.get $entry) (local.get $hash))
@@ -464,21 +464,21 @@
     (local.get $close))
   (func (export "serverHead") (param $src i32) (param $end i32) (param $escaped i32) (result i32)
     (local $at i32) (local $id i32) (local $digits i32) (local $b i32) (local $timeEnd i32)
-    (local.set $at (call $expect (local.get $src) (local.get $end) (select (i32.const 272) (i32.const 768) (local.get $escaped)) (select (i32.const 20) (i32.const 15) (local.get $escaped))))
+    (local.set $at (call $expect (local.get $src) (local.get $end) (select (i32.const @escapedPunctuation.open) (i32.const @punctuation.open) (local.get $escaped)) (select (i32.const @escapedPunctuation.open.bytes) (i32.const @punctuation.open.bytes) (local.get $escaped))))
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
     ;; The time: not empty.
     (local.set $timeEnd (call $stringEnd (local.get $at) (local.get $end) (local.get $escaped)))
     (if (i32.le_s (local.get $timeEnd) (local.get $at)) (then (return (i32.const 0))))
-    (i32.store (i32.const 896) (local.get $at))
-    (i32.store (i32.const 900) (local.get $timeEnd))
-    (local.set $at (call $skipSpace (call $expect (local.get $timeEnd) (local.get $end) (select (i32.const 292) (i32.const 783) (local.get $escaped)) (select (i32.const 4) (i32.const 3) (local.get $escaped))) (local.get $end)))
-    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 296) (i32.const 786) (local.get $escaped)) (select (i32.const 8) (i32.const 5) (local.get $escaped))))
-    (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const 904)))
-    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (select (i32.const 304) (i32.const 791) (local.get $escaped)) (select (i32.const 3) (i32.const 2) (local.get $escaped))) (local.get $end)))
-    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 307) (i32.const 793) (local.get $escaped)) (select (i32.const 8) (i32.const 5) (local.get $escaped))))
-    (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const 916)))
-    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (select (i32.const 304) (i32.const 791) (local.get $escaped)) (select (i32.const 3) (i32.const 2) (local.get $escaped))) (local.get $end)))
-    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 315) (i32.const 798) (local.get $escaped)) (select (i32.const 7) (i32.const 5) (local.get $escaped))))
+    (i32.store (i32.const @head.time) (local.get $at))
+    (i32.store (i32.const @head.time+4) (local.get $timeEnd))
+    (local.set $at (call $skipSpace (call $expect (local.get $timeEnd) (local.get $end) (select (i32.const @escapedPunctuation.timeClose) (i32.const @punctuation.timeClose) (local.get $escaped)) (select (i32.const @escapedPunctuation.timeClose.bytes) (i32.const @punctuation.timeClose.bytes) (local.get $escaped))) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const @escapedPunctuation.severity) (i32.const @punctuation.severity) (local.get $escaped)) (select (i32.const @escapedPunctuation.severity.bytes) (i32.const @punctuation.severity.bytes) (local.get $escaped))))
+    (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const @head.severity)))
+    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (select (i32.const @escapedPunctuation.textClose) (i32.const @punctuation.textClose) (local.get $escaped)) (select (i32.const @escapedPunctuation.textClose.bytes) (i32.const @punctuation.textClose.bytes) (local.get $escaped))) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const @escapedPunctuation.component) (i32.const @punctuation.component) (local.get $escaped)) (select (i32.const @escapedPunctuation.component.bytes) (i32.const @punctuation.component.bytes) (local.get $escaped))))
+    (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const @head.component)))
+    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (select (i32.const @escapedPunctuation.textClose) (i32.const @punctuation.textClose) (local.get $escaped)) (select (i32.const @escapedPunctuation.textClose.bytes) (i32.const @punctuation.textClose.bytes) (local.get $escaped))) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const @escapedPunctuation.id) (i32.const @punctuation.id) (local.get $escaped)) (select (i32.const @escapedPunctuation.id.bytes) (i32.const @punctuation.id.bytes) (local.get $escaped))))
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
     ;; The id: one to nine digits, then a comma.
     (block $done
@@ -493,19 +493,19 @@
     (if (i32.or (i32.eqz (local.get $digits)) (i32.gt_u (local.get $digits) (i32.const 9))) (then (return (i32.const 0))))
     (if (i32.ge_u (local.get $at) (local.get $end)) (then (return (i32.const 0))))
     (if (i32.ne (i32.load8_u (local.get $at)) (i32.const 0x2c)) (then (return (i32.const 0))))
-    (i32.store (i32.const 928) (local.get $id))
+    (i32.store (i32.const @head.id) (local.get $id))
     (local.set $at (call $skipSpace (i32.add (local.get $at) (i32.const 1)) (local.get $end)))
-    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 322) (i32.const 803) (local.get $escaped)) (select (i32.const 10) (i32.const 7) (local.get $escaped))))
-    (i32.store (i32.const 932) (local.get $at))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const @escapedPunctuation.context) (i32.const @punctuation.context) (local.get $escaped)) (select (i32.const @escapedPunctuation.context.bytes) (i32.const @punctuation.context.bytes) (local.get $escaped))))
+    (i32.store (i32.const @head.context) (local.get $at))
     (local.set $at (call $stringEnd (local.get $at) (local.get $end) (local.get $escaped)))
-    (i32.store (i32.const 936) (local.get $at))
-    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (select (i32.const 304) (i32.const 791) (local.get $escaped)) (select (i32.const 3) (i32.const 2) (local.get $escaped))) (local.get $end)))
-    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 332) (i32.const 810) (local.get $escaped)) (select (i32.const 10) (i32.const 7) (local.get $escaped))))
-    (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const 940)))
+    (i32.store (i32.const @head.context+4) (local.get $at))
+    (local.set $at (call $skipSpace (call $expect (local.get $at) (local.get $end) (select (i32.const @escapedPunctuation.textClose) (i32.const @punctuation.textClose) (local.get $escaped)) (select (i32.const @escapedPunctuation.textClose.bytes) (i32.const @punctuation.textClose.bytes) (local.get $escaped))) (local.get $end)))
+    (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const @escapedPunctuation.message) (i32.const @punctuation.message) (local.get $escaped)) (select (i32.const @escapedPunctuation.message.bytes) (i32.const @punctuation.message.bytes) (local.get $escaped))))
+    (local.set $at (call $string (local.get $at) (local.get $end) (local.get $escaped) (i32.const @head.message)))
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
     ;; Where the head ends: past the message's closing quote.
-    (i32.store (i32.const 952) (i32.add (i32.add (local.get $at) (i32.const 1)) (local.get $escaped)))
-    (f64.store (i32.const 960) (call $isoMillis (i32.load (i32.const 896)) (i32.load (i32.const 900))))
+    (i32.store (i32.const @head.end) (i32.add (i32.add (local.get $at) (i32.const 1)) (local.get $escaped)))
+    (f64.store (i32.const @headMillis) (call $isoMillis (i32.load (i32.const @head.time)) (i32.load (i32.const @head.time+4))))
     (i32.const 1))
   ;; True when the quote at $at ends or starts a string: in a line, when an even number of
   ;; backslashes stand before it; in a literal, one more than a multiple of four (one escapes
@@ -598,11 +598,11 @@
     (if (i32.or (i32.ge_u (local.get $src) (local.get $end)) (i32.ne (i32.load8_u (local.get $src)) (i32.const 0x7b))) (then (return (i32.const -1))))
     (local.set $at (call $skipSpace (i32.add (local.get $src) (i32.const 1)) (local.get $end)))
     (if (i32.and (i32.lt_u (local.get $at) (local.get $end)) (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x7d))) (then (return (i32.const 0))))
-    (local.set $out (i32.const 4456448))
+    (local.set $out (i32.const @membersAnswer))
     (loop $member
       ;; The key: a string without escapes of its own. Its opening quote is the second byte of
       ;; the head's first punctuation.
-      (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const 273) (i32.const 769) (local.get $escaped)) (i32.add (local.get $escaped) (i32.const 1))))
+      (local.set $at (call $expect (local.get $at) (local.get $end) (select (i32.const @escapedPunctuation.open+1) (i32.const @punctuation.open+1) (local.get $escaped)) (i32.add (local.get $escaped) (i32.const 1))))
       (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const -1))))
       (local.set $key (local.get $at))
       (local.set $keyEnd (call $stringEnd (local.get $at) (local.get $end) (local.get $escaped)))
@@ -652,27 +652,32 @@
     (i32.store offset=4 (local.get $slot) (local.get $at))
     (if (local.get $kept) (then (i32.store offset=8 (local.get $slot) (call $keptIndex (local.get $start) (local.get $at)))))
     (i32.add (local.get $at) (i32.const 1)))
-  ;; A space at $at: the index past it, or -1.
+  ;; A space at $at: the index past it, or -1 (also when $at is -1: no field before it). The
+  ;; byte is loaded only where there is one: an i32.and evaluates both sides, and a load at -1
+  ;; traps.
   (func $space (param $at i32) (param $end i32) (result i32)
-    (select (i32.add (local.get $at) (i32.const 1)) (i32.const -1)
-      (i32.and (i32.and (i32.ge_s (local.get $at) (i32.const 0)) (i32.lt_u (local.get $at) (local.get $end)))
-               (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x20)))))
+    (if (i32.or (i32.lt_s (local.get $at) (i32.const 0)) (i32.ge_u (local.get $at) (local.get $end))) (then (return (i32.const -1))))
+    (select (i32.add (local.get $at) (i32.const 1)) (i32.const -1) (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x20))))
   (func (export "agentHead") (param $src i32) (param $end i32) (result i32)
-    (local $at i32)
-    (local.set $at (call $bracketed (local.get $src) (local.get $end) (i32.const 896) (i32.const 0)))
+    (local $at i32) (local $b i32)
+    (local.set $at (call $bracketed (local.get $src) (local.get $end) (i32.const @head.time) (i32.const 0)))
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
-    (if (i32.eq (i32.load (i32.const 896)) (i32.load (i32.const 900))) (then (return (i32.const 0))))
-    (local.set $at (call $bracketed (call $space (local.get $at) (local.get $end)) (local.get $end) (i32.const 904) (i32.const 1)))
-    (local.set $at (call $bracketed (call $space (local.get $at) (local.get $end)) (local.get $end) (i32.const 916) (i32.const 1)))
+    (if (i32.eq (i32.load (i32.const @head.time)) (i32.load (i32.const @head.time+4))) (then (return (i32.const 0))))
+    (local.set $at (call $bracketed (call $space (local.get $at) (local.get $end)) (local.get $end) (i32.const @head.severity) (i32.const 1)))
+    (local.set $at (call $bracketed (call $space (local.get $at) (local.get $end)) (local.get $end) (i32.const @head.component) (i32.const 1)))
     (if (i32.lt_s (local.get $at) (i32.const 0)) (then (return (i32.const 0))))
-    ;; One space or none; any other blank (an escape in a literal, a space beyond ASCII) is
-    ;; left to the expression.
+    ;; One space or none; any other blank (a tab to form feed, an escape in a literal, a space
+    ;; beyond ASCII) is left to the expression, whose \s takes it.
     (if (i32.lt_u (local.get $at) (local.get $end))
       (then
-        (if (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x20)) (then (local.set $at (i32.add (local.get $at) (i32.const 1))))
-          (else (if (i32.or (i32.eq (i32.load8_u (local.get $at)) (i32.const 0x5c)) (i32.ge_u (i32.load8_u (local.get $at)) (i32.const 0x80)))
+        (local.set $b (i32.load8_u (local.get $at)))
+        (if (i32.eq (local.get $b) (i32.const 0x20)) (then (local.set $at (i32.add (local.get $at) (i32.const 1))))
+          (else (if (i32.or (i32.or (i32.eq (local.get $b) (i32.const 0x5c)) (i32.ge_u (local.get $b) (i32.const 0x80)))
+                            (i32.lt_u (i32.sub (local.get $b) (i32.const 0x09)) (i32.const 5)))
             (then (return (i32.const 0))))))))
-    (i32.store (i32.const 952) (local.get $at))
-    (f64.store (i32.const 960) (call $isoMillis (i32.load (i32.const 896)) (i32.load (i32.const 900))))
+    (i32.store (i32.const @head.end) (local.get $at))
+    (f64.store (i32.const @headMillis) (call $isoMillis (i32.load (i32.const @head.time)) (i32.load (i32.const @head.time+4))))
     (i32.const 1))
+  ;; Each region's start, exported for json-kernels.ts to compare with the layout at load.
+  @layoutExports
   )

@@ -1,0 +1,20 @@
+/**
+ * Bad usage as a value: the argument parsers return it, and only the command's end writes it,
+ * as one line on stderr naming --help, and exits 2 (bin/ and cli/logtype-main.ts).
+ */
+import type { Parsed } from '../config/parse-size.js';
+
+/** The exit status of bad usage. */
+export const USAGE_EXIT = 2;
+
+/** A command line read: its options, `'help'` or `'version'` when that was asked for, or a usage error. */
+export type CommandLine<T> = Parsed<T | 'help' | 'version'>;
+
+export function usageError(message: string): { readonly ok: false; readonly error: string } {
+  return { ok: false, error: message };
+}
+
+/** The line a person reads: the message's first line, and where to read more. */
+export function usageLine(command: string, message: string): string {
+  return `${command}: ${message.split('\n')[0]} (see ${command} --help)\n`;
+}

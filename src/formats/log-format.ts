@@ -1,0 +1,63 @@
+/**
+ * What logtype knows of one log format: one value of this shape per `logType`, in the
+ * registry (log-formats.ts), read by every part that treats types differently. Nothing else
+ * names a type: a new format is one entry there, its reader, and their tests.
+ */
+import type { RecordReader } from '../parse/record-reader.js';
+
+export interface LogFormat {
+  /** The `logType` its entries carry. */
+  readonly name: string;
+  /** The short name pretty output labels its lines with; `-t` accepts it too. */
+  readonly shortName: string;
+  /** Its badge's colour in pretty output. */
+  readonly color: BadgeColor;
+  /** The file the sidecar follows for it, when it is one. */
+  readonly file?: SidecarFile | undefined;
+  /** The sidecar may carry it from its stdin (`--stdin-type`): a stream, not a file. */
+  readonly stream?: true | undefined;
+  /** Reads its lines into records. */
+  readonly reader: RecordReader;
+  /** A JSON object without the sidecar's wrapper that this says yes to is an entry of this format (its log is read without a flag). */
+  readonly recognizesObject?: ((object: Record<string, unknown>) => boolean) | undefined;
+  /**
+   * What `-o json` writes for an entry: `line`, the line's own JSON object (a text line of the
+   * same log in that object's shape); `entry`, the entry as it came.
+   */
+  readonly json: 'line' | 'entry';
+  /** What writes it: `agent` takes in the agent's modules and its launcher (doctor's agent problems look there). */
+  readonly writtenBy: Writer;
+  /** The selection options that belong to this log: asked for, they keep only its lines. */
+  readonly query?: QueryFamily | undefined;
+  /** What summary counts of its records beyond every type's counts. */
+  readonly summary: SummarySection;
+  /** Its errors and warnings lead the summary's list of problems (the operator's say why the pods are as they are). */
+  readonly problemsFirst?: true | undefined;
+}
+
+export type BadgeColor = 'green' | 'magenta' | 'cyan' | 'blue' | 'red' | 'yellow' | 'gray';
+
+export interface SidecarFile {
+  /** The operator's environment variable that names the file. */
+  readonly variable: string;
+  /** The file's name under `$MMS_LOG_DIR` when the variable is unset. */
+  readonly defaultName: string;
+  /** The file's lines are already entries (the launcher's `script_log` wraps them). */
+  readonly holdsEntries: boolean;
+}
+
+export type Writer = 'database' | 'agent' | 'operator' | 'logtype';
+
+/**
+ * The server's options (`-c`, `--id`, `--ctx`, `--ns`, `--slow`, `--plan`), the audit log's
+ * (`--atype`, `--user`, `--failed`), the operator's (`--resource`): select/record-query.ts
+ * says which is which.
+ */
+export type QueryFamily = 'server' | 'audit' | 'operator';
+
+/**
+ * `server`: severities, components, messages, connections, restarts, replication, slow
+ * operations; `audit`: event types and failures; `messages`: its errors and warnings by
+ * message (the agents', the operator's).
+ */
+export type SummarySection = 'server' | 'audit' | 'messages';

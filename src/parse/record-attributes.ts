@@ -1,0 +1,47 @@
+/**
+ * One attribute of a record at a time, whatever the record: a server line read by its head
+ * answers from its bytes or its text without parsing its whole object (its `attributes`);
+ * any other record from its `attrs`.
+ */
+import type { JsonMember } from './json-members.js';
+import type { LogRecord } from './log-record.js';
+
+/** How a record reads its top-level attributes one at a time. */
+export interface AttributeReader {
+  /** The attribute's value, parsed; undefined when there is none. */
+  value(key: string): unknown;
+  /** The first key of an object-valued attribute (a command's name). */
+  firstKey(key: string): string | undefined;
+  /**
+   * A number among the attributes, found in the line's text (the last `"key":N`), so counting
+   * connections does not parse every connection line: ask for a key that is not also nested
+   * deeper in the lines it is asked of.
+   */
+  number(key: string): number | undefined;
+  /** The attributes as members read from the line's text (no objects made); undefined: use `attrs`. */
+  members(): JsonMember[] | undefined;
+}
+
+export function attrValue(record: LogRecord, key: string): unknown {
+  const attributes = record.attributes;
+  return attributes ? attributes.value(key) : record.attrs?.[key];
+}
+
+export function attrFirstKey(record: LogRecord, key: string): string | undefined {
+  const attributes = record.attributes;
+  if (attributes) return attributes.firstKey(key);
+  const value = record.attrs?.[key];
+  return typeof value === 'object' && value !== null ? Object.keys(value)[0] : undefined;
+}
+
+export function attrNumber(record: LogRecord, key: string): number | undefined {
+  const attributes = record.attributes;
+  if (attributes) return attributes.number(key);
+  const value = record.attrs?.[key];
+  return typeof value === 'number' ? value : undefined;
+}
+
+/** A record's attributes as members read from its text, where it can give them; undefined: use `record.attrs`. */
+export function attrMembersOf(record: LogRecord): JsonMember[] | undefined {
+  return record.attributes?.members();
+}

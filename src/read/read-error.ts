@@ -1,0 +1,21 @@
+/**
+ * Why an input could not be read, in the words cat and grep use ("no such file or directory"),
+ * for the one line that names it.
+ */
+const REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a directory',
+};
+
+export function readErrorReason(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return (code !== undefined && REASONS[code]) || String(message ?? error).split('\n')[0]!;
+}
+
+/** `cannot read PATH: REASON`; stdin is named as such. */
+export function cannotRead(input: string, error: unknown): string {
+  return `cannot read ${input === '-' ? 'stdin' : input}: ${readErrorReason(error)}`;
+}

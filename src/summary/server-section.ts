@@ -1,0 +1,97 @@
+/**
+ * The server's section of the summary: severities, components, messages by id, connections,
+ * restarts, replica-set events and slow operations. Most lines are counted by their head
+ * alone: only slow operations', events' and connections' attributes are read.
+ */
+import type { Level, LogRecord } from '../parse/log-record.js';
+import { attrNumber } from '../parse/record-attributes.js';
+import { BoundedCounts } from './bounded-counts.js';
+import { counted } from './counted.js';
+import { isoString } from './iso-string.js';
+import { messageShape } from './message-shape.js';
+import { ReplicationEvents } from './replication-events.js';
+import { SlowOperations } from './slow-operations.js';
+import type { ServerSummary } from './summary.js';
+import { MAX_COMPONENTS, MAX_SERVER_MESSAGES, MAX_SEVERITIES } from './summary-limits.js';
+import type { SectionCounter } from './section-counter.js';
+
+const CONNECTION_OPENED = 22943;
+const CONNECTION_ENDED = 22944;
+/** Slow queries (51803) and slow oplog application on secondaries (51801); text lines have no id. */
+const SLOW_OPERATION_IDS = new Set([51803, 51801]);
+const ELECTION = /election succeeded|starting an election|running for election|election failed|lost election|not electing self|stepping down from primary|stepdown/i;
+const RESTART = /^MongoDB starting|SERVER RESTARTED/;
+/** Two "starting" lines closer than this are one restart (4.4+ servers write two). */
+const RESTART_MERGE_MS = 10_000;
+/** Messages listed, the most frequent. */
+const TOP_MESSAGES = 15;
+
+interface MessageMeaning {
+  readonly restart: boolean;
+  readonly election: boolean;
+}
+
+/** A message as counted by id, and what it means (one id, one message: tested once). */
+interface MessageStats {
+  readonly id: number | null;
+  readonly msg: string;
+  readonly severity: string;
+  readonly meaning: MessageMeaning;
+}
+
+const messageMeaning = (message: string): MessageMeaning => ({ restart: RESTART.test(message), election: ELECTION.test(message) });
+
+export class ServerSection implements SectionCounter {
+  readonly #severities = new BoundedCounts(MAX_SEVERITIES);
+  readonly #components = new BoundedCounts(MAX_COMPONENTS);
+  readonly #messages = new BoundedCounts<MessageStats | undefined, number | string>(MAX_SERVER_MESSAGES);
+  readonly #connections = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY };
+  readonly #restarts: number[] = [];
+  #lastRestartLine = Number.NEGATIVE_INFINITY;
+  readonly #replication = new ReplicationEvents();
+  readonly #slow = new SlowOperations();
+
+  add(record: LogRecord, time: number | undefined, _level: Level | undefined, _rank: number): void {
+    const severity = record.severity ?? '?';
+    this.#severities.add(severity);
+    if (record.component) this.#components.add(record.component);
+    const id = record.id ?? null;
+    // Pre-4.4 text lines have no id: their messages group by shape.
+    const message = record.message;
+    const held = this.#messages.add(id === null ? `text:${messageShape(message)}` : id);
+    const meaning = id !== null && held?.value?.msg === message ? held.value.meaning : messageMeaning(message);
+    if (held && !held.value) held.value = { id, msg: id === null ? messageShape(message) : message, severity, meaning };
+    if (id === CONNECTION_OPENED || id === CONNECTION_ENDED) {
+      if (id === CONNECTION_OPENED) this.#connections.opened++;
+      else this.#connections.closed++;
+      const count = attrNumber(record, 'connectionCount');
+      if (count !== undefined && count > this.#connections.peak) this.#connections.peak = count;
+    } else if (meaning.restart) {
+      const at = time ?? Number.NaN;
+      if (!(Math.abs(at - this.#lastRestartLine) < RESTART_MERGE_MS)) this.#restarts.push(at);
+      this.#lastRestartLine = at;
+    }
+    this.#replication.add(record, time, meaning.election);
+    // Other lines' attributes are never read: most lines are counted by their head alone.
+    if (id !== null && !SLOW_OPERATION_IDS.has(id)) return;
+    this.#slow.add(record, time);
+  }
+
+  summary(): ServerSummary {
+    const { slowOperations, slowPoints } = this.#slow.summary();
+    return {
+      bySeverity: counted(this.#severities),
+      byComponent: counted(this.#components),
+      messages: this.#messages.top(TOP_MESSAGES).map(({ count, value }) => ({ id: value!.id, msg: value!.msg, severity: value!.severity, count })),
+      connections: {
+        opened: this.#connections.opened,
+        closed: this.#connections.closed,
+        peak: Number.isFinite(this.#connections.peak) ? this.#connections.peak : null,
+      },
+      restarts: this.#restarts.map((t) => isoString(t) ?? 'time unknown'),
+      replication: this.#replication.summary(),
+      slowOperations,
+      slowPoints,
+    };
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * How much summary holds, whatever the input's size: memory is bounded by these, never by
+ * lines. Past a limit, new keys are counted together ("other"), events only counted, values
+ * sampled: the report says so where it shows them.
+ */
+
+/** Server severities (F, E, W, I, D1-D5 and what else a line writes). */
+export const MAX_SEVERITIES = 50;
+/** Server components. */
+export const MAX_COMPONENTS = 200;
+/** Server messages, by id (by shape for text lines without one). */
+export const MAX_SERVER_MESSAGES = 2000;
+/** Slow-operation groups (namespace, operation, shape). */
+export const MAX_SLOW_GROUPS = 2000;
+/** Points of the slow-operation plot: a uniform sample beyond. */
+export const MAX_SLOW_POINTS = 2000;
+/** Durations a slow-operation group keeps for its quantiles: a uniform sample beyond. */
+export const MAX_GROUP_DURATIONS = 1024;
+/** Replica-set state changes and elections listed in time order (the rest are counted). */
+export const MAX_REPLICATION_EVENTS = 200;
+/** Audit event types. */
+export const MAX_ATYPES = 200;
+/** Failed logins, by user and source. */
+export const MAX_FAILED_LOGINS = 2000;
+/** Other failed audit events, by type. */
+export const MAX_OTHER_FAILURES = 200;
+/** Error and warning messages of one agent or operator log, by shape. */
+export const MAX_PROBLEM_MESSAGES = 2000;
+/** Buckets of the activity strip and plots: a week of minutes (wider buckets beyond). */
+export const MAX_ACTIVITY_BUCKETS = 7 * 24 * 60;

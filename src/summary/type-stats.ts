@@ -1,0 +1,65 @@
+/** What summary counts of every type: entries, first and last time, rate, errors, warnings, lines that did not parse. */
+import type { SummarySection } from '../formats/log-format.js';
+import { levelRank, type Level } from '../parse/log-record.js';
+import { MINUTE_MS } from './activity-counter.js';
+import { isoString } from './iso-string.js';
+import { ProblemMessages } from './problem-messages.js';
+import type { SectionCounter } from './section-counter.js';
+import type { TypeProblems, TypeSummary } from './summary.js';
+
+const ERROR_RANK = levelRank('error');
+
+export class TypeStats {
+  /** The type's place in the order types were first seen. */
+  readonly index: number;
+  /** The section its records are counted in (its format's; a type logtype does not know: its messages). */
+  readonly kind: SummarySection;
+  /** The section's counter, from its first record on. */
+  section: SectionCounter | undefined;
+  /** Its errors and warnings by message, when its section is `messages`. */
+  readonly problems = new ProblemMessages();
+  /** Its problems lead the list of problems. */
+  readonly problemsFirst: boolean;
+  entries = 0;
+  first = Infinity;
+  last = -Infinity;
+  errors = 0;
+  warnings = 0;
+  unparsed = 0;
+
+  constructor(index: number, kind: SummarySection, problemsFirst: boolean) {
+    this.index = index;
+    this.kind = kind;
+    this.problemsFirst = problemsFirst;
+  }
+
+  /** One entry: parsed or not, its time where known (NaN: none), its level and that level's rank. */
+  count(parsed: boolean, time: number | undefined, level: Level | undefined, rank: number): void {
+    this.entries++;
+    if (!parsed) this.unparsed++;
+    if (time !== undefined && !Number.isNaN(time)) {
+      if (time < this.first) this.first = time;
+      if (time > this.last) this.last = time;
+    }
+    if (rank <= ERROR_RANK) this.errors++;
+    else if (level === 'warn') this.warnings++;
+  }
+
+  summary(logType: string): TypeSummary {
+    const spanMinutes = (this.last - this.first) / MINUTE_MS;
+    return {
+      logType,
+      entries: this.entries,
+      first: isoString(this.first),
+      last: isoString(this.last),
+      perMinute: Number.isFinite(spanMinutes) ? Math.round((this.entries / Math.max(1, spanMinutes)) * 10) / 10 : undefined,
+      errors: this.errors,
+      warnings: this.warnings,
+      unparsed: this.unparsed,
+    };
+  }
+
+  problemsSummary(logType: string): TypeProblems {
+    return { logType, errors: this.errors, warnings: this.warnings, messages: this.problems.top() };
+  }
+}

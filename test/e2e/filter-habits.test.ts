@@ -1,0 +1,413 @@
+/**
+ * The filter as grep, jq, kubectl and stern users expect it (issue #20): each row spawns the
+ * real `logtype` on real input and checks its exact output, stderr and exit status.
+ */
+import test from 'ava';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { FILTER_BIN, REAL_DATA, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
+import { entryLine, runFilter } from '../_helpers/filter-process.js';
+import { GREP, testWithTool } from '../_helpers/system-tool.js';
+import { gunzipSync } from 'node:zlib';
+
+const server = (time: string, severity: string, id: number, msg: string, attr?: Record<string, unknown>): string =>
+  JSON.stringify({ t: { $date: `2026-11-22T10:00:${time}Z` }, s: severity, c: 'NETWORK', id, ctx: 'conn1', msg, ...(attr ? { attr } : {}) });
+
+/** Entries and lines that are not: another container's output among them. */
+const MIX = [
+  entryLine('mongodb', server('00.000', 'W', 1, 'm1 warning')),
+  'plain other line m1',
+  entryLine('mongodb', server('01.000', 'I', 2, 'info line')),
+  'another other line',
+  entryLine('automation-agent', '[2026-11-22T10:00:02.000+0000] [.error] [x.go:f:1] m1 failed'),
+].join('\n') + '\n';
+
+const PRETTY = ['-o', 'pretty', '--color', 'never', '--utc'];
+const WARNING_LINE = 'mongodb       2026-11-22 10:00:00.000Z WARN  NETWORK [conn1] m1 warning';
+const INFO_LINE = 'mongodb       2026-11-22 10:00:01.000Z INFO  NETWORK [conn1] info line';
+const AGENT_LINE = 'agent         2026-11-22 10:00:02.000Z ERROR x.go:f:1 m1 failed';
+
+const lines = (text: string): string[] => text.split('\n').slice(0, -1);
+
+test('-g, -m and -l apply to every line shown, lines that are not entries too, as grep would (pretty and --keep-other)', (t) => {
+  const cases: { args: string[]; expected: string[] }[] = [
+    // grep matches a line's text: another container's line that says m1 is shown, the other is not.
+    { args: ['-g', 'm1', ...PRETTY], expected: [WARNING_LINE, 'plain other line m1', AGENT_LINE] },
+    { args: ['-g', 'm1', '--keep-other'], expected: [server('00.000', 'W', 1, 'm1 warning'), 'plain other line m1', '[2026-11-22T10:00:02.000+0000] [.error] [x.go:f:1] m1 failed'] },
+    { args: ['-g', 'm1', '-v', '--keep-other'], expected: [server('01.000', 'I', 2, 'info line'), 'another other line'] },
+    // A line that is not an entry has no message but its text.
+    { args: ['-m', 'm1', ...PRETTY], expected: [WARNING_LINE, 'plain other line m1', AGENT_LINE] },
+    { args: ['-m', '^m1', ...PRETTY], expected: [WARNING_LINE, AGENT_LINE] },
+    // Nor a level or a time: --level and --since leave it out, as they leave out entries without one.
+    { args: ['-l', 'error', ...PRETTY], expected: [AGENT_LINE] },
+    { args: ['-l', 'warn', '--keep-other'], expected: [server('00.000', 'W', 1, 'm1 warning'), '[2026-11-22T10:00:02.000+0000] [.error] [x.go:f:1] m1 failed'] },
+    { args: ['--since', '2026-11-22T10:00:01Z', ...PRETTY], expected: [INFO_LINE, AGENT_LINE] },
+    // Without a selection every line is shown, as before.
+    { args: PRETTY, expected: [WARNING_LINE, 'plain other line m1', INFO_LINE, 'another other line', AGENT_LINE] },
+  ];
+  for (const { args, expected } of cases) {
+    const result = runFilter(args, MIX);
+    t.is(result.status, 0, args.join(' '));
+    t.is(result.stderr, '', args.join(' '));
+    t.deepEqual(lines(result.stdout), expected, args.join(' '));
+  }
+});
+
+const TYPES = [
+  entryLine('mongodb-audit', '{"atype":"logout","result":0}'),
+  entryLine('automation-agent', 'agent line'),
+  entryLine('automation-agent-verbose', 'verbose line'),
+  '{"level":30,"time":"2026-11-22T10:00:01.000Z","logType":"logtype-sidecar","msg":"following file"}',
+  entryLine('mongodb', 'server line'),
+].join('\n') + '\n';
+
+test('-t takes the short names pretty prints: audit, agent, sidecar (and -x too)', (t) => {
+  const audit = runFilter(['-t', 'audit'], TYPES);
+  t.is(audit.status, 0);
+  t.is(audit.stderr, '');
+  t.is(audit.stdout, '{"atype":"logout","result":0}\n');
+  t.is(runFilter(['-t', 'agent'], TYPES).stdout, 'agent line\n');
+  t.is(runFilter(['-t', 'sidecar'], TYPES).stdout, '{"level":30,"time":"2026-11-22T10:00:01.000Z","logType":"logtype-sidecar","msg":"following file"}\n');
+  t.is(runFilter(['-t', 'agent*', '-x', 'agent-verbose'], TYPES).stdout, 'agent line\n');
+  t.is(runFilter(['-x', 'audit,agent,agent-verbose,sidecar'], TYPES).stdout, 'server line\n');
+});
+
+test('-t with a name logtype does not know: one warning line with "did you mean", the stream still read, exit 0', (t) => {
+  const typo = runFilter(['-t', 'mongdb'], TYPES);
+  t.is(typo.status, 0);
+  t.is(typo.stdout, '');
+  t.is(typo.stderr, 'logtype: -t "mongdb" names no log type logtype knows; did you mean "mongodb"?\n');
+  // A type the registry does not know is still matched by its name: the warning says so much and no more.
+  const custom = runFilter(['-t', 'my-app'], `${entryLine('my-app', 'mine')}\n`);
+  t.is(custom.status, 0);
+  t.is(custom.stdout, 'mine\n');
+  t.is(custom.stderr, 'logtype: -t "my-app" names no log type logtype knows (logtype --help lists them)\n');
+  // summary and doctor take the same selection, and say the same.
+  t.is(runFilter(['summary', '-t', 'adit'], TYPES).stderr, 'logtype summary: -t "adit" names no log type logtype knows; did you mean "audit"?\n');
+});
+
+test('-f in a pipe writes the fields as JSON (pretty on a terminal, the same rule as without -f), not a usage error', (t) => {
+  const input = `${entryLine('mongodb', server('00.000', 'W', 1, 'm1 warning'))}\n`;
+  const piped = runFilter(['-t', 'mongodb', '-f', 'msg,s'], input);
+  t.is(piped.status, 0, piped.stderr);
+  t.is(piped.stdout, '{"msg":"m1 warning","s":"W"}\n');
+  const dir = tempDir('fields-tty');
+  fs.writeFileSync(path.join(dir, 'in'), input);
+  // `script` gives the command a real terminal as stdout.
+  const onTerminal = spawnSync('script', ['-qec', `"${process.execPath}" "${FILTER_BIN}" -t mongodb -f msg,s --color never --utc "${dir}/in"`, '/dev/null'], {
+    encoding: 'utf8',
+    env: cleanEnv(),
+  });
+  t.is(onTerminal.status, 0);
+  t.is(onTerminal.stdout.replace(/\r\n/g, '\n'), 'mongodb       2026-11-22 10:00:00.000Z msg=m1 warning s=W\n');
+  // Asked for raw output by name, fields are still a contradiction.
+  const raw = runFilter(['-o', 'raw', '-f', 'msg'], input);
+  t.is(raw.status, 2);
+  t.is(raw.stderr, 'logtype: --fields needs -o json or -o pretty (see logtype --help)\n');
+});
+
+const SLOW = [500, 80, 2500].map((ms, i) =>
+  entryLine('mongodb', JSON.stringify({ t: { $date: `2026-11-22T10:00:0${i}.000Z` }, s: 'I', c: 'COMMAND', id: 51803, ctx: 'conn1', msg: 'Slow query', attr: { ns: 'app.x', durationMillis: ms } })),
+).join('\n') + '\n';
+const durations = (stdout: string): number[] => lines(stdout).map((line) => (JSON.parse(line) as { attr: { durationMillis: number } }).attr.durationMillis);
+
+test('--slow takes ms and s units (100ms, 2s), alone before a file its default, and a bad value is a usage error', (t) => {
+  const dir = tempDir('slow');
+  const file = path.join(dir, 'pod.log');
+  fs.writeFileSync(file, SLOW);
+  t.deepEqual(durations(runFilter(['--slow', '100ms', file]).stdout), [500, 2500]);
+  t.deepEqual(durations(runFilter(['--slow', '2s', file]).stdout), [2500]);
+  t.deepEqual(durations(runFilter(['--slow=0.5s', file]).stdout), [500, 2500]);
+  t.deepEqual(durations(runFilter(['--slow', '600', file]).stdout), [2500]);
+  t.deepEqual(durations(runFilter(['--slow', file]).stdout), [500, 2500]);
+  const bad = runFilter(['--slow', '100x', file]);
+  t.is(bad.status, 2);
+  t.is(bad.stdout, '');
+  t.is(bad.stderr, 'logtype: --slow takes milliseconds (500) or a duration in ms or s (500ms, 2s), not "100x" (see logtype --help)\n');
+  const negative = runFilter(['--slow', '-1', file]);
+  t.is(negative.status, 2);
+  t.is(negative.stderr, 'logtype: --slow must be at least 0 (see logtype --help)\n');
+});
+
+test('-l WARN, -l W, -l warning: names in any case and the server\'s letters', (t) => {
+  const input = [
+    entryLine('mongodb', server('00.000', 'W', 1, 'a warning')),
+    entryLine('mongodb', server('01.000', 'I', 2, 'an info')),
+    entryLine('mongodb', server('02.000', 'E', 3, 'an error')),
+    entryLine('mongodb', server('03.000', 'D2', 4, 'a debug line')),
+  ].join('\n') + '\n';
+  const messages = (args: string[]): string[] => lines(runFilter(['-t', 'mongodb', ...args], input).stdout).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  for (const level of ['WARN', 'W', 'warning', 'Warn', 'w']) t.deepEqual(messages(['-l', level]), ['a warning', 'an error'], level);
+  t.deepEqual(messages(['-l', 'E']), ['an error']);
+  t.deepEqual(messages(['-l', 'I']), ['a warning', 'an info', 'an error']);
+  t.deepEqual(messages(['-l', 'D1']), ['a warning', 'an info', 'an error', 'a debug line']);
+  const bad = runFilter(['-l', 'loud'], input);
+  t.is(bad.status, 2);
+  t.is(bad.stderr, 'logtype: --level takes fatal, error, warn, info, debug, not "loud" (see logtype --help)\n');
+});
+
+test('stern --timestamps: `POD CONTAINER TIME {entry}` is an entry, its time used for --since and pretty', (t) => {
+  const input = [
+    `my-rs-0 db 2026-11-22T10:00:00.123456789Z ${entryLine('automation-agent', 'no time of its own')}`,
+    `my-rs-1 db 2026-11-22T10:00:05.000000000Z ${entryLine('automation-agent', 'later')}`,
+    `\u001b[32mmy-rs-0\u001b[0m \u001b[36mdb\u001b[0m 2026-11-22T10:00:09.000000000Z ${entryLine('mongodb', 'coloured')}`,
+  ].join('\n') + '\n';
+  const result = runFilter([...PRETTY, '--strict'], input);
+  t.is(result.status, 0, result.stderr);
+  t.deepEqual(lines(result.stdout), [
+    'my-rs-0 db agent         2026-11-22 10:00:00.123Z no time of its own',
+    'my-rs-1 db agent         2026-11-22 10:00:05.000Z later',
+    'my-rs-0 db mongodb       2026-11-22 10:00:09.000Z coloured',
+  ]);
+  t.is(runFilter(['--since', '2026-11-22T10:00:04Z', '-t', 'agent'], input).stdout, 'later\n');
+  t.is(runFilter(['-o', 'entry', '--keep-prefix', '-t', 'agent', '-g', 'later'], input).stdout, `my-rs-1 db 2026-11-22T10:00:05.000000000Z ${entryLine('automation-agent', 'later')}\n`);
+});
+
+test('logtype entries.jsonl /nonexistent: what can be read is, what cannot is named where it stands, exit 2 at the end (as grep and cat)', (t) => {
+  const dir = tempDir('unreadable');
+  const first = path.join(dir, 'a.jsonl');
+  const last = path.join(dir, 'b.jsonl');
+  fs.writeFileSync(first, `${entryLine('mongodb', 'from a')}\n`);
+  fs.writeFileSync(last, `${entryLine('mongodb', 'from b')}\n`);
+  const result = runFilter([first, '/nonexistent', dir, last]);
+  t.is(result.status, 2);
+  t.is(result.stdout, 'from a\nfrom b\n');
+  t.is(result.stderr, `logtype: cannot read /nonexistent: no such file or directory\nlogtype: cannot read ${dir}: is a directory\n`);
+  // Only unreadable inputs: nothing written, the same lines, 2.
+  const none = runFilter(['/nonexistent']);
+  t.is(none.status, 2);
+  t.is(none.stdout, '');
+  t.is(none.stderr, 'logtype: cannot read /nonexistent: no such file or directory\n');
+  // A gzip file cut short fails midway: what it held so far is read, and the next file too.
+  const cut = path.join(dir, 'cut.gz');
+  fs.writeFileSync(cut, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]));
+  const midway = runFilter([cut, last]);
+  t.is(midway.status, 2);
+  t.is(midway.stdout, 'from b\n');
+  t.is(midway.stderr, `logtype: cannot read ${cut}: unexpected end of file\n`);
+  // -q: an answer found is 0, as grep -q says even after an error.
+  t.is(runFilter(['-q', '-g', 'from', '/nonexistent', first]).status, 0);
+  t.is(runFilter(['-q', '-g', 'nowhere', '/nonexistent', first]).status, 2);
+});
+
+test('logtype summary --html /nonexistent/x.html: a usage error before any input is read', (t) => {
+  // stdin is never read: a stream that never ends would be read forever otherwise.
+  const result = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--html', '/nonexistent/x.html'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    env: cleanEnv(),
+    timeout: 10_000,
+  });
+  t.is(result.status, 2);
+  t.is(result.stdout, '');
+  t.is(result.stderr, 'logtype summary: --html /nonexistent/x.html: no directory /nonexistent (see logtype summary --help)\n');
+  const dir = tempDir('html');
+  const onDirectory = runFilter(['summary', '--html', dir], '');
+  t.is(onDirectory.status, 2);
+  t.is(onDirectory.stderr, `logtype summary: --html ${dir}: is a directory (see logtype summary --help)\n`);
+});
+
+test('logtype sumary: "unknown command \'sumary\'; did you mean \'summary\'?" (a file of that name is a file)', (t) => {
+  const typo = runFilter(['sumary']);
+  t.is(typo.status, 2);
+  t.is(typo.stdout, '');
+  t.is(typo.stderr, "logtype: unknown command 'sumary'; did you mean 'summary'? (see logtype --help)\n");
+  t.is(runFilter(['doctr']).stderr, "logtype: unknown command 'doctr'; did you mean 'doctor'? (see logtype --help)\n");
+  const dir = tempDir('sumary');
+  fs.writeFileSync(path.join(dir, 'sumary'), `${entryLine('mongodb', 'a file named sumary')}\n`);
+  const file = spawnSync(process.execPath, [FILTER_BIN, 'sumary'], { cwd: dir, encoding: 'utf8', env: cleanEnv() });
+  t.is(file.status, 0, file.stderr);
+  t.is(file.stdout, 'a file named sumary\n');
+  // A word near no command is a file, read or named as one.
+  t.is(runFilter(['pod.log']).stderr, 'logtype: cannot read pod.log: no such file or directory\n');
+});
+
+test('-e: attributes holding control characters keep their indentation, the characters escaped', (t) => {
+  const input = `${entryLine('mongodb', server('00.000', 'I', 1, 'hello', { note: 'a\u001b[31mred\nnext', bidi: 'x\u202ey', c1: '\u0085' }))}\n`;
+  const result = runFilter(['-e', ...PRETTY], input);
+  t.is(result.status, 0);
+  t.is(
+    result.stdout,
+    [
+      'mongodb       2026-11-22 10:00:00.000Z INFO  NETWORK [conn1] hello',
+      '    {',
+      '      "note": "a\\u001b[31mred\\nnext",',
+      '      "bidi": "x\\u{202e}y",',
+      '      "c1": "\\x85"',
+      '    }',
+      '',
+    ].join('\n'),
+  );
+});
+
+test('--strict with one odd line says "1 line was not an entry"; with two, "2 lines were not entries"; --summary counts so too', (t) => {
+  const one = runFilter(['--strict', '--summary'], `${entryLine('mongodb', 'x')}\nodd\n`);
+  t.is(one.status, 1);
+  t.is(one.stderr, 'logtype: 1 entry read, 1 written, 1 other line\n  mongodb          1\nlogtype: 1 line was not an entry (--strict)\n');
+  const two = runFilter(['--strict'], 'odd\nodder\n');
+  t.is(two.status, 1);
+  t.is(two.stderr, 'logtype: 2 lines were not entries (--strict)\n');
+});
+
+test('100,000 distinct logType values: the --summary type table is capped ("… N more types"), memory bounded', async (t) => {
+  const input = Array.from({ length: 100_000 }, (_, i) => entryLine(`t${i}`, 'x')).join('\n') + `\n${entryLine('t1', 'end')}\n`;
+  const child = spawn(process.execPath, [FILTER_BIN, '--summary', '-t', 't1'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const ended = once(child, 'close');
+  child.stdin.write(input);
+  // Every line read (its last entry written), stdin still open: the peak memory is the process's now.
+  await new Promise<void>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.endsWith('end\n')) resolve();
+    });
+  });
+  const peakKiB = Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]);
+  child.stdin.end();
+  const [status] = (await ended) as [number];
+  t.is(status, 0, stderr);
+  t.is(stdout, 'x\nend\n');
+  const [warning, ...out] = stderr.split('\n');
+  t.is(warning, 'logtype: -t "t1" names no log type logtype knows (logtype --help lists them)');
+  t.is(out[0], 'logtype: 100001 entries read, 2 written, 0 other lines');
+  // The 30 largest (t1, then the others of one entry each, by name), then the rest, counted.
+  t.regex(out[1]!, /^ {2}t1 +2$/);
+  t.is(out.length, 1 + 30 + 2 + 1);
+  t.regex(out[31]!, /^ {2}… 970 more types +970$/);
+  t.regex(out[32]!, /^ {2}… types after the first 1000 +99000$/);
+  // Measured 60 MB with the cap, 115 MB before it: as much as a stream of a handful of types takes.
+  t.true(peakKiB < 90 * 1024, `${peakKiB} KiB`);
+});
+
+/** Two logs interleaved, as kubectl logs gives them; "match" in some lines, and another container's line. */
+const CONTEXT = [
+  entryLine('mongodb', 's1'),
+  entryLine('automation-agent', 'a1'),
+  entryLine('mongodb', 's2'),
+  entryLine('mongodb', 's3 match'),
+  entryLine('automation-agent', 'a2 match'),
+  entryLine('mongodb', 's4'),
+  entryLine('automation-agent', 'a3'),
+  entryLine('mongodb', 's5'),
+  entryLine('mongodb', 's6'),
+  entryLine('mongodb', 's7 match'),
+  entryLine('mongodb', 's8'),
+  'another container says match',
+].join('\n') + '\n';
+
+test('-A, -B, -C: entries around each match from its own log (and pod), -- between runs that do not follow on, as grep', (t) => {
+  const cases: { args: string[]; expected: string[] }[] = [
+    // a1 is the agent's line before a2: between s3 and s4 in the input, it is not the server's context.
+    { args: ['-C', '1'], expected: ['s2', 's3 match', 'a1', 'a2 match', 's4', 'a3', '--', 's6', 's7 match', 's8'] },
+    { args: ['-B', '2'], expected: ['s1', 's2', 's3 match', 'a1', 'a2 match', '--', 's5', 's6', 's7 match'] },
+    { args: ['-A', '1', '-t', 'mongodb'], expected: ['s3 match', 's4', '--', 's7 match', 's8'] },
+    // Runs that meet are one run: no -- between them.
+    { args: ['-A', '4', '-t', 'mongodb'], expected: ['s3 match', 's4', 's5', 's6', 's7 match', 's8'] },
+    // json stays one JSON value a line: no -- in it.
+    { args: ['-A', '1', '-t', 'mongodb', '-o', 'entry'], expected: [entryLine('mongodb', 's3 match'), entryLine('mongodb', 's4'), entryLine('mongodb', 's7 match'), entryLine('mongodb', 's8')] },
+  ];
+  for (const { args, expected } of cases) {
+    const result = runFilter(['-g', 'match', ...args], CONTEXT);
+    t.is(result.status, 0, args.join(' '));
+    t.deepEqual(lines(result.stdout), expected, args.join(' '));
+  }
+  // Pretty: the separator dimmed like other lines; another container's line that matches shown as always (-t chooses among entries).
+  const pretty = runFilter(['-g', 'match', '-A', '1', '-t', 'mongodb', '-o', 'pretty', '--color', 'never'], CONTEXT);
+  t.deepEqual(lines(pretty.stdout), ['mongodb       s3 match', 'mongodb       s4', '--', 'mongodb       s7 match', 'mongodb       s8', 'another container says match']);
+  // Context by pod too: the same type from another pod is not context.
+  const pods = [
+    `[pod/db-0/c] ${entryLine('mongodb', 'db-0 before')}`,
+    `[pod/db-1/c] ${entryLine('mongodb', 'db-1 before')}`,
+    `[pod/db-0/c] ${entryLine('mongodb', 'db-0 match')}`,
+  ].join('\n') + '\n';
+  t.deepEqual(lines(runFilter(['-g', 'match', '-B', '1'], pods).stdout), ['db-0 before', 'db-0 match']);
+});
+
+testWithTool(GREP, 'on one log, -A/-B/-C and --max-count write what GNU grep writes, byte for byte (a real server log)', (t, grep) => {
+  const dir = tempDir('context-grep');
+  const log = path.join(dir, 'mongod.log');
+  // The first 3000 lines of a real replica-set member's log: slow queries among them.
+  fs.writeFileSync(log, gunzipSync(fs.readFileSync(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'))).toString('utf8').split('\n').slice(0, 3000).join('\n') + '\n');
+  for (const args of [['-B', '2', '-A', '3'], ['-C', '1', '--max-count', '3'], ['-A', '1', '--max-count', '1'], ['-B', '5']]) {
+    const grepArgs = args.map((arg) => (arg === '--max-count' ? '-m' : arg));
+    const ours = runFilter(['--as', 'mongodb', '-g', '"Slow query"', ...args, log]);
+    const theirs = spawnSync(grep, [...grepArgs, '"Slow query"', log], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    t.is(ours.status, 0, ours.stderr);
+    t.true(theirs.stdout.length > 0);
+    t.is(ours.stdout, theirs.stdout, args.join(' '));
+  }
+});
+
+test('--max-count N: the first N selected entries (and the context owed after the last, as grep -m)', (t) => {
+  t.deepEqual(lines(runFilter(['-g', 'match', '--max-count', '2'], CONTEXT).stdout), ['s3 match', 'a2 match']);
+  t.deepEqual(lines(runFilter(['-g', 'match', '--max-count', '1', '-A', '2'], CONTEXT).stdout), ['s3 match', 's4', 's5']);
+  const none = runFilter(['--max-count', '0'], CONTEXT);
+  t.is(none.status, 0);
+  t.is(none.stdout, '');
+  const bad = runFilter(['--max-count', '-1'], CONTEXT);
+  t.is(bad.status, 2);
+  t.is(bad.stderr, 'logtype: --max-count must be at least 0 (see logtype --help)\n');
+});
+
+test('--max-count and -q stop reading: a stream that stays open ends the command at once', async (t) => {
+  for (const args of [['-q', '-g', 'match'], ['--max-count', '1', '-g', 'match']]) {
+    const child = spawn(process.execPath, [FILTER_BIN, ...args], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const ended = once(child, 'close');
+    // Never ended by the writer: as kubectl logs -f.
+    child.stdin.write(`${entryLine('mongodb', 'a match')}\n`);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [status, signal] = (await ended) as [number | null, NodeJS.Signals | null];
+    clearTimeout(timer);
+    child.stdin.destroy();
+    t.is(signal, null, `${args.join(' ')}: still reading`);
+    t.is(status, 0, args.join(' '));
+    t.is(stdout, args[0] === '-q' ? '' : 'a match\n');
+  }
+});
+
+test('-q: nothing written; exit 0 when an entry is selected, 1 when none is', (t) => {
+  const found = runFilter(['-q', '-g', 'match'], CONTEXT);
+  t.is(found.status, 0);
+  t.is(found.stdout, '');
+  t.is(found.stderr, '');
+  const missing = runFilter(['-q', '-l', 'error'], CONTEXT);
+  t.is(missing.status, 1);
+  t.is(missing.stdout, '');
+  t.is(missing.stderr, '');
+});
+
+test('--no-color: no colour even when FORCE_COLOR asks for it', (t) => {
+  const forced = runFilter(['-o', 'pretty'], CONTEXT, { FORCE_COLOR: '1' });
+  t.true(forced.stdout.includes('\u001b['));
+  const plain = runFilter(['-o', 'pretty', '--no-color'], CONTEXT, { FORCE_COLOR: '1' });
+  t.false(plain.stdout.includes('\u001b['));
+  t.is(lines(plain.stdout)[0], 'mongodb       s1');
+});
+
+test('--help lists every log type of the registry with its short name, and each command its exit statuses', (t) => {
+  const help = runFilter(['--help']).stdout;
+  const types = /Log types[^\n]*\n((?: {2}\S+ +\S+\n)+)/.exec(help)?.[1];
+  t.deepEqual(types?.trim().split('\n').map((line) => line.trim().split(/ +/)), [
+    ['automation-agent-verbose', 'agent-verbose'],
+    ['automation-agent-stderr', 'agent-stderr'],
+    ['automation-agent', 'agent'],
+    ['monitoring-agent', 'monitoring'],
+    ['backup-agent', 'backup'],
+    ['mongodb', 'mongodb'],
+    ['mongodb-audit', 'audit'],
+    ['agent-launcher-script', 'launcher'],
+    ['automation-agent-stdout', 'agent-stdout'],
+    ['operator', 'operator'],
+    ['logtype-sidecar', 'sidecar'],
+  ]);
+  for (const command of [[], ['summary'], ['doctor'], ['completion']]) {
+    const text = runFilter([...command, '--help']).stdout;
+    t.regex(text, /\nExit status:\n {2}0 {2}\S.*\n(?: {2}1 {2}\S.*\n)? {2}2 {2}\S.*\n$/, command.join(' '));
+  }
+});

@@ -1,0 +1,105 @@
+/** The registry of log formats: its names, the sidecar's view of it, and that every part reads it. */
+import test from 'ava';
+import { LOG_FORMATS, findLogFormat, logFormat, logTypesWrittenBy } from '../../src/formats/log-formats.js';
+import { FILE_LOG_TYPES, KNOWN_LOG_TYPES } from '../../src/log-types.js';
+import { parseRecord } from '../../src/parse/parse-record.js';
+import { palette } from '../../src/render/colors.js';
+import { typeBadge } from '../../src/render/render-pretty.js';
+
+test('every name and short name means one format', (t) => {
+  const owners = new Map<string, string>();
+  for (const format of LOG_FORMATS) {
+    for (const name of new Set([format.name, format.shortName])) {
+      t.is(owners.get(name), undefined, `${name} names ${owners.get(name)} and ${format.name}`);
+      owners.set(name, format.name);
+    }
+  }
+});
+
+test("the sidecar's files follow the operator's naming: MDB_LOG_FILE_<TYPE>, <type>.log", (t) => {
+  for (const format of LOG_FORMATS.filter((f) => f.file)) {
+    t.is(format.file!.variable, `MDB_LOG_FILE_${format.name.toUpperCase().replaceAll('-', '_')}`);
+    t.is(format.file!.defaultName, `${format.name}.log`);
+  }
+});
+
+test("the sidecar's view: its eight files in order, and the agent's stdout as a stream", (t) => {
+  t.deepEqual(
+    FILE_LOG_TYPES.map((type) => [type.name, type.envVar, type.defaultFile, type.holdsEntries]),
+    [
+      ['automation-agent-verbose', 'MDB_LOG_FILE_AUTOMATION_AGENT_VERBOSE', 'automation-agent-verbose.log', false],
+      ['automation-agent-stderr', 'MDB_LOG_FILE_AUTOMATION_AGENT_STDERR', 'automation-agent-stderr.log', false],
+      ['automation-agent', 'MDB_LOG_FILE_AUTOMATION_AGENT', 'automation-agent.log', false],
+      ['monitoring-agent', 'MDB_LOG_FILE_MONITORING_AGENT', 'monitoring-agent.log', false],
+      ['backup-agent', 'MDB_LOG_FILE_BACKUP_AGENT', 'backup-agent.log', false],
+      ['mongodb', 'MDB_LOG_FILE_MONGODB', 'mongodb.log', false],
+      ['mongodb-audit', 'MDB_LOG_FILE_MONGODB_AUDIT', 'mongodb-audit.log', false],
+      ['agent-launcher-script', 'MDB_LOG_FILE_AGENT_LAUNCHER_SCRIPT', 'agent-launcher-script.log', true],
+    ],
+  );
+  t.deepEqual(KNOWN_LOG_TYPES, [...FILE_LOG_TYPES.map((type) => type.name), 'automation-agent-stdout']);
+});
+
+test('a format is found by its name or its short name', (t) => {
+  const cases: [string, string | undefined][] = [
+    ['mongodb', 'mongodb'],
+    ['audit', 'mongodb-audit'],
+    ['mongodb-audit', 'mongodb-audit'],
+    ['agent', 'automation-agent'],
+    ['sidecar', 'logtype-sidecar'],
+    ['launcher', 'agent-launcher-script'],
+    ['mongdb', undefined],
+  ];
+  for (const [name, expected] of cases) t.is(findLogFormat(name)?.name, expected, name);
+  // The exact lookup the readers use knows names only.
+  t.is(logFormat('audit'), undefined);
+});
+
+test('every badge is its short name, padded to one width, in its colour', (t) => {
+  for (const format of LOG_FORMATS) {
+    t.is(typeBadge(format.name, palette(false)), format.shortName.padEnd(13));
+    t.is(typeBadge(format.name, palette(true)), palette(true)[format.color](format.shortName.padEnd(13)));
+  }
+  t.is(typeBadge('something-else', palette(false)), 'something-else');
+});
+
+/** One line of each format, as its reader reads it. */
+const lines: [string, string, { level: string | undefined; message: string }][] = [
+  ['mongodb', '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"W","c":"REPL","id":1,"ctx":"c","msg":"m"}', { level: 'warn', message: 'm' }],
+  ['mongodb-audit', '{"atype":"logout","ts":{"$date":"2026-11-22T10:00:00.000Z"},"users":[{"user":"u","db":"d"}],"result":0}', { level: 'info', message: 'u@d → ok' }],
+  ['automation-agent', '[2026-11-22T10:00:00.000+0000] [.error] [a.go:1] [10:00:00.000] m', { level: 'error', message: 'm' }],
+  ['automation-agent-verbose', '[2026-11-22T10:00:00.000+0000] [.info] [a.go:1] m', { level: 'info', message: 'm' }],
+  ['automation-agent-stderr', '[2026-11-22T10:00:00.000+0000] [.warn] [a.go:1] m', { level: 'warn', message: 'm' }],
+  ['automation-agent-stdout', '[2026-11-22T10:00:00.000+0000] [.info] [a.go:1] m', { level: 'info', message: 'm' }],
+  ['monitoring-agent', '[2026-11-22T10:00:00.000+0000] [.info] [a.go:1] m', { level: 'info', message: 'm' }],
+  ['backup-agent', '[2026-11-22T10:00:00.000+0000] [.info] [a.go:1] m', { level: 'info', message: 'm' }],
+  ['agent-launcher-script', '2026-11-22 10:00:00 Starting agent launcher', { level: undefined, message: 'Starting agent launcher' }],
+  ['operator', '{"level":"error","ts":"2026-11-22T10:00:00Z","caller":"c.go:1","msg":"m"}', { level: 'error', message: 'm' }],
+  ['logtype-sidecar', '{"level":40,"time":1763805600000,"logType":"logtype-sidecar","msg":"m"}', { level: 'warn', message: 'm' }],
+];
+
+test("every format's reader reads its own lines", (t) => {
+  t.deepEqual(lines.map(([name]) => name).sort(), LOG_FORMATS.map((format) => format.name).sort());
+  for (const [name, line, expected] of lines) {
+    const record = parseRecord(name, line);
+    t.deepEqual(record && { level: record.level, message: record.message }, expected, name);
+  }
+});
+
+test('a type logtype does not know has no reader, whatever its name looks like', (t) => {
+  const agentLine = lines.find(([name]) => name === 'automation-agent')![1];
+  t.is(parseRecord('automation-agent-new', agentLine), undefined);
+  t.is(parseRecord('other-agent', agentLine), undefined);
+});
+
+test("doctor's agent rules look at the agent's modules and its launcher", (t) => {
+  t.deepEqual(logTypesWrittenBy('agent').sort(), [
+    'agent-launcher-script',
+    'automation-agent',
+    'automation-agent-stderr',
+    'automation-agent-stdout',
+    'automation-agent-verbose',
+    'backup-agent',
+    'monitoring-agent',
+  ]);
+});
