@@ -48,11 +48,17 @@ export class SidecarProcess {
 
   /**
    * `command`: what runs instead of `node` (a wrapper such as setpriv, then node); with `bin`
-   * '--', `args` are given whole (the bin among them).
+   * '--', `args` are given whole (the bin among them). `launcher` runs node through another
+   * command, as `setpriv --reuid=2000 --`.
    */
-  constructor(args: readonly string[], options: { env?: NodeJS.ProcessEnv; bin?: string; command?: readonly string[] } = {}) {
-    const [program, ...prefix] = options.command ?? [process.execPath];
+  constructor(
+    args: readonly string[],
+    options: { env?: NodeJS.ProcessEnv; bin?: string; command?: readonly string[]; launcher?: { command: string; prefix: readonly string[] } } = {},
+  ) {
     const bin = options.bin === '--' ? [] : [options.bin ?? SIDECAR_BIN];
+    const [program, ...prefix] = options.launcher
+      ? [options.launcher.command, ...options.launcher.prefix, process.execPath]
+      : (options.command ?? [process.execPath]);
     this.child = spawn(program!, [...prefix, ...bin, ...args], {
       env: options.env ?? cleanEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -9,7 +9,7 @@ import { LOGROTATE, testWithTool } from '../_helpers/system-tool.js';
 
 /**
  * With copytruncate, lines written between the copy and the truncate are gone from disk: no
- * follower can deliver them (ANCHORS.md: 31 of 42000 for tail). Everything else must arrive.
+ * follower can deliver them (docs/anchors.md §1: 31 of 42000 for tail). Everything else must arrive.
  */
 function linesOnDisk(files: readonly string[]): Set<string> {
   const lines = new Set<string>();
