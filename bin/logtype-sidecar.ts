@@ -1,10 +1,18 @@
 #!/usr/bin/env node
-import { packageVersion } from '../src/cli/package-version.js';
-import { SIDECAR_COMMAND, parseSidecarArgs, sidecarHelp } from '../src/cli/sidecar-command.js';
-import { USAGE_EXIT, usageLine } from '../src/cli/usage-error.js';
-import { createDiagnostics } from '../src/diag/logger.js';
-import { SIDECAR_LOG_TYPE } from '../src/log-types.js';
-import { Sidecar } from '../src/sidecar/run-sidecar.js';
+// Stop signals are caught before anything else is loaded: a SIGTERM a moment after the start
+// is a clean stop (exit 0), not the default death (143). SIGUSR1 would start Node's inspector
+// (a debug port and a line that is not JSON on stderr): a listener of our own keeps it inert.
+const stops: NodeJS.Signals[] = [];
+let onStop = (signal: NodeJS.Signals): void => void stops.push(signal);
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => onStop(signal));
+process.on('SIGUSR1', () => undefined);
+
+const { packageVersion } = await import('../src/cli/package-version.js');
+const { SIDECAR_COMMAND, parseSidecarArgs, sidecarHelp } = await import('../src/cli/sidecar-command.js');
+const { USAGE_EXIT, usageLine } = await import('../src/cli/usage-error.js');
+const { createDiagnostics } = await import('../src/diag/logger.js');
+const { SIDECAR_LOG_TYPE } = await import('../src/log-types.js');
+const { Sidecar } = await import('../src/sidecar/run-sidecar.js');
 
 const parsed = parseSidecarArgs(process.argv.slice(2), process.env);
 if (!parsed.ok) {
@@ -16,5 +24,7 @@ if (parsed.value === 'help' || parsed.value === 'version') {
   process.exit(0);
 }
 const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, log: createDiagnostics(SIDECAR_LOG_TYPE) });
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void sidecar.stop());
-process.exit(await sidecar.run());
+const running = sidecar.run();
+onStop = () => sidecar.stop();
+if (stops.length > 0) sidecar.stop();
+process.exit(await running);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { FILE_LOG_TYPES, DEFAULT_LOG_DIR } from '../log-types.js';
 import { resolveSources } from '../config/sidecar-config.js';
 import { parseDurationMs, parseSize, type Parsed } from '../config/parse-size.js';
-import type { SidecarOptions } from '../sidecar/run-sidecar.js';
+import { EXIT_ONCE_MISSING, type SidecarOptions } from '../sidecar/run-sidecar.js';
 import { usageError, type CommandLine } from './usage-error.js';
 import { allValues, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable } from './options.js';
 
@@ -31,6 +31,20 @@ const OPTIONS: OptionTable = {
   'from-start': { type: 'boolean', describe: 'With no saved state, read files present at start from their start' },
   once: { type: 'boolean', describe: 'Read what the files hold now (from their start, or from --state-file), then exit' },
   'stats-interval': { type: 'string', default: '60', value: 'SECONDS', min: 0, describe: 'One health line per file this often (0: only at shutdown)' },
+  'stop-timeout': {
+    type: 'string',
+    default: '30',
+    value: 'SECONDS',
+    min: 0,
+    describe: 'After SIGTERM/SIGINT/SIGHUP, go on reading and offering entries this long, then save and exit 0',
+  },
+  'missing-warning': {
+    type: 'string',
+    default: '180',
+    value: 'SECONDS',
+    min: 0,
+    describe: 'Warn about a followed file still missing after this long, then hourly (0: never)',
+  },
   'heartbeat-file': {
     type: 'string',
     value: 'PATH',
@@ -62,11 +76,18 @@ export function sidecarHelp(render: HelpRenderer = helpText): string {
       'at start are read from their end (as `tail -F -n0` does), or from where the last run stopped',
       'when the state file knows them. A named pipe (FIFO) is read as a stream. Diagnostics are JSON',
       'lines on stderr with "logType":"logtype-sidecar".',
+      '',
+      'Stopping: SIGTERM, SIGINT and SIGHUP read what is left and deliver it for --stop-timeout; an',
+      'unfinished last line leaves as a "partial":true piece (the next start sends its rest), the',
+      'positions of what the reader took are saved, exit 0. If the reader takes nothing until then,',
+      'only an entry the pipe already has part of is finished; the next start delivers the rest.',
+      'SIGUSR1 is ignored (it does not open a debugger port).',
     ],
     exitStatus: [
-      [0, 'Stopped by SIGTERM or SIGINT after delivering what was read, --once done, or stdout closed'],
+      [0, 'Stopped by SIGTERM, SIGINT or SIGHUP after delivering what was read (or the stop timeout), --once done, or stdout closed'],
       [1, 'Writing to stdout failed (other than a closed reader)'],
       [2, 'Bad usage'],
+      [EXIT_ONCE_MISSING, '--once, and a followed file was missing (the others were read)'],
     ],
   });
 }
@@ -90,6 +111,10 @@ export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   if (!pollMs.ok) return pollMs;
   const statsIntervalMs = ofFlag(parseDurationMs(text('stats-interval')!), '--stats-interval');
   if (!statsIntervalMs.ok) return statsIntervalMs;
+  const stopTimeoutMs = ofFlag(parseDurationMs(text('stop-timeout')!), '--stop-timeout');
+  if (!stopTimeoutMs.ok) return stopTimeoutMs;
+  const missingWarningMs = ofFlag(parseDurationMs(text('missing-warning')!), '--missing-warning');
+  if (!missingWarningMs.ok) return missingWarningMs;
   const once = values['once'] === true;
   const stateFlag = text('state-file');
   return {
@@ -104,6 +129,8 @@ export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       once,
       statsIntervalMs: statsIntervalMs.value,
       heartbeatFile: text('heartbeat-file'),
+      stopTimeoutMs: stopTimeoutMs.value,
+      missingWarningMs: missingWarningMs.value,
       stateFile: stateFlag !== undefined ? stateFlag || undefined : once ? undefined : path.join(sources.value.logDir, '.logtype-sidecar.state'),
     },
   };

@@ -12,6 +12,10 @@ export interface FileSource {
   readonly path: string;
   /** Lines that are already entries pass through unwrapped (the launcher's own file). */
   readonly passThroughEntries: boolean;
+  /** The operator's variable that names this type's file. */
+  readonly variable?: string | undefined;
+  /** What chose the path: `--file`, the variable, or the log dir. */
+  readonly origin?: 'flag' | 'variable' | 'log-dir' | undefined;
 }
 
 export interface SourceFlags {
@@ -27,6 +31,9 @@ export interface ResolvedSources {
   readonly stdinType: string | undefined;
 }
 
+/** Known types that are not files: streams (the agent's stdout), fed on stdin or a named pipe. */
+const isStreamType = (type: string): boolean => KNOWN_LOG_TYPES.includes(type) && !findFileLogType(type);
+
 export function resolveSources(env: NodeJS.ProcessEnv, flags: SourceFlags): Parsed<ResolvedSources> {
   const logDir = flags.logDir ?? nonEmpty(env['MMS_LOG_DIR']) ?? DEFAULT_LOG_DIR;
   const overrides = new Map<string, string>();
@@ -35,17 +42,31 @@ export function resolveSources(env: NodeJS.ProcessEnv, flags: SourceFlags): Pars
     const type = eq > 0 ? spec.slice(0, eq) : '';
     const file = eq > 0 ? spec.slice(eq + 1) : '';
     if (!type || !file) return { ok: false, error: `--file takes TYPE=PATH, not "${spec}"` };
+    if (isStreamType(type)) {
+      return {
+        ok: false,
+        error: `--file: ${type} is a stream (the agent's stdout), not a file: pipe it in (agent | logtype-sidecar --stdin-type ${type}), or give a named pipe as stdin (logtype-sidecar --stdin-type ${type} 0<>PIPE)`,
+      };
+    }
     if (!findFileLogType(type)) return { ok: false, error: unknownType(type, '--file') };
+    const earlier = overrides.get(type);
+    if (earlier !== undefined) return { ok: false, error: `--file: ${type} is given twice ("${earlier}" and "${file}"); one file per type` };
     overrides.set(type, file);
   }
   if (flags.stdinType !== undefined && !KNOWN_LOG_TYPES.includes(flags.stdinType)) {
     return { ok: false, error: unknownType(flags.stdinType, '--stdin-type') };
   }
-  const files = FILE_LOG_TYPES.map((type) => ({
-    logType: type.name,
-    path: overrides.get(type.name) ?? nonEmpty(env[type.envVar]) ?? path.join(logDir, type.defaultFile),
-    passThroughEntries: type.holdsEntries,
-  }));
+  const files = FILE_LOG_TYPES.map((type): FileSource => {
+    const flag = overrides.get(type.name);
+    const variable = nonEmpty(env[type.envVar]);
+    return {
+      logType: type.name,
+      path: flag ?? variable ?? path.join(logDir, type.defaultFile),
+      passThroughEntries: type.holdsEntries,
+      variable: type.envVar,
+      origin: flag !== undefined ? 'flag' : variable !== undefined ? 'variable' : 'log-dir',
+    };
+  });
   return { ok: true, value: { logDir, files, stdinType: flags.stdinType } };
 }
 

@@ -1,91 +1,104 @@
 /**
- * Follows one path by name, as `tail -F` does, without its losses: the file behind the name is
- * held open by descriptor, so lines written to it after a rename or an unlink are still read;
- * a rotated or deleted file drains until it has been quiet for the grace period, then closes
- * (a reader must not pin deleted files: the operator's issue #174); a file that shrinks, or
- * whose bytes before the read position change, is read again from 0.
+ * Follows one path by name, as `tail -F` does, without its losses (Vector's file server, for one
+ * name). Every file behind the name is held by descriptor (held-file.ts): the current one here,
+ * and rotated, deleted or copied ones until they are read to their end (files-behind.ts), so
+ * lines written to a file after a rename or an unlink are still read, in the order they were
+ * written.
  *
- * All file-system calls are synchronous: a pread of a page-cached log file takes microseconds,
- * and one decision at a time keeps rotation free of races between reads and checks.
+ * `observe` looks at the name and the files beside it, and costs a stat; `read` reads. They are
+ * separate so a stalled reader of our output stops reading, not following: renames, new files
+ * and truncations are noticed on every look, their descriptors held and their copies noted
+ * (copy-finder.ts), and everything is read in order once the output has room.
+ *
+ * A file that shrinks, or whose bytes before the read position change, is read again from 0,
+ * after the rest of copytruncate's copy beside it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { FINGERPRINT_BYTES, fingerprintOf, type SavedFile } from '../state/state-file.js';
-import { LineSplitter, type LineSink } from './split-lines.js';
-import {
-  drainIsOver,
-  isTruncated,
-  reconcilePath,
-  sameFile,
-  type FileIdentity,
-  type PathState,
-} from './reconcile.js';
+import type { SavedFile } from '../state/state-file.js';
+import type { FollowEvent } from './follow-events.js';
+import { CopyFinder } from './copy-finder.js';
+import { errorMessage } from './error-message.js';
+import { FileCheckpoint } from './file-checkpoint.js';
+import { FilesBehind, sizeOf } from './files-behind.js';
+import { HeldFile, type FileLineSink, type HeldRole, type LineStream } from './held-file.js';
+import { unseenSiblings } from './identity.js';
+import { statPath } from './path-state.js';
+import { PathWarnings } from './path-warnings.js';
+import { reconcilePath, sameFile, type PathState } from './reconcile.js';
+import { resumeFiles } from './resume.js';
+import { rotatedSiblings } from './rotated-siblings.js';
 
-export type FollowEvent =
-  | { readonly kind: 'waiting'; readonly path: string }
-  | { readonly kind: 'opened'; readonly path: string; readonly position: number }
-  | { readonly kind: 'resumed'; readonly path: string; readonly file: string; readonly position: number }
-  | { readonly kind: 'resume-lost'; readonly path: string; readonly position: number }
-  | { readonly kind: 'rotated'; readonly path: string }
-  | { readonly kind: 'deleted'; readonly path: string }
-  | { readonly kind: 'truncated'; readonly path: string; readonly position: number; readonly copy?: string }
-  | { readonly kind: 'drained'; readonly path: string; readonly position: number }
-  | { readonly kind: 'error'; readonly path: string; readonly message: string };
+export type { FollowEvent } from './follow-events.js';
+
+export interface ResumeFrom {
+  /** The files behind this path at the last save, oldest first (may be empty). */
+  readonly files: readonly SavedFile[];
+  /** When that was saved (ms since the epoch): a rotated file changed after it was not seen. */
+  readonly savedAt: number;
+}
 
 export interface FileFollowerOptions {
   readonly path: string;
   readonly maxLineBytes: number;
   readonly rotateWaitMs: number;
-  /** Read a file found at the first look from its start instead of its end. */
+  /** Read a file found at the first look from its start instead of its end (no saved state). */
   readonly fromStart: boolean;
   /** Receives every line (or piece) of every file behind the path, in file order. */
-  readonly sink: LineSink;
+  readonly sink: FileLineSink;
   readonly onEvent: (event: FollowEvent) => void;
   /**
    * The files behind this path at the last save. Undefined on a first start (no state): a file
    * there is read from its end. Defined, even empty: a file not among them appeared while the
-   * sidecar was down and is read from its start.
+   * sidecar was down and is read from its start, as is a rotated file changed after the save.
    */
-  readonly resume?: readonly SavedFile[] | undefined;
+  readonly resume?: ResumeFrom | undefined;
+  /** Rotated, deleted and copied files held at once before the oldest is given up. */
+  readonly maxBehind?: number;
+  /** Names beside the path that are ours, not rotations (the state file, its temp file). */
+  readonly ignore?: (name: string) => boolean;
+  /** A missing file is warned about after this long, then every `repeatWarningMs`. */
+  readonly missingWarningMs?: number;
+  readonly repeatWarningMs?: number;
 }
 
-/** Compressed rotations are never followed: their bytes are not the log's lines. */
-const COMPRESSED = /\.(gz|bz2|xz|zst|lz4|z)$/i;
-
-/** Bytes read per pread: large enough for throughput, small enough to stay within memory. */
-const READ_BYTES = 256 * 1024;
-/** Bytes before the read position compared on each read, to see a truncate-and-regrow, and
- * to recognise copytruncate's copy: several lines, so repetitive lines do not look alike. */
-const MARKER_BYTES = 256;
-
-/** One read buffer for every follower: reads are synchronous and lines are copied or decoded
- * before the next read, so nothing outlives its turn in the buffer. */
-const readBuffer = Buffer.allocUnsafe(READ_BYTES);
-const markerBuffer = Buffer.allocUnsafe(MARKER_BYTES);
-
-interface HeldFile extends FileIdentity {
-  readonly fd: number;
-  position: number;
-  fingerprint: string;
-  fingerprintBytes: number;
-  /** The last bytes before `position`, as read. */
-  marker: Buffer;
-  readonly splitter: LineSplitter;
-  /** When the held file last grew (or began draining). */
-  quietSince: number;
-}
+/**
+ * The files beside the path are listed when a name beside it changes (inotify says so), when
+ * the path itself changes, and at least this often (for what inotify misses): a copytruncate
+ * made before we had read or seen anything of the file shows only there.
+ */
+const DISCOVER_EVERY_MS = 10_000;
+const EMPTY = Buffer.alloc(0);
 
 export class FileFollower {
   readonly path: string;
   readonly #options: FileFollowerOptions;
   #current: HeldFile | undefined;
-  #draining: HeldFile[] = [];
-  #firstLook = true;
-  #lastError = '';
+  /** Rotated, deleted, copied and unseen files still to read, and the retired ones. */
+  readonly #behind: FilesBehind;
+  readonly #copies: CopyFinder;
+  readonly #warnings: PathWarnings;
+  #looked = false;
+  /** When the files beside the path were last listed, and whether a name there changed since. */
+  #lastDiscovery = 0;
+  #discoverWanted = false;
+  readonly #siblingPrefix: string;
+  /** The current file's size at the last look. */
+  #size: number | undefined;
 
   constructor(options: FileFollowerOptions) {
     this.path = options.path;
     this.#options = options;
+    this.#siblingPrefix = `${path.basename(options.path)}.`;
+    const { onEvent, ignore } = options;
+    this.#behind = new FilesBehind({ path: options.path, rotateWaitMs: options.rotateWaitMs, onEvent, maxBehind: options.maxBehind, ignore });
+    this.#copies = new CopyFinder({ path: options.path, ignore, knows: (name, stat) => this.#knows(name, stat) });
+    this.#warnings = new PathWarnings({ path: options.path, onEvent, missingWarningMs: options.missingWarningMs, repeatWarningMs: options.repeatWarningMs });
+  }
+
+  /** inotify named an entry of the path's directory: a name beside the path is worth a look. */
+  nameChanged(name: string): void {
+    if (name.startsWith(this.#siblingPrefix)) this.#discoverWanted = true;
   }
 
   /** How far the file behind the name now has been read. */
@@ -93,316 +106,300 @@ export class FileFollower {
     return this.#current?.position;
   }
 
-  /** What the state file keeps: each file behind the path and the end of its last whole line. */
-  savedFiles(): SavedFile[] {
-    return [...this.#draining, ...(this.#current ? [this.#current] : [])].map((held) => {
-      if (held.fingerprintBytes < FINGERPRINT_BYTES && held.position > held.fingerprintBytes) {
-        Object.assign(held, fingerprintOf(held.fd, Math.min(held.position, FINGERPRINT_BYTES)));
+  /** The first look happened (before it, the state file's entry for this path stands). */
+  get looked(): boolean {
+    return this.#looked;
+  }
+
+  /** Looks at the name (and beside it after a change) and holds what it finds; reads nothing. */
+  observe(now: number): void {
+    if (!this.#looked) {
+      this.#looked = true;
+      this.#lastDiscovery = now;
+      this.#firstLook(now);
+      return;
+    }
+    this.#behind.closeDrained(now);
+    const state = statPath(this.path);
+    const current = this.#current;
+    if (current && state.kind === 'file' && sameFile(current, state)) {
+      this.#size = state.size;
+      // Shrunk, or rewritten to the size read, is told here; other changed bytes when the file is
+      // read (or seen while reading waits).
+      if (current.shrunk(state.size) || current.rewrittenInPlace(state.size, state.mtimeMs, now)) this.#onTruncated(now);
+    } else {
+      this.#size = undefined;
+      const links = current && state.kind === 'missing' ? current.links() : 1;
+      const action = reconcilePath(current, links, state, false);
+      switch (action.kind) {
+        case 'keep':
+          if (!current) this.#warnings.whileMissing(now);
+          break;
+        case 'unreadable':
+          this.#warnings.cannotRead(now, state, action.what);
+          break;
+        case 'lost':
+          this.#moveBehind(now, action.unlinked ? 'deleted' : 'rotated');
+          this.#holdUnseen(now);
+          break;
+        case 'open':
+          if (current) this.#moveBehind(now, 'rotated');
+          // The new file first: a copytruncate copy of it made already is then told as its copy.
+          this.#openCurrent(now, 0);
+          this.#holdUnseen(now);
+          break;
       }
-      return {
-        dev: held.dev,
-        ino: held.ino,
-        position: held.position - held.splitter.heldBytes,
-        fingerprint: held.fingerprint,
-        fingerprintBytes: held.fingerprintBytes,
-      };
-    });
+    }
+    if (this.#discoverWanted || this.#copies.waiting || now - this.#lastDiscovery >= DISCOVER_EVERY_MS) this.#holdUnseen(now);
   }
 
   /**
-   * Reads what is new, up to `budget` bytes over all files behind the path, and follows the
-   * name to whatever file it points at now. Returns true when it stopped at the budget with
-   * more to read.
+   * Reads what is new, up to `budget` bytes over the files behind the path, oldest first.
+   * Returns true when it stopped at the budget with more to read.
    */
-  poll(now: number, budget: number): boolean {
-    // First, learn which files are behind the name (a resumed rotated file drains first).
-    if (this.#firstLook) this.#followName(now);
-    let left = budget;
-    // Rotated files first: their lines were written before the new file's.
-    for (const held of this.#draining) {
-      left -= this.#readHeld(held, now, left);
-      if (left <= 0) return true;
+  read(now: number, budget: number): boolean {
+    const current = this.#current;
+    // With files behind, the current file is read only up to its size before they were: a line
+    // written to a rotated file before the logger reopened never comes after the new file's.
+    const upTo = current && this.#behind.files.length > 0 ? sizeOf(current) : Infinity;
+    const left = budget - this.#behind.read(now, budget);
+    if (left <= 0) return true;
+    if (!current) return false;
+    const size = this.#size;
+    this.#size = undefined;
+    const read = current.read(left, now, size, upTo);
+    if (read < 0) {
+      // Changed under us: the copy (if any) and unseen files first, then the file from 0.
+      this.#onTruncated(now);
+      return this.read(now, left);
     }
-    this.#closeQuietDrains(now);
-    // One stat of the name: when it is still the held file, it also says how large it is.
-    const pathState = statPath(this.path);
-    if (this.#current) {
-      const size = pathState.kind === 'file' && sameFile(pathState, this.#current) ? pathState.size : undefined;
-      left -= this.#readHeld(this.#current, now, left, size);
-      if (left <= 0) return true;
-    }
-    const before = this.#current;
-    this.#followName(now, pathState);
-    // A file the name points at now for the first time is read at once.
-    if (this.#current && this.#current !== before) {
-      left -= this.#readHeld(this.#current, now, left);
-      if (left <= 0) return true;
-    }
-    return false;
+    return left - read <= 0;
   }
 
-  /** Emits held unfinished lines (shutdown, or `--once` at the end). */
-  flushHeld(): void {
-    for (const held of this.#draining) held.splitter.flush();
-    this.#current?.splitter.flush();
+  /** Reading waits (the output is full): remember what is there, to notice a truncation later. */
+  noteSeen(now: number): void {
+    const current = this.#current;
+    if (current && this.#size !== undefined && !current.noteSeen(this.#size)) this.#onTruncated(now);
+  }
+
+  /** observe, then read: the whole turn, for a caller without backpressure. */
+  poll(now: number, budget: number): boolean {
+    this.observe(now);
+    return this.read(now, budget);
+  }
+
+  /**
+   * Shutdown or the end of `--once`: held unfinished lines leave. The current file's as a
+   * partial piece when `asPiece` (positions are kept: the restart delivers the rest as the
+   * line's last piece); a rotated file's whole (its writer has moved on).
+   */
+  emitHeld(asPiece: boolean): void {
+    this.#behind.emitHeld();
+    this.#current?.emitHeld(asPiece);
+  }
+
+  /** What the state file keeps for this path; undefined before the first look (keep what it had). */
+  savedFiles(): SavedFile[] | undefined {
+    if (!this.#looked) return undefined;
+    return [...this.#behind.savedFiles(), ...(this.#current ? [this.#current.savedFile()] : [])];
   }
 
   /** Bytes on disk not yet read, over all files behind the path. */
   lag(): number {
-    let lag = 0;
-    for (const held of [...this.#draining, ...(this.#current ? [this.#current] : [])]) {
-      lag += Math.max(0, fs.fstatSync(held.fd).size - held.position);
-    }
-    return lag;
+    const current = this.#current;
+    return this.#behind.lag() + (current ? Math.max(0, current.size() - current.position) : 0);
   }
 
   close(): void {
-    for (const held of this.#draining) fs.closeSync(held.fd);
-    if (this.#current) fs.closeSync(this.#current.fd);
-    this.#draining = [];
+    this.#behind.close();
+    this.#current?.close();
     this.#current = undefined;
   }
 
-  #followName(now: number, pathState = statPath(this.path)): void {
-    const firstLook = this.#firstLook;
-    this.#firstLook = false;
-    if (firstLook && this.#options.resume) {
-      this.#resumeSaved(now, this.#options.resume);
-      if (this.#current) return;
-    }
-    const held = this.#current;
-    // The link count only matters once the name is gone (deleted, or renamed away).
-    const heldLinks = held && pathState.kind === 'missing' ? fs.fstatSync(held.fd).nlink : 1;
-    const action = reconcilePath(held, heldLinks, pathState, firstLook);
-    switch (action.kind) {
-      case 'keep':
-        if (firstLook && !held) this.#options.onEvent({ kind: 'waiting', path: this.path });
-        return;
-      case 'unreadable':
-        this.#reportOnce(`not a regular file (${action.what}); waiting for a file at this path`);
-        return;
-      case 'lost':
-        this.#startDraining(now);
-        this.#options.onEvent({ kind: action.unlinked ? 'deleted' : 'rotated', path: this.path });
-        return;
-      case 'open':
-        // With saved state, a file not among the saved ones appeared while we were down.
-        this.#open(now, action.from === 'end' && !this.#options.fromStart && !this.#options.resume, action.replaced);
-        return;
-    }
-  }
-
-  #open(now: number, atEnd: boolean, replaced: boolean): void {
-    let fd: number;
-    try {
-      fd = fs.openSync(this.path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    } catch (error) {
-      // Gone between stat and open, or not readable: the next poll tries again.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.#reportOnce(errorMessage(error));
+  #firstLook(now: number): void {
+    const { resume } = this.#options;
+    if (!resume) {
+      const action = reconcilePath(undefined, 1, statPath(this.path), true);
+      if (action.kind === 'open') this.#openCurrent(now, this.#options.fromStart ? 0 : 'end');
+      else if (action.kind === 'unreadable') this.#warnings.cannotRead(now, statPath(this.path), action.what);
+      else this.#warnings.startWaiting(now);
       return;
     }
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) {
-      fs.closeSync(fd);
-      this.#reportOnce('not a regular file; waiting for a file at this path');
-      return;
+    const plan = resumeFiles(this.path, resume.files, this.#options.ignore);
+    for (const lost of plan.lost) {
+      this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: lost.position });
+      this.#closePiece(lost);
     }
-    if (replaced) {
-      this.#startDraining(now);
-      this.#options.onEvent({ kind: 'rotated', path: this.path });
+    this.#behind.adoptRetired(plan.retired);
+    for (const found of plan.held) {
+      const role = found.name === this.path ? 'current' : found.how === 'copy' ? 'copy' : 'rotated';
+      const held = this.#openKnown(found.name, found.stat, role, found.saved.position, now, { midLine: found.saved.midLine === true });
+      if (!held) {
+        this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: found.saved.position });
+        this.#closePiece(found.saved);
+        continue;
+      }
+      if (found.name === this.path) this.#current = held;
+      else this.#behind.push(held);
+      this.#options.onEvent({ kind: 'resumed', path: this.path, file: found.name, position: found.saved.position, how: found.how });
     }
-    const position = atEnd ? stat.size : 0;
-    this.#current = this.#hold(fd, stat, position, now);
-    this.#lastError = '';
-    this.#options.onEvent({ kind: 'opened', path: this.path, position });
-  }
-
-  #hold(fd: number, stat: fs.Stats, position: number, now: number): HeldFile {
-    return {
-      fd,
-      dev: stat.dev,
-      ino: stat.ino,
-      position,
-      ...fingerprintOf(fd, Math.min(stat.size, FINGERPRINT_BYTES)),
-      marker: readMarker(fd, position),
-      // The sidecar's sinks copy what they are given before returning.
-      splitter: new LineSplitter(this.#options.maxLineBytes, this.#options.sink, { reuseHeldBuffer: true }),
-      quietSince: now,
-    };
+    if (!this.#current) {
+      const state = statPath(this.path);
+      if (state.kind === 'file') this.#openCurrent(now, 0);
+      else if (state.kind === 'missing') this.#warnings.startWaiting(now);
+      else this.#warnings.cannotRead(now, state, state.what);
+    }
+    this.#holdUnseen(now, resume.savedAt, plan.claimed);
   }
 
   /**
-   * Finds each saved file by identity (device, inode and fingerprint): at the path itself, or
-   * beside it under a rotation name (`.1`, a timestamp suffix). Found beside it, it drains
-   * from the saved position; at the path, it is read on from there.
+   * A saved file whose line was left open (its first pieces delivered, `"partial":true`) and
+   * that cannot be read on: an empty last piece closes the line, so a reader joining pieces
+   * does not join the next line to it.
    */
-  #resumeSaved(now: number, saved: readonly SavedFile[]): void {
-    let siblings: string[] | undefined;
-    for (const file of saved) {
-      const candidates = [this.path, ...(siblings ??= rotationSiblings(this.path))];
-      const found = candidates.map((candidate) => openIfSame(candidate, file)).find((f) => f !== undefined);
-      if (!found) {
-        this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: file.position });
-        continue;
+  #closePiece(saved: SavedFile): void {
+    if (saved.midLine) this.#options.sink(EMPTY, 0, 0, false, saved.position, new FileCheckpoint(saved.position));
+  }
+
+  /** Opens the file at the name from `from` (its end: a file there at the very first start, as `tail -F -n0`). */
+  #openCurrent(now: number, from: number | 'end'): void {
+    // Gone between stat and open: the next look tries again.
+    const held = this.#tryOpen(this.path, 'current', from, now);
+    if (!held) return;
+    this.#current = held;
+    this.#warnings.found();
+    this.#options.onEvent({ kind: 'opened', path: this.path, position: held.position });
+  }
+
+  /**
+   * Opens the file listed as `stat` at `name`; if a rotation renamed it meanwhile, where it is
+   * now (beside the path, found by its identity).
+   */
+  #openKnown(
+    name: string,
+    stat: fs.Stats,
+    role: HeldRole,
+    position: number,
+    now: number,
+    options: { midLine?: boolean; stream?: LineStream } = {},
+  ): HeldFile | undefined {
+    const identity = { dev: stat.dev, ino: stat.ino };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        return HeldFile.open(name, role, position, now, this.#lineOptions(), { ...options, identity });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EMOVED' && code !== 'ENOENT') {
+          this.#warnings.cannotRead(now, statPath(name), errorMessage(error), error);
+          return undefined;
+        }
+        const atPath = fs.statSync(this.path, { throwIfNoEntry: false });
+        const moved = atPath && sameFile(atPath, identity) ? this.path : rotatedSiblings(this.path, this.#options.ignore).find((s) => sameFile(s.stat, identity))?.name;
+        if (!moved) return undefined;
+        name = moved;
       }
-      const truncated = found.stat.size < file.position;
-      const held = this.#hold(found.fd, found.stat, truncated ? 0 : file.position, now);
-      this.#options.onEvent({ kind: 'resumed', path: this.path, file: found.path, position: held.position });
-      if (found.path === this.path) this.#current = held;
-      else this.#draining.push(held);
+    }
+    return undefined;
+  }
+
+  #tryOpen(name: string, role: HeldRole, position: number | 'end', now: number, midLine?: boolean): HeldFile | undefined {
+    try {
+      return HeldFile.open(name, role, position, now, this.#lineOptions(), { midLine: midLine === true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.#warnings.cannotRead(now, statPath(name), errorMessage(error), error);
+      return undefined;
     }
   }
 
-  #startDraining(now: number): void {
+  #lineOptions(): { maxLineBytes: number; sink: FileLineSink } {
+    return { maxLineBytes: this.#options.maxLineBytes, sink: this.#options.sink };
+  }
+
+  /** The current file was renamed away or deleted: it drains behind the name. */
+  #moveBehind(now: number, role: 'rotated' | 'deleted'): void {
     const held = this.#current;
     if (!held) return;
-    held.quietSince = now;
-    this.#draining.push(held);
     this.#current = undefined;
-  }
-
-  #closeQuietDrains(now: number): void {
-    if (this.#draining.length === 0) return;
-    this.#draining = this.#draining.filter((held) => {
-      const atEnd = fs.fstatSync(held.fd).size <= held.position;
-      if (!drainIsOver(atEnd, now - held.quietSince, this.#options.rotateWaitMs)) return true;
-      held.splitter.flush();
-      fs.closeSync(held.fd);
-      this.#options.onEvent({ kind: 'drained', path: this.path, position: held.position });
-      return false;
-    });
-  }
-
-  /** Reads the held file from its position, up to `budget` bytes; returns the bytes read. */
-  #readHeld(held: HeldFile, now: number, budget: number, knownSize?: number): number {
-    const size = knownSize ?? fs.fstatSync(held.fd).size;
-    if (size === held.position) return 0;
-    const markerMatches = size < held.position || readMarker(held.fd, held.position).equals(held.marker);
-    if (isTruncated(held.position, size, markerMatches)) {
-      const copy = held === this.#current ? this.#readCopy(held) : undefined;
-      held.splitter.flush();
-      held.position = 0;
-      held.marker = Buffer.alloc(0);
-      Object.assign(held, fingerprintOf(held.fd, 0));
-      this.#options.onEvent({ kind: 'truncated', path: this.path, position: 0, ...(copy ? { copy } : {}) });
-    }
-    let total = 0;
-    while (total < budget) {
-      const read = fs.readSync(held.fd, readBuffer, 0, READ_BYTES, held.position);
-      if (read === 0) break;
-      held.position += read;
-      total += read;
-      held.splitter.push(readBuffer, 0, read);
-      if (read < READ_BYTES) break;
-    }
-    if (total > 0) {
-      held.quietSince = now;
-      held.marker = readMarker(held.fd, held.position);
-    }
-    return total;
+    held.role = role;
+    held.quietSince = now;
+    this.#behind.push(held);
+    this.#options.onEvent({ kind: role, path: this.path });
   }
 
   /**
-   * copytruncate copies the file, then truncates it: lines written after our last read and
-   * before the truncate are only in the copy. The copy is the file beside ours holding the same
-   * bytes just before our read position; its rest is read before we start again at 0.
+   * copytruncate (or `> file`): lines written after our last read are in the copy beside the
+   * file, which holds the same bytes before the place we read or saw. Its rest is read from
+   * our position before the file is read again from 0; a second copy made before we looked
+   * is an unseen rotated file.
    */
-  #readCopy(held: HeldFile): string | undefined {
-    if (held.position === 0) return undefined;
-    for (const candidate of newestFirst(rotationSiblings(this.path))) {
-      let fd: number;
-      try {
-        fd = fs.openSync(candidate, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-      } catch {
+  #onTruncated(now: number): void {
+    const held = this.#current!;
+    const position = held.position;
+    const seenTo = held.seenSize;
+    const copy = this.#copies.find(held);
+    if (!copy) for (const known of this.#copies.readCopies(held)) this.#behind.remember(known);
+    const stream = held.restartAtZero(now, copy !== undefined);
+    // Bytes seen (while reading waited) that no copy holds: written just before the truncation.
+    let lostBytes = copy ? Math.max(0, seenTo - copy.size) : position > 0 ? Math.max(0, seenTo - position) : 0;
+    if (copy) {
+      this.#copies.claimed(copy);
+      const copied = this.#openKnown(copy.name, copy.stat, 'copy', position, now, { stream });
+      if (copied) {
+        this.#behind.push(copied);
+      } else {
+        this.#options.onEvent({ kind: 'error', path: this.path, message: `the copy ${copy.name} went away before it was read` });
+        stream.splitter.end();
+        lostBytes = Math.max(0, seenTo - position);
+      }
+    }
+    this.#options.onEvent({
+      kind: 'truncated',
+      path: this.path,
+      position,
+      ...(copy ? { copy: copy.name } : {}),
+      ...(lostBytes ? { lostBytes } : {}),
+    });
+    this.#holdUnseen(now);
+  }
+
+  /**
+   * Rotated files beside the path that nobody has read and that changed since `sinceMs` (the
+   * last listing, or the last save): made while we did not look. Held from their start, oldest first.
+   */
+  #holdUnseen(now: number, sinceMs = this.#lastDiscovery, claimed: readonly fs.Stats[] = []): void {
+    this.#discoverWanted = false;
+    this.#lastDiscovery = now;
+    const siblings = rotatedSiblings(this.path, this.#options.ignore);
+    const known = (name: string, stat: fs.Stats): boolean => claimed.some((c) => sameFile(c, stat)) || this.#knows(name, stat);
+    const unseen = unseenSiblings(
+      siblings.map((s) => ({ name: s.name, mtimeMs: s.stat.mtimeMs, known: known(s.name, s.stat) })),
+      sinceMs,
+    );
+    // Copies seen earlier, whatever their mtime, wherever a rotation moved them.
+    for (const pending of this.#copies.pendingAmong(siblings, known, now)) {
+      if (!unseen.some((u) => u.name === pending.name)) unseen.push({ name: pending.name, mtimeMs: pending.stat.mtimeMs, known: false });
+    }
+    for (const sibling of unseen.sort((a, b) => a.mtimeMs - b.mtimeMs)) {
+      const stat = siblings.find((s) => s.name === sibling.name)?.stat;
+      if (!stat) continue;
+      // copytruncate's copy, made before a truncation not seen yet: the file has its lines (for
+      // now), or, once truncated, the copy is found by the bytes we read (truncation handling).
+      if (this.#copies.pendingCopyOf(this.#current, sibling.name, stat, now)) continue;
+      if (known(sibling.name, stat)) continue;
+      const held = this.#openKnown(sibling.name, stat, 'unseen', 0, now);
+      if (!held) {
+        // Gone or moved beyond recognition between the listing and the open: look again soon.
+        this.#discoverWanted = true;
+        this.#lastDiscovery = sinceMs;
         continue;
       }
-      try {
-        const stat = fs.fstatSync(fd);
-        if (!stat.isFile() || stat.size < held.position || !readMarker(fd, held.position).equals(held.marker)) continue;
-        for (let at = held.position; ; ) {
-          const read = fs.readSync(fd, readBuffer, 0, READ_BYTES, at);
-          if (read === 0) break;
-          held.splitter.push(readBuffer, 0, read);
-          at += read;
-        }
-        return candidate;
-      } finally {
-        fs.closeSync(fd);
-      }
+      this.#behind.push(held);
+      this.#options.onEvent({ kind: 'unseen', path: this.path, file: sibling.name });
     }
-    return undefined;
   }
 
-  #reportOnce(message: string): void {
-    if (message === this.#lastError) return;
-    this.#lastError = message;
-    this.#options.onEvent({ kind: 'error', path: this.path, message });
+  /** Held now, or retired: a file of ours. */
+  #knows(name: string, stat: fs.Stats): boolean {
+    return (this.#current !== undefined && sameFile(this.#current, stat)) || this.#behind.knows(name, stat);
   }
-}
-
-function statPath(path: string): PathState {
-  try {
-    // No exception (and no stack trace) for a missing file: the idle poll's common case.
-    const stat = fs.statSync(path, { throwIfNoEntry: false });
-    if (!stat) return { kind: 'missing' };
-    if (stat.isFile()) return { kind: 'file', dev: stat.dev, ino: stat.ino, size: stat.size };
-    return { kind: 'other', what: stat.isFIFO() ? 'a named pipe' : stat.isDirectory() ? 'a directory' : 'a special file' };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-    return { kind: 'other', what: errorMessage(error) };
-  }
-}
-
-/** Files beside `file` whose names extend it (`mongodb.log.1`, `mongodb.log.2026-11-20T10-23-09`). */
-function rotationSiblings(file: string): string[] {
-  const directory = path.dirname(file);
-  const base = `${path.basename(file)}.`;
-  try {
-    return fs
-      .readdirSync(directory)
-      .filter((name) => name.startsWith(base) && !COMPRESSED.test(name))
-      .map((name) => path.join(directory, name));
-  } catch {
-    return [];
-  }
-}
-
-function newestFirst(files: string[]): string[] {
-  const mtime = (file: string): number => {
-    try {
-      return fs.statSync(file).mtimeMs;
-    } catch {
-      return 0;
-    }
-  };
-  return files.map((file) => ({ file, at: mtime(file) })).sort((a, b) => b.at - a.at).map((f) => f.file);
-}
-
-function openIfSame(candidate: string, saved: SavedFile): { path: string; fd: number; stat: fs.Stats } | undefined {
-  let fd: number;
-  try {
-    const stat = fs.statSync(candidate);
-    if (!stat.isFile() || stat.dev !== saved.dev || stat.ino !== saved.ino || stat.size < saved.fingerprintBytes) return undefined;
-    fd = fs.openSync(candidate, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  const stat = fs.fstatSync(fd);
-  // Same inode, other bytes: the inode was reused by a new file.
-  if (stat.ino === saved.ino && fingerprintOf(fd, saved.fingerprintBytes).fingerprint === saved.fingerprint) {
-    return { path: candidate, fd, stat };
-  }
-  fs.closeSync(fd);
-  return undefined;
-}
-
-function readMarker(fd: number, position: number): Buffer {
-  const start = Math.max(0, position - MARKER_BYTES);
-  const read = position > 0 ? fs.readSync(fd, markerBuffer, 0, position - start, start) : 0;
-  return Buffer.from(markerBuffer.subarray(0, read));
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

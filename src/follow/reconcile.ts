@@ -12,7 +12,8 @@ export interface FileIdentity {
 export type PathState =
   | { readonly kind: 'missing' }
   | { readonly kind: 'other'; readonly what: string }
-  | ({ readonly kind: 'file'; readonly size: number } & FileIdentity);
+  | { readonly kind: 'denied'; readonly what: string }
+  | ({ readonly kind: 'file'; readonly size: number; readonly mtimeMs?: number } & FileIdentity);
 
 export type PathAction =
   /** Nothing changed: keep reading the held file. */
@@ -24,6 +25,7 @@ export type PathAction =
   /** The name points at something we do not read as a file (a FIFO is handled elsewhere). */
   | { readonly kind: 'unreadable'; readonly what: string };
 
+/** Same file while both are open on one mount: device and inode. (Across restarts, see identity.ts.) */
 export function sameFile(a: FileIdentity, b: FileIdentity): boolean {
   return a.dev === b.dev && a.ino === b.ino;
 }
@@ -41,21 +43,38 @@ export function reconcilePath(
   firstLook: boolean,
 ): PathAction {
   if (path.kind === 'missing') return held ? { kind: 'lost', unlinked: heldLinks === 0 } : { kind: 'keep' };
-  if (path.kind === 'other') return { kind: 'unreadable', what: path.what };
+  if (path.kind === 'other' || path.kind === 'denied') return { kind: 'unreadable', what: path.what };
   if (held && sameFile(held, path)) return { kind: 'keep' };
   return { kind: 'open', from: firstLook ? 'end' : 'start', replaced: held !== undefined };
 }
 
-/**
- * Where reading resumes in the held file: at 0 when the file is shorter than what was read
- * (copytruncate), or when the bytes just before the read position changed (truncated and
- * written past that position again before we looked).
- */
-export function isTruncated(position: number, size: number, markerMatches: boolean): boolean {
-  return size < position || !markerMatches;
+/** What is known of the held file at one look: what was read, what was seen, what is there. */
+export interface TruncationFacts {
+  /** Bytes read so far. */
+  readonly position: number;
+  /** The largest size seen while reading waited (backpressure); position when it did not. */
+  readonly seenSize: number;
+  /** The file's size now. */
+  readonly size: number;
+  /** The bytes just before `position` are those that were read there. */
+  readonly markerMatches: boolean;
+  /** The bytes just before `seenSize` are those that were seen there. */
+  readonly seenMarkerMatches: boolean;
 }
 
-/** A draining file is closed once read to its end and unchanged for the grace period. */
-export function drainIsOver(atEnd: boolean, quietMs: number, rotateWaitMs: number): boolean {
-  return atEnd && quietMs >= rotateWaitMs;
+/**
+ * The held file was truncated (copytruncate, `> file`), and is read again from 0: it is shorter
+ * than what was read or seen, or the bytes just before either place changed (truncated and
+ * written past that place again before we looked).
+ */
+export function isTruncated(facts: TruncationFacts): boolean {
+  return facts.size < facts.position || facts.size < facts.seenSize || !facts.markerMatches || !facts.seenMarkerMatches;
+}
+
+/**
+ * A rotated or deleted file is closed once read to its end, unchanged for the grace period, and
+ * every line read from it has left the process (a restart before that must find it again).
+ */
+export function drainIsOver(atEnd: boolean, quietMs: number, rotateWaitMs: number, allDelivered = true): boolean {
+  return atEnd && quietMs >= rotateWaitMs && allDelivered;
 }

@@ -12,6 +12,11 @@ export interface StreamSourceOptions {
   readonly readable: Readable;
   /** The descriptor behind `readable`, when it can be drained synchronously at shutdown. */
   readonly fd?: number;
+  /**
+   * At a stop, read on until the stream ends (its writers closed it) rather than only what it
+   * holds: stdin fed by the agent, which gets its own SIGTERM and closes its end as it exits.
+   */
+  readonly readsToEnd?: boolean;
   readonly maxLineBytes: number;
   readonly sink: LineSink;
   /** Called after each chunk's lines reached the sink, and at the end. */
@@ -43,6 +48,11 @@ export class StreamSource {
 
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /** A stop waits for its end (see `readsToEnd`), within the stop timeout. */
+  get readsToEnd(): boolean {
+    return this.#options.readsToEnd === true;
   }
 
   pause(): void {

@@ -16,6 +16,8 @@ export interface WakeOptions {
   readonly pollMs: number;
   /** Called on a change in a watched directory, and at every poll. */
   readonly onWake: () => void;
+  /** Called first with the directory and the name of the entry that changed, when inotify says. */
+  readonly onName?: (directory: string, name: string) => void;
 }
 
 export function wakeOnChanges(options: WakeOptions): Waker {
@@ -23,7 +25,10 @@ export function wakeOnChanges(options: WakeOptions): Waker {
   const watch = (directory: string): void => {
     if (watchers.has(directory)) return;
     try {
-      const watcher = fs.watch(directory, { persistent: false }, () => options.onWake());
+      const watcher = fs.watch(directory, { persistent: false }, (_event, name) => {
+        if (name) options.onName?.(directory, name);
+        options.onWake();
+      });
       // A watched directory that is removed ends its watcher; the poll watches it again.
       watcher.on('error', () => {
         watcher.close();

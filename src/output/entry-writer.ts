@@ -1,24 +1,31 @@
 /**
- * The one writer that owns the sidecar's output stream. Entries are gathered into large
- * buffers (ASCII lines escaped straight from their bytes) and handed to the stream whole, so
- * no entry is ever cut or interleaved with another. `full` tells sources to stop reading until
- * `drain`.
+ * The one writer that owns the sidecar's output stream. Entries are gathered into chunks (ASCII
+ * lines escaped straight from their bytes) and handed to the stream one chunk at a time: the
+ * next only once the reader has taken the last (the pipe accepted all of it). So at any moment
+ * we know which entries have left the process: each chunk carries, for every line of a file in
+ * it, the file's checkpoint and the line's end offset, and those checkpoints move when the chunk
+ * is taken. A restart resumes there: nothing lost, nothing repeated.
+ *
+ * Why one chunk at a time: stdout on a pipe is asynchronous on Linux (libuv writes what the pipe
+ * takes and queues the rest), and process.exit drops that queue, so an exit while the reader
+ * waits could end the stream inside an entry. With one chunk out we can tell how much of it the
+ * pipe took (`finishCutEntry`), finish the one entry it cut, and stop there.
+ *
+ * `full` tells sources to stop reading until `onRoom`: what waits here is bounded by the
+ * high-water mark, so a line of a quiet file is never queued behind much more than that.
  */
+import fs from 'node:fs';
 import type { Writable } from 'node:stream';
-import { MAX_ESCAPE_BYTES, escapeAsciiJson, escapedBytesBound } from '../kernels/json-kernels.js';
+import { escapeAsciiJson, escapedBytesBound, leaseKernelOutputChunk, MAX_ESCAPE_BYTES } from '../kernels/json-kernels.js';
+import type { FileCheckpoint } from '../follow/file-checkpoint.js';
 import { utf8CutPoint } from '../follow/split-lines.js';
-import { ByteOutput, CHUNK_BYTES } from './byte-output.js';
 
 export interface EntryWriterOptions {
-  /** Bytes queued in the stream above which sources pause. */
+  /** Bytes waiting here (not yet handed to the stream) above which sources pause. */
   readonly highWaterBytes?: number;
+  /** Called after a chunk was taken by the reader (its lines' checkpoints moved). */
+  readonly onDelivered?: () => void;
 }
-
-const WHOLE_SUFFIX = Buffer.from('}\n');
-const PARTIAL_SUFFIX = Buffer.from(',"partial":true}\n');
-/** Lines are escaped into the output buffer in segments of at most this many bytes. */
-const SEGMENT_BYTES = Math.min(MAX_ESCAPE_BYTES, Math.floor(CHUNK_BYTES / 8));
-const QUOTE = Buffer.from('"');
 
 /** An entry's fixed start for one type, as bytes and as a string. */
 export interface EntryPrefix {
@@ -26,23 +33,115 @@ export interface EntryPrefix {
   readonly bytes: Buffer;
 }
 
+/** A chunk's buffer: one of the JSON kernels' output slots, so escapes land in it directly. */
+export const CHUNK_BYTES = 256 * 1024;
+/**
+ * A chunk is handed on once it holds this much: what one write gives the pipe, and so what a
+ * line of a quiet file may wait behind, with the high-water mark (at 1.3 MB/s, a slow
+ * shipper's pace, the two are 0.2 s).
+ */
+const SEAL_BYTES = 128 * 1024;
+const DEFAULT_HIGH_WATER_BYTES = 128 * 1024;
+const WHOLE_SUFFIX = Buffer.from('}\n');
+const PARTIAL_SUFFIX = Buffer.from(',"partial":true}\n');
+/** Lines are escaped in segments of at most this many bytes. */
+const SEGMENT_BYTES = Math.min(MAX_ESCAPE_BYTES, Math.floor(CHUNK_BYTES / 8));
+const QUOTE = Buffer.from('"');
+const NEWLINE = 0x0a;
+const encoder = new TextEncoder();
+
+/** Where each file line in a chunk ends, and what its file's checkpoint becomes once it left. */
+class Marks {
+  count = 0;
+  ends = new Int32Array(1024);
+  positions = new Float64Array(1024);
+  partial = new Uint8Array(1024);
+  checkpoints: (FileCheckpoint | undefined)[] = new Array<FileCheckpoint | undefined>(1024);
+
+  add(end: number, checkpoint: FileCheckpoint, position: number, partial: boolean): void {
+    const i = this.count++;
+    if (i === this.ends.length) this.#grow();
+    this.ends[i] = end;
+    this.positions[i] = position;
+    this.partial[i] = partial ? 1 : 0;
+    this.checkpoints[i] = checkpoint;
+  }
+
+  /** Moves the checkpoints of the lines that end at or before `upTo` (all by default). */
+  deliver(from: number, upTo = Infinity): number {
+    let i = from;
+    for (; i < this.count && this.ends[i]! <= upTo; i++) {
+      const checkpoint = this.checkpoints[i]!;
+      checkpoint.delivered = this.positions[i]!;
+      checkpoint.midLine = this.partial[i] === 1;
+    }
+    return i;
+  }
+
+  #grow(): void {
+    const size = this.ends.length * 2;
+    const ends = new Int32Array(size);
+    ends.set(this.ends);
+    const positions = new Float64Array(size);
+    positions.set(this.positions);
+    const partial = new Uint8Array(size);
+    partial.set(this.partial);
+    this.ends = ends;
+    this.positions = positions;
+    this.partial = partial;
+    this.checkpoints.length = size;
+  }
+}
+
+interface Chunk {
+  readonly buffer: Buffer;
+  used: number;
+  readonly marks: Marks;
+  /** Marks already delivered (at a stop deadline, part of a chunk may have left). */
+  delivered: number;
+}
+
+/** What the pipe took of the chunk out when the stop deadline came. */
+export type CutEntry =
+  /** Nothing was cut: every entry that left is whole. */
+  | { readonly kind: 'whole' }
+  /** An entry was cut: `rest` are its missing bytes; `finish` writes them (blocking), then moves its checkpoint. */
+  | { readonly kind: 'cut'; readonly rest: number; finish(): void };
+
+/** The stream's libuv handle, where it has one: how many bytes of the last write it still holds. */
+interface StreamHandle {
+  readonly writeQueueSize?: number;
+}
+
 export class EntryWriter {
   readonly #stream: Writable;
-  readonly #out: ByteOutput;
   readonly #highWaterBytes: number;
-  #afterWritten: (() => void)[] = [];
-  #drainListeners: (() => void)[] = [];
+  readonly #onDelivered: () => void;
+  #chunk: Chunk;
+  readonly #queue: Chunk[] = [];
+  #queuedBytes = 0;
+  #inFlight: Chunk | undefined;
+  readonly #free: Chunk[] = [];
+  /** Everything the reader took so far ends with a whole entry. */
+  #atEntryEnd = true;
+  #roomListeners: (() => void)[] = [];
+  #idleListeners: (() => void)[] = [];
   #closed = false;
+  /** The stop deadline passed: nothing more is handed to the stream. */
+  #stopped = false;
   #lines = 0;
 
   constructor(stream: Writable, options: EntryWriterOptions = {}) {
     this.#stream = stream;
-    this.#out = new ByteOutput(stream);
-    this.#highWaterBytes = options.highWaterBytes ?? 1024 * 1024;
-    stream.on('drain', () => this.#notifyDrain());
-    stream.on('close', () => {
+    this.#highWaterBytes = options.highWaterBytes ?? DEFAULT_HIGH_WATER_BYTES;
+    this.#onDelivered = options.onDelivered ?? (() => undefined);
+    this.#chunk = this.#newChunk();
+    const closed = (): void => {
       this.#closed = true;
-    });
+      this.#notify();
+    };
+    stream.on('close', closed);
+    stream.on('error', closed);
   }
 
   /** Entries handed to the writer so far. */
@@ -50,95 +149,237 @@ export class EntryWriter {
     return this.#lines;
   }
 
-  /** True while the stream holds more than the high-water mark: sources should pause. */
+  /** True while more than the high-water mark waits here: sources should pause. */
   get full(): boolean {
-    return this.#stream.writableLength >= this.#highWaterBytes;
+    return this.#queuedBytes + this.#chunk.used >= this.#highWaterBytes;
   }
 
   get closed(): boolean {
     return this.#closed || this.#stream.destroyed;
   }
 
+  /** Nothing waits and nothing is out: every entry written has been taken by the reader. */
+  get idle(): boolean {
+    return this.#inFlight === undefined && this.#queue.length === 0 && this.#chunk.used === 0;
+  }
+
   /**
-   * One entry whose contents are the UTF-8 line bytes[start, end). A short ASCII line is
+   * One entry whose contents are the UTF-8 line bytes[start, end), from a file whose checkpoint
+   * becomes `endOffset` once the entry left (none for a stream's line). A short ASCII line is
    * escaped in one go; a long or non-ASCII one in segments cut at character boundaries, so no
-   * large string is ever made (a 100 MB line without newline once took RSS to 104 MB). An
-   * entry written in several pieces is still whole: nothing else writes between them.
+   * large string is ever made (a 100 MB line without newline once took RSS to 104 MB). An entry
+   * longer than a chunk spans chunks; nothing else is written between its parts.
    */
-  writeLine(prefix: EntryPrefix, bytes: Buffer, start: number, end: number, partial: boolean): void {
+  writeLine(prefix: EntryPrefix, bytes: Buffer, start: number, end: number, partial: boolean, checkpoint?: FileCheckpoint, endOffset = 0): void {
     this.#lines++;
     const suffix = partial ? PARTIAL_SUFFIX : WHOLE_SUFFIX;
-    const out = this.#out;
     if (end - start <= SEGMENT_BYTES) {
-      const room = prefix.bytes.length + 2 + escapedBytesBound(end - start) + suffix.length;
-      const done = out.direct(room, (target, at) => {
-        let next = at + prefix.bytes.copy(target, at);
+      this.#ensure(prefix.bytes.length + 2 + escapedBytesBound(end - start) + suffix.length);
+      const chunk = this.#chunk;
+      const target = chunk.buffer;
+      let next = chunk.used + prefix.bytes.copy(target, chunk.used);
+      target[next++] = 0x22;
+      next = escapeAsciiJson(bytes, start, end, target, next);
+      if (next >= 0) {
         target[next++] = 0x22;
-        next = escapeAsciiJson(bytes, start, end, target, next);
-        if (next < 0) return -1;
-        target[next++] = 0x22;
-        return next + suffix.copy(target, next);
-      });
-      if (done) return;
+        chunk.used = next + suffix.copy(target, next);
+        if (checkpoint) chunk.marks.add(chunk.used, checkpoint, endOffset, partial);
+        if (chunk.used >= SEAL_BYTES) this.#seal();
+        return;
+      }
     }
-    out.bytes(prefix.bytes);
-    out.bytes(QUOTE);
+    this.#bytes(prefix.bytes);
+    this.#bytes(QUOTE);
     for (let at = start; at < end; ) {
       const cut = end - at > SEGMENT_BYTES ? utf8CutPoint(bytes, at, SEGMENT_BYTES) : end;
-      const from = at;
-      const escaped = out.direct(escapedBytesBound(cut - from), (target, offset) => escapeAsciiJson(bytes, from, cut, target, offset));
+      this.#ensure(escapedBytesBound(cut - at));
+      const chunk = this.#chunk;
+      const escaped = escapeAsciiJson(bytes, at, cut, chunk.buffer, chunk.used);
       // Not ASCII: decoded (invalid UTF-8 becomes U+FFFD) and escaped by JSON.stringify.
-      if (!escaped) out.text(JSON.stringify(bytes.toString('utf8', from, cut)).slice(1, -1));
+      if (escaped >= 0) chunk.used = escaped;
+      else this.#text(JSON.stringify(bytes.toString('utf8', at, cut)).slice(1, -1));
       at = cut;
     }
-    out.bytes(QUOTE);
-    out.bytes(suffix);
+    this.#bytes(QUOTE);
+    this.#bytes(suffix);
+    if (checkpoint) this.#chunk.marks.add(this.#chunk.used, checkpoint, endOffset, partial);
+    if (this.#chunk.used >= SEAL_BYTES) this.#seal();
   }
 
-  /** A line that already is an entry (newline included). */
-  writeEntry(line: string): void {
+  /** A line that already is an entry (newline included), from a file as in writeLine. */
+  writeEntry(line: string, checkpoint?: FileCheckpoint, endOffset = 0): void {
     this.#lines++;
-    this.#out.text(line);
+    this.#text(line);
+    if (checkpoint) this.#chunk.marks.add(this.#chunk.used, checkpoint, endOffset, false);
+    if (this.#chunk.used >= SEAL_BYTES) this.#seal();
   }
 
-  /** Calls `callback` once everything written before this call has left the process. */
-  afterWritten(callback: () => void): void {
-    this.#afterWritten.push(callback);
-  }
-
-  /** Hands what is gathered to the stream. */
+  /** Hands what is gathered to the stream (after what waits before it). */
   flush(): void {
-    const callbacks = this.#afterWritten;
-    this.#afterWritten = [];
-    if (this.closed) return;
-    this.#out.flush(callbacks.length === 0 ? undefined : () => callbacks.forEach((callback) => callback()));
+    this.#seal();
+    this.#pump();
   }
 
-  /** Calls `listener` once, when the stream has room again. */
-  onDrain(listener: () => void): void {
-    this.#drainListeners.push(listener);
+  /** Calls `listener` once, when the writer has room again (or is closed). */
+  onRoom(listener: () => void): void {
+    this.#roomListeners.push(listener);
   }
 
-  /** Flushes and resolves when the stream holds nothing more (true), or after `timeoutMs`. */
-  async settle(timeoutMs: number): Promise<boolean> {
+  /** Resolves when every entry written has been taken by the reader, or the stream closed. */
+  whenIdle(): Promise<void> {
     this.flush();
-    const deadline = Date.now() + timeoutMs;
-    while (!this.closed && this.#stream.writableLength > 0) {
-      if (Date.now() >= deadline) return false;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.min(20, deadline - Date.now()));
-        this.#stream.once('drain', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+    if (this.idle || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.#idleListeners.push(resolve));
+  }
+
+  /**
+   * The stop deadline: nothing more is handed to the stream. Entries of the chunk out that the
+   * pipe took wholly have their checkpoints moved; if the pipe took part of an entry, its rest
+   * is returned to be finished (a blocking write: see CutEntry).
+   */
+  stopAtDeadline(): CutEntry {
+    const chunk = this.#inFlight;
+    const handle = (this.#stream as unknown as { _handle?: StreamHandle })._handle;
+    this.#stopped = true;
+    if (!chunk || typeof handle?.writeQueueSize !== 'number') return { kind: 'whole' };
+    const taken = chunk.used - handle.writeQueueSize;
+    chunk.delivered = chunk.marks.deliver(chunk.delivered, taken);
+    const atEnd = taken === 0 ? this.#atEntryEnd : chunk.buffer[taken - 1] === NEWLINE;
+    if (atEnd) return { kind: 'whole' };
+    // The cut entry's rest: to the next newline, in this chunk or (a long entry) the next ones.
+    const parts: Buffer[] = [];
+    let rest = 0;
+    let last: { chunk: Chunk; end: number } | undefined;
+    for (const [index, part] of [chunk, ...this.#queue, this.#chunk].entries()) {
+      const from = index === 0 ? taken : 0;
+      const newline = part.buffer.subarray(0, part.used).indexOf(NEWLINE, from);
+      const end = newline === -1 ? part.used : newline + 1;
+      parts.push(part.buffer.subarray(from, end));
+      rest += end - from;
+      if (newline !== -1) {
+        last = { chunk: part, end };
+        break;
+      }
     }
+    const fd = (this.#stream as unknown as { fd?: number }).fd ?? (handle as { fd?: number }).fd;
+    this.#stopped = true;
+    return {
+      kind: 'cut',
+      rest,
+      finish: () => {
+        if (typeof fd !== 'number') return;
+        for (const part of parts) writeAllSync(fd, part);
+        if (last) last.chunk.delivered = last.chunk.marks.deliver(last.chunk.delivered, last.end);
+      },
+    };
+  }
+
+  #ensure(room: number): void {
+    if (CHUNK_BYTES - this.#chunk.used < room) this.#seal();
+  }
+
+  #bytes(source: Buffer): void {
+    this.#ensure(source.length);
+    this.#chunk.used += source.copy(this.#chunk.buffer, this.#chunk.used);
+  }
+
+  #text(text: string): void {
+    for (let rest = text; ; ) {
+      const chunk = this.#chunk;
+      const { read, written } = encoder.encodeInto(rest, chunk.buffer.subarray(chunk.used));
+      chunk.used += written;
+      if (read === rest.length) return;
+      rest = rest.slice(read);
+      this.#seal();
+    }
+  }
+
+  #seal(): void {
+    const chunk = this.#chunk;
+    if (chunk.used === 0) return;
+    this.#queue.push(chunk);
+    this.#queuedBytes += chunk.used;
+    this.#chunk = this.#newChunk();
+  }
+
+  /** Hands the next chunk to the stream once the last was taken. */
+  #pump(): void {
+    while (!this.#inFlight && this.#queue.length > 0 && !this.closed && !this.#stopped) {
+      const chunk = this.#queue.shift()!;
+      this.#queuedBytes -= chunk.used;
+      this.#inFlight = chunk;
+      this.#stream.write(chunk.buffer.subarray(0, chunk.used), (error) => this.#written(chunk, error));
+      // The pipe took it all at once (the common case): the next may go now.
+      if (this.#inFlight === chunk && this.#takenAtOnce()) this.#taken(chunk);
+    }
+    this.#notify();
+  }
+
+  /**
+   * True when the stream holds nothing of the write just made: it is in the pipe (or file).
+   * Neither in libuv's queue nor in the Writable's own buffer: a write made while the stream
+   * still counts an earlier one as in progress waits there, with libuv's queue empty (a 10 MiB
+   * line's chunks were taken for delivered that way, and `--once` exited with 786 KB unwritten).
+   */
+  #takenAtOnce(): boolean {
+    if (this.#stream.writableLength > 0) return false;
+    const handle = (this.#stream as unknown as { _handle?: StreamHandle })._handle;
+    if (handle) return handle.writeQueueSize === 0;
+    // Without a handle (a file's SyncWriteStream, a Writable whose write calls back at once) the
+    // Writable's own count says it all: nothing of the write is left in it.
     return true;
   }
 
-  #notifyDrain(): void {
-    const listeners = this.#drainListeners;
-    this.#drainListeners = [];
-    for (const listener of listeners) listener();
+  #taken(chunk: Chunk): void {
+    chunk.delivered = chunk.marks.deliver(chunk.delivered);
+    this.#atEntryEnd = chunk.buffer[chunk.used - 1] === NEWLINE;
+    this.#inFlight = undefined;
+    this.#onDelivered();
+  }
+
+  #written(chunk: Chunk, error: Error | null | undefined): void {
+    // After the stop deadline only what stopAtDeadline counted has left (a stream torn down may
+    // still call back as if its write were done).
+    if (this.#inFlight === chunk && !this.#stopped) {
+      if (error) this.#inFlight = undefined;
+      else this.#taken(chunk);
+    }
+    // The stream is done with the buffer: it may be filled again.
+    chunk.used = 0;
+    chunk.delivered = 0;
+    chunk.marks.count = 0;
+    this.#free.push(chunk);
+    this.#pump();
+  }
+
+  #notify(): void {
+    if (this.#roomListeners.length > 0 && (!this.full || this.closed)) {
+      const listeners = this.#roomListeners;
+      this.#roomListeners = [];
+      for (const listener of listeners) listener();
+    }
+    if (this.#idleListeners.length > 0 && (this.closed || (this.#inFlight === undefined && this.#queue.length === 0))) {
+      const listeners = this.#idleListeners;
+      this.#idleListeners = [];
+      for (const listener of listeners) listener();
+    }
+  }
+
+  #newChunk(): Chunk {
+    return this.#free.pop() ?? { buffer: leaseKernelOutputChunk() ?? Buffer.allocUnsafe(CHUNK_BYTES), used: 0, marks: new Marks(), delivered: 0 };
+  }
+}
+
+/** Writes all of `bytes` to a descriptor that may be non-blocking: waits out EAGAIN. */
+function writeAllSync(fd: number, bytes: Buffer): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += fs.writeSync(fd, bytes, at, bytes.length - at);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EAGAIN') return;
+      Atomics.wait(pause, 0, 0, 5);
+    }
   }
 }

@@ -1,20 +1,37 @@
 /**
- * The sidecar: every source's lines become entries through one writer. Sources are polled
- * when inotify or the slow poll says something changed, each up to a byte budget a turn so
- * one busy file cannot starve the others, and not at all while the output is full.
+ * The sidecar: every source's lines become entries through one writer. This file wires the
+ * parts and runs the stop: followers (src/follow) hold and read the files, the scheduler
+ * (scheduler.ts) takes fair turns and waits out backpressure, the writer (src/output) knows what
+ * has left the process, the checkpointer (src/state) saves that, and the event log says what
+ * happened (event-log.ts).
+ *
+ * Stopping (SIGTERM, SIGINT, SIGHUP): for up to `stopTimeoutMs` it goes on reading what is left
+ * (stdin from a pipe or FIFO until its writer closes it: the agent stops with the pod too) and
+ * offering it to the reader; held unfinished lines leave as partial pieces (positions kept)
+ * or whole (none kept); once the reader took everything, positions are saved and it ends with 0.
+ * At the deadline nothing more is offered: if the pipe took part of an entry, that one entry is
+ * finished (a write that waits for the reader: the one case the timeout does not bound), the
+ * positions of what the reader took are saved, and it ends with 0. The next start delivers
+ * exactly the rest.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../diag/logger.js';
 import { entryPrefix, isEntryLine } from '../encode/encode-entry.js';
 import type { FileSource } from '../config/sidecar-config.js';
-import { FileFollower, errorMessage, type FollowEvent } from '../follow/file-follower.js';
-import type { LineSink } from '../follow/split-lines.js';
+import { errorMessage } from '../follow/error-message.js';
+import { FileFollower } from '../follow/file-follower.js';
+import type { FileCheckpoint } from '../follow/file-checkpoint.js';
+import type { FileLineSink } from '../follow/line-stream.js';
 import { StreamSource, isFifo, openFifo } from '../follow/stream-source.js';
 import { wakeOnChanges, type Waker } from '../follow/wake.js';
 import { EntryWriter } from '../output/entry-writer.js';
-import { loadState, saveState, type SavedFile, type SidecarState } from '../state/state-file.js';
+import { Checkpointer } from '../state/checkpointer.js';
+import { loadState, type SidecarState } from '../state/state-file.js';
+import { logFollowEvent } from './event-log.js';
+import { Heartbeat } from './heartbeat.js';
+import { Scheduler } from './scheduler.js';
+import { logStats, newStats, type SourceStats, type StatsSource } from './source-stats.js';
 
 export interface SidecarOptions {
   readonly files: readonly FileSource[];
@@ -31,10 +48,11 @@ export interface SidecarOptions {
   readonly stateFile?: string | undefined;
   /** A file whose mtime the poll refreshes: a liveness probe checks that it is recent. */
   readonly heartbeatFile?: string | undefined;
+  /** After a stop signal, how long to go on reading and offering entries [default 30 s]. */
+  readonly stopTimeoutMs?: number | undefined;
+  /** A followed file still missing after this long is warned about, then hourly; 0: never [default 3 min]. */
+  readonly missingWarningMs?: number | undefined;
 }
-
-/** Positions are saved at most this often while lines flow. */
-const SAVE_EVERY_MS = 1000;
 
 export interface SidecarIO {
   readonly stdout: Writable;
@@ -42,32 +60,23 @@ export interface SidecarIO {
   readonly log: Logger;
 }
 
-/** Per-source counters for the health lines. */
-interface SourceStats {
-  lines: number;
-  bytes: number;
-  rotations: number;
-  truncations: number;
-}
+/** Exit codes: stopped cleanly (0), output failed (1), `--once` with a followed file missing (3). */
+export const EXIT_OK = 0;
+export const EXIT_OUTPUT_FAILED = 1;
+export const EXIT_ONCE_MISSING = 3;
 
-interface FollowedFile {
+const DEFAULT_STOP_TIMEOUT_MS = 30_000;
+
+interface FollowedFile extends StatsSource {
   readonly source: FileSource;
   readonly follower: FileFollower;
-  readonly stats: SourceStats;
+  /** A file is there (or was found) now; false while waiting for the name. */
+  present: boolean;
 }
 
-interface FollowedStream {
-  readonly logType: string;
-  readonly name: string;
+interface FollowedStream extends StatsSource {
   readonly source: StreamSource;
-  readonly stats: SourceStats;
 }
-
-/** Bytes one file may be read for in one turn. */
-const TURN_BUDGET = 1024 * 1024;
-/** Time left after SIGTERM to read what is left, before the output gets what remains. */
-const STOP_READ_MS = 1200;
-const STOP_TOTAL_MS = 1800;
 
 export class Sidecar {
   readonly #options: SidecarOptions;
@@ -75,150 +84,185 @@ export class Sidecar {
   readonly #writer: EntryWriter;
   readonly #files: FollowedFile[] = [];
   readonly #streams: FollowedStream[] = [];
+  #scheduler: Scheduler | undefined;
+  #checkpointer: Checkpointer | undefined;
   #waker: Waker | undefined;
   #statsTimer: NodeJS.Timeout | undefined;
-  #tickScheduled = false;
-  #waitingForDrain = false;
+  #deadline: NodeJS.Timeout | undefined;
   #stopping = false;
-  #lastSave = 0;
-  #lastBeat = 0;
-  #stateFailed = false;
+  #finishing = false;
+  #ended = false;
   #finished: Promise<number>;
   #finish!: (code: number) => void;
 
   constructor(options: SidecarOptions, io: SidecarIO) {
     this.#options = options;
     this.#io = io;
-    this.#writer = new EntryWriter(io.stdout);
+    this.#writer = new EntryWriter(io.stdout, { onDelivered: () => this.#checkpointer?.changed() });
     this.#finished = new Promise((resolve) => {
       this.#finish = resolve;
     });
     io.stdout.on('error', (error: NodeJS.ErrnoException) => {
       // The reader went away (`| head`): nothing more can be delivered; a quiet, clean end.
       if (error.code !== 'EPIPE') io.log.error({ event: 'output-error', error: error.message }, 'cannot write entries');
-      this.#end(error.code === 'EPIPE' ? 0 : 1);
+      this.#end(error.code === 'EPIPE' ? EXIT_OK : EXIT_OUTPUT_FAILED);
     });
   }
 
   /** Starts following; resolves with the exit code once stopped (signal, `--once`, EPIPE). */
   run(): Promise<number> {
     const saved = this.#loadState();
-    for (const source of this.#options.files) this.#addFile(source, saved?.files[source.path] ?? (saved ? [] : undefined));
-    if (this.#options.stdinType) {
-      this.#addStream(this.#options.stdinType, 'stdin', this.#io.stdin);
+    for (const source of this.#options.files) this.#addFile(source, saved);
+    // stdin from a pipe or FIFO is read to its end at a stop; from a terminal, not (nobody closes it).
+    if (this.#options.stdinType) this.#addStream(this.#options.stdinType, 'stdin', this.#io.stdin, undefined, newStats(), !(this.#io.stdin as { isTTY?: boolean }).isTTY);
+    if (this.#options.stateFile) {
+      this.#checkpointer = new Checkpointer(this.#options.stateFile, this.#io.log, () => this.#files.map((f) => f.follower), saved);
     }
-    if (!this.#options.once) {
+    const heartbeat = this.#options.heartbeatFile ? new Heartbeat(this.#options.heartbeatFile, this.#io.log) : undefined;
+    const scheduler = new Scheduler({
+      followers: this.#files.map((f) => f.follower),
+      streams: this.#streams.map((s) => s.source),
+      writer: this.#writer,
+      onError: (follower, error) => {
+        const file = this.#files.find((f) => f.follower === follower);
+        this.#io.log.warn({ event: 'error', source: file?.logType, path: follower.path, error: errorMessage(error) }, 'read error');
+      },
+      ...(heartbeat ? { onWake: (now: number) => heartbeat.beat(now) } : {}),
+    });
+    this.#scheduler = scheduler;
+    if (this.#options.once) {
+      scheduler.onCaughtUp = () => {
+        if (this.#streams.every((s) => s.source.ended || s.path !== 'stdin')) void this.#drainAndFinish();
+      };
+    } else {
+      const byDirectory = new Map<string, FollowedFile[]>();
+      for (const file of this.#files) {
+        const directory = path.resolve(path.dirname(file.source.path));
+        byDirectory.set(directory, [...(byDirectory.get(directory) ?? []), file]);
+      }
       this.#waker = wakeOnChanges({
-        directories: this.#files.map((f) => path.dirname(f.source.path)),
+        directories: [...byDirectory.keys()],
         pollMs: this.#options.pollMs,
-        onWake: () => {
-          this.#beat();
-          this.#scheduleTick();
+        onName: (directory, name) => {
+          for (const file of byDirectory.get(directory) ?? []) file.follower.nameChanged(name);
         },
+        onWake: () => scheduler.wake(),
       });
       if (this.#options.statsIntervalMs > 0) {
         this.#statsTimer = setInterval(() => this.#logStats(), this.#options.statsIntervalMs);
         this.#statsTimer.unref();
       }
     }
-    this.#beat();
-    this.#scheduleTick();
+    scheduler.wake();
     return this.#finished;
   }
 
-  /** SIGTERM/SIGINT: read what is left, emit held partial lines, deliver, and end. */
-  async stop(): Promise<void> {
-    if (this.#stopping) return;
+  /**
+   * SIGTERM/SIGINT/SIGHUP: read what is left and offer it for the stop timeout, then save and
+   * end (see the module's comment).
+   */
+  stop(): void {
+    if (this.#stopping || this.#ended) return;
     this.#stopping = true;
-    this.#waker?.close();
-    clearInterval(this.#statsTimer);
-    const start = Date.now();
-    while (Date.now() - start < STOP_READ_MS && !this.#writer.closed) {
-      if (this.#writer.full) {
-        await this.#writer.settle(STOP_READ_MS - (Date.now() - start));
-        continue;
-      }
-      if (!this.#pollFiles(Date.now())) break;
-      this.#writer.flush();
-      await new Promise((resolve) => setImmediate(resolve));
+    const scheduler = this.#scheduler;
+    if (!scheduler) {
+      this.#end(EXIT_OK);
+      return;
     }
-    await this.#complete(STOP_TOTAL_MS - (Date.now() - start));
+    this.#waker?.close();
+    this.#deadline = setTimeout(() => this.#atDeadline(), this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS);
+    // Files read to their end, and stdin to its end (its writer closes it as it stops too).
+    scheduler.onCaughtUp = () => {
+      if (this.#streams.every((s) => s.source.ended || !s.source.readsToEnd)) void this.#drainAndFinish();
+    };
+    scheduler.wake();
   }
 
-  async #complete(settleMs: number): Promise<void> {
+  /** Everything was read: held lines out, then wait for the reader to take it all. */
+  async #drainAndFinish(): Promise<void> {
+    if (this.#finishing || this.#ended) return;
+    this.#finishing = true;
+    this.#scheduler?.stop();
     for (const stream of this.#streams) stream.source.finish();
-    for (const file of this.#files) file.follower.flushHeld();
-    const settled = await this.#writer.settle(Math.max(100, settleMs));
-    // Saved only once everything read was delivered: a restart then neither loses nor repeats.
-    if (settled) this.#saveState(this.#snapshot());
+    // With positions kept, an unfinished line leaves as a piece and the restart sends its rest.
+    const asPiece = this.#options.stateFile !== undefined;
+    for (const file of this.#files) file.follower.emitHeld(asPiece);
+    await this.#writer.whenIdle();
+    if (this.#ended) return;
+    clearTimeout(this.#deadline);
+    let code = EXIT_OK;
+    if (this.#options.once && !this.#stopping) {
+      for (const file of this.#files.filter((f) => !f.present)) {
+        this.#io.log.warn(
+          { event: 'missing', source: file.logType, path: file.path, variable: file.source.variable },
+          `--once: ${file.path} is not there; the other files were read (exit ${EXIT_ONCE_MISSING})`,
+        );
+        code = EXIT_ONCE_MISSING;
+      }
+    }
+    this.#end(code);
+  }
+
+  /** The stop timeout is over: nothing more is offered; an entry the pipe cut is finished. */
+  #atDeadline(): void {
+    if (this.#ended) return;
+    this.#scheduler?.stop();
+    const cut = this.#writer.stopAtDeadline();
+    if (cut.kind === 'cut') {
+      // Saved first: if the reader never takes the rest, the pod's kill at the end of its grace
+      // period finds the positions before that entry, and the restart sends it again whole.
+      this.#checkpointer?.save(true);
+      this.#io.log.warn(
+        { event: 'stop-timeout', stopTimeoutMs: this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, cutEntryBytes: cut.rest },
+        'the reader did not take everything before the stop timeout; finishing the one entry the pipe has part of, then stopping',
+      );
+      cut.finish();
+    } else if (this.#streams.some((s) => s.source.readsToEnd && !s.source.ended)) {
+      this.#io.log.warn(
+        { event: 'stop-timeout', stopTimeoutMs: this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS },
+        'stdin did not end before the stop timeout (its writer kept it open); what it sent was delivered',
+      );
+    } else {
+      this.#io.log.warn(
+        { event: 'stop-timeout', stopTimeoutMs: this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS },
+        'the reader did not take everything before the stop timeout; the next start delivers the rest',
+      );
+    }
+    this.#end(EXIT_OK);
+  }
+
+  /** The end: positions saved, health lines, descriptors closed, the exit code out. */
+  #end(code: number): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#scheduler?.stop();
+    this.#waker?.close();
+    clearInterval(this.#statsTimer);
+    clearTimeout(this.#deadline);
+    this.#checkpointer?.close();
     this.#logStats();
     for (const file of this.#files) file.follower.close();
-    this.#end(0);
-  }
-
-  #end(code: number): void {
-    this.#stopping = true;
-    this.#waker?.close();
-    clearInterval(this.#statsTimer);
     this.#finish(code);
-  }
-
-  /** At most once a second, on a wake the event loop already has: the loop is alive. */
-  #beat(): void {
-    const file = this.#options.heartbeatFile;
-    const now = Date.now();
-    if (!file || now - this.#lastBeat < 1000) return;
-    this.#lastBeat = now;
-    try {
-      fs.utimesSync(file, now / 1000, now / 1000);
-    } catch {
-      try {
-        fs.writeFileSync(file, '');
-      } catch (error) {
-        this.#io.log.warn({ event: 'heartbeat-unwritable', path: file, error: errorMessage(error) }, 'cannot touch the heartbeat file');
-      }
-    }
   }
 
   #loadState(): SidecarState | undefined {
     const file = this.#options.stateFile;
     if (!file) return undefined;
     const loaded = loadState(file);
-    if (loaded.kind === 'loaded') return loaded.state;
+    if (loaded.kind === 'loaded') {
+      if (loaded.upgradedFrom) this.#io.log.info({ event: 'state-upgraded', path: file, from: loaded.upgradedFrom }, 'state file of an earlier version: positions kept');
+      return loaded.state;
+    }
     if (loaded.kind === 'unreadable') {
-      this.#io.log.warn({ event: 'state-unreadable', path: file, error: loaded.reason }, 'state file unreadable; starting afresh');
+      this.#io.log.warn(
+        { event: 'state-unreadable', path: file, error: loaded.reason },
+        'state file unreadable; starting afresh (files there now are read from their end)',
+      );
     }
     return undefined;
   }
 
-  #snapshot(): SidecarState {
-    const files: Record<string, SavedFile[]> = {};
-    for (const { source, follower } of this.#files) files[source.path] = follower.savedFiles();
-    return { version: 1, files };
-  }
-
-  #saveState(state: SidecarState): void {
-    const file = this.#options.stateFile;
-    if (!file || this.#writer.closed) return;
-    try {
-      saveState(file, state);
-      this.#stateFailed = false;
-    } catch (error) {
-      // Say so once, keep following: positions are lost at a restart, lines are not lost now.
-      if (!this.#stateFailed) this.#io.log.warn({ event: 'state-unwritable', path: file, error: errorMessage(error) }, 'cannot save read positions');
-      this.#stateFailed = true;
-    }
-  }
-
-  /** At most every second while lines flow: a snapshot now, saved once this batch left us. */
-  #maybeSave(now: number): void {
-    if (!this.#options.stateFile || now - this.#lastSave < SAVE_EVERY_MS) return;
-    this.#lastSave = now;
-    const snapshot = this.#snapshot();
-    this.#writer.afterWritten(() => this.#saveState(snapshot));
-  }
-
-  #addFile(source: FileSource, resume: readonly SavedFile[] | undefined): void {
+  #addFile(source: FileSource, saved: SidecarState | undefined): void {
     const stats = newStats();
     if (isFifo(source.path)) {
       const { readable, fd } = openFifo(source.path);
@@ -226,159 +270,87 @@ export class Sidecar {
       this.#io.log.info({ event: 'opened', source: source.logType, path: source.path }, 'reading named pipe');
       return;
     }
-    const follower = new FileFollower({
+    const stateFile = this.#options.stateFile;
+    const context = { log: this.#io.log, source, stats, once: this.#options.once };
+    const file: FollowedFile = {
+      logType: source.logType,
       path: source.path,
-      maxLineBytes: this.#options.maxLineBytes,
-      rotateWaitMs: this.#options.rotateWaitMs,
-      fromStart: this.#options.fromStart,
-      resume,
-      sink: this.#sinkFor(source.logType, source.passThroughEntries, stats),
-      onEvent: (event) => this.#onFollowEvent(source.logType, event, stats),
-    });
-    this.#files.push({ source, follower, stats });
+      stats,
+      source,
+      present: false,
+      follower: new FileFollower({
+        path: source.path,
+        maxLineBytes: this.#options.maxLineBytes,
+        rotateWaitMs: this.#options.rotateWaitMs,
+        fromStart: this.#options.fromStart,
+        resume: saved ? { files: saved.files[source.path] ?? [], savedAt: saved.savedAt } : undefined,
+        sink: this.#fileSink(source.logType, source.passThroughEntries, stats),
+        ...(stateFile ? { ignore: (name: string) => name === stateFile || name.startsWith(`${stateFile}.`) } : {}),
+        ...(this.#options.missingWarningMs === undefined ? {} : { missingWarningMs: this.#options.missingWarningMs || Infinity }),
+        onEvent: (event) => {
+          if (event.kind === 'opened' || event.kind === 'resumed') file.present = true;
+          else if (event.kind === 'waiting' || event.kind === 'rotated' || event.kind === 'deleted') file.present = false;
+          if (event.kind === 'missing' && this.#options.missingWarningMs === 0) return;
+          logFollowEvent(event, context);
+          if (event.kind !== 'waiting' && event.kind !== 'missing' && event.kind !== 'error') this.#checkpointer?.changed();
+        },
+      }),
+      progress: () => {
+        let lag: number | undefined;
+        try {
+          lag = file.follower.lag();
+        } catch {
+          lag = undefined;
+        }
+        return { position: file.follower.position ?? null, lag };
+      },
+    };
+    this.#files.push(file);
   }
 
-  #addStream(logType: string, name: string, readable: Readable, fd?: number, stats = newStats()): void {
+  #addStream(logType: string, name: string, readable: Readable, fd?: number, stats = newStats(), readsToEnd = false): void {
     const source = new StreamSource({
       readable,
+      readsToEnd,
       ...(fd === undefined ? {} : { fd }),
       maxLineBytes: this.#options.maxLineBytes,
-      sink: this.#sinkFor(logType, false, stats),
-      onProgress: () => this.#afterStreamProgress(),
+      sink: this.#streamSink(logType, stats),
+      onProgress: () => this.#scheduler?.wake(),
       onError: (message) => this.#io.log.warn({ event: 'error', source: logType, path: name, error: message }, 'read error'),
     });
-    this.#streams.push({ logType, name, source, stats });
+    this.#streams.push({ logType, path: name, source, stats });
   }
 
-  #sinkFor(logType: string, passThroughEntries: boolean, stats: SourceStats): LineSink {
+  #fileSink(logType: string, passThroughEntries: boolean, stats: SourceStats): FileLineSink {
+    const text = entryPrefix(logType);
+    const prefix = { text, bytes: Buffer.from(text) };
+    const writer = this.#writer;
+    return (bytes: Buffer, start: number, end: number, partial: boolean, endOffset: number, checkpoint: FileCheckpoint) => {
+      stats.lines++;
+      stats.bytes += end - start;
+      if (passThroughEntries && !partial) {
+        const line = bytes.toString('utf8', start, end);
+        if (isEntryLine(line)) {
+          writer.writeEntry(line + '\n', checkpoint, endOffset);
+          return;
+        }
+      }
+      writer.writeLine(prefix, bytes, start, end, partial, checkpoint, endOffset);
+    };
+  }
+
+  #streamSink(logType: string, stats: SourceStats): (bytes: Buffer, start: number, end: number, partial: boolean) => void {
     const text = entryPrefix(logType);
     const prefix = { text, bytes: Buffer.from(text) };
     const writer = this.#writer;
     return (bytes, start, end, partial) => {
       stats.lines++;
       stats.bytes += end - start;
-      if (passThroughEntries && !partial) {
-        const line = bytes.toString('utf8', start, end);
-        if (isEntryLine(line)) {
-          writer.writeEntry(line + '\n');
-          return;
-        }
-      }
       writer.writeLine(prefix, bytes, start, end, partial);
     };
   }
 
-  #onFollowEvent(logType: string, event: FollowEvent, stats: SourceStats): void {
-    const log = this.#io.log;
-    const fields = { event: event.kind, source: logType, path: event.path };
-    switch (event.kind) {
-      case 'waiting':
-        log.info(fields, 'file not there yet; waiting for it');
-        return;
-      case 'opened':
-        log.info({ ...fields, position: event.position }, 'following file');
-        return;
-      case 'resumed':
-        log.info({ ...fields, file: event.file, position: event.position }, 'resuming where the last run stopped');
-        return;
-      case 'resume-lost':
-        log.warn({ ...fields, position: event.position }, 'a file read before the restart is gone; its unread lines cannot be delivered');
-        return;
-      case 'rotated':
-      case 'deleted':
-        stats.rotations++;
-        log.info(fields, event.kind === 'rotated' ? 'file rotated; draining the old one' : 'file deleted; draining it');
-        return;
-      case 'truncated':
-        stats.truncations++;
-        log.warn(
-          event.copy ? { ...fields, copy: event.copy } : fields,
-          event.copy ? 'file truncated (copytruncate); read the rest from its copy, now from its start' : 'file truncated; reading from its start',
-        );
-        return;
-      case 'drained':
-        log.info({ ...fields, position: event.position }, 'rotated file read to its end and closed');
-        return;
-      case 'error':
-        log.warn({ ...fields, error: event.message }, 'cannot read file; retrying');
-        return;
-    }
-  }
-
-  #afterStreamProgress(): void {
-    if (this.#writer.full) this.#pauseUntilDrain();
-    this.#scheduleTick();
-  }
-
-  #scheduleTick(): void {
-    if (this.#tickScheduled || this.#stopping) return;
-    this.#tickScheduled = true;
-    setImmediate(() => this.#tick());
-  }
-
-  #tick(): void {
-    this.#tickScheduled = false;
-    if (this.#stopping) return;
-    if (this.#writer.full) {
-      this.#pauseUntilDrain();
-      return;
-    }
-    const now = Date.now();
-    const linesBefore = this.#writer.lines;
-    const more = this.#pollFiles(now);
-    if (this.#writer.lines > linesBefore) this.#maybeSave(now);
-    this.#writer.flush();
-    if (more) this.#scheduleTick();
-    else if (this.#options.once && this.#streams.every((s) => s.source.ended || s.name !== 'stdin')) {
-      this.#stopping = true;
-      void this.#complete(10_000);
-    }
-  }
-
-  /** One turn over every file; true when some file has more to read. */
-  #pollFiles(now: number): boolean {
-    let more = false;
-    for (const { follower, source } of this.#files) {
-      try {
-        more = follower.poll(now, TURN_BUDGET) || more;
-      } catch (error) {
-        this.#io.log.warn({ event: 'error', source: source.logType, path: source.path, error: errorMessage(error) }, 'read error');
-      }
-      if (this.#writer.full) return true;
-    }
-    return more;
-  }
-
-  #pauseUntilDrain(): void {
-    if (this.#waitingForDrain) return;
-    this.#waitingForDrain = true;
-    for (const stream of this.#streams) stream.source.pause();
-    this.#writer.onDrain(() => {
-      this.#waitingForDrain = false;
-      for (const stream of this.#streams) stream.source.resume();
-      this.#scheduleTick();
-    });
-  }
-
   #logStats(): void {
-    for (const { source, follower, stats } of this.#files) {
-      let lag: number | undefined;
-      try {
-        lag = follower.lag();
-      } catch {
-        lag = undefined;
-      }
-      this.#io.log.info(
-        { event: 'stats', source: source.logType, path: source.path, ...stats, position: follower.position ?? null, lag },
-        'file stats',
-      );
-    }
-    for (const { logType, name, stats } of this.#streams) {
-      this.#io.log.info({ event: 'stats', source: logType, path: name, ...stats }, 'stream stats');
-    }
+    logStats(this.#io.log, [...this.#files, ...this.#streams]);
   }
-}
-
-function newStats(): SourceStats {
-  return { lines: 0, bytes: 0, rotations: 0, truncations: 0 };
 }

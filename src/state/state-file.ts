@@ -1,89 +1,102 @@
 /**
- * Where each followed file was read up to, kept across restarts on the log volume (which
- * outlives the container). Written atomically: a temp file, then a rename. A state file that
- * cannot be read or parsed is a fresh start, never a crash.
+ * Where each followed file was delivered up to, kept across restarts on the log volume (which
+ * outlives the container). Written atomically: a temp file beside it, then a rename; the temp
+ * file is removed when the rename fails. A state file that cannot be read or parsed is a fresh
+ * start, never a crash.
+ *
+ * Version 2 adds what tells a reused inode from the old file (birth time, the hash of the bytes
+ * before the position), whether the position is inside a line, and when the state was saved.
+ * A version 1 file (from an earlier sidecar) still loads: its positions are kept.
  */
 import fs from 'node:fs';
 
 /** One file behind a followed path: its identity and how far its lines were delivered. */
 export interface SavedFile {
+  /** A hint only: a volume attached elsewhere gets another device number. */
   readonly dev: number;
   readonly ino: number;
-  /** Bytes delivered: the end of the last whole line handed to the output. */
+  /** Bytes delivered: the end of the last line (or piece) that left the process. */
   readonly position: number;
-  /** A hash of the file's first `fingerprintBytes` bytes: tells a reused inode from the old file. */
+  /** A hash of the file's first `fingerprintBytes` bytes. */
   readonly fingerprint: string;
   readonly fingerprintBytes: number;
+  /** A hash of the bytes just before `position` (version 2). */
+  readonly tailHash?: string | undefined;
+  /** The file's birth time, where the file system keeps one (version 2). */
+  readonly birthtimeMs?: number | undefined;
+  /** The position is inside a line whose first pieces left as partial entries (version 2). */
+  readonly midLine?: boolean | undefined;
+  /** Read and closed (or given up): recognised at a restart, never read again (version 2). */
+  readonly retired?: boolean | undefined;
 }
 
 export interface SidecarState {
-  readonly version: 1;
-  /** By followed path: the files behind it, rotated ones still draining first, current last. */
+  readonly version: 2;
+  /** When it was saved (ms since the epoch): files changed after it were not seen. */
+  readonly savedAt: number;
+  /** By followed path: the files behind it, rotated ones first, the current one last. */
   readonly files: Readonly<Record<string, readonly SavedFile[]>>;
 }
 
-export const FINGERPRINT_BYTES = 1024;
-
-export function fingerprintOf(fd: number, length: number): { fingerprint: string; fingerprintBytes: number } {
-  const buffer = Buffer.alloc(length);
-  const read = length > 0 ? fs.readSync(fd, buffer, 0, length, 0) : 0;
-  return { fingerprint: fnv1a64(buffer, read), fingerprintBytes: read };
-}
-
-/**
- * FNV-1a, two 32-bit lanes with different offsets, as 16 hex digits. Not a cryptographic hash,
- * and none is needed: it tells one file's first KiB from another's beside the same device and
- * inode. (node:crypto's sha1 did it before, and loading OpenSSL cost the sidecar 2 MB of its
- * 64 MB budget.)
- */
-export function fnv1a64(bytes: Buffer, length: number): string {
-  let low = 0x811c9dc5;
-  let high = 0x050c5d1f;
-  for (let i = 0; i < length; i++) {
-    low = Math.imul(low ^ bytes[i]!, 0x01000193);
-    high = Math.imul(high ^ bytes[i]!, 0x01000193) ^ (low >>> 15);
-  }
-  return (high >>> 0).toString(16).padStart(8, '0') + (low >>> 0).toString(16).padStart(8, '0');
-}
-
-export type LoadedState = { readonly kind: 'none' } | { readonly kind: 'loaded'; readonly state: SidecarState } | { readonly kind: 'unreadable'; readonly reason: string };
+export type LoadedState =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'loaded'; readonly state: SidecarState; readonly upgradedFrom?: 1 }
+  | { readonly kind: 'unreadable'; readonly reason: string };
 
 export function loadState(path: string): LoadedState {
   let text: string;
+  let mtimeMs: number;
   try {
     text = fs.readFileSync(path, 'utf8');
+    mtimeMs = fs.statSync(path).mtimeMs;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' ? { kind: 'none' } : { kind: 'unreadable', reason: (error as Error).message };
   }
   try {
-    const value = JSON.parse(text) as unknown;
-    if (!isState(value)) return { kind: 'unreadable', reason: 'not a logtype-sidecar state file' };
-    return { kind: 'loaded', state: value };
+    return parseState(JSON.parse(text) as unknown, mtimeMs);
   } catch (error) {
     return { kind: 'unreadable', reason: (error as Error).message };
   }
 }
 
-export function saveState(path: string, state: SidecarState): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, JSON.stringify(state));
-  fs.renameSync(temp, path);
+/** A parsed state file's value as a state; a version 1 file's save time is its mtime. */
+export function parseState(value: unknown, mtimeMs: number): LoadedState {
+  if (typeof value !== 'object' || value === null) return notState();
+  const { version, files, savedAt } = value as Record<string, unknown>;
+  if ((version !== 1 && version !== 2) || typeof files !== 'object' || files === null) return notState();
+  if (!Object.values(files).every((list) => Array.isArray(list) && list.every(isSavedFile))) return notState();
+  if (version === 1) {
+    return { kind: 'loaded', state: { version: 2, savedAt: mtimeMs, files: files as SidecarState['files'] }, upgradedFrom: 1 };
+  }
+  return { kind: 'loaded', state: { version: 2, savedAt: typeof savedAt === 'number' ? savedAt : mtimeMs, files: files as SidecarState['files'] } };
 }
 
-function isState(value: unknown): value is SidecarState {
+export function saveState(path: string, state: SidecarState): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temp, JSON.stringify(state));
+    fs.renameSync(temp, path);
+  } catch (error) {
+    // A path that is a directory, a full or read-only volume: no temp file is left behind.
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+function notState(): LoadedState {
+  return { kind: 'unreadable', reason: 'not a logtype-sidecar state file' };
+}
+
+function isSavedFile(value: unknown): value is SavedFile {
   if (typeof value !== 'object' || value === null) return false;
-  const { version, files } = value as Record<string, unknown>;
-  if (version !== 1 || typeof files !== 'object' || files === null) return false;
-  return Object.values(files).every(
-    (list) =>
-      Array.isArray(list) &&
-      list.every(
-        (f: Record<string, unknown>) =>
-          typeof f === 'object' &&
-          f !== null &&
-          ['dev', 'ino', 'position', 'fingerprintBytes'].every((k) => Number.isSafeInteger(f[k]) && (f[k] as number) >= 0) &&
-          typeof f['fingerprint'] === 'string',
-      ),
+  const f = value as Record<string, unknown>;
+  return (
+    ['dev', 'ino', 'position', 'fingerprintBytes'].every((k) => Number.isSafeInteger(f[k]) && (f[k] as number) >= 0) &&
+    typeof f['fingerprint'] === 'string' &&
+    (f['tailHash'] === undefined || typeof f['tailHash'] === 'string') &&
+    (f['birthtimeMs'] === undefined || typeof f['birthtimeMs'] === 'number') &&
+    (f['midLine'] === undefined || typeof f['midLine'] === 'boolean') &&
+    (f['retired'] === undefined || typeof f['retired'] === 'boolean')
   );
 }

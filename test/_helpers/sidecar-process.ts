@@ -8,7 +8,8 @@ import path from 'node:path';
 import { sleep } from './numbered-writer.js';
 
 export const DIST = path.resolve(import.meta.dirname, '../..');
-export const SIDECAR_BIN = path.join(DIST, 'bin/logtype-sidecar.js');
+/** The sidecar under test; LOGTYPE_SIDECAR runs the same tests against another build (to show a fix). */
+export const SIDECAR_BIN = process.env['LOGTYPE_SIDECAR'] || path.join(DIST, 'bin/logtype-sidecar.js');
 export const FILTER_BIN = path.join(DIST, 'bin/logtype.js');
 export const REPO = path.resolve(DIST, '..');
 /** Real log lines, copied into the repository with their sources (`SOURCES.md` there). */
@@ -45,8 +46,20 @@ export class SidecarProcess {
   #stdoutBytes = 0;
   stderr = '';
 
-  constructor(args: readonly string[], options: { env?: NodeJS.ProcessEnv; bin?: string } = {}) {
-    this.child = spawn(process.execPath, [options.bin ?? SIDECAR_BIN, ...args], {
+  /**
+   * `command`: what runs instead of `node` (a wrapper such as setpriv, then node); with `bin`
+   * '--', `args` are given whole (the bin among them). `launcher` runs node through another
+   * command, as `setpriv --reuid=2000 --`.
+   */
+  constructor(
+    args: readonly string[],
+    options: { env?: NodeJS.ProcessEnv; bin?: string; command?: readonly string[]; launcher?: { command: string; prefix: readonly string[] } } = {},
+  ) {
+    const bin = options.bin === '--' ? [] : [options.bin ?? SIDECAR_BIN];
+    const [program, ...prefix] = options.launcher
+      ? [options.launcher.command, ...options.launcher.prefix, process.execPath]
+      : (options.command ?? [process.execPath]);
+    this.child = spawn(program!, [...prefix, ...bin, ...args], {
       env: options.env ?? cleanEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -98,9 +111,38 @@ export class SidecarProcess {
     await waitUntil(() => this.lines().length >= count, timeoutMs, `only ${this.lines().length} of ${count} lines`);
   }
 
+  /** The reader stops reading (a stalled log shipper): the pipe fills, the sidecar must wait. */
+  stallReader(): void {
+    this.child.stdout!.pause();
+  }
+
+  resumeReader(): void {
+    this.child.stdout!.resume();
+  }
+
+  /** Every stderr line is one of our JSON diagnostics (no warning of Node's, no debugger banner). */
+  nonJsonStderr(): string[] {
+    return this.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('{"level":'));
+  }
+
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<Exit> {
     this.child.kill(signal);
     return this.exited;
+  }
+}
+
+/** The state file as saved now: each followed path's files and positions. */
+export interface SavedState {
+  readonly version: number;
+  readonly savedAt?: number;
+  readonly files: Record<string, { dev: number; ino: number; position: number; retired?: boolean; midLine?: boolean }[]>;
+}
+
+export function readState(file: string): SavedState | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as SavedState;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,118 +1,142 @@
+/**
+ * The image, as far as it can be tested without a container runtime: the Dockerfile's stages
+ * read as text, and its runtime layout made the way its stages make it (`npm pack`, then
+ * `npm install --global --omit=dev --prefix`), with both commands then run from that prefix as
+ * a non-root user (uid 2000, the database pod's, through setpriv when the tests run as root).
+ */
 import test from 'ava';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
-import { REPO, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
+import { REPO, tempDir } from '../_helpers/sidecar-process.js';
+import { findTool, mustHaveTools } from '../_helpers/system-tool.js';
 
 const dockerfile = fs.readFileSync(path.join(REPO, 'Dockerfile'), 'utf8');
+/** Instructions with their continuation lines joined, comments dropped. */
 const instructions = dockerfile
+  .replace(/\\\n/g, ' ')
   .split('\n')
-  .filter((line) => line.trim() && !line.trim().startsWith('#'))
-  .map((line) => line.trim());
+  .map((line) => line.trim())
+  .filter((line) => line && !line.startsWith('#'));
 const stages = instructions.reduce<string[][]>((all, line) => {
   if (line.startsWith('FROM ')) all.push([]);
   all.at(-1)?.push(line);
   return all;
 }, []);
-const ENTRYPOINT = ['node', '/app/dist/bin/logtype-sidecar.js'];
+const runtime = stages.at(-1)!;
+const packageJson = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+  version: string;
+  license: string;
+  bin: Record<string, string>;
+  scripts: Record<string, string>;
+};
+/** The uid of the operator's database pods (and of its own database images). */
+const POD_UID = 2000;
+const PREFIX = '/opt/logtype';
 
-test('Dockerfile: build, production dependencies and runtime stages on a supported Node', (t) => {
+function argDefault(name: string): string | undefined {
+  return new RegExp(`^ARG ${name}=(\\S+)$`, 'm').exec(dockerfile)?.[1];
+}
+
+test('Dockerfile: every stage on Node 24 LTS on Debian 13 (trixie) slim', (t) => {
+  t.is(argDefault('NODE_IMAGE'), 'node:24-trixie-slim');
   t.true(stages.length >= 3, `${stages.length} stages`);
-  for (const stage of stages) t.regex(stage[0]!, /^FROM node:24-/);
-  t.true(stages[0]!.some((line) => /npx tsc -p tsconfig.build.json/.test(line)));
-  // npm ci makes no node_modules when there is no production dependency: the copy needs one.
-  t.true(stages[1]!.some((line) => /npm ci --omit=dev .*&& mkdir -p node_modules/.test(line)));
+  for (const stage of stages) t.regex(stage[0]!, /^FROM \$\{NODE_IMAGE\}( AS \w+)?$/);
 });
 
-test('Dockerfile: the runtime stage has no dev dependencies, runs as non-root, and starts the sidecar', (t) => {
-  const runtime = stages.at(-1)!;
-  t.true(runtime.includes('COPY --from=production-deps /deps/node_modules ./node_modules'));
-  t.false(runtime.some((line) => /--from=build \S*node_modules/.test(line)), 'dev dependencies copied from the build stage');
-  t.false(runtime.some((line) => /npm (ci|install)(?!.*--omit=dev)/.test(line)));
-  const user = runtime.find((line) => line.startsWith('USER '));
-  t.truthy(user);
-  t.notRegex(user!, /USER (0|root)\b/);
-  t.is(runtime.at(-1), `ENTRYPOINT ${JSON.stringify(ENTRYPOINT).replaceAll(',', ', ')}`);
+test('Dockerfile: compiled and packed in one stage, installed with production dependencies only in another', (t) => {
+  const [build, install] = stages;
+  t.true(build!.some((line) => line.includes('npx tsc -p tsconfig.build.json') && line.includes('npm pack')));
+  t.true(install!.some((line) => new RegExp(`npm install --global --omit=dev .*--prefix ${PREFIX} /pack/logtype-\\*\\.tgz`).test(line)));
+});
+
+test('Dockerfile: the runtime stage has no package manager, both commands on PATH, the licence and OCI labels', (t) => {
+  const removal = runtime.find((line) => line.startsWith('RUN rm '));
+  t.truthy(removal);
+  for (const tool of ['/usr/local/lib/node_modules/npm', '/usr/local/lib/node_modules/corepack', '/usr/local/bin/npm', '/usr/local/bin/npx', '/usr/local/bin/corepack', '/usr/local/bin/yarn']) {
+    t.true(removal!.includes(tool), tool);
+  }
+  t.false(runtime.some((line) => /^RUN .*\b(npm|npx|corepack|yarn) /.test(line.replace(removal!, ''))), 'no package manager runs after it is removed');
+  t.true(runtime.includes(`COPY --from=install ${PREFIX} ${PREFIX}`));
+  t.regex(runtime.find((line) => line.startsWith('ENV '))!, new RegExp(`PATH=${PREFIX}/bin:\\$PATH`));
+  t.true(runtime.includes('COPY --chmod=0755 sidecar/logtype-pod.sh /usr/local/bin/logtype-pod'));
+  t.true(runtime.some((line) => /^COPY LICENSE \S+/.test(line)));
+  const labels = runtime.find((line) => line.startsWith('LABEL '))!;
+  t.regex(labels, /org\.opencontainers\.image\.title="logtype"/);
+  t.regex(labels, new RegExp(`org\\.opencontainers\\.image\\.licenses="${packageJson.license}"`));
+  t.regex(labels, /org\.opencontainers\.image\.version="\$\{VERSION\}"/);
+  t.is(argDefault('VERSION'), packageJson.version, 'the image version is the package version');
+  t.deepEqual(JSON.parse(runtime.at(-1)!.replace(/^ENTRYPOINT /, '')), ['logtype-sidecar']);
+});
+
+test('Dockerfile: runs as the database pod\'s uid, numeric, so it matches the pod and runAsNonRoot can check it', (t) => {
+  const users = runtime.filter((line) => line.startsWith('USER '));
+  t.deepEqual(users, [`USER ${POD_UID}:${POD_UID}`]);
+});
+
+test('.dockerignore lets in what the Dockerfile copies from the context, and no tests, benches, samples or builds', (t) => {
+  const ignore = fs.readFileSync(path.join(REPO, '.dockerignore'), 'utf8');
+  t.regex(ignore, /^\*$/m);
+  const allowed = ignore.split('\n').filter((l) => l.startsWith('!')).map((l) => l.slice(1).replace(/\/$/, ''));
+  const copied = instructions
+    .filter((line) => line.startsWith('COPY ') && !line.includes('--from='))
+    .flatMap((line) => line.replace(/^COPY (--\S+ )*/, '').split(/\s+/).slice(0, -1));
+  for (const source of copied) t.true(allowed.includes(source.replace(/\/$/, '')), `${source} is copied but ignored`);
+  for (const kept of ['test', 'bench', 'samples', 'node_modules', 'dist']) t.false(allowed.includes(kept), kept);
+  for (const source of copied) t.true(fs.existsSync(path.join(REPO, source)), `${source} is not in the repository`);
 });
 
 test('CI tests on the Node major the image runs on', (t) => {
-  const scripts = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const ciMajor = /node@(\d+)/.exec(scripts['test:node24'] ?? '')?.[1];
-  const imageMajor = /^FROM node:(\d+)-/m.exec(dockerfile)?.[1];
+  const ciMajor = /node@(\d+)/.exec(packageJson.scripts['test:node24'] ?? '')?.[1];
   t.truthy(ciMajor);
-  t.is(ciMajor, imageMajor);
+  t.is(ciMajor, /^node:(\d+)-/.exec(argDefault('NODE_IMAGE') ?? '')?.[1]);
   t.regex(fs.readFileSync(path.join(REPO, '.ci/run'), 'utf8'), /npm run test:node24/);
 });
 
-test('.dockerignore keeps tests, benches and samples out of the build', (t) => {
-  const ignore = fs.readFileSync(path.join(REPO, '.dockerignore'), 'utf8');
-  t.regex(ignore, /^\*$/m);
-  for (const kept of ['test/', 'bench/', 'samples/', 'node_modules']) t.false(ignore.includes(`!${kept}`), kept);
-});
-
-test('the image command runs from a clean npm pack install', (t) => {
-  const dir = tempDir('pack');
-  const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
-  ) as { filename: string; files: { path: string }[] }[];
-  const files = packed[0]!.files.map((f) => f.path);
-  t.true(files.includes('dist/bin/logtype-sidecar.js') && files.includes('dist/src/index.js'));
-  t.false(files.some((f) => /^(test|bench|samples|dist\/test|dist\/bench|src)\//.test(f)), files.join(' '));
-  const app = path.join(dir, 'app');
-  fs.mkdirSync(app);
-  execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', path.join(dir, packed[0]!.filename)], {
-    cwd: app,
-    stdio: 'ignore',
-  });
-  // The image runs ENTRYPOINT from /app; here /app is this install.
-  const bin = path.join(app, 'node_modules/logtype', ENTRYPOINT[1]!.replace('/app/', ''));
-  const run = spawnSync(process.execPath, [bin, '--once', '--log-dir', path.join(REPO, 'samples')], { env: cleanEnv(), encoding: 'utf8' });
-  t.is(run.status, 0, run.stderr);
-  const lines = run.stdout.trim().split('\n');
-  t.true(lines.length > 100);
-  t.true(lines.every((line) => typeof (JSON.parse(line) as { logType: unknown }).logType === 'string'));
-  const filter = spawnSync(process.execPath, [path.join(app, 'node_modules/logtype/dist/bin/logtype.js'), '-t', 'mongodb-audit', '--summary'], {
-    input: run.stdout,
-    encoding: 'utf8',
-  });
-  t.is(filter.status, 0);
-  t.regex(filter.stderr, /mongodb-audit +\d+/);
-});
-
-const manifests = fs.readdirSync(path.join(REPO, 'sidecar')).filter((f) => f.endsWith('.yaml'));
-
-for (const file of manifests) {
-  test(`sidecar/${file} parses as YAML`, (t) => {
-    t.notThrows(() => parse(fs.readFileSync(path.join(REPO, 'sidecar', file), 'utf8')));
-  });
+/** Runs a command as uid 2000 when the tests run as root (setpriv), else as the current non-root user. */
+function asNonRoot(command: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; input?: string }): ReturnType<typeof spawnSync> {
+  if (process.getuid?.() !== 0) return spawnSync(command, args, { ...options, encoding: 'utf8' });
+  const setpriv = findTool({ command: 'setpriv', debianPackage: 'util-linux' })!;
+  return spawnSync(setpriv, [`--reuid=${POD_UID}`, `--regid=${POD_UID}`, '--clear-groups', '--', command, ...args], { ...options, encoding: 'utf8' });
 }
 
-test('the pod template runs the sidecar beside the database on the log volume, bounded and probed', (t) => {
-  const resource = parse(fs.readFileSync(path.join(REPO, 'sidecar/mongodb-with-logtype.yaml'), 'utf8')) as {
-    spec: { additionalMongodConfig: { auditLog: Record<string, string> }; podSpec: { podTemplate: { spec: { containers: Record<string, unknown>[] } } } };
-  };
-  const container = resource.spec.podSpec.podTemplate.spec.containers.find((c) => c['name'] === 'logtype') as {
-    volumeMounts: { mountPath: string }[];
-    resources: { limits: { memory: string } };
-    livenessProbe: unknown;
-    args: string[];
-    securityContext: { readOnlyRootFilesystem: boolean; runAsNonRoot: boolean };
-  };
-  t.truthy(container);
-  t.true(container.volumeMounts.some((m) => m.mountPath === '/var/log/mongodb-mms-automation'));
-  t.truthy(container.resources.limits.memory);
-  t.truthy(container.livenessProbe);
-  t.true(container.args.some((a) => a.startsWith('--heartbeat-file=')));
-  t.true(container.securityContext.readOnlyRootFilesystem && container.securityContext.runAsNonRoot);
-  t.deepEqual(resource.spec.additionalMongodConfig.auditLog, {
-    destination: 'file',
-    format: 'JSON',
-    path: '/var/log/mongodb-mms-automation/mongodb-audit.log',
-  });
-});
+const canRunAsNonRoot = process.getuid?.() !== 0 || findTool({ command: 'setpriv', debianPackage: 'util-linux' }) !== undefined;
+const layoutTest = canRunAsNonRoot || mustHaveTools() ? test : test.skip;
 
-test('the launcher change is valid bash', (t) => {
-  const check = spawnSync('bash', ['-n', path.join(REPO, 'sidecar/agent-launcher-logtype.sh')], { encoding: 'utf8' });
-  t.is(check.status, 0, check.stderr);
+layoutTest('the runtime layout from npm pack and a global --omit=dev install; both commands run from it as a non-root user', (t) => {
+  t.true(canRunAsNonRoot, 'running as root without setpriv: apt-get install util-linux');
+  const dir = tempDir('image');
+  fs.chmodSync(dir, 0o755);
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+  ) as { filename: string; files: { path: string }[] }[];
+  const files = packed[0]!.files.map((f) => f.path);
+  for (const shipped of ['LICENSE', 'README.md', 'package.json', 'dist/src/index.js', ...Object.values(packageJson.bin)]) t.true(files.includes(shipped), shipped);
+  t.false(files.some((f) => /^(test|bench|samples|sidecar|dist\/test|dist\/bench|src)\//.test(f) || f.endsWith('.map')), files.join(' '));
+
+  // The install stage: the same command, into a prefix standing for /opt/logtype.
+  const prefix = path.join(dir, 'opt-logtype');
+  execFileSync('npm', ['install', '--global', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', '--prefix', prefix, path.join(dir, packed[0]!.filename)], {
+    stdio: 'ignore',
+  });
+  const installed = path.join(prefix, 'lib/node_modules/logtype');
+  for (const [command, target] of Object.entries(packageJson.bin)) {
+    const link = path.join(prefix, 'bin', command);
+    t.is(fs.realpathSync(link), path.join(installed, target), `${command} on PATH`);
+  }
+  t.true(fs.existsSync(path.join(installed, 'LICENSE')));
+  t.false(fs.existsSync(path.join(installed, 'node_modules')), 'no dependencies installed: none are production ones');
+
+  // The runtime: PATH as the image sets it, no npm on it, as the pod's uid.
+  const env = { PATH: `${path.join(prefix, 'bin')}${path.delimiter}${path.dirname(process.execPath)}`, NODE_ENV: 'production' };
+  const sidecar = asNonRoot('logtype-sidecar', ['--once', '--log-dir', path.join(REPO, 'samples')], { env });
+  t.is(sidecar.status, 0, String(sidecar.stderr));
+  const lines = String(sidecar.stdout).trim().split('\n');
+  t.true(lines.length > 100);
+  t.true(lines.every((line) => typeof (JSON.parse(line) as { logType: unknown }).logType === 'string'));
+  const filter = asNonRoot('logtype', ['-t', 'mongodb-audit', '--summary'], { env, input: String(sidecar.stdout) });
+  t.is(filter.status, 0, String(filter.stderr));
+  t.regex(String(filter.stderr), /mongodb-audit +\d+/);
+  const whoami = asNonRoot(process.execPath, ['-e', 'process.stdout.write(String(process.getuid()))'], { env });
+  t.not(String(whoami.stdout), '0');
 });

@@ -1,17 +1,11 @@
 import test from 'ava';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SidecarProcess, followsPath, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
+import { FILTER_BIN, SidecarProcess, readState, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
-
-/** The position the state file in `dir` holds for `file` (0 when it holds none). */
-function savedPosition(dir: string, file: string): number {
-  const stateFile = path.join(dir, '.logtype-sidecar.state');
-  if (!fs.existsSync(stateFile)) return 0;
-  const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { files: Record<string, { position: number }[] | undefined> };
-  return state.files[file]?.at(-1)?.position ?? 0;
-}
+import { fnv1a64 } from '../../src/follow/fingerprint.js';
 
 /** Starts the sidecar on `dir` and waits until it looked at mongodb.log. */
 async function start(dir: string): Promise<SidecarProcess> {
@@ -32,7 +26,7 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     await sleep(1500);
     await first.stop(signal);
     // The state file as the stop left it: the restart reads from the position it holds.
-    const saved = savedPosition(dir, file);
+    const saved = readState(path.join(dir, '.logtype-sidecar.state'))?.files[file]?.at(-1)?.position ?? 0;
     const writtenWhileDown = writer.written;
     await sleep(1000);
     const second = await start(dir);
@@ -76,8 +70,9 @@ test('rotated while the sidecar was down: the rest of the old file, then the new
   const second = await start(dir);
   await second.waitForLines(115);
   await second.stop();
-  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', writer.written);
+  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
   t.deepEqual(result.lost, []);
+  t.is(result.wrongContents, 0);
   t.is(result.duplicated, 0);
   t.is(result.outOfOrder, 0);
   t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === `${file}.2026-11-22T10-00-00`));
@@ -141,9 +136,139 @@ test('positions are saved while lines flow, not only at shutdown', async (t) => 
   const sidecar = await start(dir);
   fs.appendFileSync(file, 'a line\n');
   const stateFile = path.join(dir, '.logtype-sidecar.state');
-  await waitUntil(() => fs.existsSync(stateFile), 5000, 'state file written');
-  const state = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { files: Record<string, { position: number }[]> };
-  t.is(state.files[file]?.at(-1)?.position, 7);
+  // The first save may come before the line (the file was found): the line's is within a second.
+  await waitUntil(() => readState(stateFile)?.files[file]?.at(-1)?.position === 7, 5000, 'state file written with the line');
+  t.is(readState(stateFile)?.files[file]?.at(-1)?.position, 7);
   await sidecar.stop();
   t.false(fs.readdirSync(dir).some((name) => name.endsWith('.tmp')));
+});
+
+test('a changed device number (the volume attached elsewhere) resumes: inode and bytes decide', async (t) => {
+  const dir = tempDir('resume-dev');
+  const file = path.join(dir, 'mongodb.log');
+  const stateFile = path.join(dir, '.logtype-sidecar.state');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(6);
+  await first.waitForLines(6);
+  await first.stop();
+  const state = readState(stateFile)!;
+  for (const saved of state.files[file]!) saved.dev += 1;
+  fs.writeFileSync(stateFile, JSON.stringify(state));
+  writer.write(4);
+  writer.close();
+  const second = await start(dir);
+  await second.waitForLines(4);
+  await sleep(300);
+  await second.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', 10, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['path'] === file));
+  t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
+});
+
+test('a version 1 state file (an earlier sidecar) still loads: positions kept across the upgrade', async (t) => {
+  const dir = tempDir('resume-v1');
+  const file = path.join(dir, 'mongodb.log');
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(5);
+  const stat = fs.statSync(file);
+  // What the version 1 sidecar saved: device, inode, position, and the FNV-1a of the first bytes.
+  const head = fs.readFileSync(file);
+  fs.writeFileSync(
+    path.join(dir, '.logtype-sidecar.state'),
+    JSON.stringify({ version: 1, files: { [file]: [{ dev: stat.dev, ino: stat.ino, position: head.length, fingerprint: fnv1a64(head, 0, head.length), fingerprintBytes: head.length }] } }),
+  );
+  writer.write(3);
+  writer.close();
+  const sidecar = await start(dir);
+  await sidecar.waitForLines(3);
+  await sleep(300);
+  await sidecar.stop();
+  t.deepEqual(checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', 8, (n) => writer.line(n)).lost, [1, 2, 3, 4, 5]);
+  t.is(sidecar.lines().length, 3);
+  t.true(sidecar.diagnostics().some((d) => d['event'] === 'state-upgraded'));
+  t.is(readState(path.join(dir, '.logtype-sidecar.state'))?.version, 2);
+});
+
+test('positions are saved once things go quiet: a SIGKILL after a quiet spell repeats nothing', async (t) => {
+  const dir = tempDir('resume-quiet');
+  const file = path.join(dir, 'mongodb.log');
+  const stateFile = path.join(dir, '.logtype-sidecar.state');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  const writer = new NumberedWriter(file, 'mongodb');
+  // Lines in bursts closer together than a second, then nothing: the last burst's save trails it.
+  for (let burst = 0; burst < 5; burst++) {
+    writer.write(200);
+    await sleep(150);
+  }
+  await first.waitForLines(1000);
+  const size = fs.statSync(file).size;
+  await waitUntil(() => readState(stateFile)?.files[file]?.at(-1)?.position === size, 3000, 'the last batch saved');
+  await first.stop('SIGKILL');
+  writer.write(10);
+  writer.close();
+  const second = await start(dir);
+  await second.waitForLines(10);
+  await sleep(300);
+  await second.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+});
+
+test('SIGKILL right after a restart, before any line left: the state still knows every file it found', async (t) => {
+  const dir = tempDir('resume-early-kill');
+  const file = path.join(dir, 'mongodb.log');
+  const stateFile = path.join(dir, '.logtype-sidecar.state');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(500);
+  await first.waitForLines(500);
+  await first.stop();
+  const savedBefore = readState(stateFile)?.savedAt ?? 0;
+  writer.write(200);
+  // The reader is stalled from the start: nothing leaves, only the restart's first save happens.
+  const second = new SidecarProcess(['--log-dir', dir, '--rotate-wait', '1']);
+  second.stallReader();
+  await waitUntil(() => (readState(stateFile)?.savedAt ?? 0) > savedBefore, 10_000, 'the restart saved');
+  // The file it resumed is in the save (the pipe may have taken some lines already).
+  const saved = readState(stateFile)?.files[file] ?? [];
+  t.is(saved.length, 1);
+  t.true((saved[0]?.position ?? 0) >= 500 * (writer.line(1).length + 1));
+  second.child.kill('SIGKILL');
+  // What the pipe took before the kill is delivered: the reader reads it now.
+  second.resumeReader();
+  await second.exited;
+  writer.close();
+  const third = await start(dir);
+  await third.waitForLines(200 - second.lines().length);
+  await sleep(300);
+  await third.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines(), ...third.lines()], 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+});
+
+test('a line left open by a stop whose file is gone at the restart is closed: the next line is not joined to it', async (t) => {
+  const dir = tempDir('resume-open-line');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  fs.appendFileSync(file, 'whole\nhalf a li');
+  await first.waitForLines(1);
+  await first.stop();
+  t.is(first.lines().at(-1), '{"logType":"mongodb","contents":"half a li","partial":true}');
+  fs.unlinkSync(file); // the rest of the line is gone with its file
+  fs.writeFileSync(file, 'a new file\n');
+  const second = await start(dir);
+  await second.waitForLines(2);
+  await second.stop();
+  t.deepEqual(second.lines(), ['{"logType":"mongodb","contents":""}', '{"logType":"mongodb","contents":"a new file"}']);
+  const joined = spawnSync(process.execPath, [FILTER_BIN, '-o', 'raw'], { input: [...first.lines(), ...second.lines()].join('\n') + '\n', encoding: 'utf8' });
+  t.is(joined.stdout, 'whole\nhalf a li\na new file\n');
 });

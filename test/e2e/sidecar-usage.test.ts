@@ -17,6 +17,13 @@ const usageErrors: { name: string; args: string[]; says: RegExp }[] = [
   { name: 'a bad size', args: ['--max-line-bytes', 'lots'], says: /--max-line-bytes: "lots" is not a size/ },
   { name: 'a bad duration', args: ['--rotate-wait', 'soon'], says: /--rotate-wait: "soon" is not a duration/ },
   { name: 'a positional argument', args: ['mongodb.log'], says: /Unexpected argument 'mongodb.log'/ },
+  { name: 'two --file for one type', args: ['--file', 'mongodb=/a.log', '--file', 'mongodb=/b.log'], says: /--file: mongodb is given twice \("\/a.log" and "\/b.log"\); one file per type/ },
+  {
+    name: '--file for the agent\'s stdout, a stream',
+    args: ['--file', 'automation-agent-stdout=/x.log'],
+    says: /automation-agent-stdout is a stream \(the agent's stdout\), not a file: pipe it in .*--stdin-type automation-agent-stdout.*0<>PIPE/,
+  },
+  { name: 'a bad --stop-timeout', args: ['--stop-timeout', 'later'], says: /--stop-timeout: "later" is not a duration/ },
 ];
 
 for (const { name, args, says } of usageErrors) {
@@ -36,10 +43,15 @@ test('--help names every variable and default, with examples', (t) => {
   t.true(result.stdout.includes('MMS_LOG_DIR'));
   t.true(result.stdout.includes('/var/log/mongodb-mms-automation'));
   t.regex(result.stdout, /Examples:/);
+  t.regex(result.stdout, /--stop-timeout SECONDS .*\[default: 30\]/);
+  t.regex(result.stdout, /SIGHUP/);
+  t.regex(result.stdout, /3 +--once, and a followed file was missing/);
 });
 
 test('MDB_LOG_FILE_* variables name the files; --file overrides them', (t) => {
   const dir = tempDir('env');
+  // Every file there (--once exits 3 when one is missing), only three with lines.
+  for (const type of FILE_LOG_TYPES) fs.writeFileSync(path.join(dir, type.defaultFile), '');
   fs.writeFileSync(path.join(dir, 'custom-audit.json'), 'from variable\n');
   fs.writeFileSync(path.join(dir, 'override.log'), 'from flag\n');
   fs.writeFileSync(path.join(dir, 'mongodb.log'), 'from log dir\n');

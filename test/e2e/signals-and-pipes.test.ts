@@ -3,10 +3,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath, followEmptyFile } from '../_helpers/sidecar-process.js';
+import { FILTER_BIN, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, followEmptyFile } from '../_helpers/sidecar-process.js';
+import { FILE_LOG_TYPES } from '../../src/log-types.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 
-test('a last line without newline is emitted at SIGTERM, and the exit is 0 within 2 s', async (t) => {
+test('a last line without newline leaves as a partial piece at SIGTERM, exit 0 within 2 s; the restart sends its rest', async (t) => {
   const { dir, file, sidecar } = await followEmptyFile('sigterm', 'mongodb');
   fs.appendFileSync(file, 'whole\nno newline yet');
   await sidecar.waitForLines(1);
@@ -14,20 +15,36 @@ test('a last line without newline is emitted at SIGTERM, and the exit is 0 withi
   const exit = await sidecar.stop('SIGTERM');
   t.is(exit.code, 0);
   t.true(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+  // Not a whole line: its writer may finish it. The piece is marked, and its end saved.
   t.deepEqual(sidecar.lines(), [
     '{"logType":"mongodb","contents":"whole"}',
-    '{"logType":"mongodb","contents":"no newline yet"}',
+    '{"logType":"mongodb","contents":"no newline yet","partial":true}',
   ]);
   t.true(sidecar.diagnostics().some((d) => d['event'] === 'stats' && d['source'] === 'mongodb' && d['lines'] === 2));
+  fs.appendFileSync(file, ', now finished\nnext\n');
+  const second = new SidecarProcess(['--log-dir', dir]);
+  await second.waitForLines(2);
+  await second.stop();
+  t.deepEqual(second.lines(), ['{"logType":"mongodb","contents":", now finished"}', '{"logType":"mongodb","contents":"next"}']);
+  // The filter joins the pieces: the line is whole again.
+  const joined = spawnSync(process.execPath, [FILTER_BIN, '-o', 'raw'], { input: [...sidecar.lines(), ...second.lines()].join('\n') + '\n', encoding: 'utf8' });
+  t.is(joined.stdout, 'whole\nno newline yet, now finished\nnext\n');
 });
 
-test('SIGINT ends it the same way', async (t) => {
-  const dir = tempDir('sigint');
-  const sidecar = new SidecarProcess(['--log-dir', dir]);
-  await sidecar.waitForDiagnostic(waitsForPath(path.join(dir, 'mongodb.log')));
-  const exit = await sidecar.stop('SIGINT');
-  t.is(exit.code, 0);
-});
+for (const signal of ['SIGINT', 'SIGHUP'] as const) {
+  test(`${signal} drains and ends like SIGTERM: what was written arrives, exit 0`, async (t) => {
+    const { file, sidecar } = await followEmptyFile(signal.toLowerCase(), 'mongodb', ['--state-file', '']);
+    const writer = new NumberedWriter(file, 'mongodb');
+    writer.write(2000);
+    const exit = await sidecar.stop(signal);
+    writer.close();
+    t.deepEqual(exit, { code: 0, signal: null });
+    const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+    t.deepEqual(result.lost, []);
+    t.is(result.duplicated, 0);
+    t.is(result.wrongContents, 0);
+  });
+}
 
 test('| head -1: EPIPE is a quiet exit 0', async (t) => {
   const dir = tempDir('epipe');
@@ -89,10 +106,11 @@ test('a reader stopped with SIGSTOP: reading pauses, memory stays bounded, nothi
   const peakKb = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${sidecarPid}/status`, 'utf8'))?.[1]);
   process.kill(sidecarPid, 'SIGTERM');
   await new Promise((resolve) => pipeline.on('close', resolve));
-  const result = checkNumbered(fs.readFileSync(out, 'utf8').split('\n').filter(Boolean), 'mongodb', 'mongodb', writer.written);
+  const result = checkNumbered(fs.readFileSync(out, 'utf8').split('\n').filter(Boolean), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
   t.log(`sidecar RSS while the reader was stopped: ${Math.round(rssKb / 1024)} MB; peak sampled ${Math.round(peakSampledKb / 1024)} MB, VmHWM ${Math.round(peakKb / 1024)} MB; ${writer.written} lines written`);
   t.deepEqual(result.lost, []);
   t.is(result.duplicated, 0);
+  t.is(result.wrongContents, 0);
   // Bounded: the 60 MB written while stopped are not held in memory. The promise (README, the
   // sidecar's budget in docs/anchors.md): under 64 MB, as the bench counts it (kB / 1024), at
   // its peak over the whole run, not only at one moment.
@@ -134,8 +152,42 @@ test('--stdin-type makes stdin one more source through the same writer', async (
   ]));
 });
 
+// The pod's way (its launcher): the agent's stdout through a FIFO on stdin, its stderr through a
+// FIFO given as the file. At SIGTERM the agent is still writing; its last words, and what the
+// pipes hold, arrive before the exit.
+test('at SIGTERM stdin from a FIFO is read until its writer closes it; a FIFO given with --file is drained', async (t) => {
+  const dir = tempDir('stdin-fifo');
+  const stdout = path.join(dir, 'agent-stdout');
+  const stderr = path.join(dir, 'agent-stderr');
+  spawnSync('mkfifo', [stdout, stderr]);
+  // The agent's end of its stdout pipe, open before the sidecar's (a FIFO's read open waits for a writer).
+  const agentOut = fs.createWriteStream(stdout);
+  const sidecar = new SidecarProcess(
+    ['-c', 'exec "$0" "$@" < "$AGENT_STDOUT"', process.execPath, SIDECAR_BIN, '--log-dir', dir, '--stdin-type', 'automation-agent-stdout', '--file', `automation-agent-stderr=${stderr}`],
+    { command: ['sh'], bin: '--', env: cleanEnv({ AGENT_STDOUT: stdout }) },
+  );
+  await sidecar.waitForDiagnostic(followsPath(stderr));
+  agentOut.write('first from stdout\n');
+  fs.writeFileSync(stderr, 'from stderr\n');
+  await sidecar.waitForLines(2);
+  sidecar.child.kill('SIGTERM');
+  await sleep(300);
+  agentOut.write('written after the SIGTERM\n');
+  agentOut.end('last words');
+  const exit = await sidecar.exited;
+  t.deepEqual(exit, { code: 0, signal: null });
+  // The two sources' first lines may come in either order.
+  t.deepEqual([...sidecar.lines()].sort(), [
+    '{"logType":"automation-agent-stderr","contents":"from stderr"}',
+    '{"logType":"automation-agent-stdout","contents":"first from stdout"}',
+    '{"logType":"automation-agent-stdout","contents":"last words"}',
+    '{"logType":"automation-agent-stdout","contents":"written after the SIGTERM"}',
+  ]);
+});
+
 test('--once reads every file whole and exits 0', async (t) => {
   const dir = tempDir('once');
+  for (const type of FILE_LOG_TYPES) fs.writeFileSync(path.join(dir, type.defaultFile), '');
   fs.writeFileSync(path.join(dir, 'mongodb.log'), 'one\ntwo\n');
   fs.writeFileSync(path.join(dir, 'automation-agent.log'), 'agent\nno newline');
   const result = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', dir], { env: cleanEnv(), encoding: 'utf8' });
@@ -174,4 +226,65 @@ function childrenOf(pid: number): number[] {
       }
     })
     .map(Number);
+}
+
+test('SIGUSR1 is inert: no debugger starts (no "Debugger listening", no listening socket), following goes on', async (t) => {
+  const { file, sidecar } = await followEmptyFile('sigusr1', 'mongodb', ['--state-file', '']);
+  const pid = sidecar.child.pid!;
+  sidecar.child.kill('SIGUSR1');
+  await sleep(500);
+  fs.appendFileSync(file, 'still following\n');
+  await sidecar.waitForLines(1);
+  const listening = listeningSockets(pid);
+  const exit = await sidecar.stop();
+  t.deepEqual(listening, [], 'a debug port is a listening TCP socket');
+  t.false(sidecar.stderr.includes('Debugger listening'));
+  t.deepEqual(sidecar.nonJsonStderr(), []);
+  t.deepEqual(exit, { code: 0, signal: null });
+});
+
+test('SIGTERM as soon as the handlers are in, before the rest is loaded: a clean stop, exit 0', async (t) => {
+  const dir = tempDir('early-term');
+  const sidecar = new SidecarProcess(['--log-dir', dir]);
+  const pid = sidecar.child.pid!;
+  // Node catches SIGTERM and SIGINT itself (to reset the terminal, then die by them); SIGHUP it
+  // does not: the moment SigCgt shows SIGHUP (bit 0), the bin's three handlers are in.
+  await waitUntil(() => {
+    try {
+      const mask = /SigCgt:\s+([0-9a-f]+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '0';
+      return (BigInt(`0x${mask}`) & 1n) !== 0n;
+    } catch {
+      return false;
+    }
+  }, 10_000, 'the stop handlers installed');
+  const exit = await sidecar.stop('SIGTERM');
+  t.deepEqual(exit, { code: 0, signal: null });
+  t.deepEqual(sidecar.nonJsonStderr(), []);
+});
+
+/** The process's TCP sockets in LISTEN state (from /proc: its socket inodes, the kernel's tables). */
+function listeningSockets(pid: number): string[] {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const match = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (match) inodes.add(match[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const listening: string[] = [];
+  for (const table of ['tcp', 'tcp6']) {
+    let text = '';
+    try {
+      text = fs.readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const row of text.trim().split('\n').slice(1)) {
+      const fields = row.trim().split(/\s+/);
+      if (fields[3] === '0A' && inodes.has(fields[9]!)) listening.push(`${table} ${fields[1]}`);
+    }
+  }
+  return listening;
 }

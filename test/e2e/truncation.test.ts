@@ -9,7 +9,7 @@ import { LOGROTATE, testWithTool } from '../_helpers/system-tool.js';
 
 /**
  * With copytruncate, lines written between the copy and the truncate are gone from disk: no
- * follower can deliver them (ANCHORS.md: 31 of 42000 for tail). Everything else must arrive.
+ * follower can deliver them (docs/anchors.md §1: 31 of 42000 for tail). Everything else must arrive.
  */
 function linesOnDisk(files: readonly string[]): Set<string> {
   const lines = new Set<string>();
@@ -102,3 +102,25 @@ for (const mode of ['create', 'copytruncate'] as const) {
     t.is(result.invalidJson, 0);
   });
 }
+
+test('copytruncate whose copy is shorter than what was read (lines written between the copy and the truncation were read): the copy is not read again', async (t) => {
+  const { dir, file, sidecar } = await followEmptyFile('copy-short', 'mongodb', ['--rotate-wait', '0.5']);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(50);
+  await sidecar.waitForLines(50);
+  fs.copyFileSync(file, `${file}.1`);
+  writer.write(5); // after the copy, before the truncation: read by the sidecar, in no copy
+  await sidecar.waitForLines(55);
+  fs.truncateSync(file, 0);
+  writer.write(20);
+  writer.close();
+  await sidecar.waitForLines(75);
+  await sleep(1500);
+  await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.wrongContents, 0);
+  t.false(sidecar.diagnostics().some((d) => d['event'] === 'unseen'), 'the copy is recognised, not read as a rotated file');
+  void dir;
+});

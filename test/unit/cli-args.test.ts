@@ -243,7 +243,13 @@ const defaultFiles = (logDir: string) =>
     ['mongodb', false],
     ['mongodb-audit', false],
     ['agent-launcher-script', true],
-  ].map(([logType, passThroughEntries]) => ({ logType, path: `${logDir}/${String(logType)}.log`, passThroughEntries }));
+  ].map(([logType, passThroughEntries]) => ({
+    logType,
+    path: `${logDir}/${String(logType)}.log`,
+    passThroughEntries,
+    variable: `MDB_LOG_FILE_${String(logType).toUpperCase().replaceAll('-', '_')}`,
+    origin: 'log-dir',
+  }));
 
 const SIDECAR_DEFAULTS = {
   files: defaultFiles(LOG_DIR),
@@ -255,6 +261,8 @@ const SIDECAR_DEFAULTS = {
   once: false,
   statsIntervalMs: 60_000,
   heartbeatFile: undefined,
+  stopTimeoutMs: 30_000,
+  missingWarningMs: 180_000,
   stateFile: `${LOG_DIR}/.logtype-sidecar.state`,
 };
 
@@ -281,6 +289,9 @@ const sidecarCases: { name: string; args: string[]; env?: NodeJS.ProcessEnv; exp
   { name: 'a negative line limit, joined', args: ['--max-line-bytes=-1KiB'], expected: sidecarError('--max-line-bytes must be at least 64') },
   { name: 'a negative stats interval', args: ['--stats-interval', '-1'], expected: sidecarError('--stats-interval must be at least 0') },
   { name: 'a bad stats interval', args: ['--stats-interval', 'often'], expected: sidecarError('--stats-interval: "often" is not a duration (examples: 5, 0.5s, 200ms, 2m)') },
+  { name: 'a stop timeout', args: ['--stop-timeout', '2m', '--missing-warning', '0'], expected: { ...SIDECAR_DEFAULTS, stopTimeoutMs: 120_000, missingWarningMs: 0 } },
+  { name: 'a bad stop timeout', args: ['--stop-timeout', 'later'], expected: sidecarError('--stop-timeout: "later" is not a duration (examples: 5, 0.5s, 200ms, 2m)') },
+  { name: 'two --file for one type', args: ['--file', 'mongodb=/a', '--file', 'mongodb=/b'], expected: sidecarError('--file: mongodb is given twice ("/a" and "/b"); one file per type') },
 ];
 
 for (const { name, args, env, expected } of sidecarCases) {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { drainIsOver, isTruncated, reconcilePath, type PathAction, type PathState } from '../../src/follow/reconcile.js';
+import { drainIsOver, isTruncated, reconcilePath, type PathAction, type PathState, type TruncationFacts } from '../../src/follow/reconcile.js';
 
 const held = { dev: 1, ino: 10 };
 const same: PathState = { kind: 'file', dev: 1, ino: 10, size: 100 };
@@ -15,6 +15,7 @@ const cases: { name: string; held?: typeof held; links?: number; path: PathState
   { name: 'appeared after start: from its start', path: other, expected: { kind: 'open', from: 'start', replaced: false } },
   { name: 'there at start: from its end', path: same, first: true, expected: { kind: 'open', from: 'end', replaced: false } },
   { name: 'a named pipe is not followed as a file', held, path: { kind: 'other', what: 'a named pipe' }, expected: { kind: 'unreadable', what: 'a named pipe' } },
+  { name: 'permission denied: said, not followed', path: { kind: 'denied', what: 'EACCES' }, expected: { kind: 'unreadable', what: 'EACCES' } },
 ];
 
 for (const c of cases) {
@@ -23,15 +24,34 @@ for (const c of cases) {
   });
 }
 
-test('truncation: shorter than the position, or the bytes before it changed', (t) => {
-  t.true(isTruncated(100, 50, true));
-  t.true(isTruncated(100, 150, false));
-  t.false(isTruncated(100, 150, true));
-  t.false(isTruncated(100, 100, true));
+const facts = (position: number, size: number, more: Partial<TruncationFacts> = {}): TruncationFacts => ({
+  position,
+  seenSize: position,
+  size,
+  markerMatches: true,
+  seenMarkerMatches: true,
+  ...more,
 });
 
-test('a drain ends only at the end of the file and after the grace period', (t) => {
+const truncations: { name: string; facts: TruncationFacts; expected: boolean }[] = [
+  { name: 'shorter than what was read', facts: facts(100, 50), expected: true },
+  { name: 'the bytes before the position changed (truncated and regrown)', facts: facts(100, 150, { markerMatches: false }), expected: true },
+  { name: 'grown, same bytes: not truncated', facts: facts(100, 150), expected: false },
+  { name: 'unchanged', facts: facts(100, 100), expected: false },
+  { name: 'shorter than what was seen while reading waited', facts: facts(0, 80, { seenSize: 200 }), expected: true },
+  { name: 'the bytes before the seen size changed', facts: facts(0, 300, { seenSize: 200, seenMarkerMatches: false }), expected: true },
+  { name: 'grown past what was seen, same bytes', facts: facts(0, 300, { seenSize: 200 }), expected: false },
+];
+for (const c of truncations) {
+  test(`truncation: ${c.name}`, (t) => {
+    t.is(isTruncated(c.facts), c.expected);
+  });
+}
+
+test('a drain ends only at the end of the file, after the grace period, once its lines left', (t) => {
   t.true(drainIsOver(true, 5000, 5000));
   t.false(drainIsOver(true, 4999, 5000));
   t.false(drainIsOver(false, 9999, 5000));
+  t.false(drainIsOver(true, 9999, 5000, false));
+  t.true(drainIsOver(true, 9999, 5000, true));
 });

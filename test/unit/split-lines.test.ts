@@ -111,3 +111,69 @@ test('every split of a random text into chunks gives the same lines (against Str
 test('a splitter refuses a limit that cannot hold one character', (t) => {
   t.throws(() => new LineSplitter(3, () => undefined), { instanceOf: RangeError });
 });
+
+/** Every piece with its end offset, as a follower saves it. */
+function withOffsets(chunks: readonly string[], max = 1024, options: { startOffset?: number; pieceOpen?: boolean } = {}) {
+  const pieces: { text: string; partial: boolean; endOffset: number }[] = [];
+  const splitter = new LineSplitter(max, (bytes, start, end, partial, endOffset) => pieces.push({ text: bytes.toString('utf8', start, end), partial, endOffset }), {
+    reuseHeldBuffer: true,
+    ...options,
+  });
+  for (const chunk of chunks) splitter.push(Buffer.from(chunk));
+  return { pieces, splitter };
+}
+
+test('end offsets: past each newline, counted from the start offset, across chunks and held lines', (t) => {
+  const { pieces } = withOffsets(['ab\ncd', 'e\n\nfg'], 1024, { startOffset: 100 });
+  t.deepEqual(pieces, [
+    { text: 'ab', partial: false, endOffset: 103 },
+    { text: 'cde', partial: false, endOffset: 107 },
+    { text: '', partial: false, endOffset: 108 },
+  ]);
+});
+
+test('end offsets of pieces: where each piece ends in the stream', (t) => {
+  const { pieces } = withOffsets(['abc', 'defghij\nk'], 4);
+  t.deepEqual(pieces, [
+    { text: 'abcd', partial: true, endOffset: 4 },
+    { text: 'efgh', partial: true, endOffset: 8 },
+    { text: 'ij', partial: false, endOffset: 11 },
+  ]);
+});
+
+test('flushPiece: held bytes leave as a partial piece, a character not yet whole stays held', (t) => {
+  const { pieces, splitter } = withOffsets(['one\ntwo é'.slice(0, 8)]);
+  const bytes = Buffer.from('two é');
+  splitter.push(bytes.subarray(4, 5)); // the first byte of é
+  t.true(splitter.flushPiece());
+  t.deepEqual(pieces.at(-1), { text: 'two ', partial: true, endOffset: 8 });
+  t.is(splitter.heldBytes, 1);
+  splitter.push(Buffer.from([0xa9, 0x0a])); // the rest of é, and the newline
+  t.deepEqual(pieces.at(-1), { text: 'é', partial: false, endOffset: 11 });
+});
+
+test('a stream resumed inside a line: its first newline ends the line\'s last piece', (t) => {
+  const { pieces } = withOffsets(['rest of it\nnext\n'], 1024, { startOffset: 50, pieceOpen: true });
+  t.deepEqual(pieces, [
+    { text: 'rest of it', partial: false, endOffset: 61 },
+    { text: 'next', partial: false, endOffset: 66 },
+  ]);
+});
+
+test('end: held bytes leave whole; an open line with nothing held is closed by an empty last piece', (t) => {
+  const held = withOffsets(['a\nbc']);
+  held.splitter.end();
+  t.deepEqual(held.pieces.at(-1), { text: 'bc', partial: false, endOffset: 4 });
+  const open = withOffsets([], 1024, { startOffset: 9, pieceOpen: true });
+  open.splitter.end();
+  t.deepEqual(open.pieces, [{ text: '', partial: false, endOffset: 9 }]);
+});
+
+test('abandon: held bytes are dropped and counted; an open line is closed', (t) => {
+  const { pieces, splitter } = withOffsets(['abcdef'], 4);
+  t.is(splitter.abandon(), 2);
+  t.deepEqual(pieces, [
+    { text: 'abcd', partial: true, endOffset: 4 },
+    { text: '', partial: false, endOffset: 4 },
+  ]);
+});

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# logtype-pod: the two pieces of logtype's wiring into the operator's database pod that need a
+# shell. Installed in the image as /usr/local/bin/logtype-pod.
+#
+#   logtype-pod sidecar [logtype-sidecar options]
+#       The logtype container's command: makes the two named pipes the agent's stdout and
+#       stderr go to, then becomes logtype-sidecar, reading the stdout pipe as its stdin
+#       (automation-agent-stdout) and the stderr pipe as the automation-agent-stderr source.
+#
+#   logtype-pod patch-launcher [FILE]
+#       The override-agent-launcher init container's command: edits the operator's launcher
+#       (default /opt/scripts/agent-launcher.sh, on the pod's database-scripts volume) so that,
+#       when the logtype run directory is mounted in the database container, the tail | jq
+#       pipelines do not start and the agent writes its stdout and stderr to the pipes. Every
+#       other line stays as the operator wrote it: no `set -e`, the agent's pid in agentPid for
+#       cleanup, and the SIGTERM trap. Without that directory the patched launcher behaves as
+#       the original. A launcher without the lines this edits is left unchanged, with a warning.
+#
+# Both containers mount the same emptyDir at LOGTYPE_RUN_DIR (default /run/logtype): that
+# directory and the two pipe names below are the contract between them.
+set -Eeuo pipefail
+
+readonly run_dir="${LOGTYPE_RUN_DIR:-/run/logtype}"
+readonly stdout_pipe_name="automation-agent-stdout.fifo"
+readonly stderr_pipe_name="automation-agent-stderr.fifo"
+readonly marker="# logtype: patched by logtype-pod patch-launcher"
+
+# One pino-shaped diagnostic line on stderr, like the sidecar's own (level 30 info, 40 warn, 50 error).
+diag() {
+  local level="$1" event="$2" message="$3"
+  printf '{"level":%s,"time":"%s","logType":"logtype-pod","event":"%s","msg":"%s"}\n' \
+    "${level}" "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" "${event}" "${message//\"/\\\"}" >&2
+}
+
+# Makes a named pipe unless it is there; another process may make it at the same moment.
+make_pipe() {
+  [[ -p "$1" ]] || mkfifo -m 0600 "$1" 2> /dev/null || [[ -p "$1" ]]
+}
+
+run_sidecar() {
+  local stdout_pipe="${run_dir}/${stdout_pipe_name}" stderr_pipe="${run_dir}/${stderr_pipe_name}"
+  local pipe
+  for pipe in "${stdout_pipe}" "${stderr_pipe}"; do
+    if ! make_pipe "${pipe}"; then
+      diag 50 pipe-unavailable "cannot make the named pipe ${pipe}: mount a writable emptyDir at ${run_dir} in this container and in the database container (see sidecar/README.md)"
+      exit 1
+    fi
+  done
+  export MDB_LOG_FILE_AUTOMATION_AGENT_STDERR="${stderr_pipe}"
+  # Opened read-write: the open never waits for a writer, and the agent's restarts never end
+  # the stream.
+  exec logtype-sidecar --stdin-type automation-agent-stdout "$@" <> "${stdout_pipe}"
+}
+
+# What goes before the first line this edits: decides once whether the sidecar is there.
+setup_block() {
+  cat << EOF
+${marker}.
+# When the logtype sidecar's run directory is mounted here, the sidecar follows the log files
+# itself, and the agent's stdout and stderr go to two named pipes the sidecar reads: the
+# tail | jq pipelines below do not start. Without that directory this script runs as before.
+logtype_run_dir="\${LOGTYPE_RUN_DIR:-${run_dir}}"
+logtype_stdout_pipe="\${logtype_run_dir}/${stdout_pipe_name}"
+logtype_stderr_pipe="\${logtype_run_dir}/${stderr_pipe_name}"
+logtype_sidecar=""
+if [[ -d "\${logtype_run_dir}" ]]; then
+  for logtype_pipe in "\${logtype_stdout_pipe}" "\${logtype_stderr_pipe}"; do
+    [[ -p "\${logtype_pipe}" ]] || mkfifo -m 0600 "\${logtype_pipe}" 2> /dev/null
+  done
+  if [[ -p "\${logtype_stdout_pipe}" && -p "\${logtype_stderr_pipe}" ]]; then
+    logtype_sidecar="yes"
+  fi
+fi
+EOF
+}
+
+# A `tail -F [-n0] "${MDB_LOG_FILE_…}" 2> /dev/null [| json_log '…'] &` line (every launcher
+# since operator 1.23 starts one per log file this way).
+readonly tail_line='^([[:space:]]*)(tail -F( -n0)? "\$\{MDB_LOG_FILE_[A-Z_]+\}" 2> ?/dev/null( \| json_log '"'"'[a-z-]+'"'"')? &)[[:space:]]*$'
+# The agent's start: its stdout through json_log (its stderr through json_log since the
+# operator's KUBE-78, into MDB_LOG_FILE_AUTOMATION_AGENT_STDERR before).
+readonly agent_stdout_json='>(json_log "automation-agent-stdout")'
+
+# The agent line with its two streams sent to the pipes instead.
+to_pipes() {
+  local line="$1"
+  line="${line//'2> >(json_log "automation-agent-stderr")'/'2<>"${logtype_stderr_pipe}"'}"
+  line="${line//'2>> "${MDB_LOG_FILE_AUTOMATION_AGENT_STDERR}"'/'2<>"${logtype_stderr_pipe}"'}"
+  line="${line//'>> >(json_log "automation-agent-stdout")'/'1<>"${logtype_stdout_pipe}"'}"
+  line="${line//'> >(json_log "automation-agent-stdout")'/'1<>"${logtype_stdout_pipe}"'}"
+  printf '%s' "${line}"
+}
+
+patch_launcher() {
+  local file="${1:-/opt/scripts/agent-launcher.sh}"
+  if [[ ! -f "${file}" ]]; then
+    diag 50 launcher-missing "no launcher at ${file}: this container must run after the operator's init-database container (its name must sort after mongodb-kubernetes-init-database) and mount the database-scripts volume"
+    exit 1
+  fi
+  if grep -qF "${marker}" "${file}"; then
+    diag 30 launcher-already-patched "${file} is already patched; left as it is"
+    return 0
+  fi
+  local out="${file}.logtype.$$" line indent body inserted="" tails=0 agents=0
+  while IFS= read -r line || [[ -n "${line}" ]]; do
+    if [[ "${line}" =~ ${tail_line} ]]; then
+      indent="${BASH_REMATCH[1]}" body="${BASH_REMATCH[2]}"
+      [[ -n "${inserted}" ]] || { setup_block; inserted=yes; }
+      printf '%sif [[ -z "${logtype_sidecar}" ]]; then %s fi\n' "${indent}" "${body}"
+      tails=$((tails + 1))
+    elif [[ "${line}" == *"${agent_stdout_json}"* ]]; then
+      indent="${line%%[![:space:]]*}" body="${line#"${indent}"}"
+      [[ -n "${inserted}" ]] || { setup_block; inserted=yes; }
+      printf '%sif [[ -n "${logtype_sidecar}" ]]; then\n' "${indent}"
+      printf '%s  %s\n' "${indent}" "$(to_pipes "${body}")"
+      printf '%selse\n%s  %s\n%sfi\n' "${indent}" "${indent}" "${body}" "${indent}"
+      agents=$((agents + 1))
+    else
+      printf '%s\n' "${line}"
+    fi
+  done < "${file}" > "${out}"
+  if [[ "${tails}" -eq 0 && "${agents}" -eq 0 ]]; then
+    rm -f "${out}"
+    diag 40 launcher-not-recognised "${file} has none of the tail | jq lines this patch replaces (an operator version logtype does not know?): left unchanged, so the database container still prints its own entries and each line is shipped twice; remove the logtype container or report the operator version"
+    return 0
+  fi
+  chmod --reference="${file}" "${out}"
+  mv -f "${out}" "${file}"
+  diag 30 launcher-patched "${file}: ${tails} tail pipelines made conditional, ${agents} agent start lines sent to the pipes in ${run_dir}"
+}
+
+case "${1:-}" in
+  sidecar) shift; run_sidecar "$@" ;;
+  patch-launcher) shift; patch_launcher "$@" ;;
+  *)
+    echo "usage: logtype-pod sidecar [logtype-sidecar options] | logtype-pod patch-launcher [FILE]" >&2
+    exit 2
+    ;;
+esac

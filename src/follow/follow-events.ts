@@ -1,0 +1,35 @@
+/**
+ * What a follower reports: it logs nothing itself (Vector's internal events); the sidecar turns
+ * these into diagnostics at the edge (src/sidecar/event-log.ts).
+ */
+export type FollowEvent =
+  | { readonly kind: 'waiting'; readonly path: string }
+  /** Still not there `forMs` after the first look (repeated rarely). */
+  | { readonly kind: 'missing'; readonly path: string; readonly forMs: number }
+  | { readonly kind: 'opened'; readonly path: string; readonly position: number }
+  /** A file the state file knows, found again (`how`: itself, or the copy holding its bytes). */
+  | { readonly kind: 'resumed'; readonly path: string; readonly file: string; readonly position: number; readonly how: 'same-file' | 'copy' }
+  /** A file the state file knows is not there any more: its lines after `position` cannot be delivered. */
+  | { readonly kind: 'resume-lost'; readonly path: string; readonly position: number }
+  /** A rotated file made while nobody looked (down, or a stalled reader): read from its start. */
+  | { readonly kind: 'unseen'; readonly path: string; readonly file: string }
+  | { readonly kind: 'rotated'; readonly path: string }
+  | { readonly kind: 'deleted'; readonly path: string }
+  /**
+   * The file was truncated; read again from 0, after the rest of its copy (copytruncate) from
+   * `position`. `lostBytes`: bytes seen but not read that no copy holds.
+   */
+  | { readonly kind: 'truncated'; readonly path: string; readonly position: number; readonly copy?: string; readonly lostBytes?: number }
+  | { readonly kind: 'drained'; readonly path: string; readonly file: string; readonly position: number }
+  /** Too many rotated files held at once (a long stall): the oldest is closed with `bytes` unread. */
+  | { readonly kind: 'gave-up'; readonly path: string; readonly file: string; readonly bytes: number }
+  /** Permission denied: who the file belongs to, and its mode (undefined when even stat is denied). */
+  | {
+      readonly kind: 'unreadable';
+      readonly path: string;
+      readonly message: string;
+      readonly fileUid?: number | undefined;
+      readonly fileGid?: number | undefined;
+      readonly fileMode?: number | undefined;
+    }
+  | { readonly kind: 'error'; readonly path: string; readonly message: string };

@@ -1,0 +1,373 @@
+/**
+ * One file held open by descriptor (Vector's FileWatcher): it reads from its position with
+ * `pread`, splits lines, and knows what it read and what it saw, so a truncation is noticed
+ * whether or not reading waits for the output. Its name may change under it (rotation); its
+ * descriptor is what is read.
+ *
+ * All calls are synchronous: a pread of a page-cached log file takes microseconds, and one
+ * decision at a time keeps rotation free of races between reads and checks.
+ */
+import fs from 'node:fs';
+import type { SavedFile } from '../state/state-file.js';
+import type { FileCheckpoint } from './file-checkpoint.js';
+import { ByteMarker, MARKER_BYTES } from './byte-marker.js';
+import { FINGERPRINT_BYTES, fingerprintOf, tailHashOf, type Fingerprint } from './fingerprint.js';
+import { newLineStream, type LineOptions, type LineStream } from './line-stream.js';
+import { RecentBytes } from './recent-bytes.js';
+import { isTruncated, type FileIdentity } from './reconcile.js';
+import { birthtimeOf } from './rotated-siblings.js';
+import type { LineSplitter } from './split-lines.js';
+
+export type { FileLineSink, LineOptions, LineStream } from './line-stream.js';
+
+/**
+ * How the file came to be held: at the name, renamed or deleted from it, copytruncate's copy,
+ * or a rotated file found beside it that nobody had read.
+ */
+export type HeldRole = 'current' | 'rotated' | 'deleted' | 'copy' | 'unseen';
+
+/** Bytes read per pread: large enough for throughput, small enough to stay within memory. */
+const READ_BYTES = 256 * 1024;
+/** Longer than the file system clock's tick (Linux: a jiffy, 1-10 ms), with room to spare. */
+const SAME_TICK_MS = 50;
+
+/** One read buffer for every file: reads are synchronous and the sink copies each line before
+ * the next read, so nothing outlives its turn in the buffer. */
+const readBuffer = Buffer.allocUnsafe(READ_BYTES);
+
+export class HeldFile implements FileIdentity {
+  readonly fd: number;
+  readonly dev: number;
+  readonly ino: number;
+  /**
+   * The birth time where the file system keeps one (0 until known: a file written within the
+   * clock tick it was made in shows its ctime there, so it is asked again at each save).
+   */
+  birthtimeMs: number;
+  /** Where it was found (the followed path, or a name beside it). */
+  readonly name: string;
+  role: HeldRole;
+  /** Bytes read (handed to the splitter). */
+  position: number;
+  /** The largest size seen while reading waited; at most `position` once reading caught up. */
+  seenSize: number;
+  /** When it last grew (or began draining). */
+  quietSince: number;
+  /** Held lines were emitted for good (the file drained): waiting for them to leave. */
+  ended = false;
+  /**
+   * The last read reached the end of the file: it is not read again until a look at its size
+   * (a wake: inotify or the poll) finds more. Saves a read per file per turn while catching up.
+   */
+  atEnd = false;
+  #stream: LineStream;
+  readonly #lines: LineOptions;
+  /** The bytes before `position`, and before `seenSize`, as read or seen there. */
+  readonly #marker = new ByteMarker();
+  readonly #seenMarker = new ByteMarker();
+  #fingerprint: Fingerprint | undefined;
+  /** The last bytes read, kept only for the file at the name (the only one copytruncate copies). */
+  readonly #recent = new RecentBytes();
+  /** The file's first bytes (up to FINGERPRINT_BYTES) as read: what a copy of it starts with. */
+  readonly #head = Buffer.allocUnsafe(FINGERPRINT_BYTES);
+  #headLength = 0;
+  #tail: { position: number; hash: string | undefined } | undefined;
+  /** The modification time at the last look that compared the bytes before `position` (see `rewrittenInPlace`). */
+  #checkedMtime = { mtimeMs: -1, at: 0 };
+
+  private constructor(fd: number, stat: fs.Stats, name: string, role: HeldRole, position: number, now: number, lines: LineOptions, stream: LineStream) {
+    this.fd = fd;
+    this.dev = stat.dev;
+    this.ino = stat.ino;
+    this.birthtimeMs = birthtimeOf(stat);
+    this.name = name;
+    this.role = role;
+    this.position = position;
+    this.seenSize = position;
+    this.quietSince = now;
+    this.#lines = lines;
+    this.#stream = stream;
+    this.#marker.readFrom(fd, position);
+    this.#readHead();
+  }
+
+  /**
+   * Opens `name` and holds it from `from` (a position, or its end): a new line stream (resumed inside a line when
+   * `midLine`), or the one handed over by a truncated file. Throws what open/fstat throw; a
+   * name that is not a regular file throws ENOTFILE, one that is not `identity` any more EMOVED.
+   */
+  static open(
+    name: string,
+    role: HeldRole,
+    from: number | 'end',
+    now: number,
+    lines: LineOptions,
+    options: { midLine?: boolean; stream?: LineStream; identity?: FileIdentity } = {},
+  ): HeldFile {
+    const fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    try {
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) throw Object.assign(new Error(`${name} is not a regular file`), { code: 'ENOTFILE' });
+      // Listed as one file, renamed away before this open (a rotation going on): not that file.
+      if (options.identity && (stat.dev !== options.identity.dev || stat.ino !== options.identity.ino)) {
+        throw Object.assign(new Error(`${name} is another file now`), { code: 'EMOVED' });
+      }
+      const position = from === 'end' ? stat.size : from;
+      const stream = options.stream ?? newLineStream(lines, position, options.midLine === true);
+      return new HeldFile(fd, stat, name, role, position, now, lines, stream);
+    } catch (error) {
+      fs.closeSync(fd);
+      throw error;
+    }
+  }
+
+  get checkpoint(): FileCheckpoint {
+    return this.#stream.checkpoint;
+  }
+
+  get splitter(): LineSplitter {
+    return this.#stream.splitter;
+  }
+
+  /** Every line read (and the held ones, once emitted) has left the process. */
+  get allDelivered(): boolean {
+    return this.#stream.checkpoint.delivered >= this.#stream.splitter.offset - this.#stream.splitter.heldBytes;
+  }
+
+  size(): number {
+    return fs.fstatSync(this.fd).size;
+  }
+
+  links(): number {
+    return fs.fstatSync(this.fd).nlink;
+  }
+
+  /**
+   * Shorter than what was read or seen: truncated, told by the size alone. (Truncated and
+   * grown again past those places is told by their bytes, when the file is next read or seen.)
+   */
+  shrunk(size: number): boolean {
+    return isTruncated({ position: this.position, seenSize: this.seenSize, size, markerMatches: true, seenMarkerMatches: true });
+  }
+
+  /** Truncated since we last read or looked (see reconcile.ts `isTruncated`): size and bytes. */
+  truncated(size: number): boolean {
+    const markerMatches = size < this.position || this.#marker.foundIn(this.fd, this.position);
+    const seenMarkerMatches = this.seenSize <= this.position || size < this.seenSize || this.#seenMarker.foundIn(this.fd, this.seenSize);
+    return isTruncated({ position: this.position, seenSize: this.seenSize, size, markerMatches, seenMarkerMatches });
+  }
+
+  /**
+   * Truncated and written again to exactly the size read (a look finds `size === position`, so
+   * no read would compare the bytes before the position): told by those bytes, compared when
+   * the file was modified since the last comparison. A comparison made within a clock tick of
+   * the modification time is made again at the next look: a rewrite in that tick leaves the
+   * time as it was.
+   */
+  rewrittenInPlace(size: number, mtimeMs: number | undefined, now: number): boolean {
+    if (size !== this.position || this.position === 0 || mtimeMs === undefined) return false;
+    const checked = this.#checkedMtime;
+    if (mtimeMs === checked.mtimeMs && checked.at - mtimeMs > SAME_TICK_MS) return false;
+    this.#checkedMtime = { mtimeMs, at: now };
+    return !this.#marker.foundIn(this.fd, this.position);
+  }
+
+  /**
+   * Whether `fd` (of `size` bytes) holds, just before our read position, the bytes read there:
+   * copytruncate's copy, to be read on from that position. (Bytes seen but not read may be
+   * missing from it: written between the copy and the truncation, they are on no disk.) With
+   * nothing read yet there is nothing to compare: such a copy is read whole, as an unseen file.
+   */
+  matchesCopy(fd: number, size: number): boolean {
+    if (this.position === 0 || this.#marker.length === 0 || size < this.position) return false;
+    return this.#marker.foundIn(fd, this.position);
+  }
+
+  /**
+   * Whether `fd` (of `size` bytes) is a copy of what was already read here: no longer than the
+   * read position, starting with this file's first bytes. copytruncate copied it after we had
+   * read past its end (lines written between the copy and the truncation): nothing in it is
+   * new, and it is not a rotated file to read.
+   */
+  isReadCopy(fd: number, size: number): boolean {
+    if (size === 0 || size > this.position || this.#headLength === 0) return false;
+    // Its end must lie among the last bytes we read, and be those bytes.
+    const back = this.position - size;
+    if (back > this.#recent.length - Math.min(size, MARKER_BYTES)) return false;
+    const tail = Math.min(size, MARKER_BYTES);
+    const head = Math.min(size, this.#headLength);
+    const theirs = Buffer.allocUnsafe(head + tail);
+    try {
+      if (fs.readSync(fd, theirs, 0, head, 0) !== head || fs.readSync(fd, theirs, head, tail, size - tail) !== tail) return false;
+    } catch {
+      return false;
+    }
+    return theirs.subarray(0, head).equals(this.#head.subarray(0, head)) && theirs.subarray(head).equals(this.#recent.endingBefore(back, tail));
+  }
+
+  /**
+   * Whether the file open as `fd` starts as this file did when we read it (its first KiB): a
+   * copy of this file (copytruncate's), whether or not this file has been truncated since. Only
+   * once something was read here.
+   */
+  startsLike(fd: number): boolean {
+    if (this.position === 0 || this.#headLength === 0) return false;
+    const theirs = Buffer.allocUnsafe(this.#headLength);
+    try {
+      return fs.readSync(fd, theirs, 0, this.#headLength, 0) === this.#headLength && theirs.equals(this.#head.subarray(0, this.#headLength));
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Whether the file open as `fd` (of `size` bytes) holds only what this file holds at the same
+   * offsets (its first KiB and its last bytes): copytruncate's copy of it, made (or being made)
+   * before the truncation. Not a rotated file to read: this file has those lines.
+   */
+  holdsPrefixOf(fd: number, size: number): boolean {
+    if (size === 0) return true;
+    if (this.size() < size) return false;
+    const head = Math.min(size, FINGERPRINT_BYTES);
+    const tail = Math.min(size, MARKER_BYTES);
+    const ours = Buffer.allocUnsafe(head + tail);
+    const theirs = Buffer.allocUnsafe(head + tail);
+    try {
+      for (const [into, from] of [
+        [ours, this.fd],
+        [theirs, fd],
+      ] as const) {
+        if (fs.readSync(from, into, 0, head, 0) !== head || fs.readSync(from, into, head, tail, size - tail) !== tail) return false;
+      }
+      return ours.equals(theirs);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Remembers what is there while reading waits (backpressure), to notice a truncation later.
+   * Returns false, remembering nothing, when the file was truncated meanwhile.
+   */
+  noteSeen(size: number): boolean {
+    if (size <= this.seenSize || size <= this.position) return true;
+    if (this.truncated(size)) return false;
+    this.seenSize = size;
+    this.#seenMarker.readFrom(this.fd, size);
+    return true;
+  }
+
+  /**
+   * After a truncation: the line stream so far goes to the copy (returned), and this file is
+   * read again from 0 as a new stream. Without a copy, an unfinished line leaves as it is.
+   */
+  restartAtZero(now: number, copied: boolean): LineStream {
+    const old = this.#stream;
+    if (!copied) old.splitter.end();
+    this.#stream = newLineStream(this.#lines, 0, false);
+    this.position = 0;
+    this.atEnd = false;
+    this.seenSize = 0;
+    this.#marker.clear();
+    this.#seenMarker.clear();
+    this.#fingerprint = undefined;
+    this.#tail = undefined;
+    this.#headLength = 0;
+    this.#recent.clear();
+    this.#checkedMtime = { mtimeMs: -1, at: 0 };
+    this.quietSince = now;
+    return old;
+  }
+
+  /**
+   * Reads from the position, up to `budget` bytes (and what one pread gives); returns the bytes
+   * read, or -1 (nothing read) when the file changed under us: the bytes just before the
+   * position are not those read there (truncated, and perhaps grown again). That check costs
+   * nothing more: the first pread starts that many bytes early. `knownSize` (from a stat just
+   * made) spares a read at the end of the file. Nothing past `upTo` is read (and the file is not
+   * at its end for stopping there).
+   */
+  read(budget: number, now: number, knownSize?: number, upTo = Infinity): number {
+    if (knownSize !== undefined) this.atEnd = knownSize <= this.position;
+    if (this.atEnd || upTo <= this.position) return 0;
+    if (this.seenSize > this.position && !this.#seenMarker.foundIn(this.fd, this.seenSize)) return -1;
+    const splitter = this.#stream.splitter;
+    let lead = this.#marker.length;
+    let total = 0;
+    let last = 0;
+    while (total < budget) {
+      const want = Math.min(READ_BYTES - lead, Math.max(budget - total, 4096), upTo - this.position);
+      if (want <= 0) break;
+      last = fs.readSync(this.fd, readBuffer, 0, lead + want, this.position - lead);
+      if (lead > 0 && !this.#marker.leads(readBuffer, last)) return total > 0 ? total : -1;
+      const got = last - lead;
+      if (got <= 0) {
+        this.atEnd = true;
+        break;
+      }
+      this.position += got;
+      total += got;
+      splitter.push(readBuffer, lead, last);
+      if (this.role === 'current') this.#recent.keep(readBuffer, lead, last);
+      this.#marker.advance(readBuffer, lead, last);
+      if (got < want) {
+        this.atEnd = true;
+        break;
+      }
+      lead = 0;
+    }
+    if (total > 0) {
+      this.quietSince = now;
+      if (this.#headLength < FINGERPRINT_BYTES && this.#headLength < this.position) this.#readHead();
+      if (this.seenSize < this.position) this.seenSize = this.position;
+    }
+    return total;
+  }
+
+  /** Held unfinished lines out (shutdown, `--once`, a drained file): as a partial piece, or as the line's end. */
+  emitHeld(asPiece: boolean): void {
+    if (asPiece) this.#stream.splitter.flushPiece();
+    else this.#stream.splitter.end();
+  }
+
+  /** Given up (too many files held): held bytes dropped; returns the bytes not delivered from here on. */
+  giveUp(): number {
+    let unread = 0;
+    try {
+      unread = Math.max(0, this.size() - this.position);
+    } catch {
+      unread = 0;
+    }
+    return unread + this.#stream.splitter.abandon();
+  }
+
+  /** What the state file keeps for this file: where its delivered lines end, and what tells it apart. */
+  savedFile(): SavedFile {
+    const { delivered, midLine } = this.#stream.checkpoint;
+    const wanted = Math.min(this.position, FINGERPRINT_BYTES);
+    if (!this.birthtimeMs) this.birthtimeMs = birthtimeOf(fs.fstatSync(this.fd));
+    if (!this.#fingerprint || this.#fingerprint.fingerprintBytes < wanted) this.#fingerprint = fingerprintOf(this.fd, wanted);
+    if (this.#tail?.position !== delivered) this.#tail = { position: delivered, hash: tailHashOf(this.fd, delivered) };
+    return {
+      dev: this.dev,
+      ino: this.ino,
+      position: delivered,
+      ...this.#fingerprint,
+      ...(this.#tail.hash === undefined ? {} : { tailHash: this.#tail.hash }),
+      ...(this.birthtimeMs ? { birthtimeMs: this.birthtimeMs } : {}),
+      ...(midLine ? { midLine: true } : {}),
+    };
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+
+  #readHead(): void {
+    try {
+      this.#headLength = fs.readSync(this.fd, this.#head, 0, FINGERPRINT_BYTES, 0);
+    } catch {
+      this.#headLength = 0;
+    }
+  }
+}

@@ -1,0 +1,19 @@
+/** What a followed path is now, from one stat: the input of reconcile.ts's decisions. */
+import fs from 'node:fs';
+import { errorMessage } from './error-message.js';
+import type { PathState } from './reconcile.js';
+
+export function statPath(path: string): PathState {
+  try {
+    // No exception (and no stack trace) for a missing file: the idle poll's common case.
+    const stat = fs.statSync(path, { throwIfNoEntry: false });
+    if (!stat) return { kind: 'missing' };
+    if (stat.isFile()) return { kind: 'file', dev: stat.dev, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs };
+    return { kind: 'other', what: stat.isFIFO() ? 'a named pipe' : stat.isDirectory() ? 'a directory' : 'a special file' };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    if (code === 'EACCES') return { kind: 'denied', what: errorMessage(error) };
+    return { kind: 'other', what: errorMessage(error) };
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * What a follower says about a path it cannot follow: missing (after a while, then rarely: its
+ * variable may be wrong) or unreadable (once, then rarely while it lasts; a permission problem
+ * names the file's owner and mode, so the sidecar's diagnostic can name the fix).
+ */
+import fs from 'node:fs';
+import type { FollowEvent } from './follow-events.js';
+import type { PathState } from './reconcile.js';
+
+const DEFAULT_MISSING_WARNING_MS = 3 * 60_000;
+const DEFAULT_REPEAT_WARNING_MS = 60 * 60_000;
+
+export interface PathWarningOptions {
+  readonly path: string;
+  readonly onEvent: (event: FollowEvent) => void;
+  /** A missing file is warned about after this long, then every `repeatWarningMs`. */
+  readonly missingWarningMs?: number | undefined;
+  readonly repeatWarningMs?: number | undefined;
+}
+
+export class PathWarnings {
+  readonly #options: PathWarningOptions;
+  #missingSince: number | undefined;
+  #last = { message: '', at: 0 };
+
+  constructor(options: PathWarningOptions) {
+    this.#options = options;
+  }
+
+  /** The first look found nothing: waiting for the file. */
+  startWaiting(now: number): void {
+    this.#missingSince = now;
+    this.#options.onEvent({ kind: 'waiting', path: this.#options.path });
+  }
+
+  /** A file is held at the path: whatever comes next is new. */
+  found(): void {
+    this.#missingSince = undefined;
+    this.#last = { message: '', at: 0 };
+  }
+
+  /** The name is missing at a look. */
+  whileMissing(now: number): void {
+    this.#missingSince ??= now;
+    const forMs = now - this.#missingSince;
+    if (forMs < (this.#options.missingWarningMs ?? DEFAULT_MISSING_WARNING_MS)) return;
+    if (!this.#due('missing', now)) return;
+    this.#options.onEvent({ kind: 'missing', path: this.#options.path, forMs });
+  }
+
+  /** Not readable (permission, not a regular file). */
+  cannotRead(now: number, state: PathState, what: string, error?: unknown): void {
+    const { path, onEvent } = this.#options;
+    const denied = state.kind === 'denied' || (error as NodeJS.ErrnoException | undefined)?.code === 'EACCES';
+    if (!this.#due(denied ? `permission denied: ${what}` : what, now)) return;
+    if (!denied) {
+      onEvent({ kind: 'error', path, message: `${what}; waiting for a readable file at this path` });
+      return;
+    }
+    const stat = fs.statSync(path, { throwIfNoEntry: false, bigint: false }) as fs.Stats | undefined;
+    onEvent({ kind: 'unreadable', path, message: what, fileUid: stat?.uid, fileGid: stat?.gid, fileMode: stat ? stat.mode & 0o7777 : undefined });
+  }
+
+  /** Said now unless the same was said less than `repeatWarningMs` ago. */
+  #due(message: string, now: number): boolean {
+    const every = this.#options.repeatWarningMs ?? DEFAULT_REPEAT_WARNING_MS;
+    if (this.#last.message === message && now - this.#last.at < every) return false;
+    this.#last = { message, at: now };
+    return true;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * A restart finds again the files the state file knows (identity.ts decides; this opens and
+ * hashes): each saved file is looked for at the path and beside it, first as itself (its inode,
+ * whatever the device now), then as copytruncate's copy (another file holding its bytes up to the
+ * saved position). What is found is read on from the saved position.
+ */
+import fs from 'node:fs';
+import type { SavedFile } from '../state/state-file.js';
+import { FINGERPRINT_BYTES, fingerprintOf, tailHashOf } from './fingerprint.js';
+import { compareBirthtimes, continuationOf, type Comparison } from './identity.js';
+import { birthtimeOf, rotatedSiblings, type SiblingFile } from './rotated-siblings.js';
+
+/** A file closed after it was read (or given up): recognised, never read again from its start. */
+export interface KnownFile {
+  readonly dev: number;
+  readonly ino: number;
+  readonly birthtimeMs: number;
+  readonly saved: SavedFile;
+}
+
+export interface ResumePlan {
+  /** Saved files found again, in the saved order: read on from their saved position. */
+  readonly held: readonly { readonly name: string; readonly stat: fs.Stats; readonly saved: SavedFile; readonly how: 'same-file' | 'copy' }[];
+  /** Saved files not found: their lines after the saved position cannot be delivered. */
+  readonly lost: readonly SavedFile[];
+  /** Retired saved files found again: recognised, not read. */
+  readonly retired: KnownFile[];
+  /** What the saved files took: no other file is read from its start as a stranger. */
+  readonly claimed: readonly fs.Stats[];
+}
+
+export function resumeFiles(path: string, saved: readonly SavedFile[], ignore?: (name: string) => boolean): ResumePlan {
+  const atPath = fs.statSync(path, { throwIfNoEntry: false });
+  const siblings = rotatedSiblings(path, ignore);
+  const candidates: SiblingFile[] = [...(atPath?.isFile() ? [{ name: path, stat: atPath }] : []), ...siblings];
+  const claimed = new Set<SiblingFile>();
+  const found = new Map<SavedFile, { candidate: SiblingFile; how: 'same-file' | 'copy' }>();
+  // The files themselves first, so a copy never takes a place its original holds.
+  for (const file of saved) {
+    const candidate = candidates.find((c) => !claimed.has(c) && c.stat.ino === file.ino && continues(file, c) === 'resume');
+    if (!candidate) continue;
+    claimed.add(candidate);
+    found.set(file, { candidate, how: 'same-file' });
+  }
+  for (const file of saved) {
+    if (found.has(file) || file.retired || file.position === 0 || file.tailHash === undefined) continue;
+    const candidate = siblings.find((c) => !claimed.has(c) && continues(file, c) === 'copy');
+    if (!candidate) continue;
+    claimed.add(candidate);
+    found.set(file, { candidate, how: 'copy' });
+  }
+  const held: { name: string; stat: fs.Stats; saved: SavedFile; how: 'same-file' | 'copy' }[] = [];
+  const lost: SavedFile[] = [];
+  const retired: KnownFile[] = [];
+  for (const file of saved) {
+    const match = found.get(file);
+    if (file.retired) {
+      if (match) retired.push({ dev: match.candidate.stat.dev, ino: match.candidate.stat.ino, birthtimeMs: birthtimeOf(match.candidate.stat), saved: file });
+    } else if (match) {
+      held.push({ name: match.candidate.name, stat: match.candidate.stat, saved: file, how: match.how });
+    } else {
+      lost.push(file);
+    }
+  }
+  return { held, lost, retired, claimed: [...claimed].map((c) => c.stat) };
+}
+
+/** `name` as a known file, when `is(fd)` says it is one of ours (undefined otherwise). */
+export function knownFile(name: string, stat: fs.Stats, is: (fd: number) => boolean): KnownFile | undefined {
+  return withFile(name, (fd) =>
+    is(fd)
+      ? { dev: stat.dev, ino: stat.ino, birthtimeMs: birthtimeOf(stat), saved: { dev: stat.dev, ino: stat.ino, position: stat.size, ...fingerprintOf(fd, FINGERPRINT_BYTES) } }
+      : undefined,
+  );
+}
+
+/** Whether `stat` (at `name`) is this known file, on the same mount: inode, birth, length, first bytes. */
+export function isKnown(known: KnownFile, name: string, stat: fs.Stats): boolean {
+  if (stat.dev !== known.dev || stat.ino !== known.ino) return false;
+  if (compareBirthtimes(known.birthtimeMs, birthtimeOf(stat)) === 'differs') return false;
+  if (stat.size < known.saved.position) return false;
+  return withFile(name, (fd) => fingerprintOf(fd, known.saved.fingerprintBytes).fingerprint === known.saved.fingerprint) ?? false;
+}
+
+function continues(file: SavedFile, candidate: SiblingFile): ReturnType<typeof continuationOf> {
+  const { stat } = candidate;
+  const comparison = withFile(candidate.name, (fd): Comparison => {
+    const fingerprint = fingerprintOf(fd, file.fingerprintBytes);
+    return {
+      sameInode: stat.ino === file.ino,
+      birthtime: compareBirthtimes(file.birthtimeMs, birthtimeOf(stat)),
+      longEnough: stat.size >= file.position && fingerprint.fingerprintBytes === file.fingerprintBytes,
+      fingerprintMatches: fingerprint.fingerprint === file.fingerprint,
+      tailMatches: file.tailHash === undefined ? undefined : tailHashOf(fd, file.position) === file.tailHash,
+    };
+  });
+  return comparison ? continuationOf(file.position, comparison) : 'other';
+}
+
+function withFile<T>(name: string, use: (fd: number) => T): T | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    return use(fd);
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The followers' events as diagnostics: the one place where what happened becomes a line on
+ * stderr (the followers log nothing themselves), with the fix named where there is one.
+ */
+import type { Logger } from '../diag/logger.js';
+import type { FileSource } from '../config/sidecar-config.js';
+import type { FollowEvent } from '../follow/follow-events.js';
+import type { SourceStats } from './source-stats.js';
+
+/** The pod's user, which the operator's pods run as (the deployment docs): who can read the logs. */
+export const POD_USER_FIX = "run the sidecar as the file's owner: in the pod, do not set runAsUser; the pod's user is uid 2000 with fsGroup 2000";
+
+export interface EventContext {
+  readonly log: Logger;
+  readonly source: FileSource;
+  readonly stats: SourceStats;
+  /** `--once`: a missing file is said once at the end, not as "waiting". */
+  readonly once: boolean;
+}
+
+/** Mode bits as `ls -l` people write them in octal: "0600". */
+export function octalMode(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, '0');
+}
+
+export function logFollowEvent(event: FollowEvent, { log, source, stats, once }: EventContext): void {
+  const fields = { event: event.kind, source: source.logType, path: event.path };
+  switch (event.kind) {
+    case 'waiting':
+      if (!once) log.info(fields, 'file not there yet; waiting for it');
+      return;
+    case 'missing':
+      log.warn(
+        { ...fields, variable: source.variable, minutes: Math.round(event.forMs / 60_000) },
+        `${event.path} is still not there after ${Math.round(event.forMs / 60_000)} minutes: ${missingFix(source)} (said again in an hour while it is missing)`,
+      );
+      return;
+    case 'opened':
+      log.info({ ...fields, position: event.position }, 'following file');
+      return;
+    case 'resumed':
+      log.info(
+        { ...fields, file: event.file, position: event.position, how: event.how },
+        event.how === 'copy' ? "resuming in the copy that holds the file's bytes (copytruncate while stopped)" : 'resuming where the last run stopped',
+      );
+      return;
+    case 'resume-lost':
+      log.warn({ ...fields, position: event.position }, 'a file read before the restart is gone; its unread lines cannot be delivered');
+      return;
+    case 'unseen':
+      stats.rotations++;
+      log.info({ ...fields, file: event.file }, 'a rotated file nobody read yet; reading it from its start');
+      return;
+    case 'rotated':
+    case 'deleted':
+      stats.rotations++;
+      log.info(fields, event.kind === 'rotated' ? 'file rotated; draining the old one' : 'file deleted; draining it');
+      return;
+    case 'truncated':
+      stats.truncations++;
+      if (event.lostBytes) stats.givenUpBytes += event.lostBytes;
+      log.warn(
+        { ...fields, position: event.position, ...(event.copy ? { copy: event.copy } : {}), ...(event.lostBytes ? { lostBytes: event.lostBytes } : {}) },
+        event.copy
+          ? 'file truncated (copytruncate); reading the rest from its copy, then the file from its start'
+          : event.lostBytes
+            ? `file truncated and no copy holds the ${event.lostBytes} bytes not read yet; reading it from its start`
+            : 'file truncated; reading it from its start',
+      );
+      return;
+    case 'drained':
+      log.info({ ...fields, file: event.file, position: event.position }, 'rotated file read to its end and closed');
+      return;
+    case 'gave-up':
+      stats.givenUpBytes += event.bytes;
+      log.warn(
+        { ...fields, file: event.file, bytes: event.bytes },
+        `too many rotated files held while the output waited: closed the oldest with ${event.bytes} bytes unread`,
+      );
+      return;
+    case 'unreadable': {
+      const uid = process.getuid?.();
+      const gid = process.getgid?.();
+      const owner =
+        event.fileUid === undefined
+          ? 'its directory cannot be searched'
+          : `the file belongs to uid ${event.fileUid} (gid ${event.fileGid}) with mode ${octalMode(event.fileMode ?? 0)}`;
+      log.warn(
+        {
+          ...fields,
+          uid,
+          gid,
+          ...(event.fileUid === undefined ? {} : { fileUid: event.fileUid, fileGid: event.fileGid, fileMode: octalMode(event.fileMode ?? 0) }),
+          error: event.message,
+        },
+        `cannot read ${event.path}: permission denied for uid ${uid} (gid ${gid}); ${owner}. To fix, ${POD_USER_FIX}`,
+      );
+      return;
+    }
+    case 'error':
+      log.warn({ ...fields, error: event.message }, 'cannot read file; retrying');
+      return;
+  }
+}
+
+/** What to change when a type's file never appears, by what chose its path. */
+function missingFix(source: FileSource): string {
+  const type = source.logType;
+  const never = 'if this pod never writes it (auditing off, no backup agent), this is harmless; --missing-warning 0 silences it';
+  if (source.origin === 'flag') return `check --file ${type}=PATH; ${never}`;
+  if (source.origin === 'variable') return `check ${source.variable}, which names it; ${never}`;
+  return `if the ${type} log is written elsewhere, set ${source.variable} (or --file ${type}=PATH, or --log-dir); ${never}`;
+}

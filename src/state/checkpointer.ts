@@ -1,0 +1,86 @@
+/**
+ * Saves the state file: what each follower reports (where its files' delivered lines end), at
+ * most once a second while lines leave, once more when things go quiet (a trailing save), and
+ * at shutdown. A path whose follower has not looked yet keeps what the loaded state said, and a
+ * path no longer followed keeps its entry: a save never forgets what an earlier one knew.
+ */
+import type { Logger } from '../diag/logger.js';
+import { errorMessage } from '../follow/error-message.js';
+import { saveState, type SavedFile, type SidecarState } from './state-file.js';
+
+export interface CheckpointSource {
+  readonly path: string;
+  /** Undefined while the path has not been looked at. */
+  savedFiles(): SavedFile[] | undefined;
+}
+
+/** Positions are saved at most this often while lines flow. */
+export const SAVE_EVERY_MS = 1000;
+
+export class Checkpointer {
+  readonly #file: string;
+  readonly #log: Logger;
+  readonly #sources: () => Iterable<CheckpointSource>;
+  #known: Record<string, readonly SavedFile[]>;
+  #lastSave = 0;
+  #dirty = false;
+  #timer: NodeJS.Timeout | undefined;
+  #failing = false;
+  #closed = false;
+
+  constructor(file: string, log: Logger, sources: () => Iterable<CheckpointSource>, loaded?: SidecarState) {
+    this.#file = file;
+    this.#log = log;
+    this.#sources = sources;
+    this.#known = { ...(loaded?.files ?? {}) };
+  }
+
+  /**
+   * Something to save happened (lines left, a file was found or rotated): saved within a second,
+   * never inside the call (a follower reports a change before it has finished making it).
+   */
+  changed(): void {
+    if (this.#closed) return;
+    this.#dirty = true;
+    this.#timer ??= setTimeout(
+      () => {
+        this.#timer = undefined;
+        if (this.#dirty) this.save();
+      },
+      Math.max(0, this.#lastSave + SAVE_EVERY_MS - Date.now()),
+    );
+  }
+
+  /** Saves now (when anything changed since the last save, or `always`). */
+  save(always = false): void {
+    if (this.#closed || (!this.#dirty && !always)) return;
+    this.#dirty = false;
+    this.#lastSave = Date.now();
+    for (const source of this.#sources()) {
+      const files = source.savedFiles();
+      if (files) this.#known[source.path] = files;
+    }
+    const state: SidecarState = { version: 2, savedAt: this.#lastSave, files: this.#known };
+    try {
+      saveState(this.#file, state);
+      this.#failing = false;
+    } catch (error) {
+      // Said once; following goes on: positions would be lost at a restart, lines are not lost now.
+      if (!this.#failing) {
+        this.#log.warn(
+          { event: 'state-unwritable', path: this.#file, error: errorMessage(error) },
+          'cannot save read positions: a restart would read these files from where the last saved state (or their end) says; point --state-file at a writable file (said once)',
+        );
+      }
+      this.#failing = true;
+    }
+  }
+
+  /** The last save, then nothing more. */
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.save(true);
+    this.#closed = true;
+  }
+}

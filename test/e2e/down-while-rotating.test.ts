@@ -1,0 +1,165 @@
+/**
+ * What happens to a file while the sidecar is down must not lose or repeat a line at the
+ * restart (issue #22: each test is one of the reproductions found by the random torture run).
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
+import { SidecarProcess, readState, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
+import { checkNumbered } from '../_helpers/delivery.js';
+
+/** A sidecar on `dir` (default state file there), once it has looked at `file`. */
+async function start(dir: string, file: string, args: readonly string[] = []): Promise<SidecarProcess> {
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--stats-interval', '0', '--rotate-wait', '1', ...args]);
+  await sidecar.waitForDiagnostic((d) => ['opened', 'resumed', 'waiting'].includes(d['event'] as string) && d['path'] === file);
+  return sidecar;
+}
+
+test('copytruncate while stopped: the lines only in the copy come first, then the file from 0 (repro-a)', async (t) => {
+  const dir = tempDir('down-copytruncate');
+  const file = path.join(dir, 'mongodb.log');
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(10);
+  const first = await start(dir, file, ['--from-start']);
+  await first.waitForLines(10);
+  t.is((await first.stop()).code, 0);
+  writer.write(10); // 11-20: while down
+  fs.copyFileSync(file, `${file}.1`);
+  fs.truncateSync(file, 0);
+  writer.write(10); // 21-30: the writer goes on at 0
+  writer.close();
+  const second = await start(dir, file);
+  await second.waitForLines(20);
+  await second.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', 30, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  t.is(result.wrongContents, 0);
+  t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['how'] === 'copy' && d['file'] === `${file}.1`));
+  t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
+});
+
+test('two rename rotations while stopped: the middle file, made and rotated while down, is read too (repro-b)', async (t) => {
+  const dir = tempDir('down-renames');
+  const file = path.join(dir, 'mongodb.log');
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(10);
+  const first = await start(dir, file, ['--from-start']);
+  await first.waitForLines(10);
+  await first.stop();
+  writer.write(10); // 11-20
+  fs.renameSync(file, `${file}.1`);
+  writer.reopen();
+  writer.write(10); // 21-30: a new file...
+  fs.renameSync(`${file}.1`, `${file}.2`);
+  fs.renameSync(file, `${file}.1`); // ...rotated too while down
+  writer.reopen();
+  writer.write(10); // 31-40
+  writer.close();
+  const second = await start(dir, file);
+  await second.waitForLines(30);
+  await second.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', 40, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  t.is(result.wrongContents, 0);
+  t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === `${file}.2`));
+  t.true(second.diagnostics().some((d) => d['event'] === 'unseen' && d['file'] === `${file}.1`));
+});
+
+test('deleted and made again while stopped, with the same inode and the same first KiB: a new file, read whole (repro-d)', async (t) => {
+  const dir = tempDir('down-reused');
+  const logs = path.join(dir, 'logs');
+  fs.mkdirSync(logs);
+  const file = path.join(logs, 'mongodb.log');
+  // A banner longer than the fingerprint's KiB: both files start alike.
+  const banner = `BANNER ${'x'.repeat(1100)}\n`;
+  fs.writeFileSync(file, banner + Array.from({ length: 40 }, (_, i) => `old line ${i + 1}\n`).join(''));
+  const oldInode = fs.statSync(file).ino;
+  const first = new SidecarProcess(['--log-dir', logs, '--state-file', path.join(dir, 'state'), '--from-start']);
+  await first.waitForLines(41);
+  await first.stop();
+  fs.unlinkSync(file);
+  const reused = makeWithInode(logs, oldInode, file);
+  t.log(reused ? 'the new file got the old inode' : 'this file system did not hand the inode out again: a new inode, the same first KiB');
+  fs.appendFileSync(file, banner + Array.from({ length: 60 }, (_, i) => `new line ${i + 1}\n`).join(''));
+  const second = new SidecarProcess(['--log-dir', logs, '--state-file', path.join(dir, 'state')]);
+  await second.waitForLines(61);
+  await sleep(300);
+  await second.stop();
+  const contents = second.lines().map((l) => (JSON.parse(l) as { contents: string }).contents);
+  t.deepEqual(contents, [banner.trimEnd(), ...Array.from({ length: 60 }, (_, i) => `new line ${i + 1}`)]);
+});
+
+test('a save before every file was looked at keeps what the last run saved; SIGKILL then loses nothing (repro-e)', async (t) => {
+  const dir = tempDir('down-early-save');
+  const busy = ['automation-agent-verbose.log', 'automation-agent-stderr.log'].map((name) => path.join(dir, name));
+  const quiet = path.join(dir, 'mongodb-audit.log');
+  const stateFile = path.join(dir, '.logtype-sidecar.state');
+  const audit = new NumberedWriter(quiet, 'audit');
+  audit.write(10);
+  for (const file of busy) fs.writeFileSync(file, 'first\n');
+  const first = await start(dir, quiet, ['--from-start']);
+  await first.waitForLines(12);
+  await first.stop();
+  // While down: the quiet file gets lines and is rotated; the busy ones get a backlog.
+  audit.write(10);
+  fs.renameSync(quiet, `${quiet}.1`);
+  audit.reopen();
+  audit.write(10);
+  audit.close();
+  const backlog = Array.from({ length: 5000 }, (_, i) => `backlog ${i} ${'y'.repeat(1000)}\n`).join('');
+  for (const file of busy) fs.appendFileSync(file, backlog);
+  // A slow reader: the output is full most of the time.
+  const second = await start(dir, quiet);
+  const slow = setInterval(() => {
+    second.resumeReader();
+    setTimeout(() => second.stallReader(), 5);
+  }, 50);
+  const emptied: string[] = [];
+  const watch = setInterval(() => {
+    const saved = readState(stateFile)?.files[quiet];
+    if (!saved || saved.length === 0) emptied.push(JSON.stringify(saved));
+  }, 20);
+  // Killed once every audit line is delivered and saved (the fair turns deliver them early).
+  const auditBytes = 10 * (audit.line(1).length + 1);
+  const saved = (): boolean => {
+    const files = readState(stateFile)?.files[quiet] ?? [];
+    return files.some((f) => f.position === 2 * auditBytes) && files.at(-1)?.position === auditBytes;
+  };
+  await waitUntil(saved, 20_000, 'audit lines saved');
+  clearInterval(watch);
+  clearInterval(slow);
+  await second.stop('SIGKILL');
+  t.deepEqual(emptied, [], 'a save forgot the quiet file');
+  const third = await start(dir, quiet);
+  await sleep(1500);
+  await third.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines(), ...third.lines()], 'mongodb-audit', 'audit', 30, (n) => audit.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.wrongContents, 0);
+});
+
+/** Makes `target` with inode `inode` if the file system hands it out again soon; true when it did. */
+function makeWithInode(dir: string, inode: number, target: string): boolean {
+  const spare: string[] = [];
+  try {
+    for (let n = 0; n < 2000; n++) {
+      const name = path.join(dir, `spare-${n}`);
+      fs.writeFileSync(name, '');
+      if (fs.statSync(name).ino === inode) {
+        fs.renameSync(name, target);
+        return true;
+      }
+      spare.push(name);
+    }
+    fs.writeFileSync(target, '');
+    return false;
+  } finally {
+    for (const name of spare) fs.rmSync(name, { force: true });
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The database pod's file permissions, for real: mongod runs as uid 2000 with a umask that
+ * leaves its log files 0600, and the pod's fsGroup 2000 owns the log volume. The sidecar run as
+ * the pod's user reads them; run as any other uid (here 1000, in group 2000 as fsGroup would
+ * put it) it cannot, and must say so with the fix, not keep a fresh heartbeat and ship nothing.
+ *
+ * Changing uid takes root and setpriv (util-linux): without them the tests are skipped with the
+ * reason, and fail under CI=true, as the other tests that need a system program are.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath } from '../_helpers/sidecar-process.js';
+import { findTool, mustHaveTools, type SystemTool } from '../_helpers/system-tool.js';
+
+const SETPRIV: SystemTool = { command: 'setpriv', debianPackage: 'util-linux' };
+/** The operator's database pod: runAsUser and fsGroup. */
+const POD_UID = 2000;
+const OTHER_UID = 1000;
+
+/** Registers a test that needs to run commands as other uids. */
+function testAsOtherUsers(title: string, implementation: (t: ExecutionContext, setpriv: string) => Promise<void>): void {
+  const setpriv = findTool(SETPRIV);
+  const root = process.getuid?.() === 0;
+  if (setpriv && root) {
+    test(title, (t) => implementation(t, setpriv));
+    return;
+  }
+  const reason = !setpriv ? `setpriv is not installed; apt-get install ${SETPRIV.debianPackage}` : 'the tests do not run as root, so they cannot change uid';
+  if (mustHaveTools()) test(title, (t) => t.fail(`${reason}: CI runs every test as root with setpriv (.ci/run)`));
+  else test.skip(`${title} [skipped: ${reason}]`, () => {});
+}
+
+/** `setpriv` arguments that run a command as `uid`, with the pod's fsGroup as a supplementary group. */
+function asUser(setpriv: string, uid: number): { command: string; prefix: string[] } {
+  return { command: setpriv, prefix: [`--reuid=${uid}`, `--regid=${uid}`, `--groups=${POD_UID}`, '--'] };
+}
+
+/** Writes as mongod does: as the pod's user, with group and others masked off. */
+function writeAsMongod(setpriv: string, file: string, text: string): void {
+  const run = spawnSync(setpriv, [...asUser(setpriv, POD_UID).prefix, 'sh', '-c', 'umask 077; printf "%s" "$1" >> "$2"', 'sh', text, file], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`cannot write as uid ${POD_UID}: ${run.stderr}`);
+}
+
+/** A log directory as the pod mounts it: owned by fsGroup 2000, setgid, group-writable. */
+function podLogDir(name: string): string {
+  const dir = tempDir(name);
+  fs.chmodSync(dir, 0o755);
+  const logs = path.join(dir, 'logs');
+  fs.mkdirSync(logs);
+  fs.chownSync(logs, POD_UID, POD_UID);
+  fs.chmodSync(logs, 0o2770);
+  return logs;
+}
+
+function sidecarAs(setpriv: string, uid: number, logs: string): SidecarProcess {
+  const { command, prefix } = asUser(setpriv, uid);
+  return new SidecarProcess(['--log-dir', logs, '--poll-interval', '0.2'], { launcher: { command, prefix }, env: cleanEnv() });
+}
+
+testAsOtherUsers('as the pod user (uid 2000) the sidecar reads the 0600 files mongod writes', async (t, setpriv) => {
+  const logs = podLogDir('uid-pod');
+  const server = path.join(logs, 'mongodb.log');
+  writeAsMongod(setpriv, server, 'written before the sidecar started\n');
+  const stat = fs.statSync(server);
+  t.is(stat.uid, POD_UID);
+  t.is(stat.mode & 0o777, 0o600, 'mongod-like umask: 0600');
+
+  const sidecar = sidecarAs(setpriv, POD_UID, logs);
+  t.teardown(() => sidecar.child.kill('SIGKILL'));
+  await sidecar.waitForDiagnostic(followsPath(server));
+  const audit = path.join(logs, 'mongodb-audit.log');
+  await sidecar.waitForDiagnostic(waitsForPath(audit));
+  writeAsMongod(setpriv, server, 'a line mongod wrote\n');
+  writeAsMongod(setpriv, audit, '{"atype":"authenticate","result":0}\n');
+  await sidecar.waitForLines(2);
+  const entries = sidecar.lines().map((l) => JSON.parse(l) as { logType: string; contents: string });
+  t.deepEqual(
+    entries.sort((a, b) => a.logType.localeCompare(b.logType)),
+    [
+      { logType: 'mongodb', contents: 'a line mongod wrote' },
+      { logType: 'mongodb-audit', contents: '{"atype":"authenticate","result":0}' },
+    ],
+  );
+  t.false(sidecar.diagnostics().some((d) => d['level'] !== 30), sidecar.stderr);
+  t.deepEqual(await sidecar.stop(), { code: 0, signal: null });
+  // Its read positions were saved on the log volume, as the pod's user.
+  t.is(fs.statSync(path.join(logs, '.logtype-sidecar.state')).uid, POD_UID);
+});
+
+testAsOtherUsers('as another uid (1000, in group 2000) the sidecar says the file is unreadable and how to fix it', async (t, setpriv) => {
+  const logs = podLogDir('uid-other');
+  const server = path.join(logs, 'mongodb.log');
+  writeAsMongod(setpriv, server, 'a line the sidecar cannot read\n');
+
+  const sidecar = sidecarAs(setpriv, OTHER_UID, logs);
+  t.teardown(() => sidecar.child.kill('SIGKILL'));
+  // The diagnostic the sidecar gives for EACCES: who it runs as, who owns the file, its mode,
+  // and the fix in msg (run as the file's owner: the pod's uid, no runAsUser of its own).
+  const unreadable = (d: Record<string, unknown>): boolean => d['event'] === 'unreadable' && d['path'] === server;
+  await waitUntil(() => sidecar.diagnostics().some(unreadable), 5000, 'an "unreadable" diagnostic').catch(() => undefined);
+  const diagnostic = sidecar.diagnostics().find(unreadable);
+  if (!diagnostic) {
+    t.fail(`no "unreadable" diagnostic for ${server}; the sidecar said:\n${sidecar.stderr}`);
+    return;
+  }
+  t.like(diagnostic, { logType: 'logtype-sidecar', path: server, uid: OTHER_UID, fileUid: POD_UID, fileMode: '0600' });
+  t.true(typeof diagnostic['level'] === 'number' && diagnostic['level'] >= 40, 'a warning or an error');
+  t.regex(String(diagnostic['msg']), /runAsUser|uid 2000|user 2000/, 'names the fix');
+  t.is(sidecar.stdout(), '', 'nothing delivered');
+  await sidecar.stop();
+});

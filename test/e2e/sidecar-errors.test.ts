@@ -1,0 +1,105 @@
+/**
+ * What goes wrong around the sidecar is said once (or rarely), on stderr as our JSON lines,
+ * with what to change (issue #15 item 4).
+ */
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir } from '../_helpers/sidecar-process.js';
+import { sleep } from '../_helpers/numbered-writer.js';
+import { testWithTool, type SystemTool } from '../_helpers/system-tool.js';
+import { FILE_LOG_TYPES } from '../../src/log-types.js';
+
+const SETPRIV: SystemTool = { command: 'setpriv', debianPackage: 'util-linux' };
+const isRoot = process.getuid?.() === 0;
+
+/** A uid that is neither ours nor the pod's. */
+const OTHER_UID = 1000;
+
+if (isRoot) {
+  testWithTool(SETPRIV, 'a file the sidecar may not read: the diagnostic names our uid, its owner and mode, and the fix', async (t, setpriv) => {
+    const dir = tempDir('eacces');
+    fs.chmodSync(dir, 0o755);
+    const file = path.join(dir, 'mongodb.log');
+    fs.writeFileSync(file, 'secret\n');
+    fs.chownSync(file, 2000, 2000);
+    fs.chmodSync(file, 0o600);
+    // As another user, the way a pod with runAsUser set would run it.
+    const sidecar = new SidecarProcess([SIDECAR_BIN, '--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2'], {
+      bin: '--',
+      command: [setpriv, '--reuid', String(OTHER_UID), '--regid', String(OTHER_UID), '--clear-groups', process.execPath],
+    });
+    await sidecar.waitForDiagnostic((d) => d['event'] === 'unreadable', 10_000);
+    await sleep(1000); // several polls: said once
+    await sidecar.stop();
+    const said = sidecar.diagnostics().filter((d) => d['event'] === 'unreadable');
+    t.is(said.length, 1);
+    t.like(said[0], { level: 40, path: file, uid: OTHER_UID, fileUid: 2000, fileMode: '0600' });
+    t.regex(said[0]!['msg'] as string, /do not set runAsUser; the pod's user is uid 2000 with fsGroup 2000/);
+  });
+} else {
+  test.skip('a file the sidecar may not read [skipped: needs root to give a file to uid 2000 and run as another uid]', () => {});
+}
+
+test('a file still missing after --missing-warning: a warning naming the path and its variable, not repeated every poll', async (t) => {
+  const dir = tempDir('missing-warning');
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--state-file', '', '--missing-warning', '0.5', '--poll-interval', '0.1']);
+  const file = path.join(dir, 'backup-agent.log');
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'missing' && d['path'] === file, 10_000);
+  await sleep(1500);
+  await sidecar.stop();
+  const said = sidecar.diagnostics().filter((d) => d['event'] === 'missing' && d['path'] === file);
+  t.is(said.length, 1);
+  t.like(said[0], { level: 40, variable: 'MDB_LOG_FILE_BACKUP_AGENT', source: 'backup-agent' });
+  t.regex(said[0]!['msg'] as string, /set MDB_LOG_FILE_BACKUP_AGENT/);
+});
+
+test('--missing-warning 0 never warns', async (t) => {
+  const dir = tempDir('missing-never');
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--state-file', '', '--missing-warning', '0', '--poll-interval', '0.1']);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'waiting');
+  await sleep(700);
+  await sidecar.stop();
+  t.false(sidecar.diagnostics().some((d) => d['event'] === 'missing'));
+});
+
+test('--once with a missing file: the others are read, a warning names it, exit 3', (t) => {
+  const dir = tempDir('once-missing');
+  for (const type of FILE_LOG_TYPES.filter((type) => type.name !== 'backup-agent')) fs.writeFileSync(path.join(dir, type.defaultFile), '');
+  fs.writeFileSync(path.join(dir, 'mongodb.log'), 'read anyway\n');
+  const result = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', dir, '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8' });
+  t.is(result.status, 3);
+  t.is(result.stdout, '{"logType":"mongodb","contents":"read anyway"}\n');
+  const warnings = result.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((d) => d['event'] === 'missing');
+  t.is(warnings.length, 1);
+  t.like(warnings[0], { path: path.join(dir, 'backup-agent.log'), variable: 'MDB_LOG_FILE_BACKUP_AGENT' });
+});
+
+test('a heartbeat file that cannot be written: one warning, however many polls', async (t) => {
+  const dir = tempDir('heartbeat-bad');
+  const heartbeat = path.join(dir, 'no-such-dir', 'alive');
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--state-file', '', '--poll-interval', '0.1', '--heartbeat-file', heartbeat]);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'heartbeat-unwritable');
+  await sleep(2500); // two more beats at least
+  await sidecar.stop();
+  t.is(sidecar.diagnostics().filter((d) => d['event'] === 'heartbeat-unwritable').length, 1);
+});
+
+test('--state-file pointing at a directory: said once, following goes on, no temp file left behind', async (t) => {
+  const dir = tempDir('state-dir');
+  const stateDir = path.join(dir, 'state');
+  fs.mkdirSync(stateDir);
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--state-file', stateDir]);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  for (let i = 0; i < 3; i++) {
+    fs.appendFileSync(file, `line ${i}\n`);
+    await sleep(1100); // a save a second
+  }
+  await sidecar.waitForLines(3);
+  await sidecar.stop();
+  t.is(sidecar.diagnostics().filter((d) => d['event'] === 'state-unwritable').length, 1);
+  t.deepEqual(fs.readdirSync(dir).filter((name) => name.includes('.tmp')), []);
+});

@@ -1,0 +1,230 @@
+/**
+ * A reader of our stdout that stops reading (a paused log shipper, a full pipe): reading waits,
+ * following does not, and a stop while it waits still ends with whole entries and saved
+ * positions (issues #15 and #22).
+ */
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
+import { SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, readState, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
+import { checkNumbered } from '../_helpers/delivery.js';
+
+/** `count` numbered lines of `tag` as one file. */
+function numberedFile(file: string, tag: string, count: number): NumberedWriter {
+  const writer = new NumberedWriter(file, tag);
+  for (let done = 0; done < count; done += 10_000) writer.write(Math.min(10_000, count - done));
+  writer.close();
+  return writer;
+}
+
+for (const back of ['within', 'after'] as const) {
+  test(`SIGTERM while the reader is stalled, the reader back ${back} --stop-timeout: entries whole, positions saved, the restart sends exactly the rest`, async (t) => {
+    const dir = tempDir(`stalled-sigterm-${back}`);
+    const file = path.join(dir, 'big.log');
+    const stateFile = path.join(dir, 'st.json');
+    const writer = numberedFile(file, 'big', 100_000);
+    const args = ['--log-dir', dir, '--file', `mongodb=${file}`, '--state-file', stateFile, '--stats-interval', '0'];
+    const first = new SidecarProcess([...args, '--from-start', '--stop-timeout', back === 'within' ? '30' : '1']);
+    first.stallReader();
+    await sleep(1500);
+    const stopped = Date.now();
+    first.child.kill('SIGTERM');
+    // Back after 3 s: within a 30 s timeout, after a 1 s one.
+    await sleep(3000);
+    first.resumeReader();
+    const exit = await first.exited;
+    t.log(`exit ${Date.now() - stopped} ms after SIGTERM, ${first.lines().length} entries`);
+    t.deepEqual(exit, { code: 0, signal: null });
+    t.deepEqual(first.nonJsonStderr(), [], 'no MaxListenersExceededWarning, nothing but our diagnostics');
+    t.true(first.stdout().endsWith('\n'), 'the last entry is whole');
+    if (back === 'within') t.is(first.lines().length, 100_000);
+    else t.true(first.diagnostics().some((d) => d['event'] === 'stop-timeout'));
+    const saved = readState(stateFile)?.files[file]?.at(-1)?.position;
+    t.is(saved, first.lines().length * (writer.line(1).length + 1), 'the saved position is the end of the last entry delivered');
+    const second = new SidecarProcess(args);
+    await second.waitForLines(100_000 - first.lines().length, 30_000);
+    await sleep(200);
+    await second.stop();
+    const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'big', writer.written, (n) => writer.line(n));
+    t.deepEqual(result.lost, []);
+    t.is(result.duplicated, 0);
+    t.is(result.invalidJson, 0);
+    t.is(result.wrongContents, 0);
+  });
+}
+
+test('two rename rotations while the reader is stalled: the file made and rotated during the stall is read (repro-b2)', async (t) => {
+  const dir = tempDir('stalled-renames');
+  const file = path.join(dir, 'mongodb.log');
+  const writer = new NumberedWriter(file, 'mongodb', 1000);
+  writer.write(10);
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--from-start', '--stats-interval', '0']);
+  await sidecar.waitForLines(10);
+  sidecar.stallReader();
+  writer.write(289); // 11-299: fills the pipe and the writer
+  await sleep(500);
+  fs.renameSync(file, `${file}.1`);
+  writer.reopen();
+  writer.write(100); // 300-399
+  fs.renameSync(`${file}.1`, `${file}.2`);
+  fs.renameSync(file, `${file}.1`);
+  writer.reopen();
+  writer.write(100); // 400-499
+  writer.close();
+  await sleep(1000);
+  sidecar.resumeReader();
+  await sidecar.waitForLines(499);
+  await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', 499, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  t.is(result.wrongContents, 0);
+});
+
+test('two copytruncates while the reader is stalled: the middle part, only in the second copy, is read (repro-b3)', async (t) => {
+  const dir = tempDir('stalled-copytruncate');
+  const file = path.join(dir, 'mongodb.log');
+  const writer = new NumberedWriter(file, 'mongodb', 1000);
+  const copytruncate = (): void => {
+    if (fs.existsSync(`${file}.1`)) fs.renameSync(`${file}.1`, `${file}.2`);
+    fs.copyFileSync(file, `${file}.1`);
+    fs.truncateSync(file, 0);
+  };
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--from-start', '--stats-interval', '0']);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  writer.write(9); // 1-9
+  await sidecar.waitForLines(9);
+  sidecar.stallReader();
+  writer.write(290); // 10-299: the output fills, reading waits
+  await sleep(500);
+  copytruncate(); // copy 1: 1-299
+  writer.write(100); // 300-399
+  copytruncate(); // copy 2: 300-399
+  writer.write(100); // 400-499
+  writer.close();
+  await sleep(1000);
+  sidecar.resumeReader();
+  await sidecar.waitForLines(499);
+  await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', 499, (n) => writer.line(n));
+  if (result.duplicated + result.outOfOrder + result.wrongContents > 0) t.log(JSON.stringify(result), sidecar.stderr);
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  t.is(result.wrongContents, 0);
+});
+
+test('a backlog in one file does not starve the others: a quiet file\'s line reaches a slow reader behind less than half a second of it (repro-h)', async (t) => {
+  const dir = tempDir('fair');
+  const backlog = path.join(dir, 'automation-agent-verbose.log');
+  const quiet = path.join(dir, 'mongodb.log');
+  // 10 MB waiting in a file read before mongodb.log in the list.
+  fs.writeFileSync(backlog, Array.from({ length: 100_000 }, (_, i) => `A ${i} ${'y'.repeat(90)}\n`).join(''));
+  fs.writeFileSync(quiet, '');
+  const child = spawn(process.execPath, [SIDECAR_BIN, '--log-dir', dir, '--state-file', '', '--from-start', '--stats-interval', '0'], {
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  // A reader that takes 64 KiB every 50 ms (about 1.3 MB/s: a slow shipper), noting for each
+  // mongodb line how many bytes came before it since it was written, and when it came.
+  const PACE_BYTES_PER_S = 64 * 1024 * 20;
+  let received = 0;
+  const arrived = new Map<number, { bytes: number; at: number }>();
+  let text = '';
+  const reader = setInterval(() => {
+    const chunk = (child.stdout.read(64 * 1024) as Buffer | null) ?? (child.stdout.read() as Buffer | null);
+    if (!chunk) return;
+    text += chunk.toString('latin1');
+    const lines = text.split('\n');
+    text = lines.pop()!;
+    for (const line of lines) {
+      received += line.length + 1;
+      const match = /^\{"logType":"mongodb","contents":"B (\d+)"\}$/.exec(line);
+      if (match) arrived.set(Number(match[1]), { bytes: received, at: Date.now() });
+    }
+  }, 50);
+  await sleep(500);
+  const sent = new Map<number, { bytes: number; at: number }>();
+  for (let k = 0; k < 10; k++) {
+    fs.appendFileSync(quiet, `B ${k}\n`);
+    sent.set(k, { bytes: received, at: Date.now() });
+    await sleep(500);
+  }
+  await waitUntil(() => arrived.size === 10, 20_000, 'every mongodb line arrived');
+  clearInterval(reader);
+  child.kill('SIGKILL');
+  const behind = [...sent].map(([k, at]) => arrived.get(k)!.bytes - at.bytes);
+  t.log(`bytes before each mongodb line since it was written: ${behind.join(', ')}`);
+  t.log(`latency, ms (this machine's load included): ${[...sent].map(([k, at]) => arrived.get(k)!.at - at.at).join(', ')}`);
+  // The sidecar's share of the wait, free of the machine's load: what it let pass first.
+  t.true(Math.max(...behind) < PACE_BYTES_PER_S / 2, `up to ${Math.max(...behind)} bytes before a line: more than half a second at 1.3 MB/s`);
+});
+
+test('more rotations during a stall than are held: the oldest is given up with a warning naming it and its bytes, the rest arrive', async (t) => {
+  const dir = tempDir('stalled-bound');
+  const file = path.join(dir, 'mongodb.log');
+  const writer = new NumberedWriter(file, 'mongodb', 1000);
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--stats-interval', '0', '--rotate-wait', '0.5', '--poll-interval', '0.1']);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  sidecar.stallReader();
+  writer.write(2000); // 2 MB: fills the pipe and the writer, the first file is left mostly unread
+  await sleep(300);
+  // 18 rotations, each file with 5 lines: 19 files behind the name, 16 held at most.
+  const fileOf = new Map<number, string>();
+  for (let n = 1; n <= 2000; n++) fileOf.set(n, `${file}.r00`);
+  for (let rotation = 1; rotation <= 18; rotation++) {
+    const name = `${file}.r${String(rotation).padStart(2, '0')}`;
+    fs.renameSync(file, rotation === 1 ? `${file}.r00` : `${file}.r${String(rotation - 1).padStart(2, '0')}`);
+    writer.reopen();
+    writer.write(5);
+    for (let n = writer.written - 4; n <= writer.written; n++) fileOf.set(n, name);
+    await sleep(120);
+  }
+  writer.close();
+  await sleep(500);
+  sidecar.resumeReader();
+  await waitUntil(() => sidecar.diagnostics().filter((d) => d['event'] === 'gave-up').length >= 1, 10_000, 'a gave-up warning');
+  await sleep(1500);
+  await sidecar.stop();
+  const gaveUp = sidecar.diagnostics().filter((d) => d['event'] === 'gave-up');
+  t.log(gaveUp.map((d) => `${String(d['file'])}: ${String(d['bytes'])} bytes`).join('; '));
+  t.true(gaveUp.every((d) => d['level'] === 40 && typeof d['file'] === 'string' && (d['bytes'] as number) > 0));
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  const givenUpFiles = new Set(gaveUp.map((d) => d['file']));
+  t.deepEqual(result.lost.filter((n) => !givenUpFiles.has(fileOf.get(n))), [], 'only lines of given-up files are missing');
+  t.is(result.duplicated, 0);
+  t.is(result.wrongContents, 0);
+});
+
+test('copytruncate during a stall whose copy is shorter than what was seen: read from the copy on, the lost window named', async (t) => {
+  const dir = tempDir('stalled-copy-short');
+  const file = path.join(dir, 'mongodb.log');
+  const writer = new NumberedWriter(file, 'mongodb', 1000);
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--from-start', '--stats-interval', '0', '--poll-interval', '0.1']);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  writer.write(10);
+  await sidecar.waitForLines(10);
+  sidecar.stallReader();
+  writer.write(1000); // 1 MB: the output fills, most is seen but not read
+  await sleep(500);
+  fs.copyFileSync(file, `${file}.1`);
+  writer.write(10); // the copytruncate window: seen (the poll looks), then destroyed
+  await sleep(400);
+  fs.truncateSync(file, 0);
+  writer.write(20);
+  writer.close();
+  await sleep(500);
+  sidecar.resumeReader();
+  await sidecar.waitForLines(writer.written - 10, 30_000);
+  await sleep(500);
+  await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, Array.from({ length: 10 }, (_, i) => 1011 + i), 'only the window, on no disk');
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  const truncated = sidecar.diagnostics().find((d) => d['event'] === 'truncated');
+  t.like(truncated, { copy: `${file}.1`, lostBytes: 10 * (writer.line(1).length + 1) });
+});

@@ -1,0 +1,175 @@
+/**
+ * The oracle's rules, one table row each: real files written through LogFiles (so the model is
+ * the one the torture test builds), and sidecar outputs made by hand (the judge reads only the
+ * runs' bytes, signals and saved states).
+ */
+import test from 'ava';
+import { tempDir } from '../_helpers/sidecar-process.js';
+import type { Observation } from './interpreter.js';
+import { expectedContents, lineBytes } from './line-content.js';
+import { LogFiles, type LineRecord } from './log-files.js';
+import { judge, type Verdict } from './oracle.js';
+import { settingsFor, type Schedule } from './schedule.js';
+import type { SidecarRun, StateOnDisk } from './sidecar-run.js';
+
+const TYPES = ['mongodb', 'automation-agent'];
+
+interface World {
+  readonly files: LogFiles;
+  readonly schedule: Schedule;
+}
+
+function world(write: (files: LogFiles) => void): World {
+  const settings = { ...settingsFor(1, 1000), types: TYPES, fromStart: false };
+  let now = 0;
+  const files = new LogFiles({
+    dir: tempDir('oracle'),
+    types: TYPES,
+    seed: settings.seed,
+    rotateWaitMs: 1000,
+    // Half a second passes at every look at the clock: writes, copies and deliveries are far apart.
+    clock: () => (now += 500),
+    condition: () => 'up',
+    sidecarHolds: () => true,
+  });
+  write(files);
+  files.close();
+  return { files, schedule: { settings, steps: [], actions: [] } };
+}
+
+/** The entry the sidecar must write for a line. */
+function entry(files: LogFiles, line: LineRecord, logType = TYPES[line.file]!): string {
+  const contents = expectedContents(lineBytes({ seed: 1, file: line.file, seq: line.seq, size: line.size, banner: line.banner }));
+  return `${JSON.stringify({ logType, contents })}\n`;
+}
+
+interface RunSpec {
+  readonly output: string;
+  readonly signal?: 'SIGTERM' | 'SIGKILL';
+  readonly state?: StateOnDisk;
+}
+
+function verdictOf(w: World, runs: readonly RunSpec[]): Verdict {
+  const made = runs.map(
+    (spec, index) =>
+      ({
+        index,
+        chunks: [Buffer.from(spec.output)],
+        arrivals: [{ offset: 0, at: 1e6 + index }],
+        arrivalOf: () => 1e6 + index,
+        startedAt: index,
+        firstDiagnosticAt: index,
+        startedStep: 0,
+        hadState: true,
+        endedBy: { signal: spec.signal ?? 'SIGTERM', at: 2e6 + index, step: 0, stalled: false },
+        exit: spec.signal === 'SIGKILL' ? { code: null, signal: 'SIGKILL', at: 2e6 + index } : { code: 0, signal: null, at: 2e6 + index },
+        stateAtExit: spec.state,
+        stderr: '',
+        diagnostics: () => ({ json: [], other: [] }),
+      }) as unknown as SidecarRun,
+  );
+  const observation: Observation = {
+    schedule: w.schedule,
+    sidecar: 'test',
+    dir: '',
+    stateFile: '',
+    files: w.files,
+    runs: made,
+    records: [],
+    stalls: [],
+    hangs: [],
+    elapsedMs: 100,
+  };
+  return judge(observation);
+}
+
+const kinds = (v: Verdict): string[] => v.problems.map((p) => `${p.kind} ${p.count}`);
+
+const tenLines = (): World =>
+  world((files) => {
+    files.reopen(0, false);
+    files.write(0, 10, 'short');
+  });
+
+test('every line once, in order: passed', (t) => {
+  const w = tenLines();
+  const v = verdictOf(w, [{ output: w.files.lines[0]!.map((l) => entry(w.files, l)).join('') }]);
+  t.deepEqual(kinds(v), []);
+  t.is(v.figures.delivered, 10);
+});
+
+test('a line missing is lost, named by its number', (t) => {
+  const w = tenLines();
+  const v = verdictOf(w, [{ output: w.files.lines[0]!.filter((l) => l.seq !== 4).map((l) => entry(w.files, l)).join('') }]);
+  t.deepEqual(kinds(v), ['lost 1']);
+  t.deepEqual(v.problems[0]!.seqs, [4, 4]);
+});
+
+test('a line twice in one run is repeated; two lines swapped are out of order', (t) => {
+  const w = tenLines();
+  const lines = w.files.lines[0]!;
+  const twice = [...lines, lines[9]!].map((l) => entry(w.files, l)).join('');
+  t.deepEqual(kinds(verdictOf(w, [{ output: twice }])), ['repeated 1']);
+  const swapped = [lines[1]!, lines[0]!, ...lines.slice(2)].map((l) => entry(w.files, l)).join('');
+  t.deepEqual(kinds(verdictOf(w, [{ output: swapped }])), ['out-of-order 1']);
+});
+
+test('after SIGKILL, lines after the last save may come again; lines the save covered may not', (t) => {
+  const w = tenLines();
+  const lines = w.files.lines[0]!;
+  const gen = w.files.gens[0]!;
+  const savedAfter = (n: number): StateOnDisk => ({ savedAt: 1e6, positions: [{ path: undefined, ino: gen.ino, dev: gen.dev, position: lines[n - 1]!.offset + lines[n - 1]!.bytes }] });
+  const first = lines.map((l) => entry(w.files, l)).join('');
+  const again = lines.slice(5).map((l) => entry(w.files, l)).join('');
+  const allowed = verdictOf(w, [{ output: first, signal: 'SIGKILL', state: savedAfter(5) }, { output: again }]);
+  t.deepEqual(kinds(allowed), []);
+  t.is(allowed.figures.repeatedAfterKill, 5);
+  t.deepEqual(kinds(verdictOf(w, [{ output: first, signal: 'SIGKILL', state: savedAfter(8) }, { output: again }])), ['repeated 3']);
+  t.deepEqual(kinds(verdictOf(w, [{ output: first }, { output: again }])), ['repeated 5']);
+});
+
+test('a line that is not JSON, of the wrong type, or with other contents is named as such', (t) => {
+  const w = tenLines();
+  const lines = w.files.lines[0]!;
+  const output = [
+    ...lines.slice(0, 8).map((l) => entry(w.files, l)),
+    entry(w.files, lines[8]!, 'automation-agent'),
+    '{"logType":"mongodb","contents":"@0.a.00000000 damaged"}\n',
+    '{"logType":"mongodb","contents":"cut\n',
+  ].join('');
+  t.deepEqual(kinds(verdictOf(w, [{ output }])).sort(), ['damaged 1', 'invalid-json 1', 'lost 1', 'wrong-type 1']);
+});
+
+test('pieces marked partial are joined per type; a new line inside them is an interleaving', (t) => {
+  const w = world((files) => {
+    files.reopen(0, false);
+    files.write(0, 2, 'long');
+    files.reopen(1, false);
+    files.write(1, 1, 'short');
+  });
+  const [a, b] = w.files.lines[0]!.map((l) => JSON.parse(entry(w.files, l)) as { contents: string });
+  const other = entry(w.files, w.files.lines[1]![0]!);
+  const piece = (contents: string, partial: boolean): string => `${JSON.stringify({ logType: 'mongodb', contents, ...(partial ? { partial } : {}) })}\n`;
+  const joined = [piece(a!.contents.slice(0, 1000), true), other, piece(a!.contents.slice(1000), false), piece(b!.contents, false)].join('');
+  t.deepEqual(kinds(verdictOf(w, [{ output: joined }])), []);
+  const broken = [piece(a!.contents.slice(0, 1000), true), piece(b!.contents, false), other].join('');
+  t.deepEqual(kinds(verdictOf(w, [{ output: broken }])).sort(), ['damaged 1', 'interleaved 1', 'lost 1']);
+});
+
+test('lines written between copytruncate\'s copy and its truncate are not owed; the others are', (t) => {
+  const w = world((files) => {
+    files.reopen(0, false);
+    files.write(0, 5, 'short');
+    files.copy(0);
+    files.write(0, 3, 'short');
+    files.truncate(0);
+    files.write(0, 2, 'short');
+  });
+  const lines = w.files.lines[0]!;
+  const output = [...lines.slice(0, 5), ...lines.slice(8)].map((l) => entry(w.files, l)).join('');
+  const v = verdictOf(w, [{ output }]);
+  t.deepEqual(kinds(v), []);
+  t.is(v.figures.destroyed, 3);
+  const missingFromCopy = [...lines.slice(0, 4), ...lines.slice(8)].map((l) => entry(w.files, l)).join('');
+  t.deepEqual(kinds(verdictOf(w, [{ output: missingFromCopy }])), ['lost 1']);
+});

@@ -1,0 +1,129 @@
+/**
+ * The sidecar's outputs as the oracle reads them: every run's bytes split into lines, each line
+ * checked to be one entry (`{"logType","contents"[,"partial":true]}`, valid JSON in valid UTF-8,
+ * no other keys), and pieces marked partial joined per type in order, as the filter joins them.
+ *
+ * Pieces are joined across runs too: a restart may go on with the rest of a line. Pieces left
+ * open when a run was SIGKILLed and followed by the start of another line were cut by the
+ * kill; an entry cut at the very end of a SIGKILLed run's output is what a kill inside a write
+ * does. Both are counted, neither is a problem. Anything else that is not an entry is invalid.
+ */
+import { isUtf8 } from 'node:buffer';
+import { startsALine } from './line-content.js';
+import type { SidecarRun } from './sidecar-run.js';
+
+/** One line of output, or the pieces of one line joined. */
+export interface Joined {
+  readonly run: number;
+  /** Order in the whole output (runs in order), of its first piece. */
+  readonly order: number;
+  /** When its first piece arrived, ms since the schedule began. */
+  readonly at: number;
+  readonly logType: string;
+  readonly contents: string;
+  readonly pieces: number;
+  /** Closed because another line of its type began before its last piece came. */
+  interleaved: boolean;
+  /** Its last piece never came: its run was SIGKILLed first. */
+  cutByKill: boolean;
+}
+
+export interface InvalidLine {
+  readonly at: number;
+  readonly run: number;
+  readonly detail: string;
+}
+
+export interface Output {
+  readonly joined: Joined[];
+  readonly invalid: InvalidLine[];
+  /** Valid entry lines, pieces included. */
+  readonly entries: number;
+  readonly pieces: number;
+  readonly cutByKill: number;
+}
+
+const ENTRY_KEYS = new Set(['logType', 'contents', 'partial']);
+
+export function readOutput(runs: readonly SidecarRun[]): Output {
+  const joined: Joined[] = [];
+  const invalid: InvalidLine[] = [];
+  let entries = 0;
+  let pieces = 0;
+  let cutByKill = 0;
+  let order = 0;
+  const open = new Map<string, { first: Joined; parts: string[]; killed: boolean }>();
+  const close = (logType: string, last?: { contents: string }): void => {
+    const pending = open.get(logType);
+    if (!pending) return;
+    open.delete(logType);
+    const parts = last ? [...pending.parts, last.contents] : pending.parts;
+    joined.push({ ...pending.first, contents: parts.join(''), pieces: parts.length });
+  };
+  for (const run of runs) {
+    const output = Buffer.concat(run.chunks);
+    let start = 0;
+    while (start < output.length) {
+      const newline = output.indexOf(0x0a, start);
+      const end = newline === -1 ? output.length : newline;
+      const at = run.arrivalOf(start);
+      const entryOrder = order++;
+      const entry = newline === -1 ? undefined : parseEntry(output, start, end);
+      if (!entry && newline === -1 && run.endedBy?.signal === 'SIGKILL') {
+        cutByKill++;
+        break;
+      }
+      if (!entry) {
+        const text = JSON.stringify(output.toString('utf8', start, Math.min(end, start + 80)));
+        invalid.push({ at, run: run.index, detail: `${newline === -1 ? 'cut: no newline at the end of the output' : 'not a valid entry'}: ${text}` });
+        start = end + 1;
+        continue;
+      }
+      entries++;
+      start = end + 1;
+      const pending = open.get(entry.logType);
+      if (pending && startsALine(entry.contents)) {
+        if (pending.killed) pending.first.cutByKill = true;
+        else pending.first.interleaved = true;
+        close(entry.logType);
+      }
+      if (entry.partial) {
+        pieces++;
+        const still = open.get(entry.logType);
+        if (still) still.parts.push(entry.contents);
+        else
+          open.set(entry.logType, {
+            first: { run: run.index, order: entryOrder, at, logType: entry.logType, contents: '', pieces: 0, interleaved: false, cutByKill: false },
+            parts: [entry.contents],
+            killed: false,
+          });
+        continue;
+      }
+      if (open.has(entry.logType)) {
+        pieces++;
+        close(entry.logType, entry);
+        continue;
+      }
+      joined.push({ run: run.index, order: entryOrder, at, logType: entry.logType, contents: entry.contents, pieces: 1, interleaved: false, cutByKill: false });
+    }
+    if (run.endedBy?.signal === 'SIGKILL') for (const pending of open.values()) pending.killed = true;
+  }
+  for (const logType of [...open.keys()]) close(logType);
+  return { joined: joined.sort((a, b) => a.order - b.order), invalid, entries, pieces, cutByKill };
+}
+
+function parseEntry(output: Buffer, start: number, end: number): { logType: string; contents: string; partial: boolean } | undefined {
+  if (!isUtf8(output.subarray(start, end))) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(output.toString('utf8', start, end));
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const entry = value as Record<string, unknown>;
+  if (typeof entry['logType'] !== 'string' || typeof entry['contents'] !== 'string') return undefined;
+  if (!Object.keys(entry).every((key) => ENTRY_KEYS.has(key))) return undefined;
+  if (entry['partial'] !== undefined && entry['partial'] !== true) return undefined;
+  return { logType: entry['logType'], contents: entry['contents'], partial: entry['partial'] === true };
+}

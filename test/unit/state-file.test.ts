@@ -1,0 +1,44 @@
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadState, parseState, saveState, type SidecarState } from '../../src/state/state-file.js';
+import { tempDir } from '../_helpers/sidecar-process.js';
+
+const file = { dev: 1, ino: 2, position: 30, fingerprint: '0123456789abcdef', fingerprintBytes: 30 };
+
+test('a version 1 state loads as version 2: positions kept, saved at the file\'s mtime', (t) => {
+  const loaded = parseState({ version: 1, files: { '/l/mongodb.log': [file] } }, 1234);
+  t.deepEqual(loaded, { kind: 'loaded', state: { version: 2, savedAt: 1234, files: { '/l/mongodb.log': [file] } }, upgradedFrom: 1 });
+});
+
+test('a version 2 state loads with its fields', (t) => {
+  const v2 = { ...file, tailHash: 'fedcba9876543210', birthtimeMs: 1795000000000.5, midLine: true, retired: false };
+  const loaded = parseState({ version: 2, savedAt: 99, files: { '/l/x.log': [v2] } }, 1234);
+  t.deepEqual(loaded, { kind: 'loaded', state: { version: 2, savedAt: 99, files: { '/l/x.log': [v2] } } });
+});
+
+const bad: [string, unknown][] = [
+  ['not an object', 3],
+  ['another version', { version: 3, files: {} }],
+  ['a position that is not a number', { version: 2, savedAt: 1, files: { x: [{ ...file, position: 'x' }] } }],
+  ['a negative inode', { version: 1, files: { x: [{ ...file, ino: -1 }] } }],
+  ['a tail that is not a string', { version: 2, savedAt: 1, files: { x: [{ ...file, tailHash: 5 }] } }],
+];
+for (const [name, value] of bad) {
+  test(`not a state file: ${name}`, (t) => {
+    t.is(parseState(value, 0).kind, 'unreadable');
+  });
+}
+
+test('saved atomically; no temp file left when the rename fails (a directory in the way)', (t) => {
+  const dir = tempDir('state-unit');
+  const state: SidecarState = { version: 2, savedAt: 5, files: { '/l/m.log': [file] } };
+  const good = path.join(dir, 'state');
+  saveState(good, state);
+  t.deepEqual(loadState(good), { kind: 'loaded', state });
+  const blocked = path.join(dir, 'blocked');
+  fs.mkdirSync(blocked);
+  t.throws(() => saveState(blocked, state));
+  t.deepEqual(fs.readdirSync(dir).sort(), ['blocked', 'state']);
+  t.is(loadState(path.join(dir, 'none')).kind, 'none');
+});
