@@ -21,7 +21,11 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
   // stdin is made only when read as a stream: making it turns a pipe non-blocking, and a
   // pipe is read faster with blocking reads (read/open-input.ts).
   let stdinMade = false;
+  // Ctrl-C in summary and doctor ends the reading, not the command: the report of what was read
+  // is written, then the exit is 130 (as a shell's for SIGINT). A second Ctrl-C ends it at once.
+  const interrupt = new AbortController();
   const io = {
+    interrupted: interrupt.signal,
     get stdin() {
       stdinMade = true;
       return process.stdin;
@@ -73,8 +77,18 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
   if (inputs.length === 0 && tty.isatty(0)) {
     process.stderr.write('logtype: reading entries from the terminal; pipe `kubectl logs POD` into it (see logtype --help)\n');
   }
+  const reports = command === SUMMARY_COMMAND || command === DOCTOR_COMMAND;
+  const onInterrupt = (): void => {
+    interrupt.abort();
+    process.stderr.write(`${command}: interrupted (Ctrl-C): the report covers what was read until then; Ctrl-C again quits at once\n`);
+  };
+  if (reports) process.once('SIGINT', onInterrupt);
   try {
-    return await run();
+    const status = await run();
+    // A Ctrl-C that came while a blocking read of a pipe waited (the pipe then ended, as the
+    // terminal's SIGINT ended its writer too) is seen on the event loop's next turn.
+    if (reports) await new Promise((resolve) => setImmediate(resolve));
+    return interrupt.signal.aborted ? INTERRUPTED_EXIT : status;
   } catch (error) {
     process.stderr.write(`logtype: ${(error as Error).message}\n`);
     // doctor's 1 means "problems found": a failure to read is not that.
@@ -83,8 +97,12 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     // Done before the input ended (-q, --max-count): a stdin stream left open would keep the
     // process waiting for a writer that may never stop (kubectl logs -f).
     if (stdinMade) process.stdin.destroy();
+    if (reports) process.removeListener('SIGINT', onInterrupt);
   }
 }
+
+/** The exit status after a Ctrl-C, as a shell gives a command that SIGINT ended (128 + 2). */
+export const INTERRUPTED_EXIT = 130;
 
 /** The commands after `logtype`. */
 const COMMANDS = ['summary', 'doctor', 'completion'];

@@ -52,6 +52,7 @@ export function summaryHelp(render: HelpRenderer = helpText): string {
       [0, 'Done, or the reader of stdout went away (| head)'],
       [1, 'Reading the input failed midway, or writing the --html page did'],
       [2, 'Bad usage (an --html FILE where none can be written too), or a FILE that cannot be read: before any input is read'],
+      [130, 'Interrupted (Ctrl-C on kubectl logs -f POD | logtype summary): the summary of what was read is written first'],
     ],
   });
 }
@@ -75,6 +76,7 @@ export function doctorHelp(render: HelpRenderer = helpText): string {
       [0, 'No known problem found'],
       [1, 'Some were found (each is printed)'],
       [2, 'Bad usage, or a FILE that cannot be read (before any input is read), or input that fails midway'],
+      [130, 'Interrupted (Ctrl-C): the problems found in what was read are written first'],
     ],
   });
 }

@@ -23,6 +23,8 @@ export interface ReportIO {
   readonly stdin: Readable;
   readonly stdout: Writable;
   readonly stderr: Writable;
+  /** Aborted when the user interrupts (Ctrl-C): the report covers what was read until then. */
+  readonly interrupted?: AbortSignal | undefined;
 }
 
 /** A time at the head of a line that is not an entry: kubectl's `--timestamps`, a log's own. */
@@ -57,7 +59,7 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     // A record over several lines is looked at whole: its message may go on below its first line.
     true,
   );
-  await readEntries(options, selector, () => io.stdin, () => undefined);
+  await readEntries(options, selector, () => io.stdin, () => undefined, undefined, io.interrupted);
   const findings = finder.findings();
   const linesRead = selector.counts.entries + selector.counts.other;
   io.stdout.write(options.json ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, linesRead)))}\n` : renderDoctorText(findings, linesRead, palette(options.color), options.utc));

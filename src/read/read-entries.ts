@@ -44,10 +44,12 @@ export async function readEntries(
   stdin: () => Readable,
   afterChunk: (bytes: number) => Promise<void> | void,
   unreadable?: (input: string, error: unknown) => void,
+  /** Aborted (Ctrl-C): reading stops after the chunk in hand, and the handler ends as at the input's end. */
+  interrupted?: AbortSignal,
 ): Promise<void> {
   const inputs = selection.inputs.length > 0 ? selection.inputs : ['-'];
   for (const input of inputs) {
-    if (handler.done) break;
+    if (handler.done || interrupted?.aborted) break;
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
     const chunks = inputChunks(input, stdin);
     try {
@@ -69,7 +71,7 @@ export async function readEntries(
         reader.push(next.value);
         handler.chunkEnd?.();
         await afterChunk(next.value.length);
-        if (handler.done) break;
+        if (handler.done || interrupted?.aborted) break;
       }
     } finally {
       // Closes the input when it was left early (done, or an error in the handler).

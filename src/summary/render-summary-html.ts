@@ -3,6 +3,8 @@
  * so it opens anywhere (a laptop at 3 a.m., an attachment to a ticket). Every string from a
  * log is HTML-escaped.
  */
+import { counted } from '../render/counted.js';
+import { typeLabel } from './type-label.js';
 import type { Summary } from './summary.js';
 
 const escapeHtml = (text: string): string =>
@@ -112,16 +114,17 @@ export function renderSummaryHtml(summary: Summary): string {
   const server = summary.server;
   const audit = summary.audit;
   const sections = [
-    `<h1>logtype summary</h1><p>${number(summary.lines.entries)} entries read, ${number(summary.lines.selected)} selected, ${number(summary.lines.notEntries)} lines that were not entries; from ${when(summary.first)} to ${when(summary.last)}.</p>`,
+    `<h1>logtype summary</h1><p>${counted(summary.lines.entries, 'entry', 'entries', number)} read, ${number(summary.lines.selected)} selected, ${counted(summary.lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}${summary.first ? `; from ${when(summary.first)} to ${when(summary.last)}` : ''}.</p>`,
     '<h2>Log types</h2>',
     table(
       ['type', 'entries', 'first', 'last', 'per min', 'errors', 'warnings', 'unparsed'],
-      summary.types.map((t) => [t.logType, number(t.entries), when(t.first), when(t.last), t.perMinute === undefined ? '-' : String(t.perMinute), number(t.errors), number(t.warnings), number(t.unparsed)]),
+      summary.types.map((t) => [typeLabel(t.logType, summary), number(t.entries), when(t.first), when(t.last), t.perMinute === undefined ? '-' : String(t.perMinute), number(t.errors), number(t.warnings), number(t.unparsed)]),
       'types',
     ),
     '<h2>Activity</h2>',
-    stackedBars(summary, 'plot-types', `Entries per ${per}, by type`, typeSeries),
-    stackedBars(summary, 'plot-severity', `Entries per ${per}, by severity`, severitySeries),
+    ...(summary.activity.buckets.length === 0
+      ? ['<p class="none">No timed lines.</p>']
+      : [stackedBars(summary, 'plot-types', `Entries per ${per}, by type`, typeSeries), stackedBars(summary, 'plot-severity', `Entries per ${per}, by severity`, severitySeries)]),
   ];
   if (server) {
     sections.push(

@@ -2,6 +2,8 @@
  * The summary for a person at a terminal: tables, an activity strip, every string from a log
  * escaped for the terminal.
  */
+import { counted } from '../render/counted.js';
+import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime } from '../render/format-time.js';
@@ -63,7 +65,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   };
   const { lines } = summary;
   out.push(
-    `${palette.bold('logtype summary')}: ${number(lines.entries)} entries read, ${number(lines.selected)} selected, ${number(lines.notEntries)} lines that were not entries`,
+    `${palette.bold('logtype summary')}: ${counted(lines.entries, 'entry', 'entries', number)} read, ${number(lines.selected)} selected, ${counted(lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}`,
   );
   if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)}${utc ? ' UTC' : ''}`);
 
@@ -72,7 +74,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     ...formatTable(
       ['type', 'entries', 'first', 'last', 'per min', 'errors', 'warnings', 'unparsed'],
       summary.types.map((t) => [
-        escapeTerminal(t.logType),
+        escapeTerminal(typeLabel(t.logType, summary)),
         number(t.entries),
         time(t.first),
         time(t.last),

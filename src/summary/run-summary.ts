@@ -41,7 +41,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
     true,
   );
   try {
-    await readEntries(options, selector, () => io.stdin, (bytes) => progress?.read(bytes));
+    await readEntries(options, selector, () => io.stdin, (bytes) => progress?.read(bytes), undefined, io.interrupted);
   } finally {
     progress?.done();
   }
@@ -51,7 +51,8 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
 
 export async function runSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress): Promise<number> {
   const summary = await collectSummary(options, io, progress);
-  if (options.html) fs.writeFileSync(options.html, renderSummaryHtml(summary));
+  // The text first: it is what the user waits for, and a page that cannot be written then costs nothing of it.
   io.stdout.write(options.json ? `${terminalSafeJson(JSON.stringify(summary))}\n` : renderSummaryText(summary, { palette: palette(options.color), utc: options.utc, width: options.width }));
+  if (options.html) fs.writeFileSync(options.html, renderSummaryHtml(summary));
   return 0;
 }

@@ -11,10 +11,15 @@ import { isoString } from './iso-string.js';
 import type { SectionCounter } from './section-counter.js';
 import { ServerSection } from './server-section.js';
 import type { Summary } from './summary.js';
+import { MAX_OTHER_TYPE_NAMES, MAX_TYPES, OTHER_TYPES } from './summary-limits.js';
 import { TypeStats } from './type-stats.js';
 
 export class SummaryCollector {
   readonly #types = new Map<string, TypeStats>();
+  /** The row of the types beyond MAX_TYPES, and their names (at most MAX_OTHER_TYPE_NAMES). */
+  #otherTypes: TypeStats | undefined;
+  readonly #otherTypeNames = new Set<string>();
+  #otherTypeNamesCapped = false;
   #lastType: string | undefined;
   #lastStats: TypeStats | undefined;
   readonly #activity = new ActivityCounter();
@@ -25,11 +30,7 @@ export class SummaryCollector {
   /** One selected entry and its record (undefined when its contents did not parse); `stampedAt`: kubectl's time. */
   add(logType: string, record: LogRecord | undefined, stampedAt?: number): void {
     let stats = logType === this.#lastType ? this.#lastStats : this.#types.get(logType);
-    if (!stats) {
-      const format = logFormat(logType);
-      stats = new TypeStats(this.#types.size, format?.summary ?? 'messages', format?.problemsFirst === true);
-      this.#types.set(logType, stats);
-    }
+    if (!stats) stats = this.#types.size < MAX_TYPES ? this.#newType(logType) : this.#otherType(logType);
     this.#lastType = logType;
     this.#lastStats = stats;
     const time = record?.time ?? stampedAt;
@@ -38,6 +39,22 @@ export class SummaryCollector {
     stats.count(record !== undefined, time, level, rank);
     if (time !== undefined && !Number.isNaN(time)) this.#activity.add(time, stats.index, rank);
     if (record) (stats.section ??= this.#sectionOf(stats)).add(record, time, level, rank);
+  }
+
+  #newType(logType: string): TypeStats {
+    const format = logFormat(logType);
+    const stats = new TypeStats(this.#types.size, format?.summary ?? 'messages', format?.problemsFirst === true);
+    this.#types.set(logType, stats);
+    return stats;
+  }
+
+  /** A type beyond MAX_TYPES: counted in the shared row (as a log logtype does not know: by its messages). */
+  #otherType(logType: string): TypeStats {
+    if (!this.#otherTypeNames.has(logType)) {
+      if (this.#otherTypeNames.size < MAX_OTHER_TYPE_NAMES) this.#otherTypeNames.add(logType);
+      else this.#otherTypeNamesCapped = true;
+    }
+    return (this.#otherTypes ??= new TypeStats(MAX_TYPES, 'messages', false));
   }
 
   #sectionOf(stats: TypeStats): SectionCounter {
@@ -52,7 +69,8 @@ export class SummaryCollector {
   }
 
   summary(lines: Summary['lines']): Summary {
-    const types = [...this.#types.entries()].sort((a, b) => b[1].entries - a[1].entries);
+    const known = [...this.#types.entries()].sort((a, b) => b[1].entries - a[1].entries);
+    const types = this.#otherTypes ? [...known, [OTHER_TYPES, this.#otherTypes] as const] : known;
     const first = Math.min(...types.map(([, s]) => s.first));
     const last = Math.max(...types.map(([, s]) => s.last));
     return {
@@ -66,7 +84,8 @@ export class SummaryCollector {
         .filter(([, s]) => s.kind === 'messages' && (s.errors > 0 || s.warnings > 0))
         .sort(([, a], [, b]) => (a.problemsFirst ? -1 : b.problemsFirst ? 1 : b.errors - a.errors))
         .map(([logType, s]) => s.problemsSummary(logType)),
-      activity: this.#activity.activity([...this.#types.keys()]),
+      activity: this.#activity.activity(this.#otherTypes ? [...this.#types.keys(), OTHER_TYPES] : [...this.#types.keys()]),
+      ...(this.#otherTypes ? { otherTypes: { names: this.#otherTypeNames.size, atLeast: this.#otherTypeNamesCapped } } : {}),
     };
   }
 }

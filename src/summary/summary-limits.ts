@@ -4,6 +4,15 @@
  * sampled: the report says so where it shows them.
  */
 
+/**
+ * Log types with a row of their own, in the order first seen; the entries of the types beyond
+ * share one row, OTHER_TYPES (a stream of 100,000 made-up logType values once made 100,004 rows).
+ */
+export const MAX_TYPES = 100;
+/** The row the types beyond MAX_TYPES share. */
+export const OTHER_TYPES = '(other types)';
+/** Names of the types beyond MAX_TYPES counted one by one; past this the count says "at least". */
+export const MAX_OTHER_TYPE_NAMES = 10_000;
 /** Server severities (F, E, W, I, D1-D5 and what else a line writes). */
 export const MAX_SEVERITIES = 50;
 /** Server components. */

@@ -8,7 +8,10 @@ export interface Summary {
   readonly lines: { readonly entries: number; readonly selected: number; readonly notEntries: number };
   readonly first?: string | undefined;
   readonly last?: string | undefined;
+  /** Every type's counts, the most entries first; past MAX_TYPES types, the rest share a last row, `(other types)`. */
   readonly types: readonly TypeSummary[];
+  /** How many types share the `(other types)` row (`atLeast`: more were not counted one by one). */
+  readonly otherTypes?: { readonly names: number; readonly atLeast: boolean } | undefined;
   readonly server?: ServerSummary | undefined;
   readonly audit?: AuditSummary | undefined;
   /** Agents and operator: their errors and warnings, most frequent first. */
