@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { parseLogTime } from '../parse/log-record.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { readEntries, type InputSelection } from '../read/read-entries.js';
+import { cannotRead } from '../read/read-error.js';
 import { palette } from '../render/colors.js';
 import { terminalSafeJson } from '../render/escape-terminal.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
@@ -59,9 +60,15 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     // A record over several lines is looked at whole: its message may go on below its first line.
     true,
   );
-  await readEntries(options, selector, () => io.stdin, () => undefined, undefined, io.interrupted);
+  let unreadable = 0;
+  const cannotReadInput = (input: string, error: unknown): void => {
+    unreadable++;
+    io.stderr.write(`logtype doctor: ${cannotRead(input, error)}; what was read of it was looked at\n`);
+  };
+  await readEntries(options, selector, () => io.stdin, () => undefined, cannotReadInput, io.interrupted);
   const findings = finder.findings();
   const linesRead = selector.counts.entries + selector.counts.other;
   io.stdout.write(options.json ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, linesRead)))}\n` : renderDoctorText(findings, linesRead, palette(options.color), options.utc));
+  if (unreadable > 0) return 2;
   return findings.length > 0 ? 1 : 0;
 }

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import type { ReportIO } from '../doctor/run-doctor.js';
 import { readEntries, type InputSelection } from '../read/read-entries.js';
+import { cannotRead } from '../read/read-error.js';
 import { palette } from '../render/colors.js';
 import { terminalSafeJson } from '../render/escape-terminal.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
@@ -29,7 +30,11 @@ export interface ReadProgress {
   done(): void;
 }
 
-export async function collectSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress): Promise<Summary> {
+/**
+ * The summary of what could be read: an input that cannot be read, or ends early (a truncated
+ * gzip file), is named on stderr and counted in `unreadable`, and the next one is read.
+ */
+export async function collectSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress, unreadable = { count: 0 }): Promise<Summary> {
   const collector = new SummaryCollector();
   const selector = new EntrySelector(
     options,
@@ -41,7 +46,11 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
     true,
   );
   try {
-    await readEntries(options, selector, () => io.stdin, (bytes) => progress?.read(bytes), undefined, io.interrupted);
+    const cannotReadInput = (input: string, error: unknown): void => {
+      unreadable.count++;
+      io.stderr.write(`logtype summary: ${cannotRead(input, error)}; the summary covers what was read of it\n`);
+    };
+    await readEntries(options, selector, () => io.stdin, (bytes) => progress?.read(bytes), cannotReadInput, io.interrupted);
   } finally {
     progress?.done();
   }
@@ -50,9 +59,10 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
 }
 
 export async function runSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress): Promise<number> {
-  const summary = await collectSummary(options, io, progress);
+  const unreadable = { count: 0 };
+  const summary = await collectSummary(options, io, progress, unreadable);
   // The text first: it is what the user waits for, and a page that cannot be written then costs nothing of it.
   io.stdout.write(options.json ? `${terminalSafeJson(JSON.stringify(summary))}\n` : renderSummaryText(summary, { palette: palette(options.color), utc: options.utc, width: options.width }));
   if (options.html) fs.writeFileSync(options.html, renderSummaryHtml(summary));
-  return 0;
+  return unreadable.count > 0 ? 1 : 0;
 }

@@ -1,0 +1,37 @@
+/**
+ * A rotated log copied while it was being compressed ends early: summary and doctor report what
+ * was read of it, name the file and the reason on stderr, and exit non-zero (summary 1, doctor 2).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import test from 'ava';
+import { FILTER_BIN, REAL_DATA, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
+
+test('a truncated gzip file: summary and doctor report what was read, warn naming the file, exit non-zero', (t) => {
+  const dir = tempDir('logtype-truncated-gz-');
+  try {
+    const whole = fs.readFileSync(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'));
+    const cut = path.join(dir, 'mongodb.log.1.gz');
+    fs.writeFileSync(cut, whole.subarray(0, 300_000));
+    // The lines a tolerant gunzip gets out of the cut file: the whole lines among them are what must be counted.
+    const readable = zlib.gunzipSync(whole.subarray(0, 300_000), { finishFlush: zlib.constants.Z_SYNC_FLUSH }).toString('utf8');
+    const wholeLines = readable.split('\n').length - 1;
+    t.true(wholeLines > 1000);
+
+    const summary = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--json', '--as', 'mongodb', cut], { env: cleanEnv(), encoding: 'utf8' });
+    t.is(summary.status, 1);
+    t.is(summary.stderr, `logtype summary: cannot read ${cut}: unexpected end of file; the summary covers what was read of it\n`);
+    const counted = (JSON.parse(summary.stdout) as { lines: { entries: number } }).lines.entries;
+    // Every whole line, and at most the cut last one.
+    t.true(counted === wholeLines || counted === wholeLines + 1, `${counted} entries against ${wholeLines} whole lines`);
+
+    const doctor = spawnSync(process.execPath, [FILTER_BIN, 'doctor', '--as', 'mongodb', cut], { env: cleanEnv(), encoding: 'utf8' });
+    t.is(doctor.status, 2);
+    t.is(doctor.stderr, `logtype doctor: cannot read ${cut}: unexpected end of file; what was read of it was looked at\n`);
+    t.regex(doctor.stdout, new RegExp(`in (${wholeLines}|${wholeLines + 1}) lines`));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
