@@ -77,7 +77,7 @@ export function helpText(options: OptionTable, help: CommandHelp): string {
     ...help.epilogue,
     '',
     'Exit status:',
-    ...help.exitStatus.map(([status, when]) => `  ${status}  ${when}`),
+    ...help.exitStatus.map(([status, when]) => `  ${String(status).padEnd(Math.max(...help.exitStatus.map(([s]) => String(s).length)))}  ${when}`),
     '',
   ].join('\n');
 }

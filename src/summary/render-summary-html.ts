@@ -49,6 +49,15 @@ function frame(title: string, id: string, body: string, legend = ''): string {
 <rect class="area" x="${left}" y="${top}" width="${width - left - right}" height="${height - top - bottom}"/>${body}</svg></figure>`;
 }
 
+/** What the slow plot draws: every point, or its outliers and a sample of the rest, said so. */
+function slowPointsDrawn(server: NonNullable<Summary['server']>): string {
+  const points = server.slowPoints;
+  const outliers = points.filter((p) => p.outlier !== null).length;
+  if (points.length >= server.slowPointsSeen) return `all ${number(points.length)}`;
+  const collscans = server.collscansSampled > 0 ? `the first ${number(points.filter((p) => p.outlier === 'collscan').length)} COLLSCANs` : 'every COLLSCAN';
+  return `${number(points.length)} of ${number(server.slowPointsSeen)}: the ${number(points.filter((p) => p.outlier === 'slowest').length)} slowest and ${collscans} (${number(outliers)} in all), and ${number(points.length - outliers)} sampled of the rest`;
+}
+
 /** Slow operations: time across, duration up on a log scale, COLLSCAN in red. */
 function slowPlot(summary: Summary): string {
   const points = summary.server?.slowPoints ?? [];
@@ -67,11 +76,14 @@ function slowPlot(summary: Summary): string {
     body += `<line class="grid" x1="${left}" x2="${width - right}" y1="${y(ms).toFixed(1)}" y2="${y(ms).toFixed(1)}"/><text class="tick" x="${left - 6}" y="${(y(ms) + 4).toFixed(1)}" text-anchor="end">${ms >= 1000 ? `${ms / 1000}s` : `${ms}ms`}</text>`;
   }
   body += timeTicks(axis, x);
-  points.forEach((p, i) => {
-    body += `<circle class="slow-point${p.collscan ? ' collscan' : ''}" cx="${x(times[i]!).toFixed(1)}" cy="${y(p.durationMillis).toFixed(1)}" r="3"><title>${escapeHtml(`${p.time} ${p.durationMillis} ms ${p.ns}${p.collscan ? ' COLLSCAN' : ''}`)}</title></circle>`;
-  });
+  // The sample first, the outliers (the slowest, every COLLSCAN) over it, never hidden by it.
+  const order = points.map((_, i) => i).sort((a, b) => Number(points[a]!.outlier !== null) - Number(points[b]!.outlier !== null));
+  for (const i of order) {
+    const p = points[i]!;
+    body += `<circle class="slow-point${p.collscan ? ' collscan' : ''}${p.outlier ? ' outlier' : ''}" cx="${x(times[i]!).toFixed(1)}" cy="${y(p.durationMillis).toFixed(1)}" r="${p.outlier ? 4 : 3}"><title>${escapeHtml(`${p.time} ${p.durationMillis} ms ${p.ns}${p.collscan ? ' COLLSCAN' : ''}`)}</title></circle>`;
+  }
   const legend = '<p class="legend"><span class="swatch ok"></span>indexed or other plan <span class="swatch collscan"></span>COLLSCAN</p>';
-  return frame(`Slow operations over time, by duration (${number(points.length)} shown)`, 'plot-slow', body, legend);
+  return frame(`Slow operations over time, by duration (${slowPointsDrawn(summary.server!)})`, 'plot-slow', body, legend);
 }
 
 /** Stacked bars per activity bucket: one series per key. */
@@ -134,7 +146,7 @@ export function renderSummaryHtml(summary: Summary): string {
       slowPlot(summary),
       table(
         ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', 'examined/returned', 'namespace', 'operation', 'shape', 'plan'],
-        server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), number(g.p50Millis), number(g.p95Millis), number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), g.ns, g.operation, g.shape, `${g.plan ?? '-'}${g.collscan ? ' (COLLSCAN)' : ''}`]),
+        server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), g.ns, g.operation, g.shape, `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
         'slow',
       ),
       '<h3>Replica set, in time order</h3>',

@@ -2,6 +2,8 @@
  * The summary for a person at a terminal: tables, an activity strip, every string from a log
  * escaped for the terminal.
  */
+import { RELATIVE_ACCURACY } from './duration-quantiles.js';
+import { MAX_GROUP_DURATIONS } from './summary-limits.js';
 import { counted } from '../render/counted.js';
 import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
@@ -116,8 +118,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
           server.slowOperations.slice(0, 15).map((g) => [
             millis(g.totalMillis),
             number(g.count),
-            millis(g.p50Millis),
-            millis(g.p95Millis),
+            `${g.exactQuantiles ? '' : '~'}${millis(g.p50Millis)}`,
+            `${g.exactQuantiles ? '' : '~'}${millis(g.p95Millis)}`,
             millis(g.maxMillis),
             g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned),
             escapeTerminal(g.ns),
@@ -128,6 +130,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
         ).map((l) => (l.endsWith(' ◀') ? palette.red(l) : l)),
       );
       if (server.slowOperations.length > 15) out.push(`  … ${server.slowOperations.length - 15} more groups (--json has them all)`);
+      if (server.slowOperations.slice(0, 15).some((g) => !g.exactQuantiles)) out.push(`  ~: within ${RELATIVE_ACCURACY * 100}% (a group of more than ${number(MAX_GROUP_DURATIONS)} operations keeps a sketch of its durations)`);
     }
   }
 

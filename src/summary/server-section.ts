@@ -82,7 +82,7 @@ export class ServerSection implements SectionCounter {
   }
 
   summary(): ServerSummary {
-    const { slowOperations, appliedOperations, slowPoints } = this.#slow.summary();
+    const slow = this.#slow.summary();
     return {
       bySeverity: counted(this.#severities),
       byComponent: counted(this.#components),
@@ -94,9 +94,7 @@ export class ServerSection implements SectionCounter {
       },
       restarts: this.#restarts.map((t) => isoString(t) ?? 'time unknown'),
       replication: this.#replication.summary(),
-      slowOperations,
-      appliedOperations,
-      slowPoints,
+      ...slow,
     };
   }
 }

@@ -13,11 +13,10 @@ import type { LogRecord } from '../parse/log-record.js';
 import { attrValue } from '../parse/record-attributes.js';
 import { operationQueryPattern, serverOperationOf, transactionOutcome, type ServerOperation } from '../parse/server-operation.js';
 import { slowOperationOf } from '../parse/slow-operation.js';
-import { isoString } from './iso-string.js';
-import { Reservoir, linearCongruential } from './reservoir.js';
-import { SampleQuantiles } from './sample-quantiles.js';
+import { DurationQuantiles } from './duration-quantiles.js';
+import { SlowPoints } from './slow-points.js';
 import type { AppliedGroup, ServerSummary, SlowGroup } from './summary.js';
-import { MAX_APPLIED_GROUPS, MAX_GROUP_DURATIONS, MAX_SLOW_GROUPS, MAX_SLOW_POINTS } from './summary-limits.js';
+import { MAX_APPLIED_GROUPS, MAX_GROUP_DURATIONS, MAX_SLOW_GROUPS } from './summary-limits.js';
 
 interface GroupStats {
   readonly kind: SlowGroup['kind'];
@@ -26,7 +25,7 @@ interface GroupStats {
   readonly shape: string;
   readonly pattern: string | undefined;
   readonly plan: string | undefined;
-  readonly durations: SampleQuantiles;
+  readonly durations: DurationQuantiles;
   examined: number;
   returned: number;
 }
@@ -34,14 +33,7 @@ interface GroupStats {
 interface AppliedStats {
   readonly ns: string;
   readonly operation: string;
-  readonly durations: SampleQuantiles;
-}
-
-interface Point {
-  readonly time: number;
-  readonly durationMillis: number;
-  readonly ns: string;
-  readonly collscan: boolean;
+  readonly durations: DurationQuantiles;
 }
 
 export class SlowOperations {
@@ -51,8 +43,8 @@ export class SlowOperations {
   readonly #applied = new Map<string, AppliedStats>();
   /** Applied entries of groups beyond the limit. */
   #otherApplied = 0;
-  /** A uniform sample of the points, so the plot stays readable and the page small. */
-  readonly #points = new Reservoir<Point>(MAX_SLOW_POINTS, linearCongruential(0x2545f491));
+  /** The plot's points: its outliers and a sample of the rest, so the plot stays readable and the page small. */
+  readonly #points = new SlowPoints();
 
   /** A line that may be slow work (one with a duration); any other is left alone. */
   add(record: LogRecord, time: number | undefined): void {
@@ -63,7 +55,7 @@ export class SlowOperations {
     const { ns } = operation;
     if (operation.kind === 'applied') this.#addApplied(operation, durationMillis);
     else this.#addGroup(record, operation, durationMillis, plan);
-    if (time !== undefined) this.#points.add({ time, durationMillis, ns, collscan: plan?.startsWith('COLLSCAN') === true });
+    if (time !== undefined) this.#points.add(time, durationMillis, ns, plan?.startsWith('COLLSCAN') === true);
   }
 
   #addGroup(record: LogRecord, operation: ServerOperation, durationMillis: number, plan: string | undefined): void {
@@ -96,7 +88,7 @@ export class SlowOperations {
         return;
       }
       if (patternLater) pattern = operationQueryPattern(record, operation);
-      group = { kind, ns, operation: name, shape, pattern, plan, durations: new SampleQuantiles(MAX_GROUP_DURATIONS), examined: 0, returned: 0 };
+      group = { kind, ns, operation: name, shape, pattern, plan, durations: new DurationQuantiles(MAX_GROUP_DURATIONS), examined: 0, returned: 0 };
       this.#groups.set(key, group);
     }
     group.durations.add(durationMillis);
@@ -114,14 +106,14 @@ export class SlowOperations {
         this.#otherApplied++;
         return;
       }
-      group = { ns: operation.ns, operation: operation.name, durations: new SampleQuantiles(MAX_GROUP_DURATIONS) };
+      group = { ns: operation.ns, operation: operation.name, durations: new DurationQuantiles(MAX_GROUP_DURATIONS) };
       this.#applied.set(key, group);
     }
     group.durations.add(durationMillis);
   }
 
   /** The groups, costliest first (groups beyond the limit as one row); the points in time order. */
-  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints'> {
+  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints' | 'slowPointsSeen' | 'collscansSampled'> {
     const groups = [...this.#groups.values()]
       .map((g): SlowGroup => ({
         kind: g.kind,
@@ -136,6 +128,7 @@ export class SlowOperations {
         p50Millis: g.durations.quantile(0.5),
         p95Millis: g.durations.quantile(0.95),
         maxMillis: g.durations.max,
+        exactQuantiles: g.durations.exact,
         examinedPerReturned: g.returned > 0 ? Math.round((g.examined / g.returned) * 10) / 10 : null,
       }))
       .sort((a, b) => b.totalMillis - a.totalMillis);
@@ -148,21 +141,22 @@ export class SlowOperations {
         p50Millis: g.durations.quantile(0.5),
         p95Millis: g.durations.quantile(0.95),
         maxMillis: g.durations.max,
+        exactQuantiles: g.durations.exact,
       }))
       .sort((a, b) => b.totalMillis - a.totalMillis || b.count - a.count);
     return {
       slowOperations: this.#other > 0 ? [...groups, otherGroups(this.#other)] : groups,
       appliedOperations: this.#otherApplied > 0 ? [...applied, otherApplied(this.#otherApplied)] : applied,
-      slowPoints: [...this.#points.items].sort((a, b) => a.time - b.time).map((p) => ({ ...p, time: isoString(p.time)! })),
+      ...this.#points.summary(),
     };
   }
 }
 
 /** The groups beyond the limit, as one row. */
 function otherGroups(count: number): SlowGroup {
-  return { kind: 'operation', ns: '(other shapes)', operation: '', shape: '', pattern: null, plan: null, collscan: false, count, totalMillis: 0, p50Millis: 0, p95Millis: 0, maxMillis: 0, examinedPerReturned: null };
+  return { kind: 'operation', ns: '(other shapes)', operation: '', shape: '', pattern: null, plan: null, collscan: false, count, totalMillis: 0, p50Millis: 0, p95Millis: 0, maxMillis: 0, exactQuantiles: true, examinedPerReturned: null };
 }
 
 function otherApplied(count: number): AppliedGroup {
-  return { ns: '(other namespaces)', operation: '', count, totalMillis: 0, p50Millis: 0, p95Millis: 0, maxMillis: 0 };
+  return { ns: '(other namespaces)', operation: '', count, totalMillis: 0, p50Millis: 0, p95Millis: 0, maxMillis: 0, exactQuantiles: true };
 }

@@ -23,9 +23,13 @@ export const MAX_SERVER_MESSAGES = 2000;
 export const MAX_SLOW_GROUPS = 2000;
 /** Groups of applied oplog entries (namespace, operation). */
 export const MAX_APPLIED_GROUPS = 2000;
-/** Points of the slow-operation plot: a uniform sample beyond. */
+/** Points of the slow-operation plot besides its outliers: a uniform sample of the rest. */
 export const MAX_SLOW_POINTS = 2000;
-/** Durations a slow-operation group keeps for its quantiles: a uniform sample beyond. */
+/** The slowest operations, always drawn in the plot. */
+export const MAX_SLOWEST_POINTS = 100;
+/** COLLSCANs always drawn in the plot (beyond, they are in its sample). */
+export const MAX_COLLSCAN_POINTS = 2000;
+/** Durations a slow-operation group keeps for exact quantiles: a sketch within 1% beyond (duration-quantiles.ts). */
 export const MAX_GROUP_DURATIONS = 1024;
 /** Replica-set state changes and elections listed in time order (the rest are counted). */
 export const MAX_REPLICATION_EVENTS = 200;

@@ -52,8 +52,24 @@ export interface ServerSummary {
    * signal, by namespace and operation, costliest first.
    */
   readonly appliedOperations: readonly AppliedGroup[];
-  /** Slow operations, transactions and applied entries for the plot over time (a bounded, uniform sample when there are many). */
-  readonly slowPoints: readonly { readonly time: string; readonly durationMillis: number; readonly ns: string; readonly collscan: boolean }[];
+  /**
+   * Slow operations, transactions and applied entries for the plot over time, in time order:
+   * the outliers (the slowest, every COLLSCAN) and a uniform sample of the rest (slow-points.ts).
+   */
+  readonly slowPoints: readonly SlowPoint[];
+  /** Points offered to the plot: every slow line with a time. */
+  readonly slowPointsSeen: number;
+  /** COLLSCANs beyond those always drawn (they may be in the sample). */
+  readonly collscansSampled: number;
+}
+
+export interface SlowPoint {
+  readonly time: string;
+  readonly durationMillis: number;
+  readonly ns: string;
+  readonly collscan: boolean;
+  /** Why it is drawn whatever the sample: one of the slowest, a COLLSCAN; null: in the sample. */
+  readonly outlier: 'slowest' | 'collscan' | null;
 }
 
 export interface SlowGroup {
@@ -81,6 +97,8 @@ export interface SlowGroup {
   readonly p50Millis: number;
   readonly p95Millis: number;
   readonly maxMillis: number;
+  /** Whether p50 and p95 are exact; else within 1% (a sketch, duration-quantiles.ts). */
+  readonly exactQuantiles: boolean;
   /** Documents examined per document returned (null when none was returned). */
   readonly examinedPerReturned: number | null;
 }
@@ -95,6 +113,8 @@ export interface AppliedGroup {
   readonly p50Millis: number;
   readonly p95Millis: number;
   readonly maxMillis: number;
+  /** Whether p50 and p95 are exact; else within 1% (a sketch, duration-quantiles.ts). */
+  readonly exactQuantiles: boolean;
 }
 
 export interface AuditSummary {

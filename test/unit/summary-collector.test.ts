@@ -2,7 +2,8 @@ import test from 'ava';
 import { parseRecord } from '../../src/parse/parse-record.js';
 import { SummaryCollector } from '../../src/summary/summary-collector.js';
 import { messageShape } from '../../src/summary/message-shape.js';
-import { SampleQuantiles } from '../../src/summary/sample-quantiles.js';
+import { DurationQuantiles, RELATIVE_ACCURACY } from '../../src/summary/duration-quantiles.js';
+import { TopN } from '../../src/summary/top-n.js';
 import { BoundedCounts } from '../../src/summary/bounded-counts.js';
 import { formatTable, foldActivity, sparkline } from '../../src/summary/render-summary-text.js';
 
@@ -116,15 +117,37 @@ test('activity: a bucket per minute, errors counted apart; lines without a time 
   t.is(summary.types.find((x) => x.logType === 'automation-agent-stderr')?.unparsed, 1);
 });
 
-test('quantiles: exact while few, bounded when many; counts stay exact', (t) => {
-  const q = new SampleQuantiles(100);
+test('quantiles: exact while few; beyond, within 1% of the exact nearest rank, in bounded buckets; counts stay exact', (t) => {
+  const q = new DurationQuantiles(100);
   for (let i = 1; i <= 100; i++) q.add(i);
+  t.true(q.exact);
   t.is(q.quantile(0.5), 50);
   t.is(q.quantile(0.95), 95);
-  for (let i = 101; i <= 100_000; i++) q.add(i);
+  // Past the capacity: a skewed stream (many small, a few huge), shuffled by a fixed stride.
+  const values = Array.from({ length: 100_000 }, (_, i) => Math.round(Math.exp(((i * 7919) % 100_000) / 8000)));
+  for (const value of values.slice(100)) q.add(value);
+  t.false(q.exact);
   t.is(q.count, 100_000);
-  t.is(q.max, 100_000);
-  t.true(Math.abs(q.quantile(0.5) - 50_000) < 15_000, String(q.quantile(0.5)));
+  const all = [...values.slice(100), ...Array.from({ length: 100 }, (_, i) => i + 1)].sort((a, b) => a - b);
+  t.is(q.max, all.at(-1)!);
+  for (const p of [0.01, 0.25, 0.5, 0.9, 0.95, 0.99, 1]) {
+    const exact = all[Math.ceil(p * all.length) - 1]!;
+    const sketched = q.quantile(p);
+    t.true(Math.abs(sketched - exact) <= Math.max(0.5, exact * RELATIVE_ACCURACY), `p${p * 100}: ${sketched} against ${exact}`);
+  }
+  // Small whole milliseconds come back exactly (a bucket narrower than 1 ms holds one value).
+  const small = new DurationQuantiles(10);
+  for (let i = 0; i < 10_000; i++) small.add(i % 40);
+  t.is(small.quantile(0.5), 19);
+  t.is(small.quantile(0.99), 39);
+});
+
+test('top n: the greatest, greatest first, in bounded memory', (t) => {
+  const top = new TopN<number>(3, (n) => n);
+  for (const n of [5, 1, 9, 3, 7, 9, 2]) top.add(n);
+  t.deepEqual(top.items(), [9, 9, 7]);
+  t.false(top.wouldHold(7));
+  t.true(top.wouldHold(8));
 });
 
 test('bounded counts: new keys past the limit are counted together', (t) => {
