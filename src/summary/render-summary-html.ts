@@ -173,11 +173,11 @@ export function renderSummaryHtml(summary: Summary): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>logtype summary</title>
 <style>
-body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1000px;color:#1c2833;padding:0 12px}
+body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1360px;color:#1c2833;padding:0 12px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d5dbdb}h3{font-size:15px}
-table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
+table{border-collapse:collapse;margin:8px 0;font-size:13px;display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
-figure{margin:12px 0}figcaption{font-weight:600}svg.plot{max-width:100%;height:auto}
+figure{margin:12px 0;overflow-x:auto}figcaption{font-weight:600}svg.plot{width:100%;min-width:800px;height:auto}
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}
 .slow-point{fill:#1565c0;fill-opacity:.6}.slow-point.collscan{fill:#c62828}
 .legend{font-size:12px;color:#566573}.swatch{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:middle}
