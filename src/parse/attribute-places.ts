@@ -96,6 +96,27 @@ export class AttributePlaces {
     return { member: { key: bytes.toString('utf8', first[0], first[1]), value: jsonValue(this.#text(first[2]!, first[3]!)) } };
   }
 
+  /**
+   * The members named `names` among the first `most` members of the object-valued attribute
+   * `key`, only their values decoded and parsed (an applied oplog entry's `op` and `ns`, not its
+   * document); undefined when the attribute is no object or the kernel can't read it.
+   */
+  leadingMembers(key: string, names: readonly string[], most: number): Record<string, unknown> | undefined {
+    const at = this.#indexOf(key);
+    if (at < 0) return undefined;
+    const bytes = this.#bytes;
+    const start = this.#places[at + 2]!;
+    if (bytes[start] !== OPEN_BRACE) return undefined;
+    const members = objectMembersAt(bytes, start, this.#places[at + 3]!, this.#escaped, most);
+    if (!members) return undefined;
+    const found: Record<string, unknown> = {};
+    for (let i = 0; i < members.length; i += 4) {
+      const name = bytes.toString('utf8', members[i]!, members[i + 1]!);
+      if (names.includes(name)) found[name] = jsonValue(this.#text(members[i + 2]!, members[i + 3]!));
+    }
+    return found;
+  }
+
   /** Where the attribute `key` is among the places, or -1. */
   #indexOf(key: string): number {
     const name = needlesOf(key).name;

@@ -22,6 +22,16 @@ export interface AttributeReader {
   number(key: string): number | undefined;
   /** The attributes as members read from the line's text (no objects made); undefined: use `attrs`. */
   members(): JsonMember[] | undefined;
+  /**
+   * The members named `names` among the first `most` of the object-valued attribute `key`,
+   * without parsing the rest of it; undefined when the reader can't tell so (then ask `value`).
+   */
+  leadingMembers?(key: string, names: readonly string[], most: number): Record<string, unknown> | undefined;
+}
+
+/** See AttributeReader.leadingMembers: undefined when the record can't answer so. */
+export function attrLeadingMembers(record: LogRecord, key: string, names: readonly string[], most: number): Record<string, unknown> | undefined {
+  return record.attributes?.leadingMembers?.(key, names, most);
 }
 
 export function attrValue(record: LogRecord, key: string): unknown {

@@ -11,7 +11,7 @@
  * no command; `?` for a line that names neither. Its namespace is the collection a command on
  * `db.$cmd` names.
  */
-import { attrFirstMember, attrValue } from './record-attributes.js';
+import { attrFirstMember, attrValue, attrLeadingMembers } from './record-attributes.js';
 import type { LogRecord } from './log-record.js';
 import { commandQueryPattern } from './query-pattern.js';
 import type { SlowOperation } from './slow-operation.js';
@@ -39,6 +39,9 @@ export interface ServerOperation {
 export const NS_TRUNCATED = '(truncated)';
 export const NS_NOT_LOGGED = '(not logged)';
 export const NS_NONE = '-';
+
+/** What an oplog entry's operation and namespace are read from, when they lead it. */
+const LEADING_OPLOG_KEYS = ['op', 'ns'];
 
 /** The oplog's one-letter operations. */
 const OPLOG_OPS: Readonly<Record<string, string>> = { i: 'insert', u: 'update', d: 'delete', c: 'command', n: 'noop' };
@@ -85,6 +88,14 @@ export function serverOperationOf(record: LogRecord, slow: SlowOperation): Serve
  * and `o` and no `op`) or `attr.command` (`op` c: the command is the first key of `o`).
  */
 function appliedOperation(record: LogRecord): ServerOperation {
+  // Most entries are CRUD inserts, updates and deletes whose op and ns lead the entry: read them
+  // alone, not the document after them (parsing it whole made summary of a real secondary's log
+  // several times slower).
+  const head = attrLeadingMembers(record, 'CRUD', LEADING_OPLOG_KEYS, 4);
+  const headOp = typeof head?.['op'] === 'string' ? head['op'] : undefined;
+  if (headOp !== undefined && headOp !== 'c' && typeof head?.['ns'] === 'string') {
+    return { kind: 'applied', name: OPLOG_OPS[headOp] ?? headOp, type: undefined, ns: head['ns'] };
+  }
   const crud = attrValue(record, 'CRUD');
   const entry = isObject(crud) ? crud : attrValue(record, 'command');
   if (!isObject(entry)) {

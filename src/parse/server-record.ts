@@ -98,6 +98,10 @@ export class ServerRecord implements LogRecord, AttributeReader {
     return member && memberValue(member);
   }
 
+  leadingMembers(key: string, names: readonly string[], most: number): Record<string, unknown> | undefined {
+    return this.#attributePlaces()?.leadingMembers(key, names, most);
+  }
+
   firstKey(key: string): string | undefined {
     const first = this.#attributePlaces()?.firstKey(key);
     if (first) return first.key;
