@@ -81,6 +81,12 @@ export class FileFollower {
   #looked = false;
   /** When the files beside the path were last listed, and whether a name there changed since. */
   #lastDiscovery = 0;
+  /**
+   * The rotated files beside the path at a first look without a saved state (inode and mtime):
+   * the past, as `tail -n0` takes it, never read as rotations made while we did not look, even
+   * when written within the mtime slack of our start.
+   */
+  readonly #presentAtStart = new Set<string>();
   #discoverWanted = false;
   readonly #siblingPrefix: string;
   /** The current file's size at the last look. */
@@ -219,6 +225,7 @@ export class FileFollower {
   #firstLook(now: number): void {
     const { resume } = this.#options;
     if (!resume) {
+      for (const sibling of rotatedSiblings(this.path, this.#options.ignore)) this.#presentAtStart.add(pastKey(sibling.stat));
       const action = reconcilePath(undefined, 1, statPath(this.path), true);
       if (action.kind === 'open') this.#openCurrent(now, this.#options.fromStart ? 0 : 'end');
       else if (action.kind === 'unreadable') this.#warnings.cannotRead(now, statPath(this.path), action.what);
@@ -400,6 +407,9 @@ export class FileFollower {
 
   /** Held now, or retired: a file of ours. */
   #knows(name: string, stat: fs.Stats): boolean {
-    return (this.#current !== undefined && sameFile(this.#current, stat)) || this.#behind.knows(name, stat);
+    return (this.#current !== undefined && sameFile(this.#current, stat)) || this.#behind.knows(name, stat) || this.#presentAtStart.has(pastKey(stat));
   }
 }
+
+/** A file as it was at a start: a rename keeps both; a new file on a reused inode has another mtime. */
+const pastKey = (stat: fs.Stats): string => `${stat.ino}:${stat.mtimeMs}`;
