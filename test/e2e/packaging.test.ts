@@ -128,7 +128,18 @@ layoutTest('the runtime layout from npm pack and a global --omit=dev install; bo
   t.false(fs.existsSync(path.join(installed, 'node_modules')), 'no dependencies installed: none are production ones');
 
   // The runtime: PATH as the image sets it, no npm on it, as the pod's uid.
-  const env = { PATH: `${path.join(prefix, 'bin')}${path.delimiter}${path.dirname(process.execPath)}`, NODE_ENV: 'production' };
+  // The image's node is /usr/local/bin/node, which every user may run. The test's node may
+  // live where uid 2000 cannot reach it (CI's Node 24 comes from npx, under /root): the
+  // runtime gets its own link to it, or a copy across file systems.
+  const runtimeNode = path.join(dir, 'node-bin', 'node');
+  fs.mkdirSync(path.dirname(runtimeNode), { mode: 0o755 });
+  try {
+    fs.linkSync(process.execPath, runtimeNode);
+  } catch {
+    fs.copyFileSync(process.execPath, runtimeNode);
+    fs.chmodSync(runtimeNode, 0o755);
+  }
+  const env = { PATH: `${path.join(prefix, 'bin')}${path.delimiter}${path.dirname(runtimeNode)}`, NODE_ENV: 'production' };
   const sidecar = asNonRoot('logtype-sidecar', ['--once', '--log-dir', path.join(REPO, 'samples')], { env });
   t.is(sidecar.status, 0, String(sidecar.stderr));
   const lines = String(sidecar.stdout).trim().split('\n');
@@ -137,6 +148,6 @@ layoutTest('the runtime layout from npm pack and a global --omit=dev install; bo
   const filter = asNonRoot('logtype', ['-t', 'mongodb-audit', '--summary'], { env, input: String(sidecar.stdout) });
   t.is(filter.status, 0, String(filter.stderr));
   t.regex(String(filter.stderr), /mongodb-audit +\d+/);
-  const whoami = asNonRoot(process.execPath, ['-e', 'process.stdout.write(String(process.getuid()))'], { env });
+  const whoami = asNonRoot(runtimeNode, ['-e', 'process.stdout.write(String(process.getuid()))'], { env });
   t.not(String(whoami.stdout), '0');
 });

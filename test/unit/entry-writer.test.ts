@@ -1,6 +1,7 @@
 import test from 'ava';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { EntryWriter } from '../../src/output/entry-writer.js';
@@ -61,9 +62,17 @@ test('one chunk out at a time; a file\'s checkpoint moves only once its lines we
 test('the stop deadline with the reader away: the entry the pipe took part of is finished, nothing after it', async (t) => {
   const dir = tempDir('writer-deadline');
   const out = path.join(dir, 'out');
+  // A real pipe (a FIFO), as the sidecar's stdout is in a pod: the kernel takes 64 KiB of a
+  // write and no more. A child's 'pipe' stdio would be a socketpair, whose buffer (and so where
+  // the first write ends) depends on the host and the Node version.
+  const fifo = path.join(dir, 'fifo');
+  execFileSync('mkfifo', [fifo]);
   // A reader that comes back after a second.
-  const reader = spawn('sh', ['-c', `sleep 1; cat > "${out}"`], { stdio: ['pipe', 'ignore', 'ignore'] });
-  const writer = new EntryWriter(reader.stdin);
+  const reader = spawn('sh', ['-c', `sleep 1; cat < "${fifo}" > "${out}"`], { stdio: 'ignore' });
+  // O_RDWR: opening does not wait for the reader; the only write end is this one.
+  const fd = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+  const stream = new net.Socket({ fd, readable: false, writable: true });
+  const writer = new EntryWriter(stream);
   const checkpoint = new FileCheckpoint(0);
   // Lines of 1000 bytes: the pipe's 64 KiB end inside an entry.
   const bytes = lines(300, 1000);
@@ -74,7 +83,7 @@ test('the stop deadline with the reader away: the entry the pipe took part of is
   t.is(cut.kind, 'cut');
   const before = checkpoint.delivered;
   if (cut.kind === 'cut') cut.finish();
-  reader.stdin.destroy();
+  stream.destroy();
   await new Promise((resolve) => reader.on('close', resolve));
   await waitUntil(() => fs.existsSync(out), 1000, 'output');
   const delivered = fs.readFileSync(out, 'utf8');
