@@ -15,14 +15,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SavedFile } from '../state/state-file.js';
+import type { PastFile, SavedFile } from '../state/state-file.js';
 import type { FollowEvent } from './follow-events.js';
 import { CopyFinder } from './copy-finder.js';
 import { errorMessage } from './error-message.js';
 import { FileCheckpoint } from './file-checkpoint.js';
 import { FilesBehind, sizeOf } from './files-behind.js';
 import { HeldFile, type FileLineSink, type HeldRole, type LineStream } from './held-file.js';
-import { unseenSiblings } from './identity.js';
+import { MTIME_SLACK_MS, unseenSiblings } from './identity.js';
 import { statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
 import { reconcilePath, sameFile, type PathState } from './reconcile.js';
@@ -36,6 +36,8 @@ export interface ResumeFrom {
   readonly files: readonly SavedFile[];
   /** When that was saved (ms since the epoch): a rotated file changed after it was not seen. */
   readonly savedAt: number;
+  /** Rotated files changed just before the save that were not ours (there before, or forgotten). */
+  readonly past?: readonly PastFile[] | undefined;
 }
 
 export interface FileFollowerOptions {
@@ -82,11 +84,13 @@ export class FileFollower {
   /** When the files beside the path were last listed, and whether a name there changed since. */
   #lastDiscovery = 0;
   /**
-   * The rotated files beside the path at a first look without a saved state (inode and mtime):
-   * the past, as `tail -n0` takes it, never read as rotations made while we did not look, even
-   * when written within the mtime slack of our start.
+   * Rotated files beside the path that are not ours to read, by inode and mtime: those there at
+   * a first look without a saved state (the past, as `tail -n0` takes it), those the state file
+   * named so, and retired files the bounded retired list forgot. Without it such a file changed
+   * within the mtime slack of a look (or of the save a restart resumes from) reads as a rotation
+   * made while we did not look. Entries older than every future look's window are dropped.
    */
-  readonly #presentAtStart = new Set<string>();
+  readonly #past = new Map<string, number>();
   #discoverWanted = false;
   readonly #siblingPrefix: string;
   /** The current file's size at the last look. */
@@ -97,7 +101,16 @@ export class FileFollower {
     this.#options = options;
     this.#siblingPrefix = `${path.basename(options.path)}.`;
     const { onEvent, ignore } = options;
-    this.#behind = new FilesBehind({ path: options.path, rotateWaitMs: options.rotateWaitMs, onEvent, maxBehind: options.maxBehind, ignore });
+    this.#behind = new FilesBehind({
+      path: options.path,
+      rotateWaitMs: options.rotateWaitMs,
+      onEvent,
+      maxBehind: options.maxBehind,
+      ignore,
+      onForget: (known) => {
+        if (known.mtimeMs !== undefined) this.#remember(known.ino, known.mtimeMs);
+      },
+    });
     this.#copies = new CopyFinder({ path: options.path, ignore, knows: (name, stat) => this.#knows(name, stat) });
     this.#warnings = new PathWarnings({ path: options.path, onEvent, missingWarningMs: options.missingWarningMs, repeatWarningMs: options.repeatWarningMs });
   }
@@ -210,6 +223,15 @@ export class FileFollower {
     return [...this.#behind.savedFiles(), ...(this.#current ? [this.#current.savedFile()] : [])];
   }
 
+  /** The files of #past a restart from a save at `savedAt` could take for new ones. */
+  pastFiles(savedAt: number): PastFile[] {
+    const files: PastFile[] = [];
+    for (const [key, mtimeMs] of this.#past) {
+      if (mtimeMs >= savedAt - MTIME_SLACK_MS) files.push({ ino: Number(key.slice(0, key.indexOf(':'))), mtimeMs });
+    }
+    return files;
+  }
+
   /** Bytes on disk not yet read, over all files behind the path. */
   lag(): number {
     const current = this.#current;
@@ -225,13 +247,14 @@ export class FileFollower {
   #firstLook(now: number): void {
     const { resume } = this.#options;
     if (!resume) {
-      for (const sibling of rotatedSiblings(this.path, this.#options.ignore)) this.#presentAtStart.add(pastKey(sibling.stat));
+      for (const sibling of rotatedSiblings(this.path, this.#options.ignore)) this.#remember(sibling.stat.ino, sibling.stat.mtimeMs);
       const action = reconcilePath(undefined, 1, statPath(this.path), true);
       if (action.kind === 'open') this.#openCurrent(now, this.#options.fromStart ? 0 : 'end');
       else if (action.kind === 'unreadable') this.#warnings.cannotRead(now, statPath(this.path), action.what);
       else this.#warnings.startWaiting(now);
       return;
     }
+    for (const past of resume.past ?? []) this.#remember(past.ino, past.mtimeMs);
     const plan = resumeFiles(this.path, resume.files, this.#options.ignore);
     for (const lost of plan.lost) {
       this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: lost.position });
@@ -376,6 +399,8 @@ export class FileFollower {
   #holdUnseen(now: number, sinceMs = this.#lastDiscovery, claimed: readonly fs.Stats[] = []): void {
     this.#discoverWanted = false;
     this.#lastDiscovery = now;
+    // Looks only go forward from here: what changed before this window can never be unseen.
+    for (const [key, mtimeMs] of this.#past) if (mtimeMs < sinceMs - MTIME_SLACK_MS) this.#past.delete(key);
     const siblings = rotatedSiblings(this.path, this.#options.ignore);
     const known = (name: string, stat: fs.Stats): boolean => claimed.some((c) => sameFile(c, stat)) || this.#knows(name, stat);
     const unseen = unseenSiblings(
@@ -407,9 +432,13 @@ export class FileFollower {
 
   /** Held now, or retired: a file of ours. */
   #knows(name: string, stat: fs.Stats): boolean {
-    return (this.#current !== undefined && sameFile(this.#current, stat)) || this.#behind.knows(name, stat) || this.#presentAtStart.has(pastKey(stat));
+    return (this.#current !== undefined && sameFile(this.#current, stat)) || this.#behind.knows(name, stat) || this.#past.has(pastKey(stat.ino, stat.mtimeMs));
+  }
+
+  #remember(ino: number, mtimeMs: number): void {
+    this.#past.set(pastKey(ino, mtimeMs), mtimeMs);
   }
 }
 
-/** A file as it was at a start: a rename keeps both; a new file on a reused inode has another mtime. */
-const pastKey = (stat: fs.Stats): string => `${stat.ino}:${stat.mtimeMs}`;
+/** A file as it was: a rename keeps both; a write to it, or a new file on a reused inode, changes the mtime. */
+const pastKey = (ino: number, mtimeMs: number): string => `${ino}:${mtimeMs}`;

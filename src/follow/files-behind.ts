@@ -27,6 +27,8 @@ export interface FilesBehindOptions {
   readonly onEvent: (event: FollowEvent) => void;
   readonly maxBehind?: number | undefined;
   readonly ignore?: ((name: string) => boolean) | undefined;
+  /** A retired file pushed out of the bounded list: whoever still needs to recognise it. */
+  readonly onForget?: ((known: KnownFile) => void) | undefined;
 }
 
 export class FilesBehind {
@@ -78,7 +80,7 @@ export class FilesBehind {
   /** A file found beside the name that holds only lines already read (a copy of them). */
   remember(known: KnownFile): void {
     this.#retired.push(known);
-    while (this.#retired.length > MAX_RETIRED) this.#retired.shift();
+    while (this.#retired.length > MAX_RETIRED) this.#options.onForget?.(this.#retired.shift()!);
   }
 
   /** Held here, or retired: a file of ours, by device, inode and (where kept) birth time. */
@@ -158,7 +160,7 @@ export class FilesBehind {
 
   /** Held no more but recognised: a restart neither reads it again nor from its start. */
   #retire(held: HeldFile): void {
-    this.remember({ dev: held.dev, ino: held.ino, birthtimeMs: held.birthtimeMs, saved: held.savedFile() });
+    this.remember({ dev: held.dev, ino: held.ino, birthtimeMs: held.birthtimeMs, saved: held.savedFile(), mtimeMs: held.mtimeMs() });
     held.close();
   }
 

@@ -359,6 +359,15 @@ export class HeldFile implements FileIdentity {
     };
   }
 
+  /** Its mtime now (undefined when the descriptor cannot be read). */
+  mtimeMs(): number | undefined {
+    try {
+      return fs.fstatSync(this.fd).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  }
+
   close(): void {
     fs.closeSync(this.fd);
   }

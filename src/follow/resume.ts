@@ -16,6 +16,8 @@ export interface KnownFile {
   readonly ino: number;
   readonly birthtimeMs: number;
   readonly saved: SavedFile;
+  /** Its mtime when it was retired (a restart's retired files have none). */
+  readonly mtimeMs?: number | undefined;
 }
 
 export interface ResumePlan {

@@ -283,7 +283,7 @@ export class Sidecar {
         maxLineBytes: this.#options.maxLineBytes,
         rotateWaitMs: this.#options.rotateWaitMs,
         fromStart: this.#options.fromStart,
-        resume: saved ? { files: saved.files[source.path] ?? [], savedAt: saved.savedAt } : undefined,
+        resume: saved ? { files: saved.files[source.path] ?? [], savedAt: saved.savedAt, past: saved.past?.[source.path] } : undefined,
         sink: this.#fileSink(source.logType, source.passThroughEntries, stats),
         ...(stateFile ? { ignore: (name: string) => name === stateFile || name.startsWith(`${stateFile}.`) } : {}),
         ...(this.#options.missingWarningMs === undefined ? {} : { missingWarningMs: this.#options.missingWarningMs || Infinity }),

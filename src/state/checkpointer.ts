@@ -6,12 +6,14 @@
  */
 import type { Logger } from '../diag/logger.js';
 import { errorMessage } from '../follow/error-message.js';
-import { saveState, type SavedFile, type SidecarState } from './state-file.js';
+import { saveState, type PastFile, type SavedFile, type SidecarState } from './state-file.js';
 
 export interface CheckpointSource {
   readonly path: string;
   /** Undefined while the path has not been looked at. */
   savedFiles(): SavedFile[] | undefined;
+  /** Rotated files beside the path, not ours, changed so near `savedAt` that a restart could take them for new. */
+  pastFiles(savedAt: number): PastFile[];
 }
 
 /** Positions are saved at most this often while lines flow. */
@@ -22,6 +24,7 @@ export class Checkpointer {
   readonly #log: Logger;
   readonly #sources: () => Iterable<CheckpointSource>;
   #known: Record<string, readonly SavedFile[]>;
+  #past: Record<string, readonly PastFile[]> = {};
   #lastSave = 0;
   #dirty = false;
   #timer: NodeJS.Timeout | undefined;
@@ -33,6 +36,7 @@ export class Checkpointer {
     this.#log = log;
     this.#sources = sources;
     this.#known = { ...(loaded?.files ?? {}) };
+    this.#past = { ...(loaded?.past ?? {}) };
   }
 
   /**
@@ -58,9 +62,13 @@ export class Checkpointer {
     this.#lastSave = Date.now();
     for (const source of this.#sources()) {
       const files = source.savedFiles();
-      if (files) this.#known[source.path] = files;
+      if (!files) continue;
+      this.#known[source.path] = files;
+      const past = source.pastFiles(this.#lastSave);
+      if (past.length > 0) this.#past[source.path] = past;
+      else delete this.#past[source.path];
     }
-    const state: SidecarState = { version: 2, savedAt: this.#lastSave, files: this.#known };
+    const state: SidecarState = { version: 2, savedAt: this.#lastSave, files: this.#known, ...(Object.keys(this.#past).length > 0 ? { past: this.#past } : {}) };
     try {
       saveState(this.#file, state);
       this.#failing = false;

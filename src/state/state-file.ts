@@ -6,7 +6,9 @@
  *
  * Version 2 adds what tells a reused inode from the old file (birth time, the hash of the bytes
  * before the position), whether the position is inside a line, and when the state was saved.
- * A version 1 file (from an earlier sidecar) still loads: its positions are kept.
+ * A version 1 file (from an earlier sidecar) still loads: its positions are kept. An optional
+ * `past` (files near the save that are not ours) came later in version 2; without it a file
+ * there before a very short run may be read again.
  */
 import fs from 'node:fs';
 
@@ -30,12 +32,24 @@ export interface SavedFile {
   readonly retired?: boolean | undefined;
 }
 
+/**
+ * A rotated file beside a path that is not ours to read (there before a start without state, or
+ * read and forgotten) and changed so near the save that a restart could take it for one made
+ * while we were down. Optional in version 2: a reader without it only risks reading it again.
+ */
+export interface PastFile {
+  readonly ino: number;
+  readonly mtimeMs: number;
+}
+
 export interface SidecarState {
   readonly version: 2;
   /** When it was saved (ms since the epoch): files changed after it were not seen. */
   readonly savedAt: number;
   /** By followed path: the files behind it, rotated ones first, the current one last. */
   readonly files: Readonly<Record<string, readonly SavedFile[]>>;
+  /** By followed path: rotated files changed just before the save that are not ours (see PastFile). */
+  readonly past?: Readonly<Record<string, readonly PastFile[]>> | undefined;
 }
 
 export type LoadedState =
@@ -69,7 +83,20 @@ export function parseState(value: unknown, mtimeMs: number): LoadedState {
   if (version === 1) {
     return { kind: 'loaded', state: { version: 2, savedAt: mtimeMs, files: files as SidecarState['files'] }, upgradedFrom: 1 };
   }
-  return { kind: 'loaded', state: { version: 2, savedAt: typeof savedAt === 'number' ? savedAt : mtimeMs, files: files as SidecarState['files'] } };
+  const past = pastOf((value as Record<string, unknown>)['past']);
+  return {
+    kind: 'loaded',
+    state: { version: 2, savedAt: typeof savedAt === 'number' ? savedAt : mtimeMs, files: files as SidecarState['files'], ...(past ? { past } : {}) },
+  };
+}
+
+/** The `past` field when it is well formed; anything else is left out (it is only a hint). */
+function pastOf(value: unknown): SidecarState['past'] {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const lists = Object.values(value);
+  const isPast = (f: unknown): boolean =>
+    typeof f === 'object' && f !== null && Number.isSafeInteger((f as PastFile).ino) && typeof (f as PastFile).mtimeMs === 'number';
+  return lists.every((list) => Array.isArray(list) && list.every(isPast)) ? (value as SidecarState['past']) : undefined;
 }
 
 export function saveState(path: string, state: SidecarState): void {

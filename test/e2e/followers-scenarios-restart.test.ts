@@ -102,6 +102,33 @@ test('deleted while down and created again with the same inode and the same firs
   t.deepEqual(contentsOf(second), [banner, ...lines('new line', 1, 60)]);
 });
 
+// A run shorter than the mtime slack (a crash loop, a quick redeploy): rotated files there at its
+// start are still "changed near the save" when the next run resumes from it. Their mtimes are set
+// after the save here, so the window holds them whatever the machine's speed.
+test('rotated files there before a first run, changed near its save: the restart reads none of them', async (t) => {
+  const dir = tempDir('fs-past-near-save');
+  const file = path.join(dir, 'mongodb.log');
+  const old = Array.from({ length: 40 }, (_, i) => `${file}.${String(i).padStart(2, '0')}`);
+  for (const name of old) fs.writeFileSync(name, `old ${name}\n`);
+  fs.writeFileSync(file, '');
+  // In the window of the coming save (its time is not known before it happens): an mtime later
+  // than any save of the first run, set before it starts.
+  const future = new Date(Date.now() + 60_000);
+  for (const name of old) fs.utimesSync(name, future, future);
+  const first = await start(t, dir, [file]);
+  fs.appendFileSync(file, text(lines('line', 1, 5)));
+  await settle(first, 5);
+  await first.stop();
+  const saved = JSON.parse(fs.readFileSync(path.join(dir, STATE), 'utf8')) as { past?: Record<string, { ino: number }[]> };
+  t.is(saved.past?.[file]?.length, old.length, 'the old files are in the state as not ours');
+  fs.appendFileSync(file, text(lines('line', 6, 8)));
+  const second = await start(t, dir, [file]);
+  await settle(second, 3);
+  await second.stop();
+  t.deepEqual([...contentsOf(first), ...contentsOf(second)], lines('line', 1, 8));
+  t.false(second.diagnostics().some((d) => d['event'] === 'unseen'), 'no old file read as unseen');
+});
+
 test('rotated while down, the new file starting with the same 1 KiB banner: the old file\'s rest, then the new file', async (t) => {
   const dir = tempDir('fs-same-banner-rotated');
   const file = path.join(dir, 'mongodb.log');

@@ -17,6 +17,20 @@ test('a version 2 state loads with its fields', (t) => {
   t.deepEqual(loaded, { kind: 'loaded', state: { version: 2, savedAt: 99, files: { '/l/x.log': [v2] } } });
 });
 
+test('a version 2 state keeps its past files (not ours, changed near the save); a malformed past is left out, the positions kept', (t) => {
+  const past = { '/l/x.log': [{ ino: 7, mtimeMs: 98.5 }] };
+  t.deepEqual(parseState({ version: 2, savedAt: 99, files: { '/l/x.log': [file] }, past }, 0), {
+    kind: 'loaded',
+    state: { version: 2, savedAt: 99, files: { '/l/x.log': [file] }, past },
+  });
+  for (const malformed of [3, { '/l/x.log': [{ ino: 'x', mtimeMs: 1 }] }, { '/l/x.log': {} }]) {
+    t.deepEqual(parseState({ version: 2, savedAt: 99, files: { '/l/x.log': [file] }, past: malformed }, 0), {
+      kind: 'loaded',
+      state: { version: 2, savedAt: 99, files: { '/l/x.log': [file] } },
+    });
+  }
+});
+
 const bad: [string, unknown][] = [
   ['not an object', 3],
   ['another version', { version: 3, files: {} }],
