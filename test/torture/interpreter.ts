@@ -219,11 +219,21 @@ class Interpreter {
     return `run ${run.index}, no state${run.readyAt === undefined ? ', first look not seen' : ''}`;
   }
 
+  /** The state file as a run left it, parsed, and kept beside the logs (a failure is read by hand). */
+  #stateAtExit(index: number): ReturnType<typeof readStateOnDisk> {
+    try {
+      fs.copyFileSync(this.#stateFile, path.join(this.#options.dir, `state-after-run-${index}.json`));
+    } catch {
+      // no state file (yet)
+    }
+    return readStateOnDisk(this.#stateFile, this.#t0);
+  }
+
   async #waitExit(): Promise<string> {
     const run = this.#current();
     if (!run) return 'no run';
     const exit = await this.#awaitExit(run);
-    run.stateAtExit = readStateOnDisk(this.#stateFile, this.#t0);
+    run.stateAtExit = this.#stateAtExit(run.index);
     return `run ${run.index} exit ${exit.code ?? exit.signal}`;
   }
 
@@ -281,7 +291,7 @@ class Interpreter {
     const run = this.#current()!;
     run.signal('SIGTERM', this.#step, false);
     await this.#awaitExit(run);
-    run.stateAtExit = readStateOnDisk(this.#stateFile, this.#t0);
+    run.stateAtExit = this.#stateAtExit(run.index);
     for (const each of this.#runs) {
       await Promise.race([each.outputEnded, sleep(10_000)]);
     }

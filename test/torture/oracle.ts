@@ -73,6 +73,8 @@ export interface Figures {
   readonly split: number;
   /** Lines unfinished at a SIGTERM: their start emitted at the stop, their end after the restart (allowed). */
   readonly splitAtStop: number;
+  /** Lines whose start was delivered (emitted at a SIGTERM) and whose rest no run could read: not owed. */
+  readonly restNotOwed: number;
   /** Runs whose output ends in the middle of an entry because they were SIGKILLed in a write (allowed). */
   readonly cutByKill: number;
   readonly interleaved: number;
@@ -116,6 +118,7 @@ class Judge {
   readonly #problems: Problem[] = [];
   readonly #excused: Problem[] = [];
   #splitAtStop = 0;
+  #restNotOwed = 0;
   #cutByKill = 0;
   /** Entries that name no line: judged last, as a short line's end may be one of them. */
   #unidentified: Joined[] = [];
@@ -164,6 +167,7 @@ class Judge {
       damaged: by('damaged'),
       split: by('split'),
       splitAtStop: this.#splitAtStop,
+      restNotOwed: this.#restNotOwed,
       cutByKill: this.#cutByKill,
       interleaved: by('interleaved'),
       invalidJson: by('invalid-json'),
@@ -319,7 +323,7 @@ class Judge {
         detail:
           (first.previous.run === first.delivery.run
             ? `delivered twice by run ${first.delivery.run}, at ${seconds(first.previous.at)} s and ${seconds(first.delivery.at)} s`
-            : `delivered by run ${first.previous.run} at ${seconds(first.previous.at)} s (ended by ${previousRun.endedBy?.signal ?? 'itself'}${previousRun.endedBy?.signal === 'SIGKILL' ? ', after a save that covered them' : ''}) and again by run ${first.delivery.run} at ${seconds(first.delivery.at)} s`) +
+            : `delivered by run ${first.previous.run} at ${seconds(first.previous.at)} s (ended by ${previousRun.endedBy?.signal ?? 'itself'}${previousRun.endedBy?.signal === 'SIGKILL' ? `, after a save that covered them: ${this.#coveringSave(first.line, previousRun.stateAtExit)}` : ''}) and again by run ${first.delivery.run} at ${seconds(first.delivery.at)} s`) +
           `; ${this.#genStory(first.line.gen)}`,
       });
     }
@@ -358,6 +362,11 @@ class Judge {
             seqs: [line.seq, line.seq],
             detail: `delivered as two entries: its first ${delivery.chars} characters by run ${delivery.run}, the rest by run ${suffix.run}${line.partial ? ' (written in two parts)' : ''}`,
           });
+        } else if (this.#o.runs[delivery.run]!.endedBy?.signal === 'SIGTERM' && this.#excuse(line) !== undefined) {
+          // Emitted unfinished at the stop, as documented; its rest went where no run could read
+          // it (deleted or destroyed while down): the start is all that was owed.
+          result.push(delivery);
+          this.#restNotOwed++;
         } else {
           this.#problem({ kind: 'damaged', count: 1, at: delivery.at, run: delivery.run, file: line.file, seqs: [line.seq, line.seq], detail: `only its first ${delivery.chars} of ${line.chars} characters, as an entry of their own` });
         }
@@ -476,15 +485,37 @@ class Judge {
 
   /** Whether a saved position says the line was delivered. */
   #covered(line: LineRecord, state: StateOnDisk | undefined): boolean {
-    if (!state) return false;
+    return this.#coveringSave(line, state) !== undefined;
+  }
+
+  /** How many bytes a generation held at `at` (the end of its last line begun by then, at most). */
+  #heldAt(gen: Generation, at: number): number {
+    const lines = this.#o.files.lines[gen.file]!;
+    let end = 0;
+    for (const seq of gen.lines) {
+      const line = lines[seq - 1]!;
+      if (line.gen === gen.id && (line.partial?.at ?? line.writtenAt) <= at) end = Math.max(end, line.offset + line.bytes);
+    }
+    return end;
+  }
+
+  /** The saved position that says the line was delivered, with the generation it was taken for. */
+  #coveringSave(line: LineRecord, state: StateOnDisk | undefined): string | undefined {
+    if (!state) return undefined;
     const containing = new Set(this.#containing(line).map((g) => g.id));
-    return state.positions.some((saved) => {
+    const covering = state.positions.find((saved) => {
       const gen = this.#o.files.generationAt(saved.ino, state.savedAt);
       if (!gen || !containing.has(gen.id) || (saved.dev !== undefined && saved.dev !== gen.dev)) return false;
       // A generation begun just before the save may not be the one the position was taken in.
       if (state.savedAt - gen.createdAt < 1500 && gen.origin !== 'created') return false;
+      // Past all the generation held then: another file's position (a retired file whose inode
+      // number the generation was given later), not this one's.
+      if (saved.position > this.#heldAt(gen, state.savedAt)) return false;
       return saved.position >= line.offset + line.bytes;
     });
+    if (!covering) return undefined;
+    const gen = this.#o.files.generationAt(covering.ino, state.savedAt);
+    return `inode ${covering.ino} at ${covering.position}, saved at ${seconds(state.savedAt)} s, taken for generation ${gen?.id}`;
   }
 
   /**
