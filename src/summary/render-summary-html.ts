@@ -15,11 +15,38 @@ const when = (iso: string | null | undefined): string => (iso ? iso.replace('T',
 
 const NUMERIC = /^-?[\d,.]+$/;
 
-function table(header: readonly string[], rows: readonly (readonly string[])[], className = ''): string {
+/** A cell written as it is: markup made here, every string from a log in it already escaped. */
+interface Markup {
+  readonly html: string;
+}
+
+function table(header: readonly string[], rows: readonly (readonly (string | Markup)[])[], className = ''): string {
   if (rows.length === 0) return '<p class="none">none</p>';
+  const cell = (c: string | Markup): string => (typeof c === 'string' ? `<td${NUMERIC.test(c) ? ' class="n"' : ''}>${escapeHtml(c)}</td>` : `<td>${c.html}</td>`);
   return `<table class="${className}"><thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((row) => `<tr>${row.map((cell) => `<td${NUMERIC.test(cell) ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`)
+    .map((row) => `<tr>${row.map(cell).join('')}</tr>`)
     .join('')}</tbody></table>`;
+}
+
+/** The slowest operations, each line folded away under its row (a server line can be kilobytes). */
+function slowestTable(server: NonNullable<Summary['server']>): string {
+  const cell = (value: number | null): string => (value === null ? '-' : number(value));
+  return table(
+    ['duration ms', 'time', 'connection', 'appName', 'namespace', 'operation', 'plan', 'keys examined', 'docs examined', 'line'],
+    server.slowest.map((op) => [
+      number(op.durationMillis),
+      when(op.time),
+      op.connection ?? '-',
+      op.appName ?? '-',
+      op.ns,
+      op.operation,
+      `${op.plan ?? '-'}${op.plan?.startsWith('COLLSCAN') ? ' ◀' : ''}`,
+      cell(op.keysExamined),
+      cell(op.docsExamined),
+      op.line === null ? '-' : { html: `<details><summary>line</summary><pre class="line">${escapeHtml(op.line)}</pre></details>` },
+    ]),
+    'slowest',
+  );
 }
 
 const PLOT = { width: 960, height: 260, left: 64, right: 16, top: 16, bottom: 36 };
@@ -149,6 +176,8 @@ export function renderSummaryHtml(summary: Summary): string {
         server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), g.ns, g.operation, g.shape, `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
         'slow',
       ),
+      `<h3>Slowest operations (${number(server.slowest.length)})</h3>`,
+      slowestTable(server),
       '<h3>Replica set, in time order</h3>',
       table(['time', 'event'], server.replication.map((e) => [when(e.time), e.event])),
       '<h3>Most frequent messages</h3>',
@@ -181,6 +210,7 @@ figure{margin:12px 0;overflow-x:auto}figcaption{font-weight:600}svg.plot{width:1
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}
 .slow-point{fill:#1565c0;fill-opacity:.6}.slow-point.collscan{fill:#c62828}
 .legend{font-size:12px;color:#566573}.swatch{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:middle}
+pre.line{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;margin:4px 0;max-width:60em}
 .swatch.ok{background:#1565c0}.swatch.collscan{background:#c62828}.none{color:#808b96}
 </style></head><body>
 ${sections.join('\n')}

@@ -4,6 +4,7 @@
  */
 import { RELATIVE_ACCURACY } from './duration-quantiles.js';
 import { MAX_GROUP_DURATIONS } from './summary-limits.js';
+import { cutLine } from './slowest-operations.js';
 import { counted } from '../render/counted.js';
 import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
@@ -28,6 +29,11 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
       .trimEnd();
   return [line(header), ...rows.map(line)].map((l) => `  ${l}`);
 }
+
+/** Slowest operations listed in the text (the JSON and the page have all that are kept). */
+const TEXT_SLOWEST = 10;
+/** A slowest operation's line in the text, cut here: the terminal wraps it, the page has more. */
+const TEXT_LINE_CHARS = 400;
 
 const number = (n: number): string => n.toLocaleString('en-US');
 const millis = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms)}ms`);
@@ -131,6 +137,33 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       );
       if (server.slowOperations.length > 15) out.push(`  … ${server.slowOperations.length - 15} more groups (--json has them all)`);
       if (server.slowOperations.slice(0, 15).some((g) => !g.exactQuantiles)) out.push(`  ~: within ${RELATIVE_ACCURACY * 100}% (a group of more than ${number(MAX_GROUP_DURATIONS)} operations keeps a sketch of its durations)`);
+    }
+    if (server.slowest.length > 0) {
+      const shown = server.slowest.slice(0, TEXT_SLOWEST);
+      heading(`Slowest operations (${shown.length} of the ${number(server.slowest.length)} kept; --json and --html have them all)`);
+      const cell = (value: number | null): string => (value === null ? '-' : number(value));
+      out.push(
+        ...formatTable(
+          ['#', 'duration', 'time', 'connection', 'appName', 'keys', 'docs', 'namespace', 'operation', 'plan'],
+          shown.map((op, i) => [
+            String(i + 1),
+            millis(op.durationMillis),
+            time(op.time),
+            escapeTerminal(op.connection ?? '-'),
+            escapeTerminal(op.appName ?? '-'),
+            cell(op.keysExamined),
+            cell(op.docsExamined),
+            escapeTerminal(op.ns),
+            escapeTerminal(op.operation),
+            `${escapeTerminal(op.plan ?? '-')}${op.plan?.startsWith('COLLSCAN') ? ' ◀' : ''}`,
+          ]),
+          [true, true, false, false, false, true, true],
+        ).map((l) => (l.endsWith(' ◀') ? palette.red(l) : l)),
+      );
+      out.push('  their lines:');
+      shown.forEach((op, i) => {
+        if (op.line !== null) out.push(`  ${String(i + 1).padStart(3)}  ${cutLine(escapeTerminal(op.line), TEXT_LINE_CHARS)}`);
+      });
     }
   }
 

@@ -14,6 +14,7 @@ import { isoString } from './iso-string.js';
 import { messageShape } from './message-shape.js';
 import { ReplicationEvents } from './replication-events.js';
 import { SlowOperations } from './slow-operations.js';
+import type { RecordSource } from './slowest-operations.js';
 import type { ServerSummary } from './summary.js';
 import { MAX_COMPONENTS, MAX_SERVER_MESSAGES, MAX_SEVERITIES } from './summary-limits.js';
 import type { SectionCounter } from './section-counter.js';
@@ -52,7 +53,7 @@ export class ServerSection implements SectionCounter {
   readonly #replication = new ReplicationEvents();
   readonly #slow = new SlowOperations();
 
-  add(record: LogRecord, time: number | undefined, _level: Level | undefined, _rank: number): void {
+  add(record: LogRecord, time: number | undefined, _level: Level | undefined, _rank: number, source?: RecordSource): void {
     const severity = record.severity ?? '?';
     this.#severities.add(severity);
     if (record.component) this.#components.add(record.component);
@@ -78,7 +79,7 @@ export class ServerSection implements SectionCounter {
     this.#replication.add(record, time, meaning.election);
     // Other lines' attributes are never read: most lines are counted by their head alone.
     if (id !== null && !SLOW_OPERATION_IDS.has(id)) return;
-    this.#slow.add(record, time);
+    this.#slow.add(record, time, source);
   }
 
   summary(): ServerSummary {

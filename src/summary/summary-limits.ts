@@ -29,6 +29,10 @@ export const MAX_SLOW_POINTS = 2000;
 export const MAX_SLOWEST_POINTS = 100;
 /** COLLSCANs always drawn in the plot (beyond, they are in its sample). */
 export const MAX_COLLSCAN_POINTS = 2000;
+/** The slowest single operations listed, each with its line. */
+export const MAX_SLOWEST_OPERATIONS = 20;
+/** A slowest operation's line is cut here (a server line can be 10 KB and more). */
+export const MAX_SLOWEST_LINE_CHARS = 2000;
 /** Durations a slow-operation group keeps for exact quantiles: a sketch within 1% beyond (duration-quantiles.ts). */
 export const MAX_GROUP_DURATIONS = 1024;
 /** Replica-set state changes and elections listed in time order (the rest are counted). */

@@ -57,10 +57,28 @@ export interface ServerSummary {
    * the outliers (the slowest, every COLLSCAN) and a uniform sample of the rest (slow-points.ts).
    */
   readonly slowPoints: readonly SlowPoint[];
+  /** The slowest single operations (clients' and transactions), slowest first, each with its line. */
+  readonly slowest: readonly SlowestOperation[];
   /** Points offered to the plot: every slow line with a time. */
   readonly slowPointsSeen: number;
   /** COLLSCANs beyond those always drawn (they may be in the sample). */
   readonly collscansSampled: number;
+}
+
+export interface SlowestOperation {
+  readonly time: string | null;
+  /** The server's thread that ran it (`conn123`). */
+  readonly connection: string | null;
+  readonly appName: string | null;
+  /** As in SlowGroup. */
+  readonly ns: string;
+  readonly operation: string;
+  readonly plan: string | null;
+  readonly durationMillis: number;
+  readonly keysExamined: number | null;
+  readonly docsExamined: number | null;
+  /** The line as read, cut at MAX_SLOWEST_LINE_CHARS with `…`; null when summary was not given it. */
+  readonly line: string | null;
 }
 
 export interface SlowPoint {

@@ -2,7 +2,7 @@
  * The summary page of a real server log (Hatchet's replica member rs1) in headless Chromium, at
  * 1400 and 390 px wide: screenshots kept in test-artifacts/report/ (not in git); the slowest
  * operation and every COLLSCAN of the plot's points drawn; no horizontal overflow of the page;
- * plot text not shrunk below 8 px.
+ * plot text not shrunk below 8 px; the slowest operations' table led by the slowest.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,11 +40,13 @@ testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outli
           collscans: points.filter((p) => p.classList.contains('collscan') && drawn(p)).length,
           slowestDrawn: points.some((p) => drawn(p) && p.textContent.includes(' ${slowest} ms ')),
           smallestTick: Math.min(...ticks),
+          slowestRow: document.querySelector('table.slowest tbody tr td')?.textContent,
         };
-      })()`)) as { scrollWidth: number; collscans: number; slowestDrawn: boolean; smallestTick: number };
+      })()`)) as { scrollWidth: number; collscans: number; slowestDrawn: boolean; smallestTick: number; slowestRow: string | undefined };
       t.true(seen.scrollWidth <= width, `${width} px: the page is ${seen.scrollWidth} px wide`);
       t.is(seen.collscans, collscans, `${width} px: every COLLSCAN point drawn`);
       t.true(seen.slowestDrawn, `${width} px: the slowest operation (${slowest} ms) drawn`);
+      t.is(seen.slowestRow, slowest.toLocaleString('en-US'), `${width} px: the slowest operations' table starts with the slowest`);
       t.true(seen.smallestTick >= 8, `${width} px: plot text ${seen.smallestTick.toFixed(1)} px high`);
       await tab.close();
     }
