@@ -168,7 +168,11 @@ export function renderSummaryHtml(summary: Summary): string {
   if (server) {
     sections.push(
       '<h2>Server</h2>',
-      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, peak ${server.connections.peak === null ? 'unknown' : number(server.connections.peak)}. Restarts: ${server.restarts.length === 0 ? 'none' : escapeHtml(server.restarts.map(when).join(', '))}.</p>`,
+      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, peak ${server.connections.peak === null ? 'unknown' : number(server.connections.peak)}. Restarts: ${server.restarts.length === 0 ? 'none' : escapeHtml(server.restarts.map((r) => `${when(r.time)}${r.version === null ? '' : ` (v${r.version})`}`).join(', '))}.</p>`,
+      '<h3>Connections by client IP</h3>',
+      table(['IP', 'opened', 'ended'], server.clients.map((c) => [c.ip, number(c.opened), number(c.ended)]), 'clients'),
+      '<h3>Drivers and applications (client metadata)</h3>',
+      table(['driver', 'version', 'appName', 'connections', 'from'], server.drivers.map((d) => [d.driver, d.version, d.appName, number(d.connections), `${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`]), 'drivers'),
       '<h3>Slow operations</h3>',
       slowPlot(summary),
       table(

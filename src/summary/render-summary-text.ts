@@ -32,6 +32,8 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 
 /** Slowest operations listed in the text (the JSON and the page have all that are kept). */
 const TEXT_SLOWEST = 10;
+/** Client IPs and drivers listed in the text, the most connections first. */
+const TEXT_CLIENTS = 10;
 /** A slowest operation's line in the text, cut here: the terminal wraps it, the page has more. */
 const TEXT_LINE_CHARS = 400;
 
@@ -109,7 +111,21 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     out.push(`  components: ${inline(server.byComponent)}`);
     const { opened, closed, peak } = server.connections;
     out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, peak ${peak === null ? 'unknown' : number(peak)} open`);
-    out.push(`  restarts: ${server.restarts.length === 0 ? 'none' : `${server.restarts.length} (${server.restarts.map(time).join(', ')})`}`);
+    out.push(`  restarts: ${server.restarts.length === 0 ? 'none' : `${server.restarts.length} (${server.restarts.map((r) => `${time(r.time)}${r.version === null ? '' : ` v${escapeTerminal(r.version)}`}`).join(', ')})`}`);
+    if (server.clients.length > 0) {
+      out.push(`  connections by client IP${server.clients.length > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} that opened the most of ${number(server.clients.length)})` : ''}:`);
+      out.push(...formatTable(['opened', 'ended', 'IP'], server.clients.slice(0, TEXT_CLIENTS).map((c) => [number(c.opened), number(c.ended), escapeTerminal(c.ip)]), [true, true]).map((l) => `  ${l}`));
+    }
+    if (server.drivers.length > 0) {
+      out.push(`  drivers (client metadata)${server.drivers.length > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most connections of ${number(server.drivers.length)})` : ''}:`);
+      out.push(
+        ...formatTable(
+          ['connections', 'driver', 'version', 'appName', 'from'],
+          server.drivers.slice(0, TEXT_CLIENTS).map((d) => [number(d.connections), escapeTerminal(d.driver), escapeTerminal(d.version), escapeTerminal(d.appName), escapeTerminal(`${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`)]),
+          [true],
+        ).map((l) => `  ${l}`),
+      );
+    }
     if (server.replication.length > 0) {
       out.push('  replica set, in time order:');
       for (const { time: at, event } of server.replication) out.push(`    ${time(at)}  ${escapeTerminal(event)}`);

@@ -19,6 +19,12 @@ export const MAX_SEVERITIES = 50;
 export const MAX_COMPONENTS = 200;
 /** Server messages, by id (by shape for text lines without one). */
 export const MAX_SERVER_MESSAGES = 2000;
+/** Client IPs with a row of their own (connections opened and ended); the rest share "(other)". */
+export const MAX_CLIENT_IPS = 500;
+/** Drivers by name, version and appName with a row of their own; the rest share "(other)". */
+export const MAX_CLIENT_DRIVERS = 200;
+/** IPs named per driver row (more are said as "…"). */
+export const MAX_DRIVER_IPS = 10;
 /** Slow-operation groups (namespace, operation, shape). */
 export const MAX_SLOW_GROUPS = 2000;
 /** Groups of applied oplog entries (namespace, operation). */

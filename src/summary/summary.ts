@@ -42,7 +42,15 @@ export interface ServerSummary {
   readonly byComponent: readonly Counted[];
   readonly messages: readonly { readonly id: number | null; readonly msg: string; readonly count: number; readonly severity: string }[];
   readonly connections: { readonly opened: number; readonly closed: number; readonly peak: number | null };
-  readonly restarts: readonly string[];
+  /** Each start of the server (two start lines within 10 s are one), with the version it started when its build info says. */
+  readonly restarts: readonly { readonly time: string | null; readonly version: string | null }[];
+  /** Connections opened and ended by client IP, the most opened first; past MAX_CLIENT_IPS, the rest as one `(other)` row. */
+  readonly clients: readonly { readonly ip: string; readonly opened: number; readonly ended: number }[];
+  /**
+   * Drivers by name, version and appName (client metadata), the most connections first, with
+   * the IPs they came from (`moreIps`: more than those named); past MAX_CLIENT_DRIVERS, one `(other)` row.
+   */
+  readonly drivers: readonly { readonly driver: string; readonly version: string; readonly appName: string; readonly connections: number; readonly ips: readonly string[]; readonly moreIps: boolean }[];
   /** State changes and elections, in time order. */
   readonly replication: readonly { readonly time: string | null; readonly event: string }[];
   /** Clients' slow operations and slow transactions, costliest first. */
