@@ -184,6 +184,8 @@ export function renderSummaryHtml(summary: Summary): string {
       slowestTable(server),
       '<h3>Replica set, in time order</h3>',
       table(['time', 'event'], server.replication.map((e) => [when(e.time), e.event])),
+      `<h3>Warnings and errors, every message (${number(server.problems.length)})</h3>`,
+      table(['count', 'id', 'severity', 'first', 'last', 'message'], server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), p.msg]), 'problems'),
       '<h3>Most frequent messages</h3>',
       table(['count', 'id', 'severity', 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), m.severity, m.msg])),
       '<h3>Severity and components</h3>',

@@ -130,6 +130,17 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       out.push('  replica set, in time order:');
       for (const { time: at, event } of server.replication) out.push(`    ${time(at)}  ${escapeTerminal(event)}`);
     }
+    if (server.problems.length === 0) out.push('  warnings and errors: none');
+    else {
+      out.push(`  every warning and error message (${number(server.problems.length)}), the worst first:`);
+      out.push(
+        ...formatTable(
+          ['count', 'id', 's', 'first', 'last', 'message'],
+          server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), escapeTerminal(p.severity), time(p.first), time(p.last), escapeTerminal(p.msg)]),
+          [true, true],
+        ).map((l) => `  ${l}`),
+      );
+    }
     out.push('  most frequent messages:');
     out.push(...formatTable(['count', 'id', 's', 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), escapeTerminal(m.severity), escapeTerminal(m.msg)]), [true, true]).map((l) => `  ${l}`));
     if (server.slowOperations.length > 0) {

@@ -4,7 +4,7 @@
  * work (slow-operations.ts). Most lines are counted by their head alone: only slow
  * operations', events' and connections' attributes are read.
  */
-import type { Level, LogRecord } from '../parse/log-record.js';
+import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
 import { attrValue } from '../parse/record-attributes.js';
 import { connectionEventOf } from '../parse/server-connection.js';
 import { APPLIED_OP_ID, SLOW_QUERY_ID, SLOW_TRANSACTION_ID } from '../parse/server-operation.js';
@@ -15,6 +15,7 @@ import { counted } from './counted.js';
 import { isoString } from './iso-string.js';
 import { messageShape } from './message-shape.js';
 import { ReplicationEvents } from './replication-events.js';
+import { ServerProblems } from './server-problems.js';
 import { SlowOperations } from './slow-operations.js';
 import type { RecordSource } from './slowest-operations.js';
 import type { ServerSummary } from './summary.js';
@@ -30,6 +31,7 @@ const BUILD_INFO_ID = 23403;
 const TEXT_VERSION = /^db version v(\S+)/;
 /** Two "starting" lines closer than this are one restart (4.4+ servers write two). */
 const RESTART_MERGE_MS = 10_000;
+const WARN_RANK = levelRank('warn');
 /** Messages listed, the most frequent. */
 const TOP_MESSAGES = 15;
 
@@ -55,11 +57,12 @@ export class ServerSection implements SectionCounter {
   readonly #connections = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY };
   readonly #restarts: { at: number; version: string | null }[] = [];
   readonly #clients = new ClientConnections();
+  readonly #problems = new ServerProblems();
   #lastRestartLine = Number.NEGATIVE_INFINITY;
   readonly #replication = new ReplicationEvents();
   readonly #slow = new SlowOperations();
 
-  add(record: LogRecord, time: number | undefined, _level: Level | undefined, _rank: number, source?: RecordSource): void {
+  add(record: LogRecord, time: number | undefined, _level: Level | undefined, rank: number, source?: RecordSource): void {
     const severity = record.severity ?? '?';
     this.#severities.add(severity);
     if (record.component) this.#components.add(record.component);
@@ -71,6 +74,7 @@ export class ServerSection implements SectionCounter {
     const held = template === '' ? undefined : this.#messages.add(id ?? `text:${template}`);
     const meaning = id !== null && held?.value?.msg === message ? held.value.meaning : messageMeaning(message);
     if (held && !held.value) held.value = { id, msg: template ?? message, severity, meaning };
+    if (rank <= WARN_RANK && template !== '') this.#problems.add(id ?? `text:${template}`, id, template ?? message, severity, rank, time);
     const connection = connectionEventOf(record);
     if (connection) {
       if (connection.opened) this.#connections.opened++;
@@ -112,6 +116,7 @@ export class ServerSection implements SectionCounter {
       },
       restarts: this.#restarts.map(({ at, version }) => ({ time: isoString(at) ?? null, version })),
       ...this.#clients.summary(),
+      problems: this.#problems.summary(),
       replication: this.#replication.summary(),
       ...slow,
     };

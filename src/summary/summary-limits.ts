@@ -25,6 +25,8 @@ export const MAX_CLIENT_IPS = 500;
 export const MAX_CLIENT_DRIVERS = 200;
 /** IPs named per driver row (more are said as "…"). */
 export const MAX_DRIVER_IPS = 10;
+/** Server warning and error messages, by id (by template for text lines), each in a row of its own. */
+export const MAX_SERVER_PROBLEMS = 500;
 /** Slow-operation groups (namespace, operation, shape). */
 export const MAX_SLOW_GROUPS = 2000;
 /** Groups of applied oplog entries (namespace, operation). */

@@ -41,6 +41,8 @@ export interface ServerSummary {
   readonly bySeverity: readonly Counted[];
   readonly byComponent: readonly Counted[];
   readonly messages: readonly { readonly id: number | null; readonly msg: string; readonly count: number; readonly severity: string }[];
+  /** Every warning and error message (W, E, F), by id (text lines' by template), the worst first, then the most frequent. */
+  readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null }[];
   readonly connections: { readonly opened: number; readonly closed: number; readonly peak: number | null };
   /** Each start of the server (two start lines within 10 s are one), with the version it started when its build info says. */
   readonly restarts: readonly { readonly time: string | null; readonly version: string | null }[];

@@ -159,3 +159,23 @@ test('client IPs and drivers are bounded: past their limits, one "(other)" row e
   t.is(server.drivers.length, MAX_CLIENT_DRIVERS + 1);
   t.like(server.drivers.at(-1), { driver: '(other)', connections: extra });
 });
+
+test('every server warning and error message in its own row, with its count and first and last time, also those the 15 most frequent leave out', async (t) => {
+  // Both members in one summary, as `logtype summary rs1 rs2` reads them.
+  const a = await member('mongod-replica-rs1.log.gz');
+  const b = await member('mongod-replica-rs2.log.gz');
+  const collector = new SummaryCollector();
+  for (const r of [...a.records, ...b.records]) collector.add(r.logType, r.record);
+  const server = collector.summary({ entries: 0, selected: 0, notEntries: 0 }).server!;
+  const problems = [...a.lines, ...b.lines].filter((l) => l.s === 'W' || l.s === 'E' || l.s === 'F');
+  const expected = sorted(
+    [...byKey(problems, (l) => String(l.id))].map(([id, ls]) => {
+      const times = ls.map((l) => Date.parse(l.t.$date));
+      return [id, [ls.length, ls[0]!.msg, new Date(Math.min(...times)).toISOString(), new Date(Math.max(...times)).toISOString()]] as const;
+    }),
+  );
+  t.deepEqual(sorted(server.problems.map((p) => [String(p.id), [p.count, p.msg, p.first, p.last]] as const)), expected);
+  const top = new Set(server.messages.map((m) => m.id));
+  t.true(server.problems.some((p) => !top.has(p.id)), 'a warning the most frequent messages leave out is listed');
+  t.true(server.problems.every((p, i) => i === 0 || server.problems[i - 1]!.count >= p.count || server.problems[i - 1]!.severity !== p.severity), 'the most frequent first within a severity');
+});
