@@ -1,9 +1,11 @@
 /**
- * The summary as one self-contained page: inline CSS and SVG, no script and nothing fetched,
- * so it opens anywhere (a laptop at 3 a.m., an attachment to a ticket). Every string from a
- * log is HTML-escaped.
+ * The summary as one self-contained page: inline CSS and SVG, nothing fetched, so it opens
+ * anywhere (a laptop at 3 a.m., an attachment to a ticket). Its one inline script sorts a
+ * table by a click on a column header (table-sorter.ts); with scripts off, the page reads the
+ * same, its tables in their written order. Every string from a log is HTML-escaped.
  */
 import { counted } from '../render/counted.js';
+import { TABLE_SORTER } from './table-sorter.js';
 import { typeLabel } from './type-label.js';
 import type { Summary } from './summary.js';
 
@@ -218,8 +220,11 @@ figure{margin:12px 0;overflow-x:auto}figcaption{font-weight:600}svg.plot{width:1
 .legend{font-size:12px;color:#566573}.swatch{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:middle}
 pre.line{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;margin:4px 0;max-width:60em}
 .swatch.ok{background:#1565c0}.swatch.collscan{background:#c62828}.none{color:#808b96}
+html.sortable th{cursor:pointer;user-select:none}html.sortable th:hover{text-decoration:underline}
+th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
 </style></head><body>
 ${sections.join('\n')}
+<script>${TABLE_SORTER}</script>
 </body></html>
 `;
 }
