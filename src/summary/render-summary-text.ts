@@ -112,6 +112,10 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     const { opened, closed, peak } = server.connections;
     out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, peak ${peak === null ? 'unknown' : number(peak)} open`);
     out.push(`  restarts: ${server.restarts.length === 0 ? 'none' : `${server.restarts.length} (${server.restarts.map((r) => `${time(r.time)}${r.version === null ? '' : ` v${escapeTerminal(r.version)}`}`).join(', ')})`}`);
+    if (server.replication.length > 0) {
+      out.push('  replica set, in time order:');
+      for (const { time: at, event } of server.replication) out.push(`    ${time(at)}  ${escapeTerminal(event)}`);
+    }
     if (server.clients.length > 0) {
       out.push(`  connections by client IP${server.clients.length > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} that opened the most of ${number(server.clients.length)})` : ''}:`);
       out.push(...formatTable(['opened', 'ended', 'IP'], server.clients.slice(0, TEXT_CLIENTS).map((c) => [number(c.opened), number(c.ended), escapeTerminal(c.ip)]), [true, true]).map((l) => `  ${l}`));
@@ -125,10 +129,6 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
           [true],
         ).map((l) => `  ${l}`),
       );
-    }
-    if (server.replication.length > 0) {
-      out.push('  replica set, in time order:');
-      for (const { time: at, event } of server.replication) out.push(`    ${time(at)}  ${escapeTerminal(event)}`);
     }
     if (server.problems.length === 0) out.push('  warnings and errors: none');
     else {

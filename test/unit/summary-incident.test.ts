@@ -179,3 +179,19 @@ test('every server warning and error message in its own row, with its count and 
   t.true(server.problems.some((p) => !top.has(p.id)), 'a warning the most frequent messages leave out is listed');
   t.true(server.problems.every((p, i) => i === 0 || server.problems[i - 1]!.count >= p.count || server.problems[i - 1]!.severity !== p.severity), 'the most frequent first within a severity');
 });
+
+for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+  test(`${file}: the replica set's story, in time order: this member's state transitions and the other members' states as its lines say them`, async (t) => {
+    const { lines, summary } = await member(file);
+    const events = summary.server!.replication.filter((e) => !e.event.startsWith('election: '));
+    const expected = lines
+      .filter((l) => l.id === 21358 || l.id === 21215)
+      .map((l) => ({
+        time: new Date(l.t.$date).toISOString(),
+        event: l.id === 21358 ? `this member: ${String(l.attr!['oldState'])} → ${String(l.attr!['newState'])}` : `${String(l.attr!['hostAndPort'])} is now ${String(l.attr!['newState'])}`,
+      }))
+      .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+    t.true(expected.some((e) => e.event.endsWith('→ PRIMARY') || e.event.endsWith('is now PRIMARY')));
+    t.deepEqual(events, expected);
+  });
+}
