@@ -14,7 +14,7 @@ import { CHROMIUM, testWithTool } from '../_helpers/system-tool.js';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts/report');
 
-testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outliers drawn, no overflow, readable text; screenshots kept', async (t, executablePath) => {
+testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outliers drawn, no overflow, readable text, tables sort by a click on a header; screenshots kept', async (t, executablePath) => {
   const dir = tempDir('logtype-report-page-');
   const page = path.join(dir, 'rs1.html');
   const log = path.join(REAL_DATA, 'mongod-replica-rs1.log.gz');
