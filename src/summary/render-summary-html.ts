@@ -1,9 +1,11 @@
 /**
- * The summary as one self-contained page: inline CSS and SVG, no script and nothing fetched,
- * so it opens anywhere (a laptop at 3 a.m., an attachment to a ticket). Every string from a
- * log is HTML-escaped.
+ * The summary as one self-contained page: inline CSS and SVG, nothing fetched, so it opens
+ * anywhere (a laptop at 3 a.m., an attachment to a ticket). Its one inline script sorts a
+ * table by a click on a column header (table-sorter.ts); with scripts off, the page reads the
+ * same, its tables in their written order. Every string from a log is HTML-escaped.
  */
 import { counted } from '../render/counted.js';
+import { TABLE_SORTER } from './table-sorter.js';
 import { typeLabel } from './type-label.js';
 import type { Summary } from './summary.js';
 
@@ -15,11 +17,38 @@ const when = (iso: string | null | undefined): string => (iso ? iso.replace('T',
 
 const NUMERIC = /^-?[\d,.]+$/;
 
-function table(header: readonly string[], rows: readonly (readonly string[])[], className = ''): string {
+/** A cell written as it is: markup made here, every string from a log in it already escaped. */
+interface Markup {
+  readonly html: string;
+}
+
+function table(header: readonly string[], rows: readonly (readonly (string | Markup)[])[], className = ''): string {
   if (rows.length === 0) return '<p class="none">none</p>';
+  const cell = (c: string | Markup): string => (typeof c === 'string' ? `<td${NUMERIC.test(c) ? ' class="n"' : ''}>${escapeHtml(c)}</td>` : `<td>${c.html}</td>`);
   return `<table class="${className}"><thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows
-    .map((row) => `<tr>${row.map((cell) => `<td${NUMERIC.test(cell) ? ' class="n"' : ''}>${escapeHtml(cell)}</td>`).join('')}</tr>`)
+    .map((row) => `<tr>${row.map(cell).join('')}</tr>`)
     .join('')}</tbody></table>`;
+}
+
+/** The slowest operations, each line folded away under its row (a server line can be kilobytes). */
+function slowestTable(server: NonNullable<Summary['server']>): string {
+  const cell = (value: number | null): string => (value === null ? '-' : number(value));
+  return table(
+    ['duration ms', 'time', 'connection', 'appName', 'namespace', 'operation', 'plan', 'keys examined', 'docs examined', 'line'],
+    server.slowest.map((op) => [
+      number(op.durationMillis),
+      when(op.time),
+      op.connection ?? '-',
+      op.appName ?? '-',
+      op.ns,
+      op.operation,
+      `${op.plan ?? '-'}${op.plan?.startsWith('COLLSCAN') ? ' ◀' : ''}`,
+      cell(op.keysExamined),
+      cell(op.docsExamined),
+      op.line === null ? '-' : { html: `<details><summary>line</summary><pre class="line">${escapeHtml(op.line)}</pre></details>` },
+    ]),
+    'slowest',
+  );
 }
 
 const PLOT = { width: 960, height: 260, left: 64, right: 16, top: 16, bottom: 36 };
@@ -141,7 +170,11 @@ export function renderSummaryHtml(summary: Summary): string {
   if (server) {
     sections.push(
       '<h2>Server</h2>',
-      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, peak ${server.connections.peak === null ? 'unknown' : number(server.connections.peak)}. Restarts: ${server.restarts.length === 0 ? 'none' : escapeHtml(server.restarts.map(when).join(', '))}.</p>`,
+      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, peak ${server.connections.peak === null ? 'unknown' : number(server.connections.peak)}. Restarts: ${server.restarts.length === 0 ? 'none' : escapeHtml(server.restarts.map((r) => `${when(r.time)}${r.version === null ? '' : ` (v${r.version})`}`).join(', '))}.</p>`,
+      '<h3>Connections by client IP</h3>',
+      table(['IP', 'opened', 'ended'], server.clients.map((c) => [c.ip, number(c.opened), number(c.ended)]), 'clients'),
+      '<h3>Drivers and applications (client metadata)</h3>',
+      table(['driver', 'version', 'appName', 'connections', 'from'], server.drivers.map((d) => [d.driver, d.version, d.appName, number(d.connections), `${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`]), 'drivers'),
       '<h3>Slow operations</h3>',
       slowPlot(summary),
       table(
@@ -149,8 +182,12 @@ export function renderSummaryHtml(summary: Summary): string {
         server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), g.ns, g.operation, g.shape, `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
         'slow',
       ),
+      `<h3>Slowest operations (${number(server.slowest.length)})</h3>`,
+      slowestTable(server),
       '<h3>Replica set, in time order</h3>',
       table(['time', 'event'], server.replication.map((e) => [when(e.time), e.event])),
+      `<h3>Warnings and errors, every message (${number(server.problems.length)})</h3>`,
+      table(['count', 'id', 'severity', 'first', 'last', 'message'], server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), p.msg]), 'problems'),
       '<h3>Most frequent messages</h3>',
       table(['count', 'id', 'severity', 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), m.severity, m.msg])),
       '<h3>Severity and components</h3>',
@@ -181,9 +218,13 @@ figure{margin:12px 0;overflow-x:auto}figcaption{font-weight:600}svg.plot{width:1
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}
 .slow-point{fill:#1565c0;fill-opacity:.6}.slow-point.collscan{fill:#c62828}
 .legend{font-size:12px;color:#566573}.swatch{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:middle}
+pre.line{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;margin:4px 0;max-width:60em}
 .swatch.ok{background:#1565c0}.swatch.collscan{background:#c62828}.none{color:#808b96}
+html.sortable th{cursor:pointer;user-select:none}html.sortable th:hover{text-decoration:underline}
+th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
 </style></head><body>
 ${sections.join('\n')}
+<script>${TABLE_SORTER}</script>
 </body></html>
 `;
 }

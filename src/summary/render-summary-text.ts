@@ -4,6 +4,7 @@
  */
 import { RELATIVE_ACCURACY } from './duration-quantiles.js';
 import { MAX_GROUP_DURATIONS } from './summary-limits.js';
+import { cutLine } from './slowest-operations.js';
 import { counted } from '../render/counted.js';
 import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
@@ -28,6 +29,13 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
       .trimEnd();
   return [line(header), ...rows.map(line)].map((l) => `  ${l}`);
 }
+
+/** Slowest operations listed in the text (the JSON and the page have all that are kept). */
+const TEXT_SLOWEST = 10;
+/** Client IPs and drivers listed in the text, the most connections first. */
+const TEXT_CLIENTS = 10;
+/** A slowest operation's line in the text, cut here: the terminal wraps it, the page has more. */
+const TEXT_LINE_CHARS = 400;
 
 const number = (n: number): string => n.toLocaleString('en-US');
 const millis = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms)}ms`);
@@ -103,10 +111,35 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     out.push(`  components: ${inline(server.byComponent)}`);
     const { opened, closed, peak } = server.connections;
     out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, peak ${peak === null ? 'unknown' : number(peak)} open`);
-    out.push(`  restarts: ${server.restarts.length === 0 ? 'none' : `${server.restarts.length} (${server.restarts.map(time).join(', ')})`}`);
+    out.push(`  restarts: ${server.restarts.length === 0 ? 'none' : `${server.restarts.length} (${server.restarts.map((r) => `${time(r.time)}${r.version === null ? '' : ` v${escapeTerminal(r.version)}`}`).join(', ')})`}`);
     if (server.replication.length > 0) {
       out.push('  replica set, in time order:');
       for (const { time: at, event } of server.replication) out.push(`    ${time(at)}  ${escapeTerminal(event)}`);
+    }
+    if (server.clients.length > 0) {
+      out.push(`  connections by client IP${server.clients.length > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} that opened the most of ${number(server.clients.length)})` : ''}:`);
+      out.push(...formatTable(['opened', 'ended', 'IP'], server.clients.slice(0, TEXT_CLIENTS).map((c) => [number(c.opened), number(c.ended), escapeTerminal(c.ip)]), [true, true]).map((l) => `  ${l}`));
+    }
+    if (server.drivers.length > 0) {
+      out.push(`  drivers (client metadata)${server.drivers.length > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most connections of ${number(server.drivers.length)})` : ''}:`);
+      out.push(
+        ...formatTable(
+          ['connections', 'driver', 'version', 'appName', 'from'],
+          server.drivers.slice(0, TEXT_CLIENTS).map((d) => [number(d.connections), escapeTerminal(d.driver), escapeTerminal(d.version), escapeTerminal(d.appName), escapeTerminal(`${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`)]),
+          [true],
+        ).map((l) => `  ${l}`),
+      );
+    }
+    if (server.problems.length === 0) out.push('  warnings and errors: none');
+    else {
+      out.push(`  every warning and error message (${number(server.problems.length)}), the worst first:`);
+      out.push(
+        ...formatTable(
+          ['count', 'id', 's', 'first', 'last', 'message'],
+          server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), escapeTerminal(p.severity), time(p.first), time(p.last), escapeTerminal(p.msg)]),
+          [true, true],
+        ).map((l) => `  ${l}`),
+      );
     }
     out.push('  most frequent messages:');
     out.push(...formatTable(['count', 'id', 's', 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), escapeTerminal(m.severity), escapeTerminal(m.msg)]), [true, true]).map((l) => `  ${l}`));
@@ -131,6 +164,33 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       );
       if (server.slowOperations.length > 15) out.push(`  … ${server.slowOperations.length - 15} more groups (--json has them all)`);
       if (server.slowOperations.slice(0, 15).some((g) => !g.exactQuantiles)) out.push(`  ~: within ${RELATIVE_ACCURACY * 100}% (a group of more than ${number(MAX_GROUP_DURATIONS)} operations keeps a sketch of its durations)`);
+    }
+    if (server.slowest.length > 0) {
+      const shown = server.slowest.slice(0, TEXT_SLOWEST);
+      heading(`Slowest operations (${shown.length} of the ${number(server.slowest.length)} kept; --json and --html have them all)`);
+      const cell = (value: number | null): string => (value === null ? '-' : number(value));
+      out.push(
+        ...formatTable(
+          ['#', 'duration', 'time', 'connection', 'appName', 'keys', 'docs', 'namespace', 'operation', 'plan'],
+          shown.map((op, i) => [
+            String(i + 1),
+            millis(op.durationMillis),
+            time(op.time),
+            escapeTerminal(op.connection ?? '-'),
+            escapeTerminal(op.appName ?? '-'),
+            cell(op.keysExamined),
+            cell(op.docsExamined),
+            escapeTerminal(op.ns),
+            escapeTerminal(op.operation),
+            `${escapeTerminal(op.plan ?? '-')}${op.plan?.startsWith('COLLSCAN') ? ' ◀' : ''}`,
+          ]),
+          [true, true, false, false, false, true, true],
+        ).map((l) => (l.endsWith(' ◀') ? palette.red(l) : l)),
+      );
+      out.push('  their lines:');
+      shown.forEach((op, i) => {
+        if (op.line !== null) out.push(`  ${String(i + 1).padStart(3)}  ${cutLine(escapeTerminal(op.line), TEXT_LINE_CHARS)}`);
+      });
     }
   }
 

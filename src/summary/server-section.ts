@@ -4,16 +4,20 @@
  * work (slow-operations.ts). Most lines are counted by their head alone: only slow
  * operations', events' and connections' attributes are read.
  */
-import type { Level, LogRecord } from '../parse/log-record.js';
+import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
+import { attrValue } from '../parse/record-attributes.js';
 import { connectionEventOf } from '../parse/server-connection.js';
 import { APPLIED_OP_ID, SLOW_QUERY_ID, SLOW_TRANSACTION_ID } from '../parse/server-operation.js';
 import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
+import { CLIENT_METADATA_ID, ClientConnections } from './client-connections.js';
 import { counted } from './counted.js';
 import { isoString } from './iso-string.js';
 import { messageShape } from './message-shape.js';
 import { ReplicationEvents } from './replication-events.js';
+import { ServerProblems } from './server-problems.js';
 import { SlowOperations } from './slow-operations.js';
+import type { RecordSource } from './slowest-operations.js';
 import type { ServerSummary } from './summary.js';
 import { MAX_COMPONENTS, MAX_SERVER_MESSAGES, MAX_SEVERITIES } from './summary-limits.js';
 import type { SectionCounter } from './section-counter.js';
@@ -22,8 +26,12 @@ import type { SectionCounter } from './section-counter.js';
 const SLOW_OPERATION_IDS = new Set([SLOW_QUERY_ID, APPLIED_OP_ID, SLOW_TRANSACTION_ID]);
 const ELECTION = /election succeeded|starting an election|running for election|election failed|lost election|not electing self|stepping down from primary|stepdown/i;
 const RESTART = /^MongoDB starting|SERVER RESTARTED/;
+/** The version a server started: 4.4+'s build info (id 23403), a text line's `db version v4.0.10`. */
+const BUILD_INFO_ID = 23403;
+const TEXT_VERSION = /^db version v(\S+)/;
 /** Two "starting" lines closer than this are one restart (4.4+ servers write two). */
 const RESTART_MERGE_MS = 10_000;
+const WARN_RANK = levelRank('warn');
 /** Messages listed, the most frequent. */
 const TOP_MESSAGES = 15;
 
@@ -47,12 +55,14 @@ export class ServerSection implements SectionCounter {
   readonly #components = new BoundedCounts(MAX_COMPONENTS);
   readonly #messages = new BoundedCounts<MessageStats | undefined, number | string>(MAX_SERVER_MESSAGES);
   readonly #connections = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY };
-  readonly #restarts: number[] = [];
+  readonly #restarts: { at: number; version: string | null }[] = [];
+  readonly #clients = new ClientConnections();
+  readonly #problems = new ServerProblems();
   #lastRestartLine = Number.NEGATIVE_INFINITY;
   readonly #replication = new ReplicationEvents();
   readonly #slow = new SlowOperations();
 
-  add(record: LogRecord, time: number | undefined, _level: Level | undefined, _rank: number): void {
+  add(record: LogRecord, time: number | undefined, _level: Level | undefined, rank: number, source?: RecordSource): void {
     const severity = record.severity ?? '?';
     this.#severities.add(severity);
     if (record.component) this.#components.add(record.component);
@@ -64,21 +74,33 @@ export class ServerSection implements SectionCounter {
     const held = template === '' ? undefined : this.#messages.add(id ?? `text:${template}`);
     const meaning = id !== null && held?.value?.msg === message ? held.value.meaning : messageMeaning(message);
     if (held && !held.value) held.value = { id, msg: template ?? message, severity, meaning };
+    if (rank <= WARN_RANK && template !== '') this.#problems.add(id ?? `text:${template}`, id, template ?? message, severity, rank, time);
     const connection = connectionEventOf(record);
     if (connection) {
       if (connection.opened) this.#connections.opened++;
       else this.#connections.closed++;
       const open = connection.open;
       if (open !== undefined && open > this.#connections.peak) this.#connections.peak = open;
+      this.#clients.connection(record, connection.opened);
     } else if (meaning.restart) {
       const at = time ?? Number.NaN;
-      if (!(Math.abs(at - this.#lastRestartLine) < RESTART_MERGE_MS)) this.#restarts.push(at);
+      if (!(Math.abs(at - this.#lastRestartLine) < RESTART_MERGE_MS)) this.#restarts.push({ at, version: null });
       this.#lastRestartLine = at;
-    }
+    } else if (id === CLIENT_METADATA_ID || (id === null && record.component === 'NETWORK')) this.#clients.add(record);
+    else if (id === BUILD_INFO_ID || (id === null && record.component === 'CONTROL' && message.startsWith('db version'))) this.#startedVersion(record, time);
     this.#replication.add(record, time, meaning.election);
     // Other lines' attributes are never read: most lines are counted by their head alone.
     if (id !== null && !SLOW_OPERATION_IDS.has(id)) return;
-    this.#slow.add(record, time);
+    this.#slow.add(record, time, source);
+  }
+
+  /** The version a restart started: build info written within RESTART_MERGE_MS of its start lines (else it is a log rotation's, not a start's). */
+  #startedVersion(record: LogRecord, time: number | undefined): void {
+    const restart = this.#restarts[this.#restarts.length - 1];
+    if (!restart || restart.version !== null || !(Math.abs((time ?? Number.NaN) - this.#lastRestartLine) < RESTART_MERGE_MS)) return;
+    const buildInfo = record.id === BUILD_INFO_ID ? attrValue(record, 'buildInfo') : undefined;
+    const version = record.id === BUILD_INFO_ID ? (typeof buildInfo === 'object' && buildInfo !== null ? (buildInfo as Record<string, unknown>)['version'] : undefined) : TEXT_VERSION.exec(record.message)?.[1];
+    if (typeof version === 'string') restart.version = version;
   }
 
   summary(): ServerSummary {
@@ -92,7 +114,9 @@ export class ServerSection implements SectionCounter {
         closed: this.#connections.closed,
         peak: Number.isFinite(this.#connections.peak) ? this.#connections.peak : null,
       },
-      restarts: this.#restarts.map((t) => isoString(t) ?? 'time unknown'),
+      restarts: this.#restarts.map(({ at, version }) => ({ time: isoString(at) ?? null, version })),
+      ...this.#clients.summary(),
+      problems: this.#problems.summary(),
       replication: this.#replication.summary(),
       ...slow,
     };

@@ -15,6 +15,7 @@ import { operationQueryPattern, serverOperationOf, transactionOutcome, type Serv
 import { slowOperationOf } from '../parse/slow-operation.js';
 import { DurationQuantiles } from './duration-quantiles.js';
 import { SlowPoints } from './slow-points.js';
+import { SlowestOperations, type RecordSource } from './slowest-operations.js';
 import type { AppliedGroup, ServerSummary, SlowGroup } from './summary.js';
 import { MAX_APPLIED_GROUPS, MAX_GROUP_DURATIONS, MAX_SLOW_GROUPS } from './summary-limits.js';
 
@@ -45,16 +46,20 @@ export class SlowOperations {
   #otherApplied = 0;
   /** The plot's points: its outliers and a sample of the rest, so the plot stays readable and the page small. */
   readonly #points = new SlowPoints();
+  readonly #slowest = new SlowestOperations();
 
-  /** A line that may be slow work (one with a duration); any other is left alone. */
-  add(record: LogRecord, time: number | undefined): void {
+  /** A line that may be slow work (one with a duration); any other is left alone. `source`: its line, read only if it is among the slowest. */
+  add(record: LogRecord, time: number | undefined, source?: RecordSource): void {
     const slow = slowOperationOf(record);
     if (!slow) return;
     const { durationMillis, plan } = slow;
     const operation = serverOperationOf(record, slow);
     const { ns } = operation;
     if (operation.kind === 'applied') this.#addApplied(operation, durationMillis);
-    else this.#addGroup(record, operation, durationMillis, plan);
+    else {
+      this.#addGroup(record, operation, durationMillis, plan);
+      this.#slowest.add(record, time, operation, durationMillis, plan, source);
+    }
     if (time !== undefined) this.#points.add(time, durationMillis, ns, plan?.startsWith('COLLSCAN') === true);
   }
 
@@ -113,7 +118,7 @@ export class SlowOperations {
   }
 
   /** The groups, costliest first (groups beyond the limit as one row); the points in time order. */
-  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints' | 'slowPointsSeen' | 'collscansSampled'> {
+  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints' | 'slowPointsSeen' | 'collscansSampled' | 'slowest'> {
     const groups = [...this.#groups.values()]
       .map((g): SlowGroup => ({
         kind: g.kind,
@@ -147,6 +152,7 @@ export class SlowOperations {
     return {
       slowOperations: this.#other > 0 ? [...groups, otherGroups(this.#other)] : groups,
       appliedOperations: this.#otherApplied > 0 ? [...applied, otherApplied(this.#otherApplied)] : applied,
+      slowest: this.#slowest.summary(),
       ...this.#points.summary(),
     };
   }

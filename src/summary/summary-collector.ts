@@ -10,6 +10,7 @@ import { AuditSection } from './audit-section.js';
 import { isoString } from './iso-string.js';
 import type { SectionCounter } from './section-counter.js';
 import { ServerSection } from './server-section.js';
+import type { RecordSource } from './slowest-operations.js';
 import type { Summary } from './summary.js';
 import { MAX_OTHER_TYPE_NAMES, MAX_TYPES, OTHER_TYPES } from './summary-limits.js';
 import { TypeStats } from './type-stats.js';
@@ -27,8 +28,11 @@ export class SummaryCollector {
   #server: ServerSection | undefined;
   #audit: AuditSection | undefined;
 
-  /** One selected entry and its record (undefined when its contents did not parse); `stampedAt`: kubectl's time. */
-  add(logType: string, record: LogRecord | undefined, stampedAt?: number): void {
+  /**
+   * One selected entry and its record (undefined when its contents did not parse); `stampedAt`:
+   * kubectl's time; `source`: the entry, whose contents are read only for the few lines kept whole.
+   */
+  add(logType: string, record: LogRecord | undefined, stampedAt?: number, source?: RecordSource): void {
     let stats = logType === this.#lastType ? this.#lastStats : this.#types.get(logType);
     if (!stats) stats = this.#types.size < MAX_TYPES ? this.#newType(logType) : this.#otherType(logType);
     this.#lastType = logType;
@@ -38,7 +42,7 @@ export class SummaryCollector {
     const rank = level === undefined ? Infinity : levelRank(level);
     stats.count(record !== undefined, time, level, rank);
     if (time !== undefined && !Number.isNaN(time)) this.#activity.add(time, stats.index, rank);
-    if (record) (stats.section ??= this.#sectionOf(stats)).add(record, time, level, rank);
+    if (record) (stats.section ??= this.#sectionOf(stats)).add(record, time, level, rank, source);
   }
 
   #newType(logType: string): TypeStats {

@@ -19,6 +19,14 @@ export const MAX_SEVERITIES = 50;
 export const MAX_COMPONENTS = 200;
 /** Server messages, by id (by shape for text lines without one). */
 export const MAX_SERVER_MESSAGES = 2000;
+/** Client IPs with a row of their own (connections opened and ended); the rest share "(other)". */
+export const MAX_CLIENT_IPS = 500;
+/** Drivers by name, version and appName with a row of their own; the rest share "(other)". */
+export const MAX_CLIENT_DRIVERS = 200;
+/** IPs named per driver row (more are said as "…"). */
+export const MAX_DRIVER_IPS = 10;
+/** Server warning and error messages, by id (by template for text lines), each in a row of its own. */
+export const MAX_SERVER_PROBLEMS = 500;
 /** Slow-operation groups (namespace, operation, shape). */
 export const MAX_SLOW_GROUPS = 2000;
 /** Groups of applied oplog entries (namespace, operation). */
@@ -29,6 +37,10 @@ export const MAX_SLOW_POINTS = 2000;
 export const MAX_SLOWEST_POINTS = 100;
 /** COLLSCANs always drawn in the plot (beyond, they are in its sample). */
 export const MAX_COLLSCAN_POINTS = 2000;
+/** The slowest single operations listed, each with its line. */
+export const MAX_SLOWEST_OPERATIONS = 20;
+/** A slowest operation's line is cut here (a server line can be 10 KB and more). */
+export const MAX_SLOWEST_LINE_CHARS = 2000;
 /** Durations a slow-operation group keeps for exact quantiles: a sketch within 1% beyond (duration-quantiles.ts). */
 export const MAX_GROUP_DURATIONS = 1024;
 /** Replica-set state changes and elections listed in time order (the rest are counted). */

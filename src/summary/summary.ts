@@ -41,8 +41,18 @@ export interface ServerSummary {
   readonly bySeverity: readonly Counted[];
   readonly byComponent: readonly Counted[];
   readonly messages: readonly { readonly id: number | null; readonly msg: string; readonly count: number; readonly severity: string }[];
+  /** Every warning and error message (W, E, F), by id (text lines' by template), the worst first, then the most frequent. */
+  readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null }[];
   readonly connections: { readonly opened: number; readonly closed: number; readonly peak: number | null };
-  readonly restarts: readonly string[];
+  /** Each start of the server (two start lines within 10 s are one), with the version it started when its build info says. */
+  readonly restarts: readonly { readonly time: string | null; readonly version: string | null }[];
+  /** Connections opened and ended by client IP, the most opened first; past MAX_CLIENT_IPS, the rest as one `(other)` row. */
+  readonly clients: readonly { readonly ip: string; readonly opened: number; readonly ended: number }[];
+  /**
+   * Drivers by name, version and appName (client metadata), the most connections first, with
+   * the IPs they came from (`moreIps`: more than those named); past MAX_CLIENT_DRIVERS, one `(other)` row.
+   */
+  readonly drivers: readonly { readonly driver: string; readonly version: string; readonly appName: string; readonly connections: number; readonly ips: readonly string[]; readonly moreIps: boolean }[];
   /** State changes and elections, in time order. */
   readonly replication: readonly { readonly time: string | null; readonly event: string }[];
   /** Clients' slow operations and slow transactions, costliest first. */
@@ -57,10 +67,28 @@ export interface ServerSummary {
    * the outliers (the slowest, every COLLSCAN) and a uniform sample of the rest (slow-points.ts).
    */
   readonly slowPoints: readonly SlowPoint[];
+  /** The slowest single operations (clients' and transactions), slowest first, each with its line. */
+  readonly slowest: readonly SlowestOperation[];
   /** Points offered to the plot: every slow line with a time. */
   readonly slowPointsSeen: number;
   /** COLLSCANs beyond those always drawn (they may be in the sample). */
   readonly collscansSampled: number;
+}
+
+export interface SlowestOperation {
+  readonly time: string | null;
+  /** The server's thread that ran it (`conn123`). */
+  readonly connection: string | null;
+  readonly appName: string | null;
+  /** As in SlowGroup. */
+  readonly ns: string;
+  readonly operation: string;
+  readonly plan: string | null;
+  readonly durationMillis: number;
+  readonly keysExamined: number | null;
+  readonly docsExamined: number | null;
+  /** The line as read, cut at MAX_SLOWEST_LINE_CHARS with `…`; null when summary was not given it. */
+  readonly line: string | null;
 }
 
 export interface SlowPoint {

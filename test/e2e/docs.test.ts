@@ -81,3 +81,21 @@ test('docs/formats.md §7 names every known problem doctor looks for', (t) => {
   t.not(section, '');
   for (const problem of KNOWN_PROBLEMS) t.regex(section, new RegExp(`^\\| \`${problem.id}\``, 'm'), problem.id);
 });
+
+test('docs/report.md: every row logtype says yes or partly to names a test that exists, in the file it names', (t) => {
+  const report = fs.readFileSync(path.join(REPO, 'docs/report.md'), 'utf8');
+  const rows = report.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| what') && !line.startsWith('|---'));
+  t.true(rows.length >= 15, `${rows.length} rows`);
+  for (const row of rows) {
+    const [what, , , logtype, backed] = row.split(' | ').map((cell) => cell.replace(/^\| |\s\|$/g, ''));
+    if (logtype!.startsWith('no')) {
+      t.is(backed, '-', `${what}: no test for a row not built`);
+      continue;
+    }
+    const named = /^`([^`]+)` › "([^"]+)"/.exec(backed ?? '');
+    if (logtype!.startsWith('partly') && backed === '-') continue;
+    t.truthy(named, `${what}: names its test`);
+    const source = fs.readFileSync(path.join(REPO, named![1]!), 'utf8');
+    t.true(source.includes(named![2]!), `${what}: ${named![1]} has "${named![2]}"`);
+  }
+});

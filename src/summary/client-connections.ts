@@ -1,0 +1,123 @@
+/**
+ * Who connected: connections opened and ended by client IP (22943 and 22944's `remote`, a text
+ * line's `connection accepted from IP:PORT` and `end connection IP:PORT`), and the drivers
+ * that said who they were (client metadata, 51800; a text line's `received client metadata`)
+ * by driver, version and appName, each with how many connections and from which IPs. Only
+ * those lines are read; the keys are bounded, those beyond counted in one "(other)" row.
+ */
+import type { LogRecord } from '../parse/log-record.js';
+import { attrValue } from '../parse/record-attributes.js';
+import type { ServerSummary } from './summary.js';
+import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_DRIVER_IPS } from './summary-limits.js';
+
+export const CLIENT_METADATA_ID = 51800;
+/** The row that counts the keys beyond a limit. */
+export const OTHER = '(other)';
+
+const TEXT_REMOTE = /^(?:connection accepted from|end connection) (\S+)/;
+const TEXT_METADATA = /^received client metadata from (\S+) \S+: (.*)$/;
+/** The shell-notation document of a text line: what the metadata says, read by its words. */
+const TEXT_DRIVER = /driver: \{ name: "((?:[^"\\]|\\.)*)", version: "((?:[^"\\]|\\.)*)"/;
+const TEXT_APPLICATION = /application: \{ name: "((?:[^"\\]|\\.)*)"/;
+
+/** `10.0.0.1:5`, `[::1]:5`: the host without its port. */
+export function remoteHost(remote: string): string {
+  const bracketed = /^\[([^\]]*)\](?::\d+)?$/.exec(remote);
+  if (bracketed) return bracketed[1]!;
+  const colon = remote.lastIndexOf(':');
+  // An IPv6 address written without brackets has several colons and no port to cut.
+  return colon > 0 && remote.indexOf(':') === colon && /^\d+$/.test(remote.slice(colon + 1)) ? remote.slice(0, colon) : remote;
+}
+
+interface IpCounts {
+  opened: number;
+  ended: number;
+}
+
+interface DriverCounts {
+  readonly driver: string;
+  readonly version: string;
+  readonly appName: string;
+  connections: number;
+  readonly ips: Set<string>;
+  /** IPs beyond MAX_DRIVER_IPS were seen. */
+  moreIps: boolean;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const member = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
+
+export class ClientConnections {
+  readonly #ips = new Map<string, IpCounts>();
+  readonly #otherIps: IpCounts = { opened: 0, ended: 0 };
+  readonly #drivers = new Map<string, DriverCounts>();
+  #otherDrivers = 0;
+
+  /** A connection opened or ended (the caller knows which: connectionEventOf). */
+  connection(record: LogRecord, opened: boolean): void {
+    const remote = record.id === undefined ? TEXT_REMOTE.exec(record.message)?.[1] : text(attrValue(record, 'remote'));
+    const ip = remote === undefined ? '(unknown)' : remoteHost(remote);
+    let counts = this.#ips.get(ip);
+    if (!counts) {
+      if (this.#ips.size < MAX_CLIENT_IPS) this.#ips.set(ip, (counts = { opened: 0, ended: 0 }));
+      else counts = this.#otherIps;
+    }
+    if (opened) counts.opened++;
+    else counts.ended++;
+  }
+
+  /** Any server line: only client metadata's is read further. */
+  add(record: LogRecord): void {
+    const id = record.id;
+    let driver: string | undefined;
+    let version: string | undefined;
+    let appName: string | undefined;
+    let remote: string | undefined;
+    if (id === CLIENT_METADATA_ID) {
+      const doc = attrValue(record, 'doc');
+      const about = member(doc, 'driver');
+      driver = text(member(about, 'name'));
+      version = text(member(about, 'version'));
+      appName = text(member(member(doc, 'application'), 'name'));
+      remote = text(attrValue(record, 'remote'));
+    } else if (id === undefined && record.component === 'NETWORK' && record.message.startsWith('received client metadata')) {
+      const line = TEXT_METADATA.exec(record.message);
+      if (!line) return;
+      remote = line[1];
+      const about = TEXT_DRIVER.exec(line[2]!);
+      driver = about?.[1];
+      version = about?.[2];
+      appName = TEXT_APPLICATION.exec(line[2]!)?.[1];
+    } else return;
+    this.#driver(driver ?? '(not said)', version ?? '-', appName ?? '-', remote === undefined ? '(unknown)' : remoteHost(remote));
+  }
+
+  #driver(driver: string, version: string, appName: string, ip: string): void {
+    const key = `${driver}\u0000${version}\u0000${appName}`;
+    let counts = this.#drivers.get(key);
+    if (!counts) {
+      if (this.#drivers.size >= MAX_CLIENT_DRIVERS) {
+        this.#otherDrivers++;
+        return;
+      }
+      this.#drivers.set(key, (counts = { driver, version, appName, connections: 0, ips: new Set(), moreIps: false }));
+    }
+    counts.connections++;
+    if (counts.ips.has(ip)) return;
+    if (counts.ips.size < MAX_DRIVER_IPS) counts.ips.add(ip);
+    else counts.moreIps = true;
+  }
+
+  /** IPs by connections opened, then drivers by connections; the keys beyond the limits as one "(other)" row each. */
+  summary(): Pick<ServerSummary, 'clients' | 'drivers'> {
+    const clients = [...this.#ips.entries()]
+      .map(([ip, c]) => ({ ip, opened: c.opened, ended: c.ended }))
+      .sort((a, b) => b.opened - a.opened || b.ended - a.ended || (a.ip < b.ip ? -1 : 1));
+    if (this.#otherIps.opened + this.#otherIps.ended > 0) clients.push({ ip: OTHER, ...this.#otherIps });
+    const drivers = [...this.#drivers.values()]
+      .map((d) => ({ driver: d.driver, version: d.version, appName: d.appName, connections: d.connections, ips: [...d.ips].sort(), moreIps: d.moreIps }))
+      .sort((a, b) => b.connections - a.connections || (a.driver < b.driver ? -1 : a.driver > b.driver ? 1 : 0));
+    if (this.#otherDrivers > 0) drivers.push({ driver: OTHER, version: '', appName: '', connections: this.#otherDrivers, ips: [], moreIps: false });
+    return { clients, drivers };
+  }
+}

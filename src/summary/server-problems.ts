@@ -1,0 +1,60 @@
+/**
+ * Every warning and error message of the server, each in a row of its own whatever its count:
+ * grouped by id (a pre-4.4 text line's by its template), with how many, the worst severity
+ * it was written at, and its first and last time. Only warning, error and fatal lines come
+ * here; past MAX_SERVER_PROBLEMS messages, the rest are counted in one "(other)" row.
+ */
+import { isoString } from './iso-string.js';
+import type { ServerSummary } from './summary.js';
+import { MAX_SERVER_PROBLEMS } from './summary-limits.js';
+
+interface ProblemStats {
+  readonly id: number | null;
+  readonly msg: string;
+  severity: string;
+  rank: number;
+  count: number;
+  first: number;
+  last: number;
+}
+
+export class ServerProblems {
+  readonly #messages = new Map<number | string, ProblemStats>();
+  readonly #other = { count: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
+
+  /** A line at warning level or worse: its group's key, id and message (the template of a text line), severity and its rank (levelRank). */
+  add(key: number | string, id: number | null, msg: string, severity: string, rank: number, time: number | undefined): void {
+    let stats = this.#messages.get(key);
+    if (!stats) {
+      if (this.#messages.size >= MAX_SERVER_PROBLEMS) {
+        widen(this.#other, time);
+        this.#other.count++;
+        return;
+      }
+      stats = { id, msg, severity, rank, count: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
+      this.#messages.set(key, stats);
+    }
+    stats.count++;
+    if (rank < stats.rank) {
+      stats.rank = rank;
+      stats.severity = severity;
+    }
+    widen(stats, time);
+  }
+
+  /** The worst severity first, then the most frequent. */
+  summary(): ServerSummary['problems'] {
+    const rows = [...this.#messages.values()]
+      .sort((a, b) => a.rank - b.rank || b.count - a.count || a.first - b.first)
+      .map((p) => ({ id: p.id, msg: p.msg, severity: p.severity, count: p.count, first: isoString(p.first) ?? null, last: isoString(p.last) ?? null }));
+    const other = this.#other;
+    if (other.count > 0) rows.push({ id: null, msg: '(other)', severity: '', count: other.count, first: isoString(other.first) ?? null, last: isoString(other.last) ?? null });
+    return rows;
+  }
+}
+
+function widen(range: { first: number; last: number }, time: number | undefined): void {
+  if (time === undefined || Number.isNaN(time)) return;
+  if (time < range.first) range.first = time;
+  if (time > range.last) range.last = time;
+}

@@ -1,0 +1,197 @@
+/**
+ * The summary's incident sections on real server logs (Hatchet's replica members rs1 and rs2,
+ * test/fixtures/real/SOURCES.md), each checked against the lines themselves read with
+ * JSON.parse (the text logs of mtools with their own words): the slowest single operations;
+ * connections by client IP, drivers and appName, restarts with the version started.
+ */
+import path from 'node:path';
+import test from 'ava';
+import { parseRecord } from '../../src/parse/parse-record.js';
+import { SummaryCollector } from '../../src/summary/summary-collector.js';
+import { cutLine } from '../../src/summary/slowest-operations.js';
+import { remoteHost } from '../../src/summary/client-connections.js';
+import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_SLOWEST_LINE_CHARS, MAX_SLOWEST_OPERATIONS } from '../../src/summary/summary-limits.js';
+import type { Summary } from '../../src/summary/summary.js';
+import { readRecords, type ReadRecord } from '../_helpers/read-records.js';
+import { REAL_DATA } from '../_helpers/sidecar-process.js';
+
+interface ServerLine {
+  readonly t: { readonly $date: string };
+  readonly s: string;
+  readonly id: number;
+  readonly ctx: string;
+  readonly msg: string;
+  readonly attr?: Record<string, unknown>;
+}
+
+async function member(file: string): Promise<{ records: ReadRecord[]; lines: ServerLine[]; summary: Summary }> {
+  const { records } = await readRecords(path.join(REAL_DATA, file), 'mongodb');
+  const collector = new SummaryCollector();
+  for (const r of records) collector.add(r.logType, r.record, undefined, { contents: r.contents });
+  const summary = collector.summary({ entries: records.length, selected: records.length, notEntries: 0 });
+  return { records, lines: records.map((r) => JSON.parse(r.contents) as ServerLine), summary };
+}
+
+const durationOf = (line: ServerLine): number => line.attr!['durationMillis'] as number;
+
+for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+  test(`${file}: the slowest single operations are the slowest client operations' lines, with their connection, app, figures and line`, async (t) => {
+    const { records, lines, summary } = await member(file);
+    // Clients' operations and transactions (51803, 51802), not the entries a secondary applied (51801).
+    const slow = lines.map((line, i) => ({ line, contents: records[i]!.contents })).filter(({ line }) => (line.id === 51803 || line.id === 51802) && typeof line.attr?.['durationMillis'] === 'number');
+    const expected = slow.sort((a, b) => durationOf(b.line) - durationOf(a.line)).slice(0, MAX_SLOWEST_OPERATIONS);
+    const got = summary.server!.slowest;
+    t.is(got.length, Math.min(MAX_SLOWEST_OPERATIONS, slow.length));
+    t.deepEqual(got.map((op) => op.durationMillis), expected.map(({ line }) => durationOf(line)));
+    for (const op of got) {
+      // Ties in duration may come in either order: find the line by its own text.
+      const match = expected.find(({ contents }) => op.line === cutLine(contents, MAX_SLOWEST_LINE_CHARS));
+      t.truthy(match, `the line of the ${op.durationMillis} ms operation is one of the slowest`);
+      const { line } = match!;
+      t.is(op.connection, line.ctx);
+      t.is(op.appName, (line.attr!['appName'] as string | undefined) ?? null);
+      t.is(op.keysExamined, (line.attr!['keysExamined'] as number | undefined) ?? null);
+      t.is(op.docsExamined, (line.attr!['docsExamined'] as number | undefined) ?? null);
+      t.is(op.plan, (line.attr!['planSummary'] as string | undefined) ?? null);
+      t.is(op.time, new Date(line.t.$date).toISOString());
+      t.true(op.line!.length <= MAX_SLOWEST_LINE_CHARS);
+    }
+    const long = expected.filter(({ contents }) => contents.length > MAX_SLOWEST_LINE_CHARS).length;
+    t.is(got.filter((op) => op.line!.endsWith('…')).length, long, 'lines longer than the limit are cut, marked …');
+  });
+}
+
+test('a line is cut at its limit, never between the halves of a surrogate pair', (t) => {
+  t.is(cutLine('abcdef', 6), 'abcdef');
+  t.is(cutLine('abcdefg', 6), 'abcde…');
+  // '😀' is two UTF-16 units: a cut after its first half drops it whole.
+  t.is(cutLine('abcd😀fg', 6), 'abcd…');
+  t.is(cutLine('abc😀efg', 6), 'abc😀…');
+});
+
+/** Entries by key, in key order: the order a table lists them in is tested on its own. */
+const sorted = <V>(entries: Iterable<readonly [string, V]>): [string, V][] => [...entries].map(([k, v]): [string, V] => [k, v]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+const byKey = <T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> => {
+  const map = new Map<string, T[]>();
+  for (const item of items) map.set(key(item), [...(map.get(key(item)) ?? []), item]);
+  return map;
+};
+
+for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+  test(`${file}: connections by client IP, drivers with version and appName, and the restart with the version it started`, async (t) => {
+    const { lines, summary } = await member(file);
+    const server = summary.server!;
+    const host = (line: ServerLine): string => (line.attr!['remote'] as string).replace(/:\d+$/, '');
+    const accepted = byKey(lines.filter((l) => l.id === 22943), host);
+    const ended = byKey(lines.filter((l) => l.id === 22944), host);
+    t.deepEqual(
+      sorted(server.clients.map((c) => [c.ip, [c.opened, c.ended]] as const)),
+      sorted([...new Set([...accepted.keys(), ...ended.keys()])].map((ip) => [ip, [accepted.get(ip)?.length ?? 0, ended.get(ip)?.length ?? 0]] as const)),
+    );
+    t.true(server.clients.length > 0);
+    const metadata = lines.filter((l) => l.id === 51800).map((l) => {
+      const doc = l.attr!['doc'] as { driver: { name: string; version: string }; application?: { name: string } };
+      return { key: `${doc.driver.name} ${doc.driver.version} ${doc.application?.name ?? '-'}`, ip: host(l) };
+    });
+    const drivers = byKey(metadata, (m) => m.key);
+    t.deepEqual(
+      sorted(server.drivers.map((d) => [`${d.driver} ${d.version} ${d.appName}`, [d.connections, d.ips]] as const)),
+      sorted([...drivers].map(([key, ms]) => [key, [ms.length, [...new Set(ms.map((m) => m.ip))].sort()]] as const)),
+    );
+    t.true(server.drivers.some((d) => d.appName !== '-'), 'an appName is read');
+    t.true(server.drivers.every((d, i) => i === 0 || server.drivers[i - 1]!.connections >= d.connections), 'the most connections first');
+    const versions = lines.filter((l) => l.id === 23403).map((l) => (l.attr!['buildInfo'] as { version: string }).version);
+    t.deepEqual(server.restarts.map((r) => r.version), versions);
+    t.is(server.restarts.length, lines.filter((l) => l.id === 4615611).length);
+  });
+}
+
+test('pre-4.4 text logs: connections by client IP, drivers from the metadata text, the version a start wrote; a version a log rotation writes is no restart', async (t) => {
+  for (const [file, restarts] of [
+    ['mongod-4.0-text-slow-transactions.log', 1],
+    ['mongod-4.2-text.log', 0],
+  ] as const) {
+    const { records } = await readRecords(path.join(REAL_DATA, file), 'mongodb');
+    const collector = new SummaryCollector();
+    for (const r of records) collector.add(r.logType, r.record, undefined, { contents: r.contents });
+    const server = collector.summary({ entries: records.length, selected: records.length, notEntries: 0 }).server!;
+    const text = records.map((r) => r.contents);
+    const count = (words: string, ip: string): number => text.filter((l) => l.includes(`] ${words} ${ip}:`)).length;
+    t.true(server.clients.length > 0, file);
+    for (const c of server.clients) t.deepEqual([c.opened, c.ended], [count('connection accepted from', c.ip), count('end connection', c.ip)], `${file} ${c.ip}`);
+    t.is(
+      server.clients.reduce((n, c) => n + c.opened, 0),
+      text.filter((l) => l.includes('] connection accepted from ')).length,
+    );
+    const metadata = text.filter((l) => l.includes('] received client metadata from '));
+    t.is(server.drivers.reduce((n, d) => n + d.connections, 0), metadata.length, file);
+    for (const d of server.drivers) {
+      const mine = metadata.filter((l) => l.includes(`driver: { name: "${d.driver}", version: "${d.version}" }`) && (d.appName === '-' ? !l.includes('application: {') : l.includes(`application: { name: "${d.appName}" }`)));
+      t.is(mine.length, d.connections, `${file} ${d.driver} ${d.version} ${d.appName}`);
+    }
+    const versions = text.filter((l) => l.includes('] db version v')).map((l) => l.slice(l.indexOf('db version v') + 'db version v'.length));
+    t.deepEqual(server.restarts.map((r) => r.version), versions.slice(0, restarts), file);
+  }
+});
+
+test('a remote without its port: IPv4, bracketed IPv6, and what has no port', (t) => {
+  t.is(remoteHost('10.118.67.176:50202'), '10.118.67.176');
+  t.is(remoteHost('[::1]:27017'), '::1');
+  t.is(remoteHost('::1'), '::1');
+  t.is(remoteHost('anonymous unix socket'), 'anonymous unix socket');
+});
+
+test('client IPs and drivers are bounded: past their limits, one "(other)" row each counts the rest', async (t) => {
+  const { records } = await member('mongod-replica-rs1.log.gz');
+  const accepted = records.find((r) => r.record?.id === 22943)!.contents;
+  const metadata = records.find((r) => r.record?.id === 51800)!.contents;
+  const collector = new SummaryCollector();
+  const extra = 37;
+  for (let i = 0; i < MAX_CLIENT_IPS + extra; i++) {
+    const ip = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+    collector.add('mongodb', parseRecord('mongodb', accepted.replace('"remote":"127.0.0.1:', `"remote":"${ip}:`)));
+  }
+  for (let i = 0; i < MAX_CLIENT_DRIVERS + extra; i++) collector.add('mongodb', parseRecord('mongodb', metadata.replace('"version":"4.3.3"', `"version":"4.3.${i}"`)));
+  const server = collector.summary({ entries: 0, selected: 0, notEntries: 0 }).server!;
+  t.is(server.clients.length, MAX_CLIENT_IPS + 1);
+  t.deepEqual(server.clients.at(-1), { ip: '(other)', opened: extra, ended: 0 });
+  t.is(server.drivers.length, MAX_CLIENT_DRIVERS + 1);
+  t.like(server.drivers.at(-1), { driver: '(other)', connections: extra });
+});
+
+test('every server warning and error message in its own row, with its count and first and last time, also those the 15 most frequent leave out', async (t) => {
+  // Both members in one summary, as `logtype summary rs1 rs2` reads them.
+  const a = await member('mongod-replica-rs1.log.gz');
+  const b = await member('mongod-replica-rs2.log.gz');
+  const collector = new SummaryCollector();
+  for (const r of [...a.records, ...b.records]) collector.add(r.logType, r.record);
+  const server = collector.summary({ entries: 0, selected: 0, notEntries: 0 }).server!;
+  const problems = [...a.lines, ...b.lines].filter((l) => l.s === 'W' || l.s === 'E' || l.s === 'F');
+  const expected = sorted(
+    [...byKey(problems, (l) => String(l.id))].map(([id, ls]) => {
+      const times = ls.map((l) => Date.parse(l.t.$date));
+      return [id, [ls.length, ls[0]!.msg, new Date(Math.min(...times)).toISOString(), new Date(Math.max(...times)).toISOString()]] as const;
+    }),
+  );
+  t.deepEqual(sorted(server.problems.map((p) => [String(p.id), [p.count, p.msg, p.first, p.last]] as const)), expected);
+  const top = new Set(server.messages.map((m) => m.id));
+  t.true(server.problems.some((p) => !top.has(p.id)), 'a warning the most frequent messages leave out is listed');
+  t.true(server.problems.every((p, i) => i === 0 || server.problems[i - 1]!.count >= p.count || server.problems[i - 1]!.severity !== p.severity), 'the most frequent first within a severity');
+});
+
+for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+  test(`${file}: the replica set's story, in time order: this member's state transitions and the other members' states as its lines say them`, async (t) => {
+    const { lines, summary } = await member(file);
+    const events = summary.server!.replication.filter((e) => !e.event.startsWith('election: '));
+    const expected = lines
+      .filter((l) => l.id === 21358 || l.id === 21215)
+      .map((l) => ({
+        time: new Date(l.t.$date).toISOString(),
+        event: l.id === 21358 ? `this member: ${String(l.attr!['oldState'])} → ${String(l.attr!['newState'])}` : `${String(l.attr!['hostAndPort'])} is now ${String(l.attr!['newState'])}`,
+      }))
+      .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+    t.true(expected.some((e) => e.event.endsWith('→ PRIMARY') || e.event.endsWith('is now PRIMARY')));
+    t.deepEqual(events, expected);
+  });
+}
