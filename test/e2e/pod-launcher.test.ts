@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, SIDECAR_BIN, cleanEnv, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { JQ, testWithTool } from '../_helpers/system-tool.js';
+import { sleep } from '../_helpers/numbered-writer.js';
 
 const LOGTYPE_POD = path.join(REPO, 'sidecar/logtype-pod.sh');
 
@@ -280,6 +281,11 @@ testWithTool(JQ, 'the patched launcher without the logtype run directory runs it
       `tail pipeline: ${launcher.stdout}`,
     );
     t.false(fs.existsSync(path.join(pod.dir, 'not-mounted')), 'no directory or pipe made');
+    // The launcher sets its SIGTERM trap after it logs the agent's start (as the operator's does):
+    // a SIGTERM before that line would end bash before cleanup exists (seen on a loaded machine).
+    const launcherLog = path.join(pod.logDir, 'agent-launcher-script.log');
+    await waitUntil(() => fs.existsSync(launcherLog) && fs.readFileSync(launcherLog, 'utf8').includes('Launched automation agent'), 10_000, 'launcher log');
+    await sleep(200);
     launcher.child.kill('SIGTERM');
     await waitUntil(() => fs.readFileSync(path.join(pod.logDir, 'agent-launcher-script.log'), 'utf8').includes('shutdown'), 10_000, 'cleanup');
   } finally {
