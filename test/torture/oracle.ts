@@ -77,6 +77,8 @@ export interface Figures {
   readonly restNotOwed: number;
   /** Runs whose output ends in the middle of an entry because they were SIGKILLed in a write (allowed). */
   readonly cutByKill: number;
+  /** Pieces of a line begun by a SIGKILLed run that the next run sent again, from its last save (allowed). */
+  readonly piecesAgain: number;
   readonly interleaved: number;
   readonly invalidJson: number;
   readonly wrongType: number;
@@ -120,6 +122,7 @@ class Judge {
   #splitAtStop = 0;
   #restNotOwed = 0;
   #cutByKill = 0;
+  #piecesAgain = 0;
   /** Entries that name no line: judged last, as a short line's end may be one of them. */
   #unidentified: Joined[] = [];
   readonly #deliveries = new Map<LineRecord, Delivery[]>();
@@ -135,6 +138,7 @@ class Judge {
     this.#entries = output.entries;
     this.#pieces = output.pieces;
     this.#cutByKill = output.cutByKill;
+    this.#piecesAgain = output.piecesAgain;
     for (const invalid of output.invalid) this.#problem({ kind: 'invalid-json', count: 1, ...invalid });
     for (const entry of output.joined) this.#place(entry);
     const counts = this.#classifyLines();
@@ -169,6 +173,7 @@ class Judge {
       splitAtStop: this.#splitAtStop,
       restNotOwed: this.#restNotOwed,
       cutByKill: this.#cutByKill,
+      piecesAgain: this.#piecesAgain,
       interleaved: by('interleaved'),
       invalidJson: by('invalid-json'),
       wrongType: by('wrong-type'),

@@ -41,6 +41,8 @@ export interface Output {
   readonly entries: number;
   readonly pieces: number;
   readonly cutByKill: number;
+  /** Pieces a restart sent again (from the last save, inside a line a SIGKILLed run had begun): allowed. */
+  readonly piecesAgain: number;
 }
 
 const ENTRY_KEYS = new Set(['logType', 'contents', 'partial']);
@@ -51,8 +53,9 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
   let entries = 0;
   let pieces = 0;
   let cutByKill = 0;
+  let piecesAgain = 0;
   let order = 0;
-  const open = new Map<string, { first: Joined; parts: string[]; killed: boolean }>();
+  const open = new Map<string, { first: Joined; parts: string[]; killed: boolean; lastRun: number }>();
   const close = (logType: string, last?: { contents: string }): void => {
     const pending = open.get(logType);
     if (!pending) return;
@@ -90,17 +93,23 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
       if (entry.partial) {
         pieces++;
         const still = open.get(entry.logType);
-        if (still) still.parts.push(entry.contents);
+        if (still) {
+          piecesAgain += dropRepeated(still, run.index, entry.contents);
+          still.parts.push(entry.contents);
+        }
         else
           open.set(entry.logType, {
             first: { run: run.index, order: entryOrder, at, logType: entry.logType, contents: '', pieces: 0, interleaved: false, cutByKill: false },
             parts: [entry.contents],
             killed: false,
+            lastRun: run.index,
           });
         continue;
       }
-      if (open.has(entry.logType)) {
+      const ending = open.get(entry.logType);
+      if (ending) {
         pieces++;
+        piecesAgain += dropRepeated(ending, run.index, entry.contents);
         close(entry.logType, entry);
         continue;
       }
@@ -109,7 +118,25 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
     if (run.endedBy?.signal === 'SIGKILL') for (const pending of open.values()) pending.killed = true;
   }
   for (const logType of [...open.keys()]) close(logType);
-  return { joined: joined.sort((a, b) => a.order - b.order), invalid, entries, pieces, cutByKill };
+  return { joined: joined.sort((a, b) => a.order - b.order), invalid, entries, pieces, cutByKill, piecesAgain };
+}
+
+/**
+ * A line a SIGKILLed run had sent some pieces of goes on in the next run from the last save,
+ * which may be before the last piece sent: the same pieces come again (cut where they were,
+ * from the same place). They are dropped from the join, as a reader of a restarted stream
+ * would see them again; the count says how many.
+ */
+function dropRepeated(pending: { first: Joined; parts: string[]; killed: boolean; lastRun: number }, run: number, contents: string): number {
+  // Only the first piece a later run sends can go back: the rest follow it.
+  const continues = pending.killed && run !== pending.lastRun;
+  pending.lastRun = run;
+  if (!continues) return 0;
+  const index = pending.parts.indexOf(contents, 1);
+  if (index < 0) return 0;
+  const dropped = pending.parts.length - index;
+  pending.parts.length = index;
+  return dropped;
 }
 
 function parseEntry(output: Buffer, start: number, end: number): { logType: string; contents: string; partial: boolean } | undefined {

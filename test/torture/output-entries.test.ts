@@ -1,0 +1,33 @@
+/** How the oracle reads the runs' outputs: pieces joined per type, across runs. */
+import test from 'ava';
+import { readOutput } from './output-entries.js';
+import type { SidecarRun } from './sidecar-run.js';
+
+const piece = (contents: string, partial = true): string => `${JSON.stringify({ logType: 'mongodb', contents, ...(partial ? { partial: true } : {}) })}\n`;
+
+function run(index: number, output: string, signal: 'SIGTERM' | 'SIGKILL'): SidecarRun {
+  return {
+    index,
+    chunks: [Buffer.from(output)],
+    arrivalOf: () => index,
+    endedBy: { signal, at: index, step: 0, stalled: false },
+  } as unknown as SidecarRun;
+}
+
+test('a line a SIGKILLed run left in pieces goes on in the next run from the last save: the pieces sent again are dropped from the join, and counted', (t) => {
+  const output = readOutput([run(0, piece('@aaa ') + piece('bbb ') + piece('ccc '), 'SIGKILL'), run(1, piece('bbb ') + piece('ccc ') + piece('ddd', false), 'SIGTERM')]);
+  t.deepEqual(
+    output.joined.map((j) => j.contents),
+    ['@aaa bbb ccc ddd'],
+  );
+  t.is(output.piecesAgain, 2);
+});
+
+test('after a SIGTERM nothing is dropped: the next run goes on where the stop left the line', (t) => {
+  const output = readOutput([run(0, piece('@aaa ') + piece('bbb '), 'SIGTERM'), run(1, piece('bbb ') + piece('ddd', false), 'SIGTERM')]);
+  t.deepEqual(
+    output.joined.map((j) => j.contents),
+    ['@aaa bbb bbb ddd'],
+  );
+  t.is(output.piecesAgain, 0);
+});
