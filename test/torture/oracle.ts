@@ -441,22 +441,28 @@ class Judge {
       return !(end.stalled || line.writtenAt >= end.at - (settings.pollMs + 1000));
     }
     // Deleted while a sidecar ran, unopened, after it had time to see it (a poll, and slack for
-    // a loaded machine): it should have.
-    return unlinked.condition !== 'down' && unlinked.condition !== 'stopping' && this.#upTime(gen.createdAt, unlinked.at) >= settings.pollMs + NOTICE_MS;
+    // a loaded machine): it should have. Only runs still up once the line was written count: one
+    // that ended before it cannot have read it, and the next must look first.
+    return (
+      unlinked.condition !== 'down' && unlinked.condition !== 'stopping' && this.#upTime(gen.createdAt, unlinked.at, line.writtenAt) >= settings.pollMs + NOTICE_MS
+    );
   }
 
   /**
    * How long sidecars that could deliver were up and looking between `from` and `to`: each run
    * from its first look (a start on a loaded machine takes a second or more before it; a run
    * that said nothing never looked), not counting a run that ended with its reader stalled (what
-   * it read but could not send is the next run's to read, at its first look).
+   * it read but could not send is the next run's to read, at its first look), nor one that
+   * ended by `upAfter` (a line written after it is the next run's).
    */
-  #upTime(from: number, to: number): number {
+  #upTime(from: number, to: number, upAfter = Number.NEGATIVE_INFINITY): number {
     let total = 0;
     for (const run of this.#o.runs) {
       if (run.firstDiagnosticAt === undefined || run.endedBy?.stalled) continue;
+      const runEnd = run.endedBy?.at ?? run.exit?.at ?? Infinity;
+      if (runEnd <= upAfter) continue;
       const start = Math.max(from, run.firstDiagnosticAt);
-      const end = Math.min(to, run.endedBy?.at ?? run.exit?.at ?? Infinity);
+      const end = Math.min(to, runEnd);
       if (end > start) total += end - start;
     }
     return total;

@@ -31,3 +31,24 @@ test('after a SIGTERM nothing is dropped: the next run goes on where the stop le
   );
   t.is(output.piecesAgain, 0);
 });
+
+test('a line a SIGKILLed run finished, whose last save was inside it: the next run sends its last pieces again, dropped from the join and counted', (t) => {
+  const output = readOutput([
+    run(0, piece('@aaa ') + piece('bbb ') + piece('ccc', false) + piece('@next', false), 'SIGKILL'),
+    run(1, piece('bbb ') + piece('ccc', false) + piece('@after', false), 'SIGTERM'),
+  ]);
+  t.deepEqual(
+    output.joined.map((j) => j.contents),
+    ['@aaa bbb ccc', '@next', '@after'],
+  );
+  t.is(output.piecesAgain, 2);
+});
+
+test('the same pieces after a SIGTERM are not taken for a repeat: they stay, and the oracle judges them', (t) => {
+  const output = readOutput([run(0, piece('@aaa ') + piece('bbb ') + piece('ccc', false), 'SIGTERM'), run(1, piece('bbb ') + piece('ccc', false), 'SIGTERM')]);
+  t.deepEqual(
+    output.joined.map((j) => j.contents),
+    ['@aaa bbb ccc', 'bbb ccc'],
+  );
+  t.is(output.piecesAgain, 0);
+});

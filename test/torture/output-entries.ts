@@ -56,12 +56,40 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
   let piecesAgain = 0;
   let order = 0;
   const open = new Map<string, { first: Joined; parts: string[]; killed: boolean; lastRun: number }>();
-  const close = (logType: string, last?: { contents: string }): void => {
+  /** By type, the last line in pieces that a run finished: a restart after a SIGKILL may send its last pieces again. */
+  const finished = new Map<string, { run: number; parts: string[] }>();
+  /** By type, the pieces of such a line still expected again, in order. */
+  const again = new Map<string, { parts: string[]; next: number }>();
+  const killed = new Set<number>();
+  const close = (logType: string, last?: { contents: string }, run?: number): void => {
     const pending = open.get(logType);
     if (!pending) return;
     open.delete(logType);
     const parts = last ? [...pending.parts, last.contents] : pending.parts;
     joined.push({ ...pending.first, contents: parts.join(''), pieces: parts.length });
+    if (last && run !== undefined) finished.set(logType, { run, parts });
+  };
+  /**
+   * Whether the entry is a piece of a line a SIGKILLed run finished, sent again by a later run
+   * from the last save (which was inside the line): dropped, counted with piecesAgain.
+   */
+  const sentAgain = (logType: string, contents: string, partial: boolean, run: number): boolean => {
+    const expected = again.get(logType);
+    if (expected) {
+      again.delete(logType);
+      if (expected.parts[expected.next] === contents) {
+        if (partial && expected.next + 1 < expected.parts.length) again.set(logType, { parts: expected.parts, next: expected.next + 1 });
+        return true;
+      }
+    }
+    if (open.has(logType) || startsALine(contents)) return false;
+    const line = finished.get(logType);
+    if (!line || line.run >= run || !killed.has(line.run)) return false;
+    const index = line.parts.indexOf(contents, 1);
+    if (index < 0) return false;
+    finished.delete(logType);
+    if (partial && index + 1 < line.parts.length) again.set(logType, { parts: line.parts, next: index + 1 });
+    return true;
   };
   for (const run of runs) {
     const output = Buffer.concat(run.chunks);
@@ -84,6 +112,11 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
       }
       entries++;
       start = end + 1;
+      if (sentAgain(entry.logType, entry.contents, entry.partial, run.index)) {
+        pieces++;
+        piecesAgain++;
+        continue;
+      }
       const pending = open.get(entry.logType);
       if (pending && startsALine(entry.contents)) {
         if (pending.killed) pending.first.cutByKill = true;
@@ -110,12 +143,15 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
       if (ending) {
         pieces++;
         piecesAgain += dropRepeated(ending, run.index, entry.contents);
-        close(entry.logType, entry);
+        close(entry.logType, entry, run.index);
         continue;
       }
       joined.push({ run: run.index, order: entryOrder, at, logType: entry.logType, contents: entry.contents, pieces: 1, interleaved: false, cutByKill: false });
     }
-    if (run.endedBy?.signal === 'SIGKILL') for (const pending of open.values()) pending.killed = true;
+    if (run.endedBy?.signal === 'SIGKILL') {
+      killed.add(run.index);
+      for (const pending of open.values()) pending.killed = true;
+    }
   }
   for (const logType of [...open.keys()]) close(logType);
   return { joined: joined.sort((a, b) => a.order - b.order), invalid, entries, pieces, cutByKill, piecesAgain };
