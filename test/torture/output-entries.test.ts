@@ -52,3 +52,18 @@ test('the same pieces after a SIGTERM are not taken for a repeat: they stay, and
   );
   t.is(output.piecesAgain, 0);
 });
+
+test('after a SIGKILL, the empty piece that closes a line whose file is gone, when the killed run had finished that line: counted as sent again', (t) => {
+  const output = readOutput([run(0, piece('@aaa ') + piece('bbb', false), 'SIGKILL'), run(1, piece('', false) + piece('@next', false), 'SIGTERM')]);
+  t.deepEqual(
+    output.joined.map((j) => j.contents),
+    ['@aaa bbb', '@next'],
+  );
+  t.is(output.piecesAgain, 1);
+  const afterTerm = readOutput([run(0, piece('@aaa ') + piece('bbb', false), 'SIGTERM'), run(1, piece('', false), 'SIGTERM')]);
+  t.deepEqual(
+    afterTerm.joined.map((j) => j.contents),
+    ['@aaa bbb', ''],
+    'after a SIGTERM an empty entry is the oracle\'s to judge',
+  );
+});

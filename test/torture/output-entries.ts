@@ -73,7 +73,10 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
    * Whether the entry is a piece of a line a SIGKILLed run finished, sent again by a later run
    * from the last save (which was inside the line): dropped, counted with piecesAgain.
    */
-  const sentAgain = (logType: string, contents: string, partial: boolean, run: number): boolean => {
+  const sentAgain = (logType: string, contents: string, partial: boolean, run: number, firstOfType: boolean): boolean => {
+    // The empty last piece that closes a line the state file left open when its file is gone
+    // at the restart; after a SIGKILL the killed run may have finished that line after its save.
+    if (contents === '' && !partial && firstOfType && !open.has(logType) && killed.has(run - 1)) return true;
     const expected = again.get(logType);
     if (expected) {
       again.delete(logType);
@@ -93,6 +96,7 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
   };
   for (const run of runs) {
     const output = Buffer.concat(run.chunks);
+    const typesSeen = new Set<string>();
     let start = 0;
     while (start < output.length) {
       const newline = output.indexOf(0x0a, start);
@@ -112,7 +116,9 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
       }
       entries++;
       start = end + 1;
-      if (sentAgain(entry.logType, entry.contents, entry.partial, run.index)) {
+      const firstOfType = !typesSeen.has(entry.logType);
+      typesSeen.add(entry.logType);
+      if (sentAgain(entry.logType, entry.contents, entry.partial, run.index, firstOfType)) {
         pieces++;
         piecesAgain++;
         continue;
