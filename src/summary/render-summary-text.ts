@@ -160,7 +160,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
             `${escapeTerminal(g.shape)}${g.plan && g.plan !== g.shape ? ` ${escapeTerminal(g.plan)}` : ''}${g.collscan ? ' ◀' : ''}`,
           ]),
           [true, true, true, true, true, true],
-        ).map((l) => (l.endsWith(' ◀') ? palette.red(l) : l)),
+        ).map((l) => (l.endsWith(' ◀') ? palette.bold(l) : l)),
       );
       if (server.slowOperations.length > 15) out.push(`  … ${server.slowOperations.length - 15} more groups (--json has them all)`);
       if (server.slowOperations.slice(0, 15).some((g) => !g.exactQuantiles)) out.push(`  ~: within ${RELATIVE_ACCURACY * 100}% (a group of more than ${number(MAX_GROUP_DURATIONS)} operations keeps a sketch of its durations)`);
@@ -185,7 +185,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
             `${escapeTerminal(op.plan ?? '-')}${op.plan?.startsWith('COLLSCAN') ? ' ◀' : ''}`,
           ]),
           [true, true, false, false, false, true, true],
-        ).map((l) => (l.endsWith(' ◀') ? palette.red(l) : l)),
+        ).map((l) => (l.endsWith(' ◀') ? palette.bold(l) : l)),
       );
       out.push('  their lines:');
       shown.forEach((op, i) => {
