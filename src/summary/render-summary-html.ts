@@ -85,6 +85,10 @@ export function renderSummaryHtml(summary: Summary): string {
       table(['IP', 'opened', 'ended'], server.clients.map((c) => [c.ip, number(c.opened), number(c.ended)]), 'clients'),
       '<h3>Drivers and applications (client metadata)</h3>',
       table(['driver', 'version', 'appName', 'connections', 'from'], server.drivers.map((d) => [d.driver, d.version, d.appName, number(d.connections), `${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`]), 'drivers'),
+      '<h3>Response sizes (reslen of slow operations)</h3>',
+      table(['namespace', 'count', 'total bytes', 'max bytes'], server.responseSizes.byNamespace.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-ns'),
+      table(['appName', 'count', 'total bytes', 'max bytes'], server.responseSizes.byAppName.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-app'),
+      table(['client IP', 'count', 'total bytes', 'max bytes'], server.responseSizes.byClient.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-client'),
       '<h3>Slow operations</h3>',
       slowPlot(summary, axis),
       table(

@@ -10,7 +10,7 @@ import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime } from '../render/format-time.js';
-import type { Activity, Counted, Summary } from './summary.js';
+import type { Activity, Counted, ResponseSize, Summary } from './summary.js';
 
 export interface SummaryTextOptions {
   readonly palette: Palette;
@@ -39,6 +39,18 @@ const TEXT_LINE_CHARS = 400;
 
 const number = (n: number): string => n.toLocaleString('en-US');
 const millis = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms)}ms`);
+/** Bytes in the largest unit that keeps a number of at least 1 (1024 to a KiB). */
+export function bytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${number(n)} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
 const inline = (counts: readonly Counted[], n = 12): string =>
   counts
     .slice(0, n)
@@ -130,6 +142,14 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
         ).map((l) => `  ${l}`),
       );
     }
+    const bySize = (title: string, rows: readonly ResponseSize[]): void => {
+      if (rows.length === 0) return;
+      out.push(`  response sizes (reslen of slow operations) by ${title}${rows.length > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most bytes of ${number(rows.length)})` : ''}:`);
+      out.push(...formatTable(['count', 'total', 'max', title], rows.slice(0, TEXT_CLIENTS).map((r) => [number(r.count), bytes(r.totalBytes), bytes(r.maxBytes), escapeTerminal(r.key)]), [true, true, true]).map((l) => `  ${l}`));
+    };
+    bySize('namespace', server.responseSizes.byNamespace);
+    bySize('appName', server.responseSizes.byAppName);
+    bySize('client IP', server.responseSizes.byClient);
     if (server.problems.length === 0) out.push('  warnings and errors: none');
     else {
       out.push(`  every warning and error message (${number(server.problems.length)}), the worst first:`);

@@ -69,10 +69,23 @@ export interface ServerSummary {
   readonly slowPoints: readonly SlowPoint[];
   /** The slowest single operations (clients' and transactions), slowest first, each with its line. */
   readonly slowest: readonly SlowestOperation[];
+  /**
+   * Response sizes (`reslen`) of clients' slow operations, by namespace (as their groups name
+   * it), by appName (`-`: none said) and by client IP (lines that name their `remote`, 4.4+),
+   * the most bytes first; past MAX_RESPONSE_SIZE_KEYS, one `(other)` row each.
+   */
+  readonly responseSizes: { readonly byNamespace: readonly ResponseSize[]; readonly byAppName: readonly ResponseSize[]; readonly byClient: readonly ResponseSize[] };
   /** Points offered to the plot: every slow line with a time. */
   readonly slowPointsSeen: number;
   /** COLLSCANs beyond those always drawn (they may be in the sample). */
   readonly collscansSampled: number;
+}
+
+export interface ResponseSize {
+  readonly key: string;
+  readonly count: number;
+  readonly totalBytes: number;
+  readonly maxBytes: number;
 }
 
 export interface SlowestOperation {
