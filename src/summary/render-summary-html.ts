@@ -89,6 +89,13 @@ export function renderSummaryHtml(summary: Summary): string {
       table(['namespace', 'count', 'total bytes', 'max bytes'], server.responseSizes.byNamespace.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-ns'),
       table(['appName', 'count', 'total bytes', 'max bytes'], server.responseSizes.byAppName.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-app'),
       table(['client IP', 'count', 'total bytes', 'max bytes'], server.responseSizes.byClient.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-client'),
+      `<h3>Longest-lived connections (${number(server.longLivedConnections.length)})</h3>`,
+      server.connectionsNotFollowed > 0 ? `<p>${number(server.connectionsNotFollowed)} connections not followed: too many were open at once.</p>` : '',
+      table(
+        ['lived s', 'opened', 'closed', 'connection', 'remote', 'appName'],
+        server.longLivedConnections.map((c) => [(c.durationMillis / 1000).toFixed(1), when(c.opened), c.end === 'still open' ? 'still open at the end' : `${when(c.closed)}${c.end === 'restart' ? ' (restart)' : ''}`, String(c.connectionId), c.remote, c.appName ?? '-']),
+        'long-lived',
+      ),
       '<h3>Slow operations</h3>',
       slowPlot(summary, axis),
       table(

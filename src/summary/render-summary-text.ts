@@ -51,6 +51,15 @@ export function bytes(n: number): string {
   return unit === 0 ? `${number(n)} B` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
+/** How long a connection lived: `850ms`, `12.3s`, `5m 07s`, `3h 02m`, `2d 04h`. */
+export function lifetime(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const [big, small, bigUnit, smallUnit]: [number, number, string, string] = ms < 3_600_000 ? [60_000, 1000, 'm', 's'] : ms < 86_400_000 ? [3_600_000, 60_000, 'h', 'm'] : [86_400_000, 3_600_000, 'd', 'h'];
+  const whole = Math.floor(ms / big);
+  return `${whole}${bigUnit} ${String(Math.floor((ms - whole * big) / small)).padStart(2, '0')}${smallUnit}`;
+}
+
 const inline = (counts: readonly Counted[], n = 12): string =>
   counts
     .slice(0, n)
@@ -150,6 +159,17 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     bySize('namespace', server.responseSizes.byNamespace);
     bySize('appName', server.responseSizes.byAppName);
     bySize('client IP', server.responseSizes.byClient);
+    if (server.longLivedConnections.length > 0) {
+      const shown = server.longLivedConnections.slice(0, TEXT_CLIENTS);
+      out.push(`  longest-lived connections${server.longLivedConnections.length > shown.length ? ` (${shown.length} of the ${number(server.longLivedConnections.length)} kept)` : ''}${server.connectionsNotFollowed > 0 ? `, ${number(server.connectionsNotFollowed)} not followed (too many open at once)` : ''}:`);
+      out.push(
+        ...formatTable(
+          ['lived', 'opened', 'closed', 'conn', 'remote', 'appName'],
+          shown.map((c) => [lifetime(c.durationMillis), time(c.opened), c.end === 'still open' ? 'still open at the end' : `${time(c.closed)}${c.end === 'restart' ? ' (restart)' : ''}`, String(c.connectionId), escapeTerminal(c.remote), escapeTerminal(c.appName ?? '-')]),
+          [true, false, false, true],
+        ).map((l) => `  ${l}`),
+      );
+    }
     if (server.problems.length === 0) out.push('  warnings and errors: none');
     else {
       out.push(`  every warning and error message (${number(server.problems.length)}), the worst first:`);
