@@ -12,6 +12,11 @@ export interface LogFormat {
   readonly shortName: string;
   /** Its badge's colour in pretty output. */
   readonly color: BadgeColor;
+  /**
+   * Its colour on the summary page's charts and tables, the same on every page (red and orange
+   * are errors' and warnings', never a type's: chart-colors.ts).
+   */
+  readonly chartColor: string;
   /** The file the sidecar follows for it, when it is one. */
   readonly file?: SidecarFile | undefined;
   /** The sidecar may carry it from its stdin (`--stdin-type`): a stream, not a file. */

@@ -13,6 +13,8 @@ import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_DRIVER_IPS } from './summary-li
 export const CLIENT_METADATA_ID = 51800;
 /** The row that counts the keys beyond a limit. */
 export const OTHER = '(other)';
+/** An IP or remote a line did not say. */
+const UNKNOWN = '(unknown)';
 
 const TEXT_REMOTE = /^(?:connection accepted from|end connection) (\S+)/;
 const TEXT_METADATA = /^received client metadata from (\S+) \S+: (.*)$/;
@@ -53,10 +55,10 @@ export class ClientConnections {
   readonly #drivers = new Map<string, DriverCounts>();
   #otherDrivers = 0;
 
-  /** A connection opened or ended (the caller knows which: connectionEventOf). */
-  connection(record: LogRecord, opened: boolean): void {
+  /** A connection opened or ended (the caller knows which: connectionEventOf); returns its remote (`(unknown)` when the line has none). */
+  connection(record: LogRecord, opened: boolean): string {
     const remote = record.id === undefined ? TEXT_REMOTE.exec(record.message)?.[1] : text(attrValue(record, 'remote'));
-    const ip = remote === undefined ? '(unknown)' : remoteHost(remote);
+    const ip = remote === undefined ? UNKNOWN : remoteHost(remote);
     let counts = this.#ips.get(ip);
     if (!counts) {
       if (this.#ips.size < MAX_CLIENT_IPS) this.#ips.set(ip, (counts = { opened: 0, ended: 0 }));
@@ -64,10 +66,11 @@ export class ClientConnections {
     }
     if (opened) counts.opened++;
     else counts.ended++;
+    return remote ?? UNKNOWN;
   }
 
-  /** Any server line: only client metadata's is read further. */
-  add(record: LogRecord): void {
+  /** Any server line: only client metadata's is read further; returns what it said of its connection (its appName and remote), if it was one. */
+  add(record: LogRecord): { readonly appName: string | undefined; readonly remote: string } | undefined {
     const id = record.id;
     let driver: string | undefined;
     let version: string | undefined;
@@ -82,14 +85,15 @@ export class ClientConnections {
       remote = text(attrValue(record, 'remote'));
     } else if (id === undefined && record.component === 'NETWORK' && record.message.startsWith('received client metadata')) {
       const line = TEXT_METADATA.exec(record.message);
-      if (!line) return;
+      if (!line) return undefined;
       remote = line[1];
       const about = TEXT_DRIVER.exec(line[2]!);
       driver = about?.[1];
       version = about?.[2];
       appName = TEXT_APPLICATION.exec(line[2]!)?.[1];
-    } else return;
-    this.#driver(driver ?? '(not said)', version ?? '-', appName ?? '-', remote === undefined ? '(unknown)' : remoteHost(remote));
+    } else return undefined;
+    this.#driver(driver ?? '(not said)', version ?? '-', appName ?? '-', remote === undefined ? UNKNOWN : remoteHost(remote));
+    return { appName, remote: remote ?? UNKNOWN };
   }
 
   #driver(driver: string, version: string, appName: string, ip: string): void {

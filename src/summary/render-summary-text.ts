@@ -10,7 +10,7 @@ import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime } from '../render/format-time.js';
-import type { Activity, Counted, Summary } from './summary.js';
+import type { Activity, Counted, ResponseSize, Summary } from './summary.js';
 
 export interface SummaryTextOptions {
   readonly palette: Palette;
@@ -39,6 +39,27 @@ const TEXT_LINE_CHARS = 400;
 
 const number = (n: number): string => n.toLocaleString('en-US');
 const millis = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms)}ms`);
+/** Bytes in the largest unit that keeps a number of at least 1 (1024 to a KiB). */
+export function bytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${number(n)} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** How long a connection lived: `850ms`, `12.3s`, `5m 07s`, `3h 02m`, `2d 04h`. */
+export function lifetime(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const [big, small, bigUnit, smallUnit]: [number, number, string, string] = ms < 3_600_000 ? [60_000, 1000, 'm', 's'] : ms < 86_400_000 ? [3_600_000, 60_000, 'h', 'm'] : [86_400_000, 3_600_000, 'd', 'h'];
+  const whole = Math.floor(ms / big);
+  return `${whole}${bigUnit} ${String(Math.floor((ms - whole * big) / small)).padStart(2, '0')}${smallUnit}`;
+}
+
 const inline = (counts: readonly Counted[], n = 12): string =>
   counts
     .slice(0, n)
@@ -130,6 +151,25 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
         ).map((l) => `  ${l}`),
       );
     }
+    const bySize = (title: string, rows: readonly ResponseSize[]): void => {
+      if (rows.length === 0) return;
+      out.push(`  response sizes (reslen of slow operations) by ${title}${rows.length > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most bytes of ${number(rows.length)})` : ''}:`);
+      out.push(...formatTable(['count', 'total', 'max', title], rows.slice(0, TEXT_CLIENTS).map((r) => [number(r.count), bytes(r.totalBytes), bytes(r.maxBytes), escapeTerminal(r.key)]), [true, true, true]).map((l) => `  ${l}`));
+    };
+    bySize('namespace', server.responseSizes.byNamespace);
+    bySize('appName', server.responseSizes.byAppName);
+    bySize('client IP', server.responseSizes.byClient);
+    if (server.longLivedConnections.length > 0) {
+      const shown = server.longLivedConnections.slice(0, TEXT_CLIENTS);
+      out.push(`  longest-lived connections${server.longLivedConnections.length > shown.length ? ` (${shown.length} of the ${number(server.longLivedConnections.length)} kept)` : ''}${server.connectionsNotFollowed > 0 ? `, ${number(server.connectionsNotFollowed)} not followed (too many open at once)` : ''}:`);
+      out.push(
+        ...formatTable(
+          ['lived', 'opened', 'closed', 'conn', 'remote', 'appName'],
+          shown.map((c) => [lifetime(c.durationMillis), time(c.opened), c.end === 'still open' ? 'still open at the end' : `${time(c.closed)}${c.end === 'restart' ? ' (restart)' : ''}`, String(c.connectionId), escapeTerminal(c.remote), escapeTerminal(c.appName ?? '-')]),
+          [true, false, false, true],
+        ).map((l) => `  ${l}`),
+      );
+    }
     if (server.problems.length === 0) out.push('  warnings and errors: none');
     else {
       out.push(`  every warning and error message (${number(server.problems.length)}), the worst first:`);
@@ -160,7 +200,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
             `${escapeTerminal(g.shape)}${g.plan && g.plan !== g.shape ? ` ${escapeTerminal(g.plan)}` : ''}${g.collscan ? ' ◀' : ''}`,
           ]),
           [true, true, true, true, true, true],
-        ).map((l) => (l.endsWith(' ◀') ? palette.red(l) : l)),
+        ).map((l) => (l.endsWith(' ◀') ? palette.bold(l) : l)),
       );
       if (server.slowOperations.length > 15) out.push(`  … ${server.slowOperations.length - 15} more groups (--json has them all)`);
       if (server.slowOperations.slice(0, 15).some((g) => !g.exactQuantiles)) out.push(`  ~: within ${RELATIVE_ACCURACY * 100}% (a group of more than ${number(MAX_GROUP_DURATIONS)} operations keeps a sketch of its durations)`);
@@ -185,7 +225,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
             `${escapeTerminal(op.plan ?? '-')}${op.plan?.startsWith('COLLSCAN') ? ' ◀' : ''}`,
           ]),
           [true, true, false, false, false, true, true],
-        ).map((l) => (l.endsWith(' ◀') ? palette.red(l) : l)),
+        ).map((l) => (l.endsWith(' ◀') ? palette.bold(l) : l)),
       );
       out.push('  their lines:');
       shown.forEach((op, i) => {

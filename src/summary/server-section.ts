@@ -1,16 +1,17 @@
 /**
  * The server's section of the summary: severities, components, messages by id (a pre-4.4 text
- * line's by its template, numbers masked), connections, restarts, replica-set events and slow
- * work (slow-operations.ts). Most lines are counted by their head alone: only slow
+ * line's by its template, numbers masked), connections (and how long each lived:
+ * connection-lifetimes.ts), restarts, replica-set events and slow work (slow-operations.ts). Most lines are counted by their head alone: only slow
  * operations', events' and connections' attributes are read.
  */
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
-import { attrValue } from '../parse/record-attributes.js';
-import { connectionEventOf } from '../parse/server-connection.js';
+import { attrNumber, attrValue } from '../parse/record-attributes.js';
+import { CONNECTION_ACCEPTED_ID, CONNECTION_ENDED_ID, connectionEventOf } from '../parse/server-connection.js';
 import { APPLIED_OP_ID, SLOW_QUERY_ID, SLOW_TRANSACTION_ID } from '../parse/server-operation.js';
 import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { CLIENT_METADATA_ID, ClientConnections } from './client-connections.js';
+import { ConnectionLifetimes, connectionNumber } from './connection-lifetimes.js';
 import { counted } from './counted.js';
 import { isoString } from './iso-string.js';
 import { messageShape } from './message-shape.js';
@@ -26,6 +27,20 @@ import type { SectionCounter } from './section-counter.js';
 const SLOW_OPERATION_IDS = new Set([SLOW_QUERY_ID, APPLIED_OP_ID, SLOW_TRANSACTION_ID]);
 const ELECTION = /election succeeded|starting an election|running for election|election failed|lost election|not electing self|stepping down from primary|stepdown/i;
 const RESTART = /^MongoDB starting|SERVER RESTARTED/;
+/** A text line's `connection accepted from 10.0.0.1:5 #26705 (…)`: the connection's number. */
+const TEXT_ACCEPTED_NUMBER = / #(\d+) /;
+
+/**
+ * A connection line's connection number: 22943 and 22944's `connectionId`; a text line's
+ * `#N` when accepted, its thread's (`connN`) when ended.
+ */
+function connectionIdOf(record: LogRecord, opened: boolean): number | undefined {
+  if (record.id === CONNECTION_ACCEPTED_ID || record.id === CONNECTION_ENDED_ID) return attrNumber(record, 'connectionId');
+  if (!opened) return connectionNumber(record.context);
+  const number = TEXT_ACCEPTED_NUMBER.exec(record.message)?.[1];
+  return number === undefined ? undefined : Number(number);
+}
+
 /** The version a server started: 4.4+'s build info (id 23403), a text line's `db version v4.0.10`. */
 const BUILD_INFO_ID = 23403;
 const TEXT_VERSION = /^db version v(\S+)/;
@@ -61,6 +76,7 @@ export class ServerSection implements SectionCounter {
   #lastRestartLine = Number.NEGATIVE_INFINITY;
   readonly #replication = new ReplicationEvents();
   readonly #slow = new SlowOperations();
+  readonly #lifetimes = new ConnectionLifetimes();
 
   add(record: LogRecord, time: number | undefined, _level: Level | undefined, rank: number, source?: RecordSource): void {
     const severity = record.severity ?? '?';
@@ -81,13 +97,18 @@ export class ServerSection implements SectionCounter {
       else this.#connections.closed++;
       const open = connection.open;
       if (open !== undefined && open > this.#connections.peak) this.#connections.peak = open;
-      this.#clients.connection(record, connection.opened);
+      const remote = this.#clients.connection(record, connection.opened);
+      if (connection.opened) this.#lifetimes.opened(connectionIdOf(record, true), remote, time);
+      else this.#lifetimes.ended(connectionIdOf(record, false), remote, time);
     } else if (meaning.restart) {
       const at = time ?? Number.NaN;
       if (!(Math.abs(at - this.#lastRestartLine) < RESTART_MERGE_MS)) this.#restarts.push({ at, version: null });
       this.#lastRestartLine = at;
-    } else if (id === CLIENT_METADATA_ID || (id === null && record.component === 'NETWORK')) this.#clients.add(record);
-    else if (id === BUILD_INFO_ID || (id === null && record.component === 'CONTROL' && message.startsWith('db version'))) this.#startedVersion(record, time);
+      this.#lifetimes.restart(time);
+    } else if (id === CLIENT_METADATA_ID || (id === null && record.component === 'NETWORK')) {
+      const client = this.#clients.add(record);
+      if (client?.appName !== undefined) this.#lifetimes.appName(connectionNumber(record.context), client.remote, client.appName);
+    } else if (id === BUILD_INFO_ID || (id === null && record.component === 'CONTROL' && message.startsWith('db version'))) this.#startedVersion(record, time);
     this.#replication.add(record, time, meaning.election);
     // Other lines' attributes are never read: most lines are counted by their head alone.
     if (id !== null && !SLOW_OPERATION_IDS.has(id)) return;
@@ -103,7 +124,8 @@ export class ServerSection implements SectionCounter {
     if (typeof version === 'string') restart.version = version;
   }
 
-  summary(): ServerSummary {
+  /** `last`: the last server line's time (connections still open lived to it). */
+  summary(last: number): ServerSummary {
     const slow = this.#slow.summary();
     return {
       bySeverity: counted(this.#severities),
@@ -119,6 +141,7 @@ export class ServerSection implements SectionCounter {
       problems: this.#problems.summary(),
       replication: this.#replication.summary(),
       ...slow,
+      ...this.#lifetimes.summary(last),
     };
   }
 }

@@ -2,7 +2,7 @@
  * The server's slow work, from every line with a duration (server-operation.ts says what it
  * was): clients' operations and slow transactions grouped by kind, namespace, operation and
  * shape (the query's hash, else its plan; a transaction's outcome), each with its query's
- * pattern; oplog entries a secondary applied grouped by namespace and operation; each group's
+ * pattern; clients' response sizes (response-sizes.ts); oplog entries a secondary applied grouped by namespace and operation; each group's
  * durations and figures; and the points of the plot over time.
  *
  * A query's pattern is read from its command once per group when the line has a queryHash
@@ -14,6 +14,7 @@ import { attrValue } from '../parse/record-attributes.js';
 import { operationQueryPattern, serverOperationOf, transactionOutcome, type ServerOperation } from '../parse/server-operation.js';
 import { slowOperationOf } from '../parse/slow-operation.js';
 import { DurationQuantiles } from './duration-quantiles.js';
+import { ResponseSizes } from './response-sizes.js';
 import { SlowPoints } from './slow-points.js';
 import { SlowestOperations, type RecordSource } from './slowest-operations.js';
 import type { AppliedGroup, ServerSummary, SlowGroup } from './summary.js';
@@ -47,6 +48,7 @@ export class SlowOperations {
   /** The plot's points: its outliers and a sample of the rest, so the plot stays readable and the page small. */
   readonly #points = new SlowPoints();
   readonly #slowest = new SlowestOperations();
+  readonly #responseSizes = new ResponseSizes();
 
   /** A line that may be slow work (one with a duration); any other is left alone. `source`: its line, read only if it is among the slowest. */
   add(record: LogRecord, time: number | undefined, source?: RecordSource): void {
@@ -59,6 +61,7 @@ export class SlowOperations {
     else {
       this.#addGroup(record, operation, durationMillis, plan);
       this.#slowest.add(record, time, operation, durationMillis, plan, source);
+      if (operation.kind === 'operation') this.#responseSizes.add(record, ns);
     }
     if (time !== undefined) this.#points.add(time, durationMillis, ns, plan?.startsWith('COLLSCAN') === true);
   }
@@ -118,7 +121,7 @@ export class SlowOperations {
   }
 
   /** The groups, costliest first (groups beyond the limit as one row); the points in time order. */
-  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints' | 'slowPointsSeen' | 'collscansSampled' | 'slowest'> {
+  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints' | 'slowPointsSeen' | 'collscansSampled' | 'slowest' | 'responseSizes'> {
     const groups = [...this.#groups.values()]
       .map((g): SlowGroup => ({
         kind: g.kind,
@@ -153,6 +156,7 @@ export class SlowOperations {
       slowOperations: this.#other > 0 ? [...groups, otherGroups(this.#other)] : groups,
       appliedOperations: this.#otherApplied > 0 ? [...applied, otherApplied(this.#otherApplied)] : applied,
       slowest: this.#slowest.summary(),
+      responseSizes: this.#responseSizes.summary(),
       ...this.#points.summary(),
     };
   }

@@ -82,7 +82,7 @@ export class SummaryCollector {
       first: isoString(first),
       last: isoString(last),
       types: types.map(([logType, s]) => s.summary(logType)),
-      server: this.#server?.summary(),
+      server: this.#server?.summary(Math.max(...types.filter(([, s]) => s.kind === 'server').map(([, s]) => s.last))),
       audit: this.#audit?.summary(),
       problems: types
         .filter(([, s]) => s.kind === 'messages' && (s.errors > 0 || s.warnings > 0))

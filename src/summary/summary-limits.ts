@@ -43,6 +43,12 @@ export const MAX_SLOWEST_OPERATIONS = 20;
 export const MAX_SLOWEST_LINE_CHARS = 2000;
 /** Durations a slow-operation group keeps for exact quantiles: a sketch within 1% beyond (duration-quantiles.ts). */
 export const MAX_GROUP_DURATIONS = 1024;
+/** Namespaces, appNames and client IPs with a row of their own in the response sizes (each); the rest share "(other)". */
+export const MAX_RESPONSE_SIZE_KEYS = 500;
+/** Connections followed while open, to know how long each lived; beyond, new ones are only counted. */
+export const MAX_OPEN_CONNECTIONS = 20_000;
+/** The longest-lived connections listed. */
+export const MAX_LONG_LIVED_CONNECTIONS = 20;
 /** Replica-set state changes and elections listed in time order (the rest are counted). */
 export const MAX_REPLICATION_EVENTS = 200;
 /** Audit event types. */

@@ -69,10 +69,46 @@ export interface ServerSummary {
   readonly slowPoints: readonly SlowPoint[];
   /** The slowest single operations (clients' and transactions), slowest first, each with its line. */
   readonly slowest: readonly SlowestOperation[];
+  /**
+   * Response sizes (`reslen`) of clients' slow operations, by namespace (as their groups name
+   * it), by appName (`-`: none said) and by client IP (lines that name their `remote`, 4.4+),
+   * the most bytes first; past MAX_RESPONSE_SIZE_KEYS, one `(other)` row each.
+   */
+  readonly responseSizes: { readonly byNamespace: readonly ResponseSize[]; readonly byAppName: readonly ResponseSize[]; readonly byClient: readonly ResponseSize[] };
+  /**
+   * The longest-lived client connections (22943 to 22944; a text line's `connection accepted
+   * from` to `end connection`), the longest first: those ended, those a restart ended, and
+   * those still open at the last server line.
+   */
+  readonly longLivedConnections: readonly LongLivedConnection[];
+  /** Connections not followed because MAX_OPEN_CONNECTIONS were open at once (their lifetimes are not known). */
+  readonly connectionsNotFollowed: number;
   /** Points offered to the plot: every slow line with a time. */
   readonly slowPointsSeen: number;
   /** COLLSCANs beyond those always drawn (they may be in the sample). */
   readonly collscansSampled: number;
+}
+
+export interface ResponseSize {
+  readonly key: string;
+  readonly count: number;
+  readonly totalBytes: number;
+  readonly maxBytes: number;
+}
+
+export interface LongLivedConnection {
+  /** The server's number for it (`conn123`'s 123). */
+  readonly connectionId: number;
+  /** The client's address and port. */
+  readonly remote: string;
+  /** As its client metadata said; null when none was read. */
+  readonly appName: string | null;
+  readonly opened: string;
+  /** When it ended: its end line's time, or the restart that ended it; null: still open at the end. */
+  readonly closed: string | null;
+  readonly end: 'closed' | 'restart' | 'still open';
+  /** To `closed`, or to the last server line when still open. */
+  readonly durationMillis: number;
 }
 
 export interface SlowestOperation {

@@ -3,7 +3,10 @@
  * 1400 and 390 px wide: screenshots kept in test-artifacts/report/ (not in git); the slowest
  * operation and every COLLSCAN of the plot's points drawn; no horizontal overflow of the page;
  * plot text not shrunk below 8 px; the slowest operations' table led by the slowest; a click on
- * a column header sorts a table, and with scripts off every row is still there.
+ * a column header sorts a table, and with scripts off every row is still there. Every time chart
+ * shares one time axis, its ticks on round times and its labels inside the plot, with the
+ * restarts and replica-set events marked; a type has one colour on every chart and page, and
+ * red is for errors only.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +17,7 @@ import { CHROMIUM, testWithTool } from '../_helpers/system-tool.js';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts/report');
 
-testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outliers drawn, no overflow, readable text, tables sort by a click on a header; screenshots kept', async (t, executablePath) => {
+testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outliers drawn, no overflow, readable text, tables sort by a click on a header, one time axis with round ticks and events marked, one colour per type; screenshots kept', async (t, executablePath) => {
   const dir = tempDir('logtype-report-page-');
   const page = path.join(dir, 'rs1.html');
   const log = path.join(REAL_DATA, 'mongod-replica-rs1.log.gz');
@@ -34,23 +37,109 @@ testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outli
       await tab.screenshot({ path: path.join(ARTIFACTS, `summary-rs1-${width}.png`), fullPage: true });
       const seen = (await tab.evaluate(`(() => {
         const drawn = (el) => { const b = el.getBoundingClientRect(); return b.width > 0 && b.height > 0; };
-        const points = [...document.querySelectorAll('svg#plot-slow circle.slow-point')];
+        const points = [...document.querySelectorAll('svg#plot-slow .slow-point')];
         const ticks = [...document.querySelectorAll('svg.plot text.tick')].map((text) => text.getBoundingClientRect().height);
+        const cut = [...document.querySelectorAll('svg.time-chart')].flatMap((svg) => {
+          const box = svg.getBoundingClientRect();
+          return [...svg.querySelectorAll('text')].filter((text) => { const b = text.getBoundingClientRect(); return b.left < box.left - 0.5 || b.right > box.right + 0.5; }).map((text) => svg.id + ' ' + text.textContent);
+        });
         return {
+          cut,
           scrollWidth: document.documentElement.scrollWidth,
           collscans: points.filter((p) => p.classList.contains('collscan') && drawn(p)).length,
           slowestDrawn: points.some((p) => drawn(p) && p.textContent.includes(' ${slowest} ms ')),
           smallestTick: Math.min(...ticks),
           slowestRow: document.querySelector('table.slowest tbody tr td')?.textContent,
         };
-      })()`)) as { scrollWidth: number; collscans: number; slowestDrawn: boolean; smallestTick: number; slowestRow: string | undefined };
+      })()`)) as { cut: string[]; scrollWidth: number; collscans: number; slowestDrawn: boolean; smallestTick: number; slowestRow: string | undefined };
       t.true(seen.scrollWidth <= width, `${width} px: the page is ${seen.scrollWidth} px wide`);
       t.is(seen.collscans, collscans, `${width} px: every COLLSCAN point drawn`);
       t.true(seen.slowestDrawn, `${width} px: the slowest operation (${slowest} ms) drawn`);
       t.is(seen.slowestRow, slowest.toLocaleString('en-US'), `${width} px: the slowest operations' table starts with the slowest`);
       t.true(seen.smallestTick >= 8, `${width} px: plot text ${seen.smallestTick.toFixed(1)} px high`);
+      t.deepEqual(seen.cut, [], `${width} px: no chart text cut at the plot's edge`);
       await tab.close();
     }
+    // One time axis for every chart, its ticks on round times, the restarts and replica-set events marked on each.
+    const tab0 = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await tab0.goto(`file://${page}`);
+    const charts = (await tab0.evaluate(`[...document.querySelectorAll('svg.time-chart')].map((svg) => ({
+      id: svg.id, start: Number(svg.dataset.start), end: Number(svg.dataset.end), step: Number(svg.dataset.step),
+      ticks: [...svg.querySelectorAll('text.tick[data-time]')].map((text) => ({ time: Number(text.dataset.time), label: text.textContent })),
+      titles: [...svg.querySelectorAll('text.axis-title')].map((text) => text.textContent),
+      yTicks: [...svg.querySelectorAll('text.tick:not([data-time])')].map((text) => text.textContent),
+      markers: [...svg.querySelectorAll('g.marker')].map((g) => ({ kind: g.getAttribute('class'), time: Number(g.dataset.time), title: g.querySelector('title').textContent })),
+    }))`)) as { id: string; start: number; end: number; step: number; ticks: { time: number; label: string }[]; titles: string[]; yTicks: string[]; markers: { kind: string; time: number; title: string }[] }[];
+    t.deepEqual(charts.map((c) => c.id), ['plot-types', 'plot-severity', 'plot-slow']);
+    const [first] = charts;
+    const json = JSON.parse(run.stdout) as Summary;
+    t.is(first!.start, Date.parse(json.activity.start!), 'the axis starts at the first minute');
+    t.true(first!.end >= Date.parse(json.last!), 'the axis ends after the last line');
+    const roundSteps = [1, 2, 5, 10, 15, 30].flatMap((n) => [n * 1000, n * 60_000]).concat([1, 2, 3, 6, 12, 24].map((h) => h * 3_600_000));
+    for (const chart of charts) {
+      t.deepEqual([chart.start, chart.end, chart.step], [first!.start, first!.end, first!.step], `${chart.id}: the same time axis as ${first!.id}`);
+      t.true(roundSteps.includes(chart.step), `${chart.id}: a round step (${chart.step} ms)`);
+      t.true(chart.ticks.length >= 4 && chart.ticks.length <= 8, `${chart.id}: ${chart.ticks.length} ticks`);
+      for (const tick of chart.ticks) {
+        t.is(tick.time % chart.step, 0, `${chart.id}: the tick ${tick.label} is on a multiple of its step`);
+        t.true(tick.time >= chart.start && tick.time <= chart.end);
+        // Under a minute's step the seconds, else hours and minutes, of the tick's own time.
+        t.is(tick.label, new Date(tick.time).toISOString().slice(11, chart.step < 60_000 ? 19 : 16), `${chart.id}: the label says the tick's time`);
+      }
+      t.deepEqual(chart.ticks, first!.ticks, `${chart.id}: the same ticks`);
+      t.deepEqual(chart.titles, ['time (UTC)', chart.id === 'plot-slow' ? 'duration (log scale)' : 'entries per minute'], `${chart.id}: axis titles`);
+      // A few round ticks up the y axis: counts 1, 2 or 5 times a power of ten apart from 0; durations in decades with their unit.
+      t.true(chart.yTicks.length >= 2 && chart.yTicks.length <= 6, `${chart.id}: ${chart.yTicks.join(' ')}`);
+      if (chart.id === 'plot-slow') t.true(chart.yTicks.every((tick) => /^(1|10|100) ms$|^[\d,]+ s$/.test(tick)), chart.yTicks.join(' '));
+      else {
+        const values = chart.yTicks.map((tick) => Number(tick.replace(/,/g, '')));
+        const step = values[1]! - values[0]!;
+        t.is(values[0], 0);
+        t.true(/^[125]0*$/.test(String(step)) && values.every((v, i) => v === i * step), `${chart.id}: ${chart.yTicks.join(' ')}`);
+      }
+      // Every restart and every replica-set event with a time, marked where it happened.
+      const expected = [
+        ...server.restarts.map((r) => ({ kind: 'marker marker-restart', time: Date.parse(r.time!) })),
+        ...server.replication.filter((e) => e.time !== null).map((e) => ({ kind: e.event.startsWith('election: ') ? 'marker marker-election' : 'marker marker-state', time: Date.parse(e.time!) })),
+      ].sort((a, b) => a.time - b.time || (a.kind < b.kind ? -1 : 1));
+      t.true(expected.some((m) => m.kind === 'marker marker-restart') && expected.some((m) => m.kind === 'marker marker-state'));
+      t.deepEqual(chart.markers.map(({ kind, time }) => ({ kind, time })).sort((a, b) => a.time - b.time || (a.kind < b.kind ? -1 : 1)), expected, `${chart.id}: restarts and replica-set events marked`);
+      t.true(chart.markers.some((m) => /→ PRIMARY|is now PRIMARY/.test(m.title)), `${chart.id}: a marker's title says what happened`);
+    }
+    await tab0.close();
+    // One colour per type on every chart and page (the table's swatch, the legend's, the bars);
+    // red only for errors: no type's, no COLLSCAN's. A second page: rs1 with an agent's and an audit log.
+    const mixed = path.join(dir, 'mixed.html');
+    const logs = [log, path.join(REAL_DATA, 'kubectl-logs-enterprise-agent.log'), path.join(REAL_DATA, 'audit-json.log')];
+    const second = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--html', mixed, ...logs], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 << 20 });
+    t.is(second.status, 0, second.stderr);
+    const colours = async (file: string): Promise<{ types: Record<string, string[]>; error: string; collscans: string[] }> => {
+      const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await tab.goto(`file://${file}`);
+      const found = (await tab.evaluate(`(() => {
+        const types = {};
+        const add = (key, colour) => { (types[key] ??= []).includes(colour) || types[key].push(colour); };
+        for (const el of document.querySelectorAll('table.types .swatch[data-key], figure:has(#plot-types) .legend .swatch[data-key]')) add(el.dataset.key, getComputedStyle(el).backgroundColor);
+        for (const el of document.querySelectorAll('#plot-types rect.bar[data-key]')) add(el.dataset.key, getComputedStyle(el).fill);
+        const error = getComputedStyle(document.querySelector('figure:has(#plot-severity) .legend .swatch[data-key="error and fatal"]')).backgroundColor;
+        const collscans = [...document.querySelectorAll('#plot-slow .slow-point.collscan')].map((el) => getComputedStyle(el).fill);
+        return { types, error, collscans };
+      })()`)) as { types: Record<string, string[]>; error: string; collscans: string[] };
+      await tab.close();
+      return found;
+    };
+    const alone = await colours(page);
+    const together = await colours(mixed);
+    for (const type of ['mongodb', 'mongodb-audit', 'automation-agent-verbose']) t.true(type in together.types, `${type} on the second page (${Object.keys(together.types).join(', ')})`);
+    for (const found of [alone, together]) {
+      for (const [type, seen] of Object.entries(found.types)) {
+        t.is(seen.length, 1, `${type}: one colour in the table, the legend and the bars (${seen.join(', ')})`);
+        t.not(seen[0], found.error, `${type}: not the errors' red`);
+      }
+      t.true(found.collscans.length > 0 && found.collscans.every((fill) => fill !== found.error), 'COLLSCAN is not red');
+    }
+    t.deepEqual(alone.types['mongodb'], together.types['mongodb'], 'mongodb: the same colour on both pages');
+    t.notDeepEqual(together.types['mongodb'], together.types['mongodb-audit'], 'two types, two colours');
     // Sorting: a click on a header orders the rows by that column, a second click reverses it.
     const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await tab.goto(`file://${page}`);

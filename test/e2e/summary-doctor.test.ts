@@ -67,8 +67,8 @@ testWithTool(CHROMIUM, 'summary --html: a self-contained page whose plots render
     // Runs in the page (a string: the tests are compiled without the DOM's types).
     const plots = (await tab.evaluate(`[...document.querySelectorAll('svg.plot')].map((svg) => ({
       id: svg.id,
-      marks: svg.querySelectorAll('circle.slow-point, rect.bar').length,
-      drawn: [...svg.querySelectorAll('circle.slow-point, rect.bar')].filter((mark) => {
+      marks: svg.querySelectorAll('.slow-point, rect.bar').length,
+      drawn: [...svg.querySelectorAll('.slow-point, rect.bar')].filter((mark) => {
         const box = mark.getBoundingClientRect();
         return box.width > 0 && box.height > 0;
       }).length,
@@ -79,7 +79,7 @@ testWithTool(CHROMIUM, 'summary --html: a self-contained page whose plots render
       t.true(plot.width > 300, `${plot.id} is laid out`);
       t.true(plot.marks > 0 && plot.drawn === plot.marks, `${plot.id}: ${plot.drawn} of ${plot.marks} marks drawn`);
     }
-    t.is(await tab.locator('svg#plot-slow circle.collscan').count(), 1);
+    t.is(await tab.locator('svg#plot-slow .slow-point.collscan').count(), 1);
   } finally {
     await browser.close();
   }

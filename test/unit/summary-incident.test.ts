@@ -2,7 +2,8 @@
  * The summary's incident sections on real server logs (Hatchet's replica members rs1 and rs2,
  * test/fixtures/real/SOURCES.md), each checked against the lines themselves read with
  * JSON.parse (the text logs of mtools with their own words): the slowest single operations;
- * connections by client IP, drivers and appName, restarts with the version started.
+ * connections by client IP, drivers and appName, restarts with the version started; response
+ * sizes by namespace, appName and client IP; the longest-lived connections.
  */
 import path from 'node:path';
 import test from 'ava';
@@ -10,8 +11,8 @@ import { parseRecord } from '../../src/parse/parse-record.js';
 import { SummaryCollector } from '../../src/summary/summary-collector.js';
 import { cutLine } from '../../src/summary/slowest-operations.js';
 import { remoteHost } from '../../src/summary/client-connections.js';
-import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_SLOWEST_LINE_CHARS, MAX_SLOWEST_OPERATIONS } from '../../src/summary/summary-limits.js';
-import type { Summary } from '../../src/summary/summary.js';
+import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_LONG_LIVED_CONNECTIONS, MAX_RESPONSE_SIZE_KEYS, MAX_SLOWEST_LINE_CHARS, MAX_SLOWEST_OPERATIONS } from '../../src/summary/summary-limits.js';
+import type { ResponseSize, Summary } from '../../src/summary/summary.js';
 import { readRecords, type ReadRecord } from '../_helpers/read-records.js';
 import { REAL_DATA } from '../_helpers/sidecar-process.js';
 
@@ -195,3 +196,147 @@ for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
     t.deepEqual(events, expected);
   });
 }
+
+/** The namespace a slow operation's group names: a command on `db.$cmd` names its collection (as mongod's own `ns` does not). */
+function namespaceOf(line: ServerLine): string {
+  const ns = line.attr!['ns'] as string;
+  // A command the server did not know is written as a string: `"command":"unrecognized"`.
+  const command = line.attr!['command'];
+  const [name, value] = typeof command === 'object' && command !== null ? (Object.entries(command)[0] ?? []) : [];
+  const byCommand = [undefined, 'command', 'none'].includes(line.attr!['type'] as string | undefined);
+  return ns.endsWith('.$cmd') && byCommand && name !== 'q' && typeof value === 'string' && value !== '' ? `${ns.slice(0, -'$cmd'.length)}${value}` : ns;
+}
+
+/** A key with its count, total and max of sizes. */
+type Sizes = [string, number, number, number];
+const byFirst = (a: Sizes, b: Sizes): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+/** Each key's count, total and max of the items' sizes, in key order. */
+function sizesBy<T>(items: readonly T[], key: (item: T) => string, size: (item: T) => number): Sizes[] {
+  return [...byKey(items, key)].map(([k, group]): Sizes => [k, group.length, group.reduce((n, i) => n + size(i), 0), Math.max(...group.map(size))]).sort(byFirst);
+}
+
+/** The summary's rows the same way, in key order (the order they are listed in is tested on its own). */
+const rowsOf = (rows: readonly ResponseSize[]): Sizes[] => rows.map((r): Sizes => [r.key, r.count, r.totalBytes, r.maxBytes]).sort(byFirst);
+
+for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+  test(`${file}: response sizes (reslen) of the slow operations by namespace, by appName and by client IP, as their lines say`, async (t) => {
+    const { lines, summary } = await member(file);
+    const slow = lines.filter((l) => l.id === 51803 && typeof l.attr?.['reslen'] === 'number');
+    t.true(slow.length > 100, `${slow.length} slow operations with a reslen`);
+    const reslen = (l: ServerLine): number => l.attr!['reslen'] as number;
+    const { byNamespace, byAppName, byClient } = summary.server!.responseSizes;
+    t.deepEqual(rowsOf(byNamespace), sizesBy(slow, namespaceOf, reslen));
+    t.deepEqual(rowsOf(byAppName), sizesBy(slow, (l) => (l.attr!['appName'] as string | undefined) ?? '-', reslen));
+    t.deepEqual(rowsOf(byClient), sizesBy(slow.filter((l) => typeof l.attr!['remote'] === 'string'), (l) => (l.attr!['remote'] as string).replace(/:\d+$/, ''), reslen));
+    t.true(byClient.length > 0);
+    t.true(byNamespace.every((r, i) => i === 0 || byNamespace[i - 1]!.totalBytes >= r.totalBytes), 'the most bytes first');
+  });
+}
+
+test('response sizes of a 4.0 text log: by appName as its lines write `reslen:N` and `appName: "…"`', async (t) => {
+  const { records } = await readRecords(path.join(REAL_DATA, 'mongod-4.0-text-slow-transactions.log'), 'mongodb');
+  const collector = new SummaryCollector();
+  for (const r of records) collector.add(r.logType, r.record);
+  const server = collector.summary({ entries: 0, selected: 0, notEntries: 0 }).server!;
+  // Operations (clients' and the server's own, as its session refresh): `command …`, `query …`, `update …` lines with a duration (not transactions').
+  const slow = records.map((r) => r.contents).filter((l) => / I (COMMAND|WRITE|QUERY) +\[[^\]]+\] (command|query|update|remove|insert|getmore) .* reslen:\d+ .*\d+ms$/.test(l));
+  t.true(slow.length > 100, `${slow.length} lines`);
+  const size = (l: string): number => Number(/ reslen:(\d+) /.exec(l)![1]);
+  const app = (l: string): string => / appName: "([^"]*)"/.exec(l)?.[1] ?? '-';
+  t.deepEqual(rowsOf(server.responseSizes.byAppName), sizesBy(slow, app, size));
+});
+
+test('response sizes are bounded: past MAX_RESPONSE_SIZE_KEYS namespaces, one "(other)" row counts the rest', async (t) => {
+  const { records } = await member('mongod-replica-rs1.log.gz');
+  const line = records.find((r) => r.record?.id === 51803 && r.contents.includes('"ns":"local.system.replset"') && r.contents.includes('"reslen":38'))!.contents;
+  const collector = new SummaryCollector();
+  const extra = 7;
+  for (let i = 0; i < MAX_RESPONSE_SIZE_KEYS + extra; i++) collector.add('mongodb', parseRecord('mongodb', line.replace('"ns":"local.system.replset"', `"ns":"db${i}.c"`)));
+  const { byNamespace, byAppName, byClient } = collector.summary({ entries: 0, selected: 0, notEntries: 0 }).server!.responseSizes;
+  t.is(byNamespace.length, MAX_RESPONSE_SIZE_KEYS + 1);
+  t.deepEqual(byNamespace.at(-1), { key: '(other)', count: extra, totalBytes: 38 * extra, maxBytes: 38 });
+  t.deepEqual(byAppName, [{ key: 'mlaunch v1.7.2', count: MAX_RESPONSE_SIZE_KEYS + extra, totalBytes: 38 * (MAX_RESPONSE_SIZE_KEYS + extra), maxBytes: 38 }]);
+  t.deepEqual(byClient, [{ key: '127.0.0.1', count: MAX_RESPONSE_SIZE_KEYS + extra, totalBytes: 38 * (MAX_RESPONSE_SIZE_KEYS + extra), maxBytes: 38 }]);
+});
+
+for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+  test(`${file}: the longest-lived connections, from their accepted and ended lines, with the appName their metadata said`, async (t) => {
+    const { lines, summary } = await member(file);
+    const key = (l: ServerLine): string => `${String(l.attr!['connectionId'])} ${String(l.attr!['remote'])}`;
+    const time = (l: ServerLine): number => Date.parse(l.t.$date);
+    const last = Math.max(...lines.map(time));
+    const ended = new Map(lines.filter((l) => l.id === 22944).map((l) => [key(l), l]));
+    const apps = new Map(
+      lines
+        .filter((l) => l.id === 51800)
+        .map((l) => [`${l.ctx.slice('conn'.length)} ${String(l.attr!['remote'])}`, ((l.attr!['doc'] as { application?: { name: string } }).application?.name ?? null) as string | null]),
+    );
+    const expected = lines
+      .filter((l) => l.id === 22943)
+      .map((l) => {
+        const end = ended.get(key(l));
+        return {
+          connectionId: l.attr!['connectionId'] as number,
+          remote: l.attr!['remote'] as string,
+          appName: apps.get(key(l)) ?? null,
+          opened: new Date(time(l)).toISOString(),
+          closed: end ? new Date(time(end)).toISOString() : null,
+          end: end ? ('closed' as const) : ('still open' as const),
+          durationMillis: (end ? time(end) : last) - time(l),
+        };
+      })
+      .sort((a, b) => b.durationMillis - a.durationMillis);
+    const got = summary.server!.longLivedConnections;
+    t.is(got.length, Math.min(MAX_LONG_LIVED_CONNECTIONS, expected.length));
+    t.deepEqual(got.map((c) => c.durationMillis), expected.slice(0, got.length).map((c) => c.durationMillis));
+    // Ties in duration may come in either order: compare each by its number.
+    const byId = new Map(expected.map((c) => [`${c.connectionId} ${c.remote}`, c]));
+    for (const c of got) t.deepEqual(c, byId.get(`${c.connectionId} ${c.remote}`)!);
+    t.true(got.some((c) => c.appName !== null), 'an appName from client metadata');
+    t.true(got.every((c, i) => i === 0 || got[i - 1]!.durationMillis >= c.durationMillis), 'the longest first');
+    t.is(summary.server!.connectionsNotFollowed, 0);
+  });
+}
+
+test('long-lived connections in pre-4.4 text logs: `#N` accepted, `[connN] end connection`', async (t) => {
+  for (const file of ['mongod-4.0-text-slow-transactions.log', 'mongod-4.2-text.log']) {
+    const { records } = await readRecords(path.join(REAL_DATA, file), 'mongodb');
+    const collector = new SummaryCollector();
+    for (const r of records) collector.add(r.logType, r.record);
+    const summary = collector.summary({ entries: 0, selected: 0, notEntries: 0 });
+    const got = summary.server!.longLivedConnections;
+    const text = records.map((r) => r.contents);
+    const at = (line: string): number => Date.parse(line.slice(0, 28).replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+    const accepted = text.filter((l) => l.includes('] connection accepted from '));
+    t.true(got.length > 0 && got.length <= Math.min(MAX_LONG_LIVED_CONNECTIONS, accepted.length), file);
+    for (const c of got) {
+      const open = accepted.find((l) => l.includes(`connection accepted from ${c.remote} #${c.connectionId} `));
+      t.truthy(open, `${file}: conn${c.connectionId} ${c.remote} was accepted`);
+      t.is(c.opened, new Date(at(open!)).toISOString());
+      const end = text.find((l) => l.includes(`[conn${c.connectionId}] end connection ${c.remote} `));
+      if (c.end === 'closed') t.is(c.closed, new Date(at(end!)).toISOString(), `${file}: conn${c.connectionId}`);
+      else t.is(end, undefined, `${file}: conn${c.connectionId} has no end line`);
+      t.is(c.durationMillis, (c.closed === null ? Date.parse(summary.last!) : Date.parse(c.closed)) - Date.parse(c.opened));
+    }
+  }
+});
+
+test('a restart ends the connections open before it: rs2, then its own start line again after its last line', async (t) => {
+  const { records, lines } = await member('mongod-replica-rs2.log.gz');
+  const collector = new SummaryCollector();
+  for (const r of records) collector.add(r.logType, r.record);
+  const last = Math.max(...lines.map((l) => Date.parse(l.t.$date)));
+  const restartAt = new Date(last + 1000).toISOString();
+  const start = records.find((r) => r.record?.id === 4615611)!.contents.replace(/"\$date":"[^"]*"/, `"$date":"${restartAt}"`);
+  collector.add('mongodb', parseRecord('mongodb', start));
+  const got = collector.summary({ entries: 0, selected: 0, notEntries: 0 }).server!.longLivedConnections;
+  const ended = new Set(lines.filter((l) => l.id === 22944).map((l) => String(l.attr!['connectionId'])));
+  const open = lines.filter((l) => l.id === 22943 && !ended.has(String(l.attr!['connectionId'])));
+  t.true(open.length > 0, 'rs2 ends with a connection open');
+  for (const l of open) {
+    const c = got.find((g) => g.connectionId === l.attr!['connectionId']);
+    t.like(c, { end: 'restart', closed: restartAt, durationMillis: Date.parse(restartAt) - Date.parse(l.t.$date) });
+  }
+  t.false(got.some((c) => c.end === 'still open'));
+});

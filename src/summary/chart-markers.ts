@@ -1,0 +1,31 @@
+/**
+ * The events the time charts mark with a vertical line: the server's restarts, elections and
+ * replica-set state changes, from what the summary already holds (its restarts and its replica
+ * set's events, replication-events.ts). Events without a time are not marked.
+ */
+import type { ServerSummary } from './summary.js';
+
+export interface ChartMarker {
+  /** Epoch ms. */
+  readonly time: number;
+  readonly kind: 'restart' | 'election' | 'state';
+  /** What happened, as the summary says it (the line's title). */
+  readonly label: string;
+}
+
+/** The letter above a marker's line (the legend says what each means). */
+export const MARKER_LETTERS: Readonly<Record<ChartMarker['kind'], string>> = { restart: 'R', election: 'E', state: 'S' };
+
+export function chartMarkers(server: ServerSummary | undefined): ChartMarker[] {
+  if (!server) return [];
+  const markers: ChartMarker[] = [];
+  for (const restart of server.restarts) {
+    const time = restart.time === null ? Number.NaN : Date.parse(restart.time);
+    if (!Number.isNaN(time)) markers.push({ time, kind: 'restart', label: `restart${restart.version === null ? '' : ` (v${restart.version})`}` });
+  }
+  for (const { time: at, event } of server.replication) {
+    const time = at === null ? Number.NaN : Date.parse(at);
+    if (!Number.isNaN(time)) markers.push({ time, kind: event.startsWith('election: ') ? 'election' : 'state', label: event });
+  }
+  return markers.sort((a, b) => a.time - b.time);
+}

@@ -1,0 +1,205 @@
+/**
+ * The summary page's charts over time, as inline SVG: entries per bucket by type and by
+ * severity (stacked bars), and the slow operations by duration. Every chart of a page shares
+ * one time axis (TimeAxis: the same start, end and ticks), its ticks on round times
+ * (time-ticks.ts), its labels kept inside the plot's box, its y axis titled with its unit; the
+ * server's restarts, elections and state changes are marked on each (chart-markers.ts).
+ *
+ * Each time chart's <svg> says its axis as data attributes (`data-start`, `data-end`,
+ * `data-step`, epoch ms) and each tick its time (`data-time`), so a test reads what was drawn.
+ */
+import { COLLSCAN_COLOR, MARKER_COLORS, typeColor } from './chart-colors.js';
+import { MARKER_LETTERS, chartMarkers, type ChartMarker } from './chart-markers.js';
+import type { Summary } from './summary.js';
+import { countTicks, timeTickLabel, timeTicks, type TimeTicks } from './time-ticks.js';
+
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const number = (n: number): string => n.toLocaleString('en-US');
+
+/** The plot's box in the SVG's units: the margins hold the axes' ticks and titles, the markers' letters on top. */
+const PLOT = { width: 960, height: 280, left: 76, right: 16, top: 28, bottom: 44 };
+/** Tick text's size in the SVG's units, and the width of one of its characters at most (digits, `:`, `-`). */
+const TICK_FONT = 11;
+const TICK_CHAR_WIDTH = 7;
+/** Marker letters closer than this to the last one drawn are left out (its line stays). */
+const MARKER_LETTER_GAP = 12;
+
+export interface TimeAxis {
+  /** Epoch ms: the left and right edges of every chart's plot. */
+  readonly start: number;
+  readonly end: number;
+  readonly ticks: TimeTicks;
+  readonly markers: readonly ChartMarker[];
+}
+
+type Bucket = Summary['activity']['buckets'][number];
+
+/**
+ * The one time axis of a page: from the first activity bucket's start to the last one's end,
+ * widened to take in every slow point and marked event (they are lines the buckets counted,
+ * so it seldom is); undefined when no line had a time.
+ */
+export function timeAxisOf(summary: Summary): TimeAxis | undefined {
+  const { start, bucketMinutes, buckets } = summary.activity;
+  if (start === null || buckets.length === 0) return undefined;
+  const markers = chartMarkers(summary.server);
+  let min = Date.parse(start);
+  let max = min + buckets.length * bucketMinutes * 60_000;
+  for (const p of summary.server?.slowPoints ?? []) {
+    const t = Date.parse(p.time);
+    if (t < min) min = t;
+    if (t > max) max = t;
+  }
+  for (const m of markers) {
+    if (m.time < min) min = m.time;
+    if (m.time > max) max = m.time;
+  }
+  return { start: min, end: max, ticks: timeTicks(min, max), markers };
+}
+
+const xOf =
+  (axis: TimeAxis) =>
+  (t: number): number =>
+    PLOT.left + ((t - axis.start) / (axis.end - axis.start)) * (PLOT.width - PLOT.left - PLOT.right);
+
+/** A label centred on `x`, moved in where centred it would cross the SVG's edge. */
+function tickText(x: number, y: number, label: string, attributes = ''): string {
+  const half = (label.length * TICK_CHAR_WIDTH) / 2;
+  const [anchor, at]: [string, number] = x + half > PLOT.width ? ['end', PLOT.width - 1] : x - half < 0 ? ['start', 1] : ['middle', x];
+  return `<text class="tick"${attributes} x="${at.toFixed(1)}" y="${y}" text-anchor="${anchor}">${escapeHtml(label)}</text>`;
+}
+
+/** The time axis: a grid line and a label at each round tick, and the axis' title. */
+function timeAxisMarkup(axis: TimeAxis): string {
+  const x = xOf(axis);
+  const { height, bottom, top } = PLOT;
+  let out = '';
+  for (const t of axis.ticks.times) {
+    const at = x(t).toFixed(1);
+    out += `<line class="grid" x1="${at}" x2="${at}" y1="${top}" y2="${height - bottom}"/>`;
+    out += tickText(x(t), height - bottom + 16, timeTickLabel(t, axis.ticks.stepMs, axis.end - axis.start), ` data-time="${t}"`);
+  }
+  out += `<text class="axis-title" x="${PLOT.width - PLOT.right}" y="${height - 4}" text-anchor="end">time (UTC)</text>`;
+  return out;
+}
+
+/** Each marked event: a dashed line across the plot with its letter above, what it was in its title. */
+function markersMarkup(axis: TimeAxis): string {
+  const x = xOf(axis);
+  const { height, bottom, top } = PLOT;
+  // A letter only where it does not overlap the last one drawn (events seconds apart share one); every line is drawn.
+  let lastLetter = Number.NEGATIVE_INFINITY;
+  return axis.markers
+    .map((m) => {
+      const at = x(m.time);
+      const title = `<title>${escapeHtml(`${new Date(m.time).toISOString()} ${m.label}`)}</title>`;
+      const letter = at - lastLetter >= MARKER_LETTER_GAP ? `<text x="${at.toFixed(1)}" y="${top - 6}" text-anchor="middle" fill="${MARKER_COLORS[m.kind]}">${MARKER_LETTERS[m.kind]}</text>` : '';
+      if (letter) lastLetter = at;
+      return `<g class="marker marker-${m.kind}" data-time="${m.time}">${title}<line x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${top}" y2="${height - bottom}" stroke="${MARKER_COLORS[m.kind]}"/>${letter}</g>`;
+    })
+    .join('');
+}
+
+/** The y axis' title, turned along it: what is counted and its unit. */
+const yTitle = (title: string): string =>
+  `<text class="axis-title" transform="translate(14 ${(PLOT.top + PLOT.height - PLOT.bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(title)}</text>`;
+
+function frame(title: string, id: string, axis: TimeAxis, body: string, legend: string): string {
+  const { width, height, left, top, bottom, right } = PLOT;
+  const markerLegend =
+    axis.markers.length === 0
+      ? ''
+      : `<span class="marker-key">marked: ${(['restart', 'election', 'state'] as const)
+          .filter((kind) => axis.markers.some((m) => m.kind === kind))
+          .map((kind) => `<b style="color:${MARKER_COLORS[kind]}">${MARKER_LETTERS[kind]}</b> ${kind === 'state' ? 'state change' : kind}`)
+          .join(', ')} (a line's title says what)</span>`;
+  return `<figure><figcaption>${escapeHtml(title)}</figcaption><p class="legend">${legend}${markerLegend}</p><svg id="${id}" class="plot time-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(title)}" data-start="${axis.start}" data-end="${axis.end}" data-step="${axis.ticks.stepMs}">
+<rect class="area" x="${left}" y="${top}" width="${width - left - right}" height="${height - top - bottom}"/>${timeAxisMarkup(axis)}${body}${markersMarkup(axis)}</svg></figure>`;
+}
+
+export interface BarSeries {
+  readonly key: string;
+  readonly color: string;
+  readonly value: (bucket: Bucket) => number;
+}
+
+/** Stacked bars per activity bucket, one series per key; the y axis in round counts. */
+export function stackedBars(summary: Summary, axis: TimeAxis, id: string, title: string, unit: string, series: readonly BarSeries[]): string {
+  const { buckets, start, bucketMinutes } = summary.activity;
+  const { width, height, left, right, top, bottom } = PLOT;
+  const startMs = Date.parse(start!);
+  const stepMs = bucketMinutes * 60_000;
+  const x = xOf(axis);
+  const totals = buckets.map((b) => series.reduce((sum, s) => sum + s.value(b), 0));
+  const y = countTicks(Math.max(0, ...totals));
+  const scale = (height - top - bottom) / y.top;
+  const barWidth = Math.max(0.5, x(startMs + stepMs) - x(startMs) - (buckets.length < 200 ? 1 : 0));
+  let body = '';
+  for (const v of y.ticks) {
+    const at = (height - bottom - v * scale).toFixed(1);
+    body += `<line class="grid" x1="${left}" x2="${width - right}" y1="${at}" y2="${at}"/><text class="tick" x="${left - 6}" y="${(Number(at) + 4).toFixed(1)}" text-anchor="end">${number(v)}</text>`;
+  }
+  body += yTitle(unit);
+  buckets.forEach((bucket, i) => {
+    let base = height - bottom;
+    for (const s of series) {
+      const value = s.value(bucket);
+      if (value === 0) continue;
+      const h = value * scale;
+      base -= h;
+      body += `<rect class="bar" data-key="${escapeHtml(s.key)}" x="${x(startMs + i * stepMs).toFixed(1)}" y="${base.toFixed(1)}" width="${barWidth.toFixed(2)}" height="${h.toFixed(1)}" fill="${s.color}"><title>${escapeHtml(`${new Date(startMs + i * stepMs).toISOString()} ${s.key}: ${value}`)}</title></rect>`;
+    }
+  });
+  const legend = series.map((s) => `<span class="swatch" data-key="${escapeHtml(s.key)}" style="background:${s.color}"></span>${escapeHtml(s.key)}`).join(' ');
+  return frame(title, id, axis, body, legend);
+}
+
+/** What the slow plot draws: every point, or its outliers and a sample of the rest, said so. */
+function slowPointsDrawn(server: NonNullable<Summary['server']>): string {
+  const points = server.slowPoints;
+  const outliers = points.filter((p) => p.outlier !== null).length;
+  if (points.length >= server.slowPointsSeen) return `all ${number(points.length)}`;
+  const collscans = server.collscansSampled > 0 ? `the first ${number(points.filter((p) => p.outlier === 'collscan').length)} COLLSCANs` : 'every COLLSCAN';
+  return `${number(points.length)} of ${number(server.slowPointsSeen)}: the ${number(points.filter((p) => p.outlier === 'slowest').length)} slowest and ${collscans} (${number(outliers)} in all), and ${number(points.length - outliers)} sampled of the rest`;
+}
+
+/**
+ * Slow operations: time across, duration up on a log scale; a point in the server's type
+ * colour, a COLLSCAN a dark diamond (red is for errors).
+ */
+export function slowPlot(summary: Summary, axis: TimeAxis | undefined): string {
+  const points = summary.server?.slowPoints ?? [];
+  if (points.length === 0 || !axis) return '<p class="none">No slow operations.</p>';
+  const times = points.map((p) => Date.parse(p.time));
+  const durations = points.map((p) => Math.max(1, p.durationMillis));
+  const low = Math.floor(Math.log10(Math.min(...durations)));
+  const high = Math.max(low + 1, Math.ceil(Math.log10(Math.max(...durations))));
+  const { width, height, left, right, top, bottom } = PLOT;
+  const x = xOf(axis);
+  const y = (ms: number): number => height - bottom - ((Math.log10(Math.max(1, ms)) - low) / (high - low)) * (height - top - bottom);
+  let body = '';
+  for (let decade = low; decade <= high; decade++) {
+    const ms = 10 ** decade;
+    body += `<line class="grid" x1="${left}" x2="${width - right}" y1="${y(ms).toFixed(1)}" y2="${y(ms).toFixed(1)}"/><text class="tick" x="${left - 6}" y="${(y(ms) + 4).toFixed(1)}" text-anchor="end">${ms >= 1000 ? `${number(ms / 1000)} s` : `${ms} ms`}</text>`;
+  }
+  body += yTitle('duration (log scale)');
+  const server = summary.server!;
+  const pointColor = typeColor('mongodb');
+  // The sample first, the outliers (the slowest, every COLLSCAN) over it, never hidden by it.
+  const order = points.map((_, i) => i).sort((a, b) => Number(points[a]!.outlier !== null) - Number(points[b]!.outlier !== null));
+  for (const i of order) {
+    const p = points[i]!;
+    const cx = x(times[i]!).toFixed(1);
+    const cy = y(p.durationMillis).toFixed(1);
+    const title = `<title>${escapeHtml(`${p.time} ${p.durationMillis} ms ${p.ns}${p.collscan ? ' COLLSCAN' : ''}`)}</title>`;
+    const classes = `slow-point${p.collscan ? ' collscan' : ''}${p.outlier ? ' outlier' : ''}`;
+    if (p.collscan) {
+      const r = 5;
+      body += `<path class="${classes}" d="M${cx} ${(Number(cy) - r).toFixed(1)}l${r} ${r}l${-r} ${r}l${-r} ${-r}z" fill="${COLLSCAN_COLOR}">${title}</path>`;
+    } else body += `<circle class="${classes}" cx="${cx}" cy="${cy}" r="${p.outlier ? 4 : 3}" fill="${pointColor}">${title}</circle>`;
+  }
+  const legend = `<span class="swatch" style="background:${pointColor};border-radius:50%"></span>indexed or other plan <span class="swatch diamond" style="background:${COLLSCAN_COLOR}"></span>COLLSCAN`;
+  return frame(`Slow operations over time, by duration (${slowPointsDrawn(server)})`, 'plot-slow', axis, body, legend);
+}

@@ -1,0 +1,81 @@
+/**
+ * The time charts' ticks: a round step for any span (a table of spans as real logs have them,
+ * from seconds to weeks), every tick a multiple of its step, 3 to 8 ticks; their labels; and
+ * the round ticks of a count axis.
+ */
+import test from 'ava';
+import { DAY, MAX_TIME_TICKS, TICK_STEPS_MS, countTicks, timeTickLabel, timeTicks } from '../../src/summary/time-ticks.js';
+
+const at = (iso: string): number => Date.parse(iso);
+const S = 1000;
+const M = 60 * S;
+const H = 60 * M;
+
+// [from, to, step, first tick, ticks]
+const spans: [string, string, number, string, number][] = [
+  // Issue 19's ticks were at 14:50:10 and 14:51:20 on a span like this one.
+  ['2024-03-18T14:49:13.000Z', '2024-03-18T14:56:04.000Z', 1 * M, '2024-03-18T14:50:00.000Z', 7],
+  // Hatchet's rs1 log: 10:49:06 to 10:55:44 (-04:00), a minute's buckets to 10:56.
+  ['2024-03-18T14:49:00.000Z', '2024-03-18T14:56:00.000Z', 1 * M, '2024-03-18T14:49:00.000Z', 8],
+  ['2026-11-22T09:57:00.000Z', '2026-11-22T09:59:00.000Z', 30 * S, '2026-11-22T09:57:00.000Z', 5],
+  ['2026-11-22T09:57:00.000Z', '2026-11-22T09:58:00.000Z', 10 * S, '2026-11-22T09:57:00.000Z', 7],
+  ['2026-11-22T09:57:00.250Z', '2026-11-22T09:57:03.900Z', 1 * S, '2026-11-22T09:57:01.000Z', 3],
+  ['2026-11-22T09:57:00.000Z', '2026-11-22T09:57:20.000Z', 5 * S, '2026-11-22T09:57:00.000Z', 5],
+  ['2026-11-22T09:00:00.000Z', '2026-11-22T10:00:00.000Z', 10 * M, '2026-11-22T09:00:00.000Z', 7],
+  ['2026-11-22T09:13:00.000Z', '2026-11-22T11:02:00.000Z', 15 * M, '2026-11-22T09:15:00.000Z', 8],
+  ['2026-11-22T09:13:00.000Z', '2026-11-22T13:40:00.000Z', 1 * H, '2026-11-22T10:00:00.000Z', 4],
+  // 3 h would make 9 ticks.
+  ['2026-11-22T00:00:00.000Z', '2026-11-23T00:00:00.000Z', 6 * H, '2026-11-22T00:00:00.000Z', 5],
+  ['2026-11-22T07:30:00.000Z', '2026-11-24T18:00:00.000Z', 12 * H, '2026-11-22T12:00:00.000Z', 5],
+  ['2026-11-01T00:00:00.000Z', '2026-11-07T23:59:00.000Z', DAY, '2026-11-01T00:00:00.000Z', 7],
+  ['2026-09-01T00:00:00.000Z', '2026-11-30T00:00:00.000Z', 14 * DAY, '2026-09-10T00:00:00.000Z', 6],
+];
+
+for (const [from, to, step, first, count] of spans) {
+  test(`time ticks from ${from} to ${to}: every ${step / 1000} s from ${first}, ${count} of them`, (t) => {
+    const ticks = timeTicks(at(from), at(to));
+    t.is(ticks.stepMs, step);
+    t.is(new Date(ticks.times[0]!).toISOString(), first);
+    t.is(ticks.times.length, count);
+  });
+}
+
+test('time ticks: any span from 10 s to a year gets 3 to 8 ticks, each on a multiple of its step, the step the finest that does', (t) => {
+  for (let span = 10_000; span < 400 * DAY; span = Math.ceil(span * 1.13)) {
+    for (const offset of [0, 17_321, 3 * H + 7 * M + 13 * S]) {
+      const min = at('2026-11-22T00:00:00.000Z') + offset;
+      const { stepMs, times } = timeTicks(min, min + span);
+      t.true(times.length >= 3 && times.length <= MAX_TIME_TICKS, `${span} ms: ${times.length} ticks`);
+      t.true(times.every((time) => time % stepMs === 0 && time >= min && time <= min + span));
+      t.true(times.every((time, i) => i === 0 || time - times[i - 1]! === stepMs));
+      const finer = TICK_STEPS_MS.filter((s) => s < stepMs);
+      // A finer step would have made more than MAX_TIME_TICKS.
+      for (const s of finer) t.true(Math.floor((min + span) / s) - Math.ceil(min / s) + 1 > MAX_TIME_TICKS, `${span} ms: ${s} ms would do`);
+    }
+  }
+});
+
+test('time tick labels: seconds for a step under a minute, the date for whole days or a span over a day, the year for a span of years', (t) => {
+  const time = at('2026-11-22T09:57:30.000Z');
+  t.is(timeTickLabel(time, 30 * S, 5 * M), '09:57:30');
+  t.is(timeTickLabel(at('2026-11-22T09:57:00.000Z'), M, H), '09:57');
+  t.is(timeTickLabel(at('2026-11-22T12:00:00.000Z'), 12 * H, 3 * DAY), '11-22 12:00');
+  t.is(timeTickLabel(at('2026-11-22T00:00:00.000Z'), DAY, 7 * DAY), '11-22');
+  t.is(timeTickLabel(at('2026-11-22T00:00:00.000Z'), 224 * DAY, 5 * 365 * DAY), '2026-11-22');
+});
+
+const counts: [number, number, number[]][] = [
+  [0, 1, [0, 1]],
+  [1, 1, [0, 1]],
+  [3, 3, [0, 1, 2, 3]],
+  [7, 8, [0, 2, 4, 6, 8]],
+  [21, 25, [0, 5, 10, 15, 20, 25]],
+  [5650, 6000, [0, 2000, 4000, 6000]],
+  [123_456, 150_000, [0, 50_000, 100_000, 150_000]],
+];
+
+for (const [max, top, ticks] of counts) {
+  test(`count ticks up to ${max}: 0 to ${top}`, (t) => {
+    t.deepEqual(countTicks(max), { top, ticks });
+  });
+}
