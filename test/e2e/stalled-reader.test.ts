@@ -10,6 +10,7 @@ import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
 import { SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, readState, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
+import { killAtTeardown } from '../_helpers/follower-scenario.js';
 
 /** `count` numbered lines of `tag` as one file. */
 function numberedFile(file: string, tag: string, count: number): NumberedWriter {
@@ -26,7 +27,7 @@ for (const back of ['within', 'after'] as const) {
     const stateFile = path.join(dir, 'st.json');
     const writer = numberedFile(file, 'big', 100_000);
     const args = ['--log-dir', dir, '--file', `mongodb=${file}`, '--state-file', stateFile, '--stats-interval', '0'];
-    const first = new SidecarProcess([...args, '--from-start', '--stop-timeout', back === 'within' ? '30' : '1']);
+    const first = killAtTeardown(t, new SidecarProcess([...args, '--from-start', '--stop-timeout', back === 'within' ? '30' : '1']));
     first.stallReader();
     await sleep(1500);
     const stopped = Date.now();
@@ -60,7 +61,7 @@ test('two rename rotations while the reader is stalled: the file made and rotate
   const file = path.join(dir, 'mongodb.log');
   const writer = new NumberedWriter(file, 'mongodb', 1000);
   writer.write(10);
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--from-start', '--stats-interval', '0']);
+  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--from-start', '--stats-interval', '0']));
   await sidecar.waitForLines(10);
   sidecar.stallReader();
   writer.write(289); // 11-299: fills the pipe and the writer
@@ -93,7 +94,7 @@ test('two copytruncates while the reader is stalled: the middle part, only in th
     fs.copyFileSync(file, `${file}.1`);
     fs.truncateSync(file, 0);
   };
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--from-start', '--stats-interval', '0']);
+  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--from-start', '--stats-interval', '0']));
   await sidecar.waitForDiagnostic(followsPath(file));
   writer.write(9); // 1-9
   await sidecar.waitForLines(9);
@@ -167,7 +168,7 @@ test('more rotations during a stall than are held: the oldest is given up with a
   const dir = tempDir('stalled-bound');
   const file = path.join(dir, 'mongodb.log');
   const writer = new NumberedWriter(file, 'mongodb', 1000);
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--stats-interval', '0', '--rotate-wait', '0.5', '--poll-interval', '0.1']);
+  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--stats-interval', '0', '--rotate-wait', '0.5', '--poll-interval', '0.1']));
   await sidecar.waitForDiagnostic(followsPath(file));
   sidecar.stallReader();
   writer.write(2000); // 2 MB: fills the pipe and the writer, the first file is left mostly unread
@@ -203,7 +204,7 @@ test('copytruncate during a stall whose copy is shorter than what was seen: read
   const dir = tempDir('stalled-copy-short');
   const file = path.join(dir, 'mongodb.log');
   const writer = new NumberedWriter(file, 'mongodb', 1000);
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--from-start', '--stats-interval', '0', '--poll-interval', '0.1']);
+  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--from-start', '--stats-interval', '0', '--poll-interval', '0.1']));
   await sidecar.waitForDiagnostic(followsPath(file));
   writer.write(10);
   await sidecar.waitForLines(10);
