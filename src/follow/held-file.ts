@@ -35,6 +35,9 @@ const SAME_TICK_MS = 50;
  * the next read, so nothing outlives its turn in the buffer. */
 const readBuffer = Buffer.allocUnsafe(READ_BYTES);
 
+/** Where #startsAsRead reads a file's first bytes (one at a time: the follower is single-threaded). */
+const headScratch = Buffer.allocUnsafe(FINGERPRINT_BYTES);
+
 export class HeldFile implements FileIdentity {
   readonly fd: number;
   readonly dev: number;
@@ -205,6 +208,17 @@ export class HeldFile implements FileIdentity {
     return theirs.subarray(0, head).equals(this.#head.subarray(0, head)) && theirs.subarray(head).equals(this.#recent.endingBefore(back, tail));
   }
 
+  /** Whether this file still starts with the bytes read at its start (nothing read: yes). */
+  #startsAsRead(): boolean {
+    const length = this.#headLength;
+    if (length === 0) return true;
+    try {
+      return fs.readSync(this.fd, headScratch, 0, length, 0) === length && headScratch.compare(this.#head, 0, length, 0, length) === 0;
+    } catch {
+      return false;
+    }
+  }
+
   /**
    * Whether the file open as `fd` starts as this file did when we read it (its first KiB): a
    * copy of this file (copytruncate's), whether or not this file has been truncated since. Only
@@ -293,6 +307,9 @@ export class HeldFile implements FileIdentity {
     if (this.seenSize > this.position && !this.#seenMarker.foundIn(this.fd, this.seenSize)) return -1;
     const splitter = this.#stream.splitter;
     let lead = this.#marker.length;
+    // The bytes before the position can match by chance after a truncation and a rewrite past
+    // it (lines whose last 256 bytes are alike); the file's first bytes, read once, tell too.
+    if (lead > 0 && !this.#startsAsRead()) return -1;
     let total = 0;
     let last = 0;
     while (total < budget) {

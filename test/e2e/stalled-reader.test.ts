@@ -229,3 +229,24 @@ test('copytruncate during a stall whose copy is shorter than what was seen: read
   const truncated = sidecar.diagnostics().find((d) => d['event'] === 'truncated');
   t.like(truncated, { copy: `${file}.1`, lostBytes: 10 * (writer.line(1).length + 1) });
 });
+
+// Found with the repro-b3 test under load: its lines end in the same 900 bytes, so after a
+// truncation and a rewrite past the read position the bytes before the position matched, and
+// the new file's first lines were skipped. The file's first bytes tell.
+test('truncated and written again past the read position between two looks, lines whose last 256 bytes are alike: the new file from its start', async (t) => {
+  const dir = tempDir('rewrite-alike');
+  const file = path.join(dir, 'mongodb.log');
+  const line = (prefix: string, n: number): string => `${prefix} ${String(n).padStart(6, '0')} ${'x'.repeat(900)}`;
+  fs.writeFileSync(file, '');
+  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--stats-interval', '0']));
+  await sidecar.waitForDiagnostic(followsPath(file));
+  fs.appendFileSync(file, Array.from({ length: 20 }, (_, i) => `${line('old', i)}\n`).join(''));
+  await sidecar.waitForLines(20);
+  // In one go, far quicker than a poll: the file is never seen shorter than the position.
+  fs.writeFileSync(file, Array.from({ length: 50 }, (_, i) => `${line('new', i)}\n`).join(''));
+  await sidecar.waitForLines(70);
+  await sleep(300);
+  await sidecar.stop();
+  const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents.slice(0, 10));
+  t.deepEqual(contents, [...Array.from({ length: 20 }, (_, i) => line('old', i).slice(0, 10)), ...Array.from({ length: 50 }, (_, i) => line('new', i).slice(0, 10))]);
+});
