@@ -90,7 +90,7 @@ export class FileFollower {
    * within the mtime slack of a look (or of the save a restart resumes from) reads as a rotation
    * made while we did not look. Entries older than every future look's window are dropped.
    */
-  readonly #past = new Map<string, number>();
+  readonly #past = new Map<string, PastFile>();
   #discoverWanted = false;
   readonly #siblingPrefix: string;
   /** The current file's size at the last look. */
@@ -107,8 +107,8 @@ export class FileFollower {
       onEvent,
       maxBehind: options.maxBehind,
       ignore,
-      onForget: (known) => {
-        if (known.mtimeMs !== undefined) this.#remember(known.ino, known.mtimeMs);
+      onForget: ({ ino, mtimeMs }) => {
+        if (mtimeMs !== undefined) this.#remember({ ino, mtimeMs });
       },
     });
     this.#copies = new CopyFinder({ path: options.path, ignore, knows: (name, stat) => this.#knows(name, stat) });
@@ -225,11 +225,7 @@ export class FileFollower {
 
   /** The files of #past a restart from a save at `savedAt` could take for new ones. */
   pastFiles(savedAt: number): PastFile[] {
-    const files: PastFile[] = [];
-    for (const [key, mtimeMs] of this.#past) {
-      if (mtimeMs >= savedAt - MTIME_SLACK_MS) files.push({ ino: Number(key.slice(0, key.indexOf(':'))), mtimeMs });
-    }
-    return files;
+    return [...this.#past.values()].filter((file) => file.mtimeMs >= savedAt - MTIME_SLACK_MS);
   }
 
   /** Bytes on disk not yet read, over all files behind the path. */
@@ -247,14 +243,14 @@ export class FileFollower {
   #firstLook(now: number): void {
     const { resume } = this.#options;
     if (!resume) {
-      for (const sibling of rotatedSiblings(this.path, this.#options.ignore)) this.#remember(sibling.stat.ino, sibling.stat.mtimeMs);
+      for (const sibling of rotatedSiblings(this.path, this.#options.ignore)) this.#remember(sibling.stat);
       const action = reconcilePath(undefined, 1, statPath(this.path), true);
       if (action.kind === 'open') this.#openCurrent(now, this.#options.fromStart ? 0 : 'end');
       else if (action.kind === 'unreadable') this.#warnings.cannotRead(now, statPath(this.path), action.what);
       else this.#warnings.startWaiting(now);
       return;
     }
-    for (const past of resume.past ?? []) this.#remember(past.ino, past.mtimeMs);
+    for (const past of resume.past ?? []) this.#remember(past);
     const plan = resumeFiles(this.path, resume.files, this.#options.ignore);
     for (const lost of plan.lost) {
       this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: lost.position });
@@ -400,7 +396,7 @@ export class FileFollower {
     this.#discoverWanted = false;
     this.#lastDiscovery = now;
     // Looks only go forward from here: what changed before this window can never be unseen.
-    for (const [key, mtimeMs] of this.#past) if (mtimeMs < sinceMs - MTIME_SLACK_MS) this.#past.delete(key);
+    for (const [key, file] of this.#past) if (file.mtimeMs < sinceMs - MTIME_SLACK_MS) this.#past.delete(key);
     const siblings = rotatedSiblings(this.path, this.#options.ignore);
     const known = (name: string, stat: fs.Stats): boolean => claimed.some((c) => sameFile(c, stat)) || this.#knows(name, stat);
     const unseen = unseenSiblings(
@@ -432,13 +428,13 @@ export class FileFollower {
 
   /** Held now, or retired: a file of ours. */
   #knows(name: string, stat: fs.Stats): boolean {
-    return (this.#current !== undefined && sameFile(this.#current, stat)) || this.#behind.knows(name, stat) || this.#past.has(pastKey(stat.ino, stat.mtimeMs));
+    return (this.#current !== undefined && sameFile(this.#current, stat)) || this.#behind.knows(name, stat) || this.#past.has(pastKey(stat));
   }
 
-  #remember(ino: number, mtimeMs: number): void {
-    this.#past.set(pastKey(ino, mtimeMs), mtimeMs);
+  #remember({ ino, mtimeMs }: PastFile): void {
+    this.#past.set(pastKey({ ino, mtimeMs }), { ino, mtimeMs });
   }
 }
 
 /** A file as it was: a rename keeps both; a write to it, or a new file on a reused inode, changes the mtime. */
-const pastKey = (ino: number, mtimeMs: number): string => `${ino}:${mtimeMs}`;
+const pastKey = ({ ino, mtimeMs }: PastFile): string => `${ino}:${mtimeMs}`;

@@ -35,7 +35,7 @@ const SAME_TICK_MS = 50;
  * the next read, so nothing outlives its turn in the buffer. */
 const readBuffer = Buffer.allocUnsafe(READ_BYTES);
 
-/** Where #startsAsRead reads a file's first bytes (one at a time: the follower is single-threaded). */
+/** Where startsLike reads a file's first bytes (one file at a time: the follower is single-threaded). */
 const headScratch = Buffer.allocUnsafe(FINGERPRINT_BYTES);
 
 export class HeldFile implements FileIdentity {
@@ -208,27 +208,16 @@ export class HeldFile implements FileIdentity {
     return theirs.subarray(0, head).equals(this.#head.subarray(0, head)) && theirs.subarray(head).equals(this.#recent.endingBefore(back, tail));
   }
 
-  /** Whether this file still starts with the bytes read at its start (nothing read: yes). */
-  #startsAsRead(): boolean {
-    const length = this.#headLength;
-    if (length === 0) return true;
-    try {
-      return fs.readSync(this.fd, headScratch, 0, length, 0) === length && headScratch.compare(this.#head, 0, length, 0, length) === 0;
-    } catch {
-      return false;
-    }
-  }
-
   /**
    * Whether the file open as `fd` starts as this file did when we read it (its first KiB): a
    * copy of this file (copytruncate's), whether or not this file has been truncated since. Only
    * once something was read here.
    */
   startsLike(fd: number): boolean {
-    if (this.position === 0 || this.#headLength === 0) return false;
-    const theirs = Buffer.allocUnsafe(this.#headLength);
+    const length = this.#headLength;
+    if (this.position === 0 || length === 0) return false;
     try {
-      return fs.readSync(fd, theirs, 0, this.#headLength, 0) === this.#headLength && theirs.equals(this.#head.subarray(0, this.#headLength));
+      return fs.readSync(fd, headScratch, 0, length, 0) === length && headScratch.compare(this.#head, 0, length, 0, length) === 0;
     } catch {
       return false;
     }
@@ -309,7 +298,7 @@ export class HeldFile implements FileIdentity {
     let lead = this.#marker.length;
     // The bytes before the position can match by chance after a truncation and a rewrite past
     // it (lines whose last 256 bytes are alike); the file's first bytes, read once, tell too.
-    if (lead > 0 && !this.#startsAsRead()) return -1;
+    if (lead > 0 && this.#headLength > 0 && !this.startsLike(this.fd)) return -1;
     let total = 0;
     let last = 0;
     while (total < budget) {
