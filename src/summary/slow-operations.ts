@@ -50,10 +50,10 @@ export class SlowOperations {
   readonly #slowest = new SlowestOperations();
   readonly #responseSizes = new ResponseSizes();
 
-  /** A line that may be slow work (one with a duration); any other is left alone. `source`: its line, read only if it is among the slowest. */
-  add(record: LogRecord, time: number | undefined, source?: RecordSource): void {
+  /** A line that may be slow work (one with a duration); any other is left alone (false). `source`: its line, read only if it is among the slowest. */
+  add(record: LogRecord, time: number | undefined, source?: RecordSource): boolean {
     const slow = slowOperationOf(record);
-    if (!slow) return;
+    if (!slow) return false;
     const { durationMillis, plan } = slow;
     const operation = serverOperationOf(record, slow);
     const { ns } = operation;
@@ -64,6 +64,7 @@ export class SlowOperations {
       if (operation.kind === 'operation') this.#responseSizes.add(record, ns);
     }
     if (time !== undefined) this.#points.add(time, durationMillis, ns, plan?.startsWith('COLLSCAN') === true);
+    return true;
   }
 
   #addGroup(record: LogRecord, operation: ServerOperation, durationMillis: number, plan: string | undefined): void {

@@ -9,6 +9,7 @@ import { ActivityCounter } from './activity-counter.js';
 import { AuditSection } from './audit-section.js';
 import { isoString } from './iso-string.js';
 import type { SectionCounter } from './section-counter.js';
+import { ReplicaMembers } from './replica-members.js';
 import { ServerSection } from './server-section.js';
 import type { RecordSource } from './slowest-operations.js';
 import type { Summary } from './summary.js';
@@ -27,6 +28,13 @@ export class SummaryCollector {
   /** Made with the first record they count: a section without one is left out of the summary. */
   #server: ServerSection | undefined;
   #audit: AuditSection | undefined;
+  /** Which server (pod, or input) each server line is from. */
+  readonly #members = new ReplicaMembers();
+
+  /** The entries that follow are read from this input (a file as given, `-`: stdin): a member when its lines name no pod. */
+  input(name: string): void {
+    this.#members.input(name);
+  }
 
   /**
    * One selected entry and its record (undefined when its contents did not parse); `stampedAt`:
@@ -64,7 +72,7 @@ export class SummaryCollector {
   #sectionOf(stats: TypeStats): SectionCounter {
     switch (stats.kind) {
       case 'server':
-        return (this.#server ??= new ServerSection());
+        return (this.#server ??= new ServerSection(this.#members));
       case 'audit':
         return (this.#audit ??= new AuditSection());
       case 'messages':

@@ -61,3 +61,11 @@ export const MAX_OTHER_FAILURES = 200;
 export const MAX_PROBLEM_MESSAGES = 2000;
 /** Buckets of the activity strip and plots: a week of minutes (wider buckets beyond). */
 export const MAX_ACTIVITY_BUCKETS = 7 * 24 * 60;
+/** Members (pods, or inputs without a pod's prefix) with a lane of their own; the rest share OTHER_MEMBERS. */
+export const MAX_MEMBERS = 64;
+/** The lane the members beyond MAX_MEMBERS share. */
+export const OTHER_MEMBERS = '(other members)';
+/** State changes, restarts, elections and errors kept per member for its lane (the rest are counted). */
+export const MAX_MEMBER_EVENTS = 1000;
+/** Of those, errors marked per member (all are counted). */
+export const MAX_MEMBER_ERROR_MARKS = 100;
