@@ -19,7 +19,7 @@ export const escapeHtml = (text: string): string =>
 const number = (n: number): string => n.toLocaleString('en-US');
 
 /** The plot's box in the SVG's units: the margins hold the axes' ticks and titles, the markers' letters on top. */
-const PLOT = { width: 960, height: 280, left: 76, right: 16, top: 28, bottom: 44 };
+export const PLOT = { width: 960, height: 280, left: 76, right: 16, top: 28, bottom: 44 };
 /** Tick text's size in the SVG's units, and the width of one of its characters at most (digits, `:`, `-`). */
 const TICK_FONT = 11;
 const TICK_CHAR_WIDTH = 7;
@@ -59,7 +59,7 @@ export function timeAxisOf(summary: Summary): TimeAxis | undefined {
   return { start: min, end: max, ticks: timeTicks(min, max), markers };
 }
 
-const xOf =
+export const xOf =
   (axis: TimeAxis) =>
   (t: number): number =>
     PLOT.left + ((t - axis.start) / (axis.end - axis.start)) * (PLOT.width - PLOT.left - PLOT.right);
@@ -72,9 +72,9 @@ function tickText(x: number, y: number, label: string, attributes = ''): string 
 }
 
 /** The time axis: a grid line and a label at each round tick, and the axis' title. */
-function timeAxisMarkup(axis: TimeAxis): string {
+function timeAxisMarkup(axis: TimeAxis, height = PLOT.height): string {
   const x = xOf(axis);
-  const { height, bottom, top } = PLOT;
+  const { bottom, top } = PLOT;
   let out = '';
   for (const t of axis.ticks.times) {
     const at = x(t).toFixed(1);
@@ -86,9 +86,9 @@ function timeAxisMarkup(axis: TimeAxis): string {
 }
 
 /** Each marked event: a dashed line across the plot with its letter above, what it was in its title. */
-function markersMarkup(axis: TimeAxis): string {
+function markersMarkup(axis: TimeAxis, height = PLOT.height): string {
   const x = xOf(axis);
-  const { height, bottom, top } = PLOT;
+  const { bottom, top } = PLOT;
   // A letter only where it does not overlap the last one drawn (events seconds apart share one); every line is drawn.
   let lastLetter = Number.NEGATIVE_INFINITY;
   return axis.markers
@@ -106,8 +106,9 @@ function markersMarkup(axis: TimeAxis): string {
 const yTitle = (title: string): string =>
   `<text class="axis-title" transform="translate(14 ${(PLOT.top + PLOT.height - PLOT.bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(title)}</text>`;
 
-function frame(title: string, id: string, axis: TimeAxis, body: string, legend: string): string {
-  const { width, height, left, top, bottom, right } = PLOT;
+/** A time chart: its plot `height` high (the lanes' grows with their number), the axis, the body, the markers over them, and `overlay` over all. */
+export function frame(title: string, id: string, axis: TimeAxis, body: string, legend: string, height = PLOT.height, overlay = ''): string {
+  const { width, left, top, bottom, right } = PLOT;
   const markerLegend =
     axis.markers.length === 0
       ? ''
@@ -116,7 +117,7 @@ function frame(title: string, id: string, axis: TimeAxis, body: string, legend: 
           .map((kind) => `<b style="color:${MARKER_COLORS[kind]}">${MARKER_LETTERS[kind]}</b> ${kind === 'state' ? 'state change' : kind}`)
           .join(', ')} (a line's title says what)</span>`;
   return `<figure><figcaption>${escapeHtml(title)}</figcaption><p class="legend">${legend}${markerLegend}</p><svg id="${id}" class="plot time-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(title)}" data-start="${axis.start}" data-end="${axis.end}" data-step="${axis.ticks.stepMs}">
-<rect class="area" x="${left}" y="${top}" width="${width - left - right}" height="${height - top - bottom}"/>${timeAxisMarkup(axis)}${body}${markersMarkup(axis)}</svg></figure>`;
+<rect class="area" x="${left}" y="${top}" width="${width - left - right}" height="${height - top - bottom}"/>${timeAxisMarkup(axis, height)}${body}${markersMarkup(axis, height)}${overlay}</svg></figure>`;
 }
 
 export interface BarSeries {

@@ -6,6 +6,7 @@
  */
 import test from 'ava';
 import { DOWN_GAP_MS, laneSegments, primaryTimeline, type MemberRestart, type StateChange, type StateSegment } from '../../src/summary/member-lanes.js';
+import { laneMarks } from '../../src/summary/lane-chart.js';
 import { memberOfInput, memberOfPrefix } from '../../src/summary/replica-members.js';
 
 /** Segments written `from-to STATE`, times in seconds. */
@@ -104,4 +105,13 @@ test("a member's name: the pod of kubectl's and stern's prefixes, an input's fil
   t.is(memberOfInput('logs/my-db-0.log.gz'), 'my-db-0');
   t.is(memberOfInput('/var/log/mongodb/mongod.json'), 'mongod');
   t.is(memberOfInput('-'), 'stdin');
+});
+
+test("a lane's marks: every restart and election, then the earliest errors, to the cap; how many were left out", (t) => {
+  const event = (second: number, kind: 'restart' | 'election' | 'error') => ({ time: new Date(Date.UTC(2024, 2, 18, 14, 49, second)).toISOString(), kind, label: `${kind} at ${second}` });
+  const events = [event(1, 'restart'), event(2, 'error'), event(3, 'error'), event(4, 'election'), event(5, 'error'), event(6, 'restart')];
+  const { drawn, left } = laneMarks(events, 4);
+  t.deepEqual(drawn, [event(1, 'restart'), event(2, 'error'), event(4, 'election'), event(6, 'restart')], 'in time order, the later errors left out');
+  t.is(left, 2);
+  t.deepEqual(laneMarks(events), { drawn: events, left: 0 });
 });
