@@ -81,5 +81,5 @@ export function laneChart(members: readonly MemberSummary[], axis: TimeAxis): st
       .map((state) => `<span class="swatch" data-key="${escapeHtml(state)}" style="background:${stateColor(state)};outline:1px solid #cfd8dc"></span>${escapeHtml(state)}`)
       .join(' ') +
     ` <span class="marker-key">on a lane: <b style="color:${MARKER_COLORS.restart}">▼</b> restart, <b style="color:${MARKER_COLORS.election}">|</b> election or step-down, <b style="color:${ERROR_COLOR}">●</b> error${left > 0 ? ` (${left.toLocaleString('en-US')} more not drawn)` : ''}</span>`;
-  return frame(`Replica set members (${members.length}), one lane each: the state each member's log said it was in`, 'plot-lanes', axis, body, legend, height, names + marks);
+  return frame(`Replica set members (${members.length}), one lane each: the state each member's log said it was in`, 'plot-lanes', axis, body, legend, height, names + marks, false);
 }

@@ -59,6 +59,8 @@ export const MAX_FAILED_LOGINS = 2000;
 export const MAX_OTHER_FAILURES = 200;
 /** Error and warning messages of one agent or operator log, by shape. */
 export const MAX_PROBLEM_MESSAGES = 2000;
+/** Notable events of each agent's, the operator's and the audit log, kept to mark on the time axis (the rest are counted). */
+export const MAX_TYPE_MARKS = 500;
 /** Buckets of the activity strip and plots: a week of minutes (wider buckets beyond). */
 export const MAX_ACTIVITY_BUCKETS = 7 * 24 * 60;
 /** Members (pods, or inputs without a pod's prefix) with a lane of their own; the rest share OTHER_MEMBERS. */

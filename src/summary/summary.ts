@@ -17,6 +17,23 @@ export interface Summary {
   /** Agents and operator: their errors and warnings, most frequent first. */
   readonly problems: readonly TypeProblems[];
   readonly activity: Activity;
+  /**
+   * The notable events of the logs beside the server's, in time order, to mark on the time
+   * axis: agents' and the operator's errors and warnings, the audit log's failed events (at
+   * most MAX_TYPE_MARKS of each type); absent when there is none.
+   */
+  readonly marks?: readonly TypeMark[] | undefined;
+  /** Marks past MAX_TYPE_MARKS of their type: counted, not kept. */
+  readonly marksNotKept?: number | undefined;
+}
+
+export interface TypeMark {
+  readonly logType: string;
+  readonly time: string;
+  /** An error or a warning (agents, operator), a failed event (audit). */
+  readonly kind: 'error' | 'warning' | 'failure';
+  /** What happened: the record's first line (cut at 200 characters), an audit event's type, result and user. */
+  readonly label: string;
 }
 
 export interface TypeSummary {

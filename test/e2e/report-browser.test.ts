@@ -236,3 +236,59 @@ testWithTool(CHROMIUM, "the members' lanes of rs1 and rs2 at 1400 and 390 px: on
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+testWithTool(CHROMIUM, "the agents' and the operator's events on the server's time axis at 1400 and 390 px: each drawn on every time chart in its type's colour and its own shape, red edges for errors only, titled with what happened, no overflow", async (t, executablePath) => {
+  const dir = tempDir('logtype-report-marks-');
+  const page = path.join(dir, 'marks.html');
+  const logs = ['mongod-replica-rs1.log.gz', 'agent-issue-threads.log', 'kubectl-logs-enterprise-agent.log', 'operator-issue-threads.log', 'audit-json.log'].map((file) => path.join(REAL_DATA, file));
+  const run = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--json', '--html', page, ...logs], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 << 20 });
+  t.is(run.status, 0, run.stderr);
+  const marks = (JSON.parse(run.stdout) as Summary).marks!;
+  t.true(new Set(marks.map((m) => m.logType)).size >= 2, 'marks of two types or more');
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  try {
+    for (const width of [1400, 390]) {
+      const tab = await browser.newPage({ viewport: { width, height: 900 } });
+      await tab.goto(`file://${page}`);
+      const seen = (await tab.evaluate(`(() => {
+        const swatches = Object.fromEntries([...document.querySelectorAll('table.types .swatch[data-key]')].map((el) => [el.dataset.key, getComputedStyle(el).backgroundColor]));
+        const red = getComputedStyle(document.querySelector('figure:has(#plot-severity) .legend .swatch[data-key="error and fatal"]')).backgroundColor;
+        const charts = [...document.querySelectorAll('svg.time-chart')].map((svg) => {
+          const box = svg.getBoundingClientRect();
+          return {
+            id: svg.id,
+            marks: [...svg.querySelectorAll('g.type-mark')].map((g) => {
+              const p = g.querySelector('path');
+              const b = p.getBoundingClientRect();
+              return { type: g.dataset.key, kind: g.getAttribute('class'), time: Number(g.dataset.time), count: Number(g.dataset.count), title: g.querySelector('title').textContent, shape: p.getAttribute('d'), fill: getComputedStyle(p).fill, stroke: getComputedStyle(p).stroke, inside: b.left >= box.left && b.right <= box.right && b.top >= box.top };
+            }),
+          };
+        });
+        return { swatches, red, charts, scrollWidth: document.documentElement.scrollWidth };
+      })()`)) as { swatches: Record<string, string>; red: string; charts: { id: string; marks: { type: string; kind: string; time: number; count: number; title: string; shape: string; fill: string; stroke: string; inside: boolean }[] }[]; scrollWidth: number };
+      t.true(seen.scrollWidth <= width, `${width} px: the page is ${seen.scrollWidth} px wide`);
+      const [first] = seen.charts;
+      t.is(first!.marks.reduce((n, m) => n + m.count, 0), marks.length, `${width} px: every mark drawn (few enough)`);
+      const shapes = new Map<string, string>();
+      for (const chart of seen.charts) {
+        t.deepEqual(chart.marks.map(({ type, time, count }) => ({ type, time, count })), first!.marks.map(({ type, time, count }) => ({ type, time, count })), `${width} px: ${chart.id} marks what ${first!.id} marks`);
+        for (const mark of chart.marks) {
+          t.is<string | undefined>(mark.fill, seen.swatches[mark.type], `${mark.type}: its type's colour`);
+          t.not(mark.fill, seen.red, `${mark.type}: not the errors' red`);
+          t.is(mark.stroke === seen.red, mark.kind.includes('type-mark-error'), `${mark.type}: a red edge for an error only`);
+          t.true(mark.inside, `${width} px: ${chart.id} ${mark.type} inside its chart`);
+          const words = marks.find((m) => m.logType === mark.type && Date.parse(m.time) === mark.time)!;
+          t.true(mark.title.includes(words.label), `its title says what happened: ${mark.title}`);
+          if (!shapes.has(mark.type)) shapes.set(mark.type, mark.shape);
+          t.is<string | undefined>(mark.shape, shapes.get(mark.type), `${mark.type}: one shape on every chart`);
+        }
+      }
+      t.is(new Set(shapes.values()).size, shapes.size, 'a shape per type');
+      await tab.close();
+    }
+  } finally {
+    await browser.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
