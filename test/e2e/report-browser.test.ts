@@ -274,14 +274,14 @@ testWithTool(CHROMIUM, "the agents' and the operator's events on the server's ti
       for (const chart of seen.charts) {
         t.deepEqual(chart.marks.map(({ type, time, count }) => ({ type, time, count })), first!.marks.map(({ type, time, count }) => ({ type, time, count })), `${width} px: ${chart.id} marks what ${first!.id} marks`);
         for (const mark of chart.marks) {
-          t.is<string | undefined>(mark.fill, seen.swatches[mark.type], `${mark.type}: its type's colour`);
+          t.is(mark.fill, seen.swatches[mark.type] ?? 'no swatch', `${mark.type}: its type's colour`);
           t.not(mark.fill, seen.red, `${mark.type}: not the errors' red`);
           t.is(mark.stroke === seen.red, mark.kind.includes('type-mark-error'), `${mark.type}: a red edge for an error only`);
           t.true(mark.inside, `${width} px: ${chart.id} ${mark.type} inside its chart`);
           const words = marks.find((m) => m.logType === mark.type && Date.parse(m.time) === mark.time)!;
           t.true(mark.title.includes(words.label), `its title says what happened: ${mark.title}`);
           if (!shapes.has(mark.type)) shapes.set(mark.type, mark.shape);
-          t.is<string | undefined>(mark.shape, shapes.get(mark.type), `${mark.type}: one shape on every chart`);
+          t.is(mark.shape, shapes.get(mark.type) ?? 'no shape', `${mark.type}: one shape on every chart`);
         }
       }
       t.is(new Set(shapes.values()).size, shapes.size, 'a shape per type');
