@@ -7,7 +7,7 @@
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { laneChart } from './lane-chart.js';
-import { primaryWords } from './render-summary-text.js';
+import { lifetime, primaryWords } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
 import { typeLabel } from './type-label.js';
@@ -86,7 +86,7 @@ export function renderSummaryHtml(summary: Summary): string {
       '<p>Each a pod (its lines\' prefix) or an input without one; their states as their own logs said them, on the time axis of the charts above.</p>',
       axis === undefined ? '' : laneChart(members, axis),
       '<h3>Who was primary when</h3>',
-      table(['from', 'to', 'primary'], (server!.primaries ?? []).map((p) => [when(p.from), when(p.to), primaryWords(p)]), 'primaries'),
+      table(['from', 'to', 'for', 'primary'], (server!.primaries ?? []).map((p) => [when(p.from), when(p.to), lifetime(Date.parse(p.to) - Date.parse(p.from)), primaryWords(p)]), 'primaries'),
       '<h3>Each member</h3>',
       table(
         ['member', 'lines', 'warnings', 'errors', 'slow ops', 'restarts', 'elections', 'state changes', 'last state', 'first', 'last'],

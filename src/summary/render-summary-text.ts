@@ -120,7 +120,7 @@ function membersText(server: NonNullable<Summary['server']>, out: string[], time
   }
   if (server.primaries && server.primaries.length > 0) {
     out.push('  who was primary when (from the members\' own state changes):');
-    out.push(...formatTable(['from', 'to', 'primary'], server.primaries.map((p) => [time(p.from), time(p.to), escapeTerminal(primaryWords(p))])).map((l) => `  ${l}`));
+    out.push(...formatTable(['from', 'to', 'for', 'primary'], server.primaries.map((p) => [time(p.from), time(p.to), lifetime(Date.parse(p.to) - Date.parse(p.from)), escapeTerminal(primaryWords(p))]), [false, false, true]).map((l) => `  ${l}`));
   }
 }
 
