@@ -123,6 +123,12 @@ export function renderSummaryHtml(summary: Summary): string {
       ),
       `<h3>Slowest operations (${number(server.slowest.length)})</h3>`,
       slowestTable(server),
+      `<h3>Slowest transactions, with their parameters (${number(server.slowestTransactions.length)})</h3>`,
+      table(
+        ['duration ms', 'time', 'connection', 'txnNumber', 'ended', 'active µs', 'inactive µs', 'yields', 'readConcern', 'autocommit', 'lsid'],
+        server.slowestTransactions.map((x) => [number(x.durationMillis), when(x.time), x.connection ?? '-', x.txnNumber === null ? '-' : number(x.txnNumber), x.terminationCause ?? '-', x.timeActiveMicros === null ? '-' : number(x.timeActiveMicros), x.timeInactiveMicros === null ? '-' : number(x.timeInactiveMicros), x.numYields === null ? '-' : number(x.numYields), x.readConcern ?? '-', x.autocommit === null ? '-' : String(x.autocommit), x.lsid ?? '-']),
+        'transactions',
+      ),
       '<h3>Replica set, in time order</h3>',
       members ? table(['time', 'member', 'event'], server.replication.map((e) => [when(e.time), e.member ?? '-', e.event])) : table(['time', 'event'], server.replication.map((e) => [when(e.time), e.event])),
       `<h3>Warnings and errors, every message (${number(server.problems.length)})</h3>`,

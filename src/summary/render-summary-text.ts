@@ -272,6 +272,20 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     }
   }
 
+  const transactions = server?.slowestTransactions ?? [];
+  if (transactions.length > 0) {
+    const shown = transactions.slice(0, TEXT_SLOWEST);
+    heading(`Slowest transactions (${shown.length} of the ${number(transactions.length)} kept; --json and --html have them all)`);
+    const cell = (value: number | null): string => (value === null ? '-' : number(value));
+    out.push(
+      ...formatTable(
+        ['duration', 'time', 'connection', 'txnNumber', 'ended', 'active µs', 'inactive µs', 'yields', 'readConcern', 'autocommit', 'lsid'],
+        shown.map((x) => [millis(x.durationMillis), time(x.time), escapeTerminal(x.connection ?? '-'), cell(x.txnNumber), escapeTerminal(x.terminationCause ?? '-'), cell(x.timeActiveMicros), cell(x.timeInactiveMicros), cell(x.numYields), escapeTerminal(x.readConcern ?? '-'), x.autocommit === null ? '-' : String(x.autocommit), escapeTerminal(x.lsid ?? '-')]),
+        [true, false, false, true, false, true, true, true],
+      ),
+    );
+  }
+
   const audit = summary.audit;
   if (audit) {
     heading('Audit (mongodb-audit)');

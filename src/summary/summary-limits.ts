@@ -39,6 +39,8 @@ export const MAX_SLOWEST_POINTS = 100;
 export const MAX_COLLSCAN_POINTS = 2000;
 /** The slowest single operations listed, each with its line. */
 export const MAX_SLOWEST_OPERATIONS = 20;
+/** The slowest single transactions listed, each with its parameters. */
+export const MAX_SLOWEST_TRANSACTIONS = 20;
 /** A slowest operation's line is cut here (a server line can be 10 KB and more). */
 export const MAX_SLOWEST_LINE_CHARS = 2000;
 /** Durations a slow-operation group keeps for exact quantiles: a sketch within 1% beyond (duration-quantiles.ts). */

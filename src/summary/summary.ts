@@ -93,6 +93,8 @@ export interface ServerSummary {
   readonly slowPoints: readonly SlowPoint[];
   /** The slowest single operations (clients' and transactions), slowest first, each with its line. */
   readonly slowest: readonly SlowestOperation[];
+  /** The slowest single transactions, slowest first, each with its parameters (as mloginfo --transactions). */
+  readonly slowestTransactions: readonly SlowestTransaction[];
   /**
    * Response sizes (`reslen`) of clients' slow operations, by namespace (as their groups name
    * it), by appName (`-`: none said) and by client IP (lines that name their `remote`, 4.4+),
@@ -172,6 +174,24 @@ export interface SlowestOperation {
   readonly docsExamined: number | null;
   /** The line as read, cut at MAX_SLOWEST_LINE_CHARS with `…`; null when summary was not given it. */
   readonly line: string | null;
+}
+
+export interface SlowestTransaction {
+  readonly time: string | null;
+  /** The server's thread that ran it. */
+  readonly connection: string | null;
+  readonly durationMillis: number;
+  /** Its session's id (the UUID of `lsid.id`). */
+  readonly lsid: string | null;
+  readonly txnNumber: number | null;
+  readonly autocommit: boolean | null;
+  /** Its readConcern's level (`snapshot`), else the readConcern as written. */
+  readonly readConcern: string | null;
+  /** How it ended: `committed`, `aborted`. */
+  readonly terminationCause: string | null;
+  readonly timeActiveMicros: number | null;
+  readonly timeInactiveMicros: number | null;
+  readonly numYields: number | null;
 }
 
 export interface SlowPoint {
