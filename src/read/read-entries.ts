@@ -46,10 +46,13 @@ export async function readEntries(
   unreadable?: (input: string, error: unknown) => void,
   /** Aborted (Ctrl-C): reading stops after the chunk in hand, and the handler ends as at the input's end. */
   interrupted?: AbortSignal,
+  /** Told each input's name (`-`: stdin) before its first entry; the previous input's entries were all handled by then. */
+  inputStarted?: (input: string) => void,
 ): Promise<void> {
   const inputs = selection.inputs.length > 0 ? selection.inputs : ['-'];
   for (const input of inputs) {
     if (handler.done || interrupted?.aborted) break;
+    inputStarted?.(input);
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
     const chunks = inputChunks(input, stdin);
     try {

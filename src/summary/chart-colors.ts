@@ -33,3 +33,22 @@ export function typeColor(logType: string): string {
   for (let i = 0; i < logType.length; i++) hash = (hash * 31 + logType.charCodeAt(i)) >>> 0;
   return UNKNOWN_TYPE_COLORS[hash % UNKNOWN_TYPE_COLORS.length]!;
 }
+
+/**
+ * Replica-set states in the members' lanes: the primary dark, secondaries light, the states
+ * between (starting, recovering, rolling back) in greys and lavender; down dark grey; unknown
+ * nearly white. None red or orange: those stay errors' and warnings'.
+ */
+export const STATE_COLORS: Readonly<Record<string, string>> = {
+  PRIMARY: '#0d47a1',
+  SECONDARY: '#90caf9',
+  ARBITER: '#a5d6a7',
+  STARTUP: '#cfd8dc',
+  STARTUP2: '#b0bec5',
+  RECOVERING: '#b39ddb',
+  ROLLBACK: '#9575cd',
+  down: '#455a64',
+  unknown: '#eceff1',
+};
+/** A state not in STATE_COLORS (REMOVED, UNKNOWN as the server says it). */
+export const OTHER_STATE_COLOR = '#bcaaa4';

@@ -6,6 +6,8 @@
  */
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
+import { laneChart } from './lane-chart.js';
+import { lifetime, primaryWords } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
 import { typeLabel } from './type-label.js';
@@ -61,6 +63,7 @@ export function renderSummaryHtml(summary: Summary): string {
   ];
   const server = summary.server;
   const audit = summary.audit;
+  const members = server?.members;
   const sections = [
     `<h1>logtype summary</h1><p>${counted(summary.lines.entries, 'entry', 'entries', number)} read, ${number(summary.lines.selected)} selected, ${counted(summary.lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}${summary.first ? `; from ${when(summary.first)} to ${when(summary.last)}` : ''}.</p>`,
     '<h2>Log types</h2>',
@@ -77,6 +80,21 @@ export function renderSummaryHtml(summary: Summary): string {
           stackedBars(summary, axis, 'plot-severity', `Entries per ${per}, by severity`, `entries per ${per}`, severitySeries),
         ]),
   ];
+  if (members) {
+    sections.push(
+      `<h2>Replica set members (${number(members.length)})</h2>`,
+      '<p>Each a pod (its lines\' prefix) or an input without one; their states as their own logs said them, on the time axis of the charts above.</p>',
+      axis === undefined ? '' : laneChart(members, axis),
+      '<h3>Who was primary when</h3>',
+      table(['from', 'to', 'for', 'primary'], (server!.primaries ?? []).map((p) => [when(p.from), when(p.to), lifetime(Date.parse(p.to) - Date.parse(p.from)), primaryWords(p)]), 'primaries'),
+      '<h3>Each member</h3>',
+      table(
+        ['member', 'lines', 'warnings', 'errors', 'slow ops', 'restarts', 'elections', 'state changes', 'last state', 'first', 'last'],
+        members.map((m) => [m.name, number(m.lines), number(m.warnings), number(m.errors), number(m.slowOperations), number(m.restarts), number(m.elections), number(m.stateChanges), m.lastState ?? '-', when(m.first), when(m.last)]),
+        'members',
+      ),
+    );
+  }
   if (server) {
     sections.push(
       '<h2>Server</h2>',
@@ -105,8 +123,14 @@ export function renderSummaryHtml(summary: Summary): string {
       ),
       `<h3>Slowest operations (${number(server.slowest.length)})</h3>`,
       slowestTable(server),
+      `<h3>Slowest transactions, with their parameters (${number(server.slowestTransactions.length)})</h3>`,
+      table(
+        ['duration ms', 'time', 'connection', 'txnNumber', 'ended', 'active µs', 'inactive µs', 'yields', 'readConcern', 'autocommit', 'lsid'],
+        server.slowestTransactions.map((x) => [number(x.durationMillis), when(x.time), x.connection ?? '-', x.txnNumber === null ? '-' : number(x.txnNumber), x.terminationCause ?? '-', x.timeActiveMicros === null ? '-' : number(x.timeActiveMicros), x.timeInactiveMicros === null ? '-' : number(x.timeInactiveMicros), x.numYields === null ? '-' : number(x.numYields), x.readConcern ?? '-', x.autocommit === null ? '-' : String(x.autocommit), x.lsid ?? '-']),
+        'transactions',
+      ),
       '<h3>Replica set, in time order</h3>',
-      table(['time', 'event'], server.replication.map((e) => [when(e.time), e.event])),
+      members ? table(['time', 'member', 'event'], server.replication.map((e) => [when(e.time), e.member ?? '-', e.event])) : table(['time', 'event'], server.replication.map((e) => [when(e.time), e.event])),
       `<h3>Warnings and errors, every message (${number(server.problems.length)})</h3>`,
       table(['count', 'id', 'severity', 'first', 'last', 'message'], server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), p.msg]), 'problems'),
       '<h3>Most frequent messages</h3>',
@@ -135,7 +159,7 @@ body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1360px;color
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d5dbdb}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
-figure{margin:12px 0;overflow-x:auto}figcaption{font-weight:600}svg.plot{width:100%;min-width:800px;height:auto}
+figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3px 0 8px}.type-mark path{stroke-linejoin:round}.lane-name{font-size:12px;fill:#1c2833;paint-order:stroke;stroke:#fbfcfc;stroke-width:4px;stroke-linejoin:round}.lane-state{stroke:#fff;stroke-width:.5}figcaption{font-weight:600}svg.plot{width:100%;min-width:800px;height:auto}
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}.axis-title{font-size:11px;fill:#34495e}
 .slow-point{fill-opacity:.6}.slow-point.collscan{fill-opacity:.9}
 .marker line{stroke-dasharray:4 3;stroke-width:1.5}.marker text{font-size:11px;font-weight:700}.marker-key{margin-left:16px;padding-left:12px;border-left:1px solid #d5dbdb}.marker-key b{padding:0 2px}

@@ -10,6 +10,7 @@ import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime } from '../render/format-time.js';
+import { laneStrip, stripKey } from './lane-strip.js';
 import type { Activity, Counted, ResponseSize, Summary } from './summary.js';
 
 export interface SummaryTextOptions {
@@ -87,6 +88,42 @@ export function foldActivity(activity: Activity, width: number): { lines: number
   return { lines, errors, minutesPerColumn: per * activity.bucketMinutes };
 }
 
+/** Who was primary in an interval, in words. */
+export function primaryWords(interval: NonNullable<NonNullable<Summary['server']>['primaries']>[number]): string {
+  const { primaries, unknown } = interval;
+  if (primaries.length === 1) return primaries[0]!;
+  if (primaries.length > 1) return `${primaries.join(' and ')} (each said PRIMARY)`;
+  return unknown.length > 0 ? `none said (${unknown.join(', ')}: state not known)` : 'none';
+}
+
+/** The members' table, their lanes as strips, and who was primary when. */
+function membersText(server: NonNullable<Summary['server']>, out: string[], time: (iso: string | null | undefined) => string, width: number): void {
+  const members = server.members!;
+  out.push(`  members (${members.length}), each a pod or an input:`);
+  out.push(
+    ...formatTable(
+      ['member', 'lines', 'warnings', 'errors', 'slow ops', 'restarts', 'elections', 'state changes', 'last state', 'first', 'last'],
+      members.map((m) => [escapeTerminal(m.name), number(m.lines), number(m.warnings), number(m.errors), number(m.slowOperations), number(m.restarts), number(m.elections), number(m.stateChanges), escapeTerminal(m.lastState ?? '-'), time(m.first), time(m.last)]),
+      [false, true, true, true, true, true, true, true],
+    ).map((l) => `  ${l}`),
+  );
+  const starts = members.flatMap((m) => (m.first === null ? [] : [Date.parse(m.first)]));
+  const ends = members.flatMap((m) => (m.last === null ? [] : [Date.parse(m.last)]));
+  if (starts.length > 0) {
+    const start = Math.min(...starts);
+    const end = Math.max(...ends);
+    const names = members.map((m) => escapeTerminal(m.name));
+    const nameWidth = Math.max(...names.map((n) => n.length));
+    const columns = Math.max(10, width - nameWidth - 6);
+    out.push(`  lanes from ${time(new Date(start).toISOString())} to ${time(new Date(end).toISOString())} (${stripKey(members)}; blank: no line):`);
+    members.forEach((m, i) => out.push(`    ${names[i]!.padEnd(nameWidth)}  ${laneStrip(m.lane, start, end, columns)}`));
+  }
+  if (server.primaries && server.primaries.length > 0) {
+    out.push('  who was primary when (from the members\' own state changes):');
+    out.push(...formatTable(['from', 'to', 'for', 'primary'], server.primaries.map((p) => [time(p.from), time(p.to), lifetime(Date.parse(p.to) - Date.parse(p.from)), escapeTerminal(primaryWords(p))]), [false, false, true]).map((l) => `  ${l}`));
+  }
+}
+
 export function renderSummaryText(summary: Summary, options: SummaryTextOptions): string {
   const { palette, utc } = options;
   const time = (iso: string | null | undefined): string => (iso ? formatTime(Date.parse(iso), utc).slice(0, 19) : '-');
@@ -135,8 +172,9 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     out.push(`  restarts: ${server.restarts.length === 0 ? 'none' : `${server.restarts.length} (${server.restarts.map((r) => `${time(r.time)}${r.version === null ? '' : ` v${escapeTerminal(r.version)}`}`).join(', ')})`}`);
     if (server.replication.length > 0) {
       out.push('  replica set, in time order:');
-      for (const { time: at, event } of server.replication) out.push(`    ${time(at)}  ${escapeTerminal(event)}`);
+      for (const { time: at, event, member } of server.replication) out.push(`    ${time(at)}  ${member === undefined ? '' : `${escapeTerminal(member)}: `}${escapeTerminal(event)}`);
     }
+    if (server.members) membersText(server, out, time, options.width);
     if (server.clients.length > 0) {
       out.push(`  connections by client IP${server.clients.length > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} that opened the most of ${number(server.clients.length)})` : ''}:`);
       out.push(...formatTable(['opened', 'ended', 'IP'], server.clients.slice(0, TEXT_CLIENTS).map((c) => [number(c.opened), number(c.ended), escapeTerminal(c.ip)]), [true, true]).map((l) => `  ${l}`));
@@ -232,6 +270,20 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
         if (op.line !== null) out.push(`  ${String(i + 1).padStart(3)}  ${cutLine(escapeTerminal(op.line), TEXT_LINE_CHARS)}`);
       });
     }
+  }
+
+  const transactions = server?.slowestTransactions ?? [];
+  if (transactions.length > 0) {
+    const shown = transactions.slice(0, TEXT_SLOWEST);
+    heading(`Slowest transactions (${shown.length} of the ${number(transactions.length)} kept; --json and --html have them all)`);
+    const cell = (value: number | null): string => (value === null ? '-' : number(value));
+    out.push(
+      ...formatTable(
+        ['duration', 'time', 'connection', 'txnNumber', 'ended', 'active µs', 'inactive µs', 'yields', 'readConcern', 'autocommit', 'lsid'],
+        shown.map((x) => [millis(x.durationMillis), time(x.time), escapeTerminal(x.connection ?? '-'), cell(x.txnNumber), escapeTerminal(x.terminationCause ?? '-'), cell(x.timeActiveMicros), cell(x.timeInactiveMicros), cell(x.numYields), escapeTerminal(x.readConcern ?? '-'), x.autocommit === null ? '-' : String(x.autocommit), escapeTerminal(x.lsid ?? '-')]),
+        [true, false, false, true, false, true, true, true],
+      ),
+    );
   }
 
   const audit = summary.audit;

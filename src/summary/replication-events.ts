@@ -13,37 +13,51 @@ const STATE_TRANSITION = 21358;
 const MEMBER_STATE = 21215;
 const TEXT_TRANSITION = /transition to (\w+) from (\w+)/i;
 
+/** What a line told of the replica set: this member's state change, another member's state as seen, an election. */
+export interface ReplicationEvent {
+  readonly kind: 'state' | 'member' | 'election';
+  /** This member's change: the state it left (when said) and the one it entered. */
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  /** Its words, made when asked for. */
+  readonly words: () => string;
+}
+
 export class ReplicationEvents {
-  readonly #events: { time: number; event: string }[] = [];
+  readonly #events: { time: number; event: string; member: string | undefined }[] = [];
   #dropped = 0;
 
-  /** A server line; `election`: its message tells of an election. */
-  add(record: LogRecord, time: number | undefined, election: boolean): void {
+  /** A server line; `election`: its message tells of an election; `member`: whose log it is. What it told, if anything. */
+  add(record: LogRecord, time: number | undefined, election: boolean, member?: string): ReplicationEvent | undefined {
     const event = replicationEvent(record, election);
-    if (!event) return;
-    if (this.#events.length < MAX_REPLICATION_EVENTS) this.#events.push({ time: time ?? Number.NaN, event: event() });
+    if (!event) return undefined;
+    if (this.#events.length < MAX_REPLICATION_EVENTS) this.#events.push({ time: time ?? Number.NaN, event: event.words(), member });
     else this.#dropped++;
+    return event;
   }
 
-  summary(): ServerSummary['replication'] {
-    const events = [...this.#events].sort((a, b) => a.time - b.time).map(({ time, event }) => ({ time: isoString(time) ?? null, event }));
+  /** `members`: name each event's member (the input holds several). */
+  summary(members = false): ServerSummary['replication'] {
+    const events = [...this.#events]
+      .sort((a, b) => a.time - b.time)
+      .map(({ time, event, member }) => ({ time: isoString(time) ?? null, event, ...(members && member !== undefined ? { member } : {}) }));
     if (this.#dropped > 0) events.push({ time: null, event: `… and ${this.#dropped} more` });
     return events;
   }
 }
 
-/** A state change or an election: its words, made when asked for. */
-function replicationEvent(record: LogRecord, election: boolean): (() => string) | undefined {
-  if (record.id === STATE_TRANSITION || record.id === MEMBER_STATE) {
-    const attr = (key: string): unknown => attrValue(record, key);
-    return record.id === STATE_TRANSITION
-      ? () => `this member: ${String(attr('oldState'))} → ${String(attr('newState'))}`
-      : () => `${String(attr('hostAndPort') ?? 'a member')} is now ${String(attr('newState'))}`;
+/** A state change or an election: what it was, its words made when asked for. */
+function replicationEvent(record: LogRecord, election: boolean): ReplicationEvent | undefined {
+  if (record.id === STATE_TRANSITION) {
+    const from = attrValue(record, 'oldState');
+    const to = attrValue(record, 'newState');
+    return { kind: 'state', from: typeof from === 'string' ? from : undefined, to: String(to), words: () => `this member: ${String(from)} → ${String(to)}` };
   }
+  if (record.id === MEMBER_STATE) return { kind: 'member', words: () => `${String(attrValue(record, 'hostAndPort') ?? 'a member')} is now ${String(attrValue(record, 'newState'))}` };
   if (record.id === undefined) {
     const text = TEXT_TRANSITION.exec(record.message);
-    if (text) return () => `this member: ${text[2]} → ${text[1]}`;
+    if (text) return { kind: 'state', from: text[2], to: text[1], words: () => `this member: ${text[2]} → ${text[1]}` };
   }
-  if (election) return () => `election: ${record.message}`;
+  if (election) return { kind: 'election', words: () => `election: ${record.message}` };
   return undefined;
 }

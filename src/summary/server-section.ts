@@ -15,6 +15,7 @@ import { ConnectionLifetimes, connectionNumber } from './connection-lifetimes.js
 import { counted } from './counted.js';
 import { isoString } from './iso-string.js';
 import { messageShape } from './message-shape.js';
+import { ReplicaMembers, type MemberStats } from './replica-members.js';
 import { ReplicationEvents } from './replication-events.js';
 import { ServerProblems } from './server-problems.js';
 import { SlowOperations } from './slow-operations.js';
@@ -47,6 +48,7 @@ const TEXT_VERSION = /^db version v(\S+)/;
 /** Two "starting" lines closer than this are one restart (4.4+ servers write two). */
 const RESTART_MERGE_MS = 10_000;
 const WARN_RANK = levelRank('warn');
+const ERROR_RANK = levelRank('error');
 /** Messages listed, the most frequent. */
 const TOP_MESSAGES = 15;
 
@@ -70,15 +72,22 @@ export class ServerSection implements SectionCounter {
   readonly #components = new BoundedCounts(MAX_COMPONENTS);
   readonly #messages = new BoundedCounts<MessageStats | undefined, number | string>(MAX_SERVER_MESSAGES);
   readonly #connections = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY };
-  readonly #restarts: { at: number; version: string | null }[] = [];
+  readonly #restarts: { at: number; version: string | null; member: MemberStats }[] = [];
   readonly #clients = new ClientConnections();
   readonly #problems = new ServerProblems();
-  #lastRestartLine = Number.NEGATIVE_INFINITY;
   readonly #replication = new ReplicationEvents();
+  /** The servers the lines come from (several pods or files: the replica set's members). */
+  readonly #members: ReplicaMembers;
   readonly #slow = new SlowOperations();
   readonly #lifetimes = new ConnectionLifetimes();
 
+  constructor(members = new ReplicaMembers()) {
+    this.#members = members;
+  }
+
   add(record: LogRecord, time: number | undefined, _level: Level | undefined, rank: number, source?: RecordSource): void {
+    const member = this.#members.of(source);
+    member.line(time, rank === WARN_RANK);
     const severity = record.severity ?? '?';
     this.#severities.add(severity);
     if (record.component) this.#components.add(record.component);
@@ -91,6 +100,7 @@ export class ServerSection implements SectionCounter {
     const meaning = id !== null && held?.value?.msg === message ? held.value.meaning : messageMeaning(message);
     if (held && !held.value) held.value = { id, msg: template ?? message, severity, meaning };
     if (rank <= WARN_RANK && template !== '') this.#problems.add(id ?? `text:${template}`, id, template ?? message, severity, rank, time);
+    if (rank <= ERROR_RANK) member.error(time, id === null ? message : `${id}: ${message}`);
     const connection = connectionEventOf(record);
     if (connection) {
       if (connection.opened) this.#connections.opened++;
@@ -102,23 +112,29 @@ export class ServerSection implements SectionCounter {
       else this.#lifetimes.ended(connectionIdOf(record, false), remote, time);
     } else if (meaning.restart) {
       const at = time ?? Number.NaN;
-      if (!(Math.abs(at - this.#lastRestartLine) < RESTART_MERGE_MS)) this.#restarts.push({ at, version: null });
-      this.#lastRestartLine = at;
+      if (!(Math.abs(at - member.lastRestartLine) < RESTART_MERGE_MS)) {
+        const restart: { at: number; version: string | null; member: MemberStats } = { at, version: null, member };
+        this.#restarts.push(restart);
+        member.restart(time, restart);
+      }
+      member.lastRestartLine = at;
       this.#lifetimes.restart(time);
     } else if (id === CLIENT_METADATA_ID || (id === null && record.component === 'NETWORK')) {
       const client = this.#clients.add(record);
       if (client?.appName !== undefined) this.#lifetimes.appName(connectionNumber(record.context), client.remote, client.appName);
-    } else if (id === BUILD_INFO_ID || (id === null && record.component === 'CONTROL' && message.startsWith('db version'))) this.#startedVersion(record, time);
-    this.#replication.add(record, time, meaning.election);
+    } else if (id === BUILD_INFO_ID || (id === null && record.component === 'CONTROL' && message.startsWith('db version'))) this.#startedVersion(record, time, member);
+    const replication = this.#replication.add(record, time, meaning.election, member.name);
+    if (replication?.kind === 'state') member.state(time, replication.from, replication.to!);
+    else if (replication?.kind === 'election') member.election(time, message);
     // Other lines' attributes are never read: most lines are counted by their head alone.
     if (id !== null && !SLOW_OPERATION_IDS.has(id)) return;
-    this.#slow.add(record, time, source);
+    if (this.#slow.add(record, time, source)) member.slowOperations++;
   }
 
   /** The version a restart started: build info written within RESTART_MERGE_MS of its start lines (else it is a log rotation's, not a start's). */
-  #startedVersion(record: LogRecord, time: number | undefined): void {
-    const restart = this.#restarts[this.#restarts.length - 1];
-    if (!restart || restart.version !== null || !(Math.abs((time ?? Number.NaN) - this.#lastRestartLine) < RESTART_MERGE_MS)) return;
+  #startedVersion(record: LogRecord, time: number | undefined, member: MemberStats): void {
+    const restart = member.lastRestart;
+    if (!restart || restart.version !== null || !(Math.abs((time ?? Number.NaN) - member.lastRestartLine) < RESTART_MERGE_MS)) return;
     const buildInfo = record.id === BUILD_INFO_ID ? attrValue(record, 'buildInfo') : undefined;
     const version = record.id === BUILD_INFO_ID ? (typeof buildInfo === 'object' && buildInfo !== null ? (buildInfo as Record<string, unknown>)['version'] : undefined) : TEXT_VERSION.exec(record.message)?.[1];
     if (typeof version === 'string') restart.version = version;
@@ -127,6 +143,7 @@ export class ServerSection implements SectionCounter {
   /** `last`: the last server line's time (connections still open lived to it). */
   summary(last: number): ServerSummary {
     const slow = this.#slow.summary();
+    const several = this.#members.several;
     return {
       bySeverity: counted(this.#severities),
       byComponent: counted(this.#components),
@@ -136,10 +153,11 @@ export class ServerSection implements SectionCounter {
         closed: this.#connections.closed,
         peak: Number.isFinite(this.#connections.peak) ? this.#connections.peak : null,
       },
-      restarts: this.#restarts.map(({ at, version }) => ({ time: isoString(at) ?? null, version })),
+      restarts: this.#restarts.map(({ at, version, member }) => ({ time: isoString(at) ?? null, version, ...(several ? { member: member.name } : {}) })),
       ...this.#clients.summary(),
       problems: this.#problems.summary(),
-      replication: this.#replication.summary(),
+      replication: this.#replication.summary(several),
+      ...this.#members.summary(),
       ...slow,
       ...this.#lifetimes.summary(last),
     };

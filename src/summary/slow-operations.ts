@@ -17,6 +17,7 @@ import { DurationQuantiles } from './duration-quantiles.js';
 import { ResponseSizes } from './response-sizes.js';
 import { SlowPoints } from './slow-points.js';
 import { SlowestOperations, type RecordSource } from './slowest-operations.js';
+import { SlowestTransactions } from './slowest-transactions.js';
 import type { AppliedGroup, ServerSummary, SlowGroup } from './summary.js';
 import { MAX_APPLIED_GROUPS, MAX_GROUP_DURATIONS, MAX_SLOW_GROUPS } from './summary-limits.js';
 
@@ -48,12 +49,13 @@ export class SlowOperations {
   /** The plot's points: its outliers and a sample of the rest, so the plot stays readable and the page small. */
   readonly #points = new SlowPoints();
   readonly #slowest = new SlowestOperations();
+  readonly #transactions = new SlowestTransactions();
   readonly #responseSizes = new ResponseSizes();
 
-  /** A line that may be slow work (one with a duration); any other is left alone. `source`: its line, read only if it is among the slowest. */
-  add(record: LogRecord, time: number | undefined, source?: RecordSource): void {
+  /** A line that may be slow work (one with a duration); any other is left alone (false). `source`: its line, read only if it is among the slowest. */
+  add(record: LogRecord, time: number | undefined, source?: RecordSource): boolean {
     const slow = slowOperationOf(record);
-    if (!slow) return;
+    if (!slow) return false;
     const { durationMillis, plan } = slow;
     const operation = serverOperationOf(record, slow);
     const { ns } = operation;
@@ -61,9 +63,11 @@ export class SlowOperations {
     else {
       this.#addGroup(record, operation, durationMillis, plan);
       this.#slowest.add(record, time, operation, durationMillis, plan, source);
+      if (operation.kind === 'transaction') this.#transactions.add(record, time, durationMillis);
       if (operation.kind === 'operation') this.#responseSizes.add(record, ns);
     }
     if (time !== undefined) this.#points.add(time, durationMillis, ns, plan?.startsWith('COLLSCAN') === true);
+    return true;
   }
 
   #addGroup(record: LogRecord, operation: ServerOperation, durationMillis: number, plan: string | undefined): void {
@@ -121,7 +125,7 @@ export class SlowOperations {
   }
 
   /** The groups, costliest first (groups beyond the limit as one row); the points in time order. */
-  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints' | 'slowPointsSeen' | 'collscansSampled' | 'slowest' | 'responseSizes'> {
+  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints' | 'slowPointsSeen' | 'collscansSampled' | 'slowest' | 'slowestTransactions' | 'responseSizes'> {
     const groups = [...this.#groups.values()]
       .map((g): SlowGroup => ({
         kind: g.kind,
@@ -156,6 +160,7 @@ export class SlowOperations {
       slowOperations: this.#other > 0 ? [...groups, otherGroups(this.#other)] : groups,
       appliedOperations: this.#otherApplied > 0 ? [...applied, otherApplied(this.#otherApplied)] : applied,
       slowest: this.#slowest.summary(),
+      slowestTransactions: this.#transactions.summary(),
       responseSizes: this.#responseSizes.summary(),
       ...this.#points.summary(),
     };

@@ -16,6 +16,8 @@ import { TopN } from './top-n.js';
 /** Where the record's line can be read from, when it is needed (an entry's contents are decoded on demand). */
 export interface RecordSource {
   readonly contents: string;
+  /** What kubectl or stern put in front of the line: its pod and container (`source`), when it names them. */
+  readonly prefix?: { readonly source?: string | undefined } | undefined;
 }
 
 interface Held extends Omit<SlowestOperation, 'time'> {

@@ -9,10 +9,12 @@ import { ActivityCounter } from './activity-counter.js';
 import { AuditSection } from './audit-section.js';
 import { isoString } from './iso-string.js';
 import type { SectionCounter } from './section-counter.js';
+import { ReplicaMembers } from './replica-members.js';
 import { ServerSection } from './server-section.js';
 import type { RecordSource } from './slowest-operations.js';
 import type { Summary } from './summary.js';
 import { MAX_OTHER_TYPE_NAMES, MAX_TYPES, OTHER_TYPES } from './summary-limits.js';
+import { TypeMarks } from './type-marks.js';
 import { TypeStats } from './type-stats.js';
 
 export class SummaryCollector {
@@ -27,6 +29,15 @@ export class SummaryCollector {
   /** Made with the first record they count: a section without one is left out of the summary. */
   #server: ServerSection | undefined;
   #audit: AuditSection | undefined;
+  /** Which server (pod, or input) each server line is from. */
+  readonly #members = new ReplicaMembers();
+  /** Agents', the operator's and the audit log's notable events, for the time axis. */
+  readonly #marks = new TypeMarks();
+
+  /** The entries that follow are read from this input (a file as given, `-`: stdin): a member when its lines name no pod. */
+  input(name: string): void {
+    this.#members.input(name);
+  }
 
   /**
    * One selected entry and its record (undefined when its contents did not parse); `stampedAt`:
@@ -42,7 +53,10 @@ export class SummaryCollector {
     const rank = level === undefined ? Infinity : levelRank(level);
     stats.count(record !== undefined, time, level, rank);
     if (time !== undefined && !Number.isNaN(time)) this.#activity.add(time, stats.index, rank);
-    if (record) (stats.section ??= this.#sectionOf(stats)).add(record, time, level, rank, source);
+    if (!record) return;
+    (stats.section ??= this.#sectionOf(stats)).add(record, time, level, rank, source);
+    if (stats.kind === 'messages') this.#marks.problem(logType, record, time, rank);
+    else if (stats.kind === 'audit') this.#marks.audit(logType, record, time);
   }
 
   #newType(logType: string): TypeStats {
@@ -64,7 +78,7 @@ export class SummaryCollector {
   #sectionOf(stats: TypeStats): SectionCounter {
     switch (stats.kind) {
       case 'server':
-        return (this.#server ??= new ServerSection());
+        return (this.#server ??= new ServerSection(this.#members));
       case 'audit':
         return (this.#audit ??= new AuditSection());
       case 'messages':
@@ -90,6 +104,7 @@ export class SummaryCollector {
         .map(([logType, s]) => s.problemsSummary(logType)),
       activity: this.#activity.activity(this.#otherTypes ? [...this.#types.keys(), OTHER_TYPES] : [...this.#types.keys()]),
       ...(this.#otherTypes ? { otherTypes: { names: this.#otherTypeNames.size, atLeast: this.#otherTypeNamesCapped } } : {}),
+      ...this.#marks.summary(),
     };
   }
 }

@@ -39,6 +39,8 @@ export const MAX_SLOWEST_POINTS = 100;
 export const MAX_COLLSCAN_POINTS = 2000;
 /** The slowest single operations listed, each with its line. */
 export const MAX_SLOWEST_OPERATIONS = 20;
+/** The slowest single transactions listed, each with its parameters. */
+export const MAX_SLOWEST_TRANSACTIONS = 20;
 /** A slowest operation's line is cut here (a server line can be 10 KB and more). */
 export const MAX_SLOWEST_LINE_CHARS = 2000;
 /** Durations a slow-operation group keeps for exact quantiles: a sketch within 1% beyond (duration-quantiles.ts). */
@@ -59,5 +61,15 @@ export const MAX_FAILED_LOGINS = 2000;
 export const MAX_OTHER_FAILURES = 200;
 /** Error and warning messages of one agent or operator log, by shape. */
 export const MAX_PROBLEM_MESSAGES = 2000;
+/** Notable events of each agent's, the operator's and the audit log, kept to mark on the time axis (the rest are counted). */
+export const MAX_TYPE_MARKS = 500;
 /** Buckets of the activity strip and plots: a week of minutes (wider buckets beyond). */
 export const MAX_ACTIVITY_BUCKETS = 7 * 24 * 60;
+/** Members (pods, or inputs without a pod's prefix) with a lane of their own; the rest share OTHER_MEMBERS. */
+export const MAX_MEMBERS = 64;
+/** The lane the members beyond MAX_MEMBERS share. */
+export const OTHER_MEMBERS = '(other members)';
+/** State changes, restarts, elections and errors kept per member for its lane (the rest are counted). */
+export const MAX_MEMBER_EVENTS = 1000;
+/** Of those, errors marked per member (all are counted). */
+export const MAX_MEMBER_ERROR_MARKS = 100;

@@ -17,6 +17,23 @@ export interface Summary {
   /** Agents and operator: their errors and warnings, most frequent first. */
   readonly problems: readonly TypeProblems[];
   readonly activity: Activity;
+  /**
+   * The notable events of the logs beside the server's, in time order, to mark on the time
+   * axis: agents' and the operator's errors and warnings, the audit log's failed events (at
+   * most MAX_TYPE_MARKS of each type); absent when there is none.
+   */
+  readonly marks?: readonly TypeMark[] | undefined;
+  /** Marks past MAX_TYPE_MARKS of their type: counted, not kept. */
+  readonly marksNotKept?: number | undefined;
+}
+
+export interface TypeMark {
+  readonly logType: string;
+  readonly time: string;
+  /** An error or a warning (agents, operator), a failed event (audit). */
+  readonly kind: 'error' | 'warning' | 'failure';
+  /** What happened: the record's first line (cut at 200 characters), an audit event's type, result and user. */
+  readonly label: string;
 }
 
 export interface TypeSummary {
@@ -45,7 +62,7 @@ export interface ServerSummary {
   readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null }[];
   readonly connections: { readonly opened: number; readonly closed: number; readonly peak: number | null };
   /** Each start of the server (two start lines within 10 s are one), with the version it started when its build info says. */
-  readonly restarts: readonly { readonly time: string | null; readonly version: string | null }[];
+  readonly restarts: readonly { readonly time: string | null; readonly version: string | null; readonly member?: string }[];
   /** Connections opened and ended by client IP, the most opened first; past MAX_CLIENT_IPS, the rest as one `(other)` row. */
   readonly clients: readonly { readonly ip: string; readonly opened: number; readonly ended: number }[];
   /**
@@ -53,8 +70,15 @@ export interface ServerSummary {
    * the IPs they came from (`moreIps`: more than those named); past MAX_CLIENT_DRIVERS, one `(other)` row.
    */
   readonly drivers: readonly { readonly driver: string; readonly version: string; readonly appName: string; readonly connections: number; readonly ips: readonly string[]; readonly moreIps: boolean }[];
-  /** State changes and elections, in time order. */
-  readonly replication: readonly { readonly time: string | null; readonly event: string }[];
+  /** State changes and elections, in time order (`member`: whose log said it, when the input holds several). */
+  readonly replication: readonly { readonly time: string | null; readonly event: string; readonly member?: string }[];
+  /**
+   * The members when the input holds two or more (pods by their prefix, else one per input),
+   * by name: each one's counts, its lane and its events; absent for one member.
+   */
+  readonly members?: readonly MemberSummary[] | undefined;
+  /** Who was primary when, from the members' own state changes (member-lanes.ts); with `members`. */
+  readonly primaries?: readonly { readonly from: string; readonly to: string; readonly primaries: readonly string[]; readonly unknown: readonly string[] }[] | undefined;
   /** Clients' slow operations and slow transactions, costliest first. */
   readonly slowOperations: readonly SlowGroup[];
   /**
@@ -69,6 +93,8 @@ export interface ServerSummary {
   readonly slowPoints: readonly SlowPoint[];
   /** The slowest single operations (clients' and transactions), slowest first, each with its line. */
   readonly slowest: readonly SlowestOperation[];
+  /** The slowest single transactions, slowest first, each with its parameters (as mloginfo --transactions). */
+  readonly slowestTransactions: readonly SlowestTransaction[];
   /**
    * Response sizes (`reslen`) of clients' slow operations, by namespace (as their groups name
    * it), by appName (`-`: none said) and by client IP (lines that name their `remote`, 4.4+),
@@ -87,6 +113,29 @@ export interface ServerSummary {
   readonly slowPointsSeen: number;
   /** COLLSCANs beyond those always drawn (they may be in the sample). */
   readonly collscansSampled: number;
+}
+
+export interface MemberSummary {
+  /** The pod (kubectl's or stern's prefix), else the input's file name. */
+  readonly name: string;
+  readonly from: 'pod' | 'input';
+  readonly first: string | null;
+  readonly last: string | null;
+  readonly lines: number;
+  readonly warnings: number;
+  readonly errors: number;
+  readonly slowOperations: number;
+  readonly restarts: number;
+  readonly elections: number;
+  readonly stateChanges: number;
+  /** As its last state change said; null: none said. */
+  readonly lastState: string | null;
+  /** Its state from its first line to its last (`unknown`, `down` between a pause and a restart), in time order. */
+  readonly lane: readonly { readonly from: string; readonly to: string; readonly state: string }[];
+  /** Its restarts, elections and errors with a time, in time order (at most MAX_MEMBER_EVENTS, errors MAX_MEMBER_ERROR_MARKS). */
+  readonly events: readonly { readonly time: string; readonly kind: 'restart' | 'election' | 'error'; readonly label: string }[];
+  /** Events and state changes past those limits: counted, not kept (the lane may be unsure past them). */
+  readonly eventsNotKept: number;
 }
 
 export interface ResponseSize {
@@ -125,6 +174,24 @@ export interface SlowestOperation {
   readonly docsExamined: number | null;
   /** The line as read, cut at MAX_SLOWEST_LINE_CHARS with `…`; null when summary was not given it. */
   readonly line: string | null;
+}
+
+export interface SlowestTransaction {
+  readonly time: string | null;
+  /** The server's thread that ran it. */
+  readonly connection: string | null;
+  readonly durationMillis: number;
+  /** Its session's id (the UUID of `lsid.id`). */
+  readonly lsid: string | null;
+  readonly txnNumber: number | null;
+  readonly autocommit: boolean | null;
+  /** Its readConcern's level (`snapshot`), else the readConcern as written. */
+  readonly readConcern: string | null;
+  /** How it ended: `committed`, `aborted`. */
+  readonly terminationCause: string | null;
+  readonly timeActiveMicros: number | null;
+  readonly timeInactiveMicros: number | null;
+  readonly numYields: number | null;
 }
 
 export interface SlowPoint {

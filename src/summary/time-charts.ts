@@ -8,10 +8,11 @@
  * Each time chart's <svg> says its axis as data attributes (`data-start`, `data-end`,
  * `data-step`, epoch ms) and each tick its time (`data-time`), so a test reads what was drawn.
  */
-import { COLLSCAN_COLOR, MARKER_COLORS, typeColor } from './chart-colors.js';
+import { COLLSCAN_COLOR, ERROR_COLOR, MARKER_COLORS, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { MARKER_LETTERS, chartMarkers, type ChartMarker } from './chart-markers.js';
 import type { Summary } from './summary.js';
 import { countTicks, timeTickLabel, timeTicks, type TimeTicks } from './time-ticks.js';
+import { selectTypeMarks, type DrawnTypeMark } from './type-marks.js';
 
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -19,7 +20,7 @@ export const escapeHtml = (text: string): string =>
 const number = (n: number): string => n.toLocaleString('en-US');
 
 /** The plot's box in the SVG's units: the margins hold the axes' ticks and titles, the markers' letters on top. */
-const PLOT = { width: 960, height: 280, left: 76, right: 16, top: 28, bottom: 44 };
+export const PLOT = { width: 960, height: 280, left: 76, right: 16, top: 28, bottom: 44 };
 /** Tick text's size in the SVG's units, and the width of one of its characters at most (digits, `:`, `-`). */
 const TICK_FONT = 11;
 const TICK_CHAR_WIDTH = 7;
@@ -32,7 +33,22 @@ export interface TimeAxis {
   readonly end: number;
   readonly ticks: TimeTicks;
   readonly markers: readonly ChartMarker[];
+  /** The other logs' notable events drawn (type-marks.ts), how many more there were, and each type's shape. */
+  readonly typeMarks: readonly DrawnTypeMark[];
+  readonly typeMarksLeft: number;
+  readonly typeShapes: ReadonlyMap<string, string>;
 }
+
+/** Other logs' marks drawn on a chart at the most (the rest are said as "N more"). */
+export const MAX_DRAWN_TYPE_MARKS = 40;
+/** Marks of a type this close on the plot (in the SVG's units) are one. */
+const TYPE_MARK_CLOSE = 6;
+/** Rows of marks along the top of a plot, one per type. */
+const TYPE_MARK_ROWS = 4;
+
+/** Each type's shape for its marks (a path around 0,0, about 10 units across), in the order the types are listed. */
+const TYPE_MARK_SHAPES = ['M0 -5L5 4H-5Z', 'M-4 -4H4V4H-4Z', 'M0 5L5 -4H-5Z', 'M-1.5 -5H1.5V-1.5H5V1.5H1.5V5H-1.5V1.5H-5V-1.5H-1.5Z', 'M-2.5 -4.5H2.5L5 0L2.5 4.5H-2.5L-5 0Z'];
+const TYPE_MARK_STROKES: Readonly<Record<DrawnTypeMark['kind'], string>> = { error: ERROR_COLOR, warning: WARNING_COLOR, failure: '#212121' };
 
 type Bucket = Summary['activity']['buckets'][number];
 
@@ -56,10 +72,42 @@ export function timeAxisOf(summary: Summary): TimeAxis | undefined {
     if (m.time < min) min = m.time;
     if (m.time > max) max = m.time;
   }
-  return { start: min, end: max, ticks: timeTicks(min, max), markers };
+  const closeMs = ((max - min) * TYPE_MARK_CLOSE) / (PLOT.width - PLOT.left - PLOT.right);
+  const { drawn, left } = selectTypeMarks(summary.marks ?? [], closeMs, MAX_DRAWN_TYPE_MARKS);
+  const typeShapes = new Map<string, string>();
+  for (const type of summary.types) if (drawn.some((m) => m.logType === type.logType)) typeShapes.set(type.logType, TYPE_MARK_SHAPES[typeShapes.size % TYPE_MARK_SHAPES.length]!);
+  for (const m of drawn) if (!typeShapes.has(m.logType)) typeShapes.set(m.logType, TYPE_MARK_SHAPES[typeShapes.size % TYPE_MARK_SHAPES.length]!);
+  return { start: min, end: max, ticks: timeTicks(min, max), markers, typeMarks: drawn, typeMarksLeft: left + (summary.marksNotKept ?? 0), typeShapes };
 }
 
-const xOf =
+/**
+ * The other logs' marks along the top of the plot, a row for each type (the first
+ * TYPE_MARK_ROWS; more share the last): the type's shape in its colour, its edge red for an
+ * error, orange for a warning.
+ */
+function typeMarksMarkup(axis: TimeAxis): string {
+  const x = xOf(axis);
+  const rows = new Map([...axis.typeShapes.keys()].map((logType, i) => [logType, Math.min(i, TYPE_MARK_ROWS - 1)]));
+  return axis.typeMarks
+    .map((m) => {
+      const y = PLOT.top + 8 + rows.get(m.logType)! * 12;
+      const title = `${new Date(m.time).toISOString()} ${m.logType} ${m.kind}: ${m.label}${m.count > 1 ? ` (and ${m.count - 1} more close after it)` : ''}`;
+      return `<g class="type-mark type-mark-${m.kind}" data-key="${escapeHtml(m.logType)}" data-time="${m.time}" data-count="${m.count}"><title>${escapeHtml(title)}</title><path transform="translate(${x(m.time).toFixed(1)} ${y})" d="${axis.typeShapes.get(m.logType)!}" fill="${typeColor(m.logType)}" stroke="${TYPE_MARK_STROKES[m.kind]}" stroke-width="1.5"/></g>`;
+    })
+    .join('');
+}
+
+/** What the other logs' marks mean: each type's shape in its colour, and how many were not drawn. */
+function typeMarksLegend(axis: TimeAxis): string {
+  if (axis.typeMarks.length === 0) return '';
+  const kinds = (['error', 'warning', 'failure'] as const).filter((kind) => axis.typeMarks.some((m) => m.kind === kind));
+  const shapes = [...axis.typeShapes]
+    .map(([logType, shape]) => `<svg class="mark-key" width="12" height="12" viewBox="-6 -6 12 12" aria-hidden="true"><path d="${shape}" fill="${typeColor(logType)}"/></svg>${escapeHtml(logType)}`)
+    .join(' ');
+  return `<span class="marker-key">other logs' events: ${shapes} (edge: ${kinds.map((kind) => `<b style="color:${TYPE_MARK_STROKES[kind]}">${kind}</b>`).join(', ')})${axis.typeMarksLeft > 0 ? `, ${number(axis.typeMarksLeft)} more not drawn` : ''}</span>`;
+}
+
+export const xOf =
   (axis: TimeAxis) =>
   (t: number): number =>
     PLOT.left + ((t - axis.start) / (axis.end - axis.start)) * (PLOT.width - PLOT.left - PLOT.right);
@@ -72,9 +120,9 @@ function tickText(x: number, y: number, label: string, attributes = ''): string 
 }
 
 /** The time axis: a grid line and a label at each round tick, and the axis' title. */
-function timeAxisMarkup(axis: TimeAxis): string {
+function timeAxisMarkup(axis: TimeAxis, height = PLOT.height): string {
   const x = xOf(axis);
-  const { height, bottom, top } = PLOT;
+  const { bottom, top } = PLOT;
   let out = '';
   for (const t of axis.ticks.times) {
     const at = x(t).toFixed(1);
@@ -86,9 +134,9 @@ function timeAxisMarkup(axis: TimeAxis): string {
 }
 
 /** Each marked event: a dashed line across the plot with its letter above, what it was in its title. */
-function markersMarkup(axis: TimeAxis): string {
+function markersMarkup(axis: TimeAxis, height = PLOT.height): string {
   const x = xOf(axis);
-  const { height, bottom, top } = PLOT;
+  const { bottom, top } = PLOT;
   // A letter only where it does not overlap the last one drawn (events seconds apart share one); every line is drawn.
   let lastLetter = Number.NEGATIVE_INFINITY;
   return axis.markers
@@ -106,8 +154,12 @@ function markersMarkup(axis: TimeAxis): string {
 const yTitle = (title: string): string =>
   `<text class="axis-title" transform="translate(14 ${(PLOT.top + PLOT.height - PLOT.bottom) / 2}) rotate(-90)" text-anchor="middle">${escapeHtml(title)}</text>`;
 
-function frame(title: string, id: string, axis: TimeAxis, body: string, legend: string): string {
-  const { width, height, left, top, bottom, right } = PLOT;
+/**
+ * A time chart: its plot `height` high (the lanes' grows with their number), the axis, the
+ * body, the markers over them, the other logs' marks along the top (`typeMarks`), and `overlay` over all.
+ */
+export function frame(title: string, id: string, axis: TimeAxis, body: string, legend: string, height = PLOT.height, overlay = '', typeMarks = true): string {
+  const { width, left, top, bottom, right } = PLOT;
   const markerLegend =
     axis.markers.length === 0
       ? ''
@@ -115,8 +167,9 @@ function frame(title: string, id: string, axis: TimeAxis, body: string, legend: 
           .filter((kind) => axis.markers.some((m) => m.kind === kind))
           .map((kind) => `<b style="color:${MARKER_COLORS[kind]}">${MARKER_LETTERS[kind]}</b> ${kind === 'state' ? 'state change' : kind}`)
           .join(', ')} (a line's title says what)</span>`;
-  return `<figure><figcaption>${escapeHtml(title)}</figcaption><p class="legend">${legend}${markerLegend}</p><svg id="${id}" class="plot time-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(title)}" data-start="${axis.start}" data-end="${axis.end}" data-step="${axis.ticks.stepMs}">
-<rect class="area" x="${left}" y="${top}" width="${width - left - right}" height="${height - top - bottom}"/>${timeAxisMarkup(axis)}${body}${markersMarkup(axis)}</svg></figure>`;
+  const marksLegend = typeMarks ? typeMarksLegend(axis) : '';
+  return `<figure><figcaption>${escapeHtml(title)}</figcaption><p class="legend">${legend}${markerLegend}${marksLegend}</p><svg id="${id}" class="plot time-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(title)}" data-start="${axis.start}" data-end="${axis.end}" data-step="${axis.ticks.stepMs}">
+<rect class="area" x="${left}" y="${top}" width="${width - left - right}" height="${height - top - bottom}"/>${timeAxisMarkup(axis, height)}${body}${markersMarkup(axis, height)}${typeMarks ? typeMarksMarkup(axis) : ''}${overlay}</svg></figure>`;
 }
 
 export interface BarSeries {

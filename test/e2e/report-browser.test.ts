@@ -172,3 +172,123 @@ testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outli
   }
   t.true(fs.statSync(path.join(ARTIFACTS, 'summary-rs1-390.png')).size > 10_000);
 });
+
+testWithTool(CHROMIUM, "the members' lanes of rs1 and rs2 at 1400 and 390 px: one lane per member on the same time axis as the other charts, no lane text out of its chart, no overflow of the page, each member primary where its log said so", async (t, executablePath) => {
+  const dir = tempDir('logtype-report-lanes-');
+  const page = path.join(dir, 'members.html');
+  const logs = ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz'].map((file) => path.join(REAL_DATA, file));
+  const run = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--json', '--html', page, ...logs], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 << 20 });
+  t.is(run.status, 0, run.stderr);
+  const members = (JSON.parse(run.stdout) as Summary).server!.members!;
+  t.is(members.length, 2);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  try {
+    for (const width of [1400, 390]) {
+      const tab = await browser.newPage({ viewport: { width, height: 900 } });
+      await tab.goto(`file://${page}`);
+      await tab.screenshot({ path: path.join(ARTIFACTS, `summary-members-${width}.png`), fullPage: true });
+      const seen = (await tab.evaluate(`(() => {
+        const charts = [...document.querySelectorAll('svg.time-chart')].map((svg) => ({
+          id: svg.id, axis: [svg.dataset.start, svg.dataset.end, svg.dataset.step].map(Number),
+          ticks: [...svg.querySelectorAll('text.tick[data-time]')].map((text) => Number(text.dataset.time) + ' ' + text.textContent),
+        }));
+        const lanes = document.querySelector('svg#plot-lanes');
+        const box = lanes.getBoundingClientRect();
+        const area = lanes.querySelector('rect.area').getBoundingClientRect();
+        const cut = [...lanes.querySelectorAll('text')].filter((text) => { const b = text.getBoundingClientRect(); return b.left < box.left - 0.5 || b.right > box.right + 0.5 || b.top < box.top - 0.5 || b.bottom > box.bottom + 0.5; }).map((text) => text.textContent);
+        const names = [...lanes.querySelectorAll('text.lane-name')].map((text) => { const b = text.getBoundingClientRect(); return { name: text.dataset.member, inside: b.left >= area.left && b.right <= area.right, height: b.height }; });
+        const primaries = [...lanes.querySelectorAll('g.lane')].map((g) => ({ member: g.dataset.member, primary: [...g.querySelectorAll('rect.lane-state[data-state="PRIMARY"]')].map((r) => [Number(r.dataset.from), Number(r.dataset.to)]) }));
+        const events = [...lanes.querySelectorAll('g.lane-event')].map((g) => g.getAttribute('class') + ' ' + g.querySelector('title').textContent);
+        return { charts, cut, names, primaries, events, scrollWidth: document.documentElement.scrollWidth };
+      })()`)) as { charts: { id: string; axis: number[]; ticks: string[] }[]; cut: string[]; names: { name: string; inside: boolean; height: number }[]; primaries: { member: string; primary: number[][] }[]; events: string[]; scrollWidth: number };
+      t.deepEqual(seen.charts.map((c) => c.id), ['plot-types', 'plot-severity', 'plot-lanes', 'plot-slow'], `${width} px: the lanes among the time charts`);
+      const lanes = seen.charts.find((c) => c.id === 'plot-lanes')!;
+      for (const chart of seen.charts) {
+        t.deepEqual(lanes.axis, chart.axis, `${width} px: the lanes on ${chart.id}'s time axis`);
+        t.deepEqual(lanes.ticks, chart.ticks, `${width} px: the lanes with ${chart.id}'s ticks`);
+      }
+      t.deepEqual(seen.cut, [], `${width} px: no lane text out of its chart`);
+      t.deepEqual(seen.names.map((n) => n.name), members.map((m) => m.name));
+      for (const name of seen.names) {
+        t.true(name.inside, `${width} px: ${name.name} inside the plot`);
+        t.true(name.height >= 8, `${width} px: ${name.name} ${name.height.toFixed(1)} px high`);
+      }
+      t.true(seen.scrollWidth <= width, `${width} px: the page is ${seen.scrollWidth} px wide`);
+      t.deepEqual(
+        seen.primaries,
+        members.map((m) => ({ member: m.name, primary: m.lane.filter((s) => s.state === 'PRIMARY').map((s) => [Date.parse(s.from), Date.parse(s.to)]) })),
+        `${width} px: each member's PRIMARY drawn where its log said so`,
+      );
+      t.true(seen.primaries.every((p) => p.primary.length > 0));
+      t.true(seen.events.some((e) => e.startsWith('lane-event lane-event-restart') && e.includes('restart (v')) && seen.events.some((e) => e.startsWith('lane-event lane-event-election')), `${width} px: restarts and elections marked and titled`);
+      await tab.close();
+    }
+    // Scripts off: the lanes are drawn the same (they are SVG, no script).
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1400, height: 900 } });
+    const still = await context.newPage();
+    await still.goto(`file://${page}`);
+    t.is(await still.evaluate(`document.querySelectorAll('svg#plot-lanes rect.lane-state').length`), members.reduce((n, m) => n + m.lane.length, 0), 'scripts off: every segment');
+    await context.close();
+  } finally {
+    await browser.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+testWithTool(CHROMIUM, "the agents' and the operator's events on the server's time axis at 1400 and 390 px: each drawn on every time chart in its type's colour and its own shape, red edges for errors only, titled with what happened, no overflow", async (t, executablePath) => {
+  const dir = tempDir('logtype-report-marks-');
+  const page = path.join(dir, 'marks.html');
+  const logs = ['mongod-replica-rs1.log.gz', 'agent-issue-threads.log', 'kubectl-logs-enterprise-agent.log', 'operator-issue-threads.log', 'audit-json.log'].map((file) => path.join(REAL_DATA, file));
+  const run = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--json', '--html', page, ...logs], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 << 20 });
+  t.is(run.status, 0, run.stderr);
+  const marks = (JSON.parse(run.stdout) as Summary).marks!;
+  t.true(new Set(marks.map((m) => m.logType)).size >= 2, 'marks of two types or more');
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  try {
+    for (const width of [1400, 390]) {
+      const tab = await browser.newPage({ viewport: { width, height: 900 } });
+      await tab.goto(`file://${page}`);
+      const seen = (await tab.evaluate(`(() => {
+        const swatches = Object.fromEntries([...document.querySelectorAll('table.types .swatch[data-key]')].map((el) => [el.dataset.key, getComputedStyle(el).backgroundColor]));
+        const red = getComputedStyle(document.querySelector('figure:has(#plot-severity) .legend .swatch[data-key="error and fatal"]')).backgroundColor;
+        const charts = [...document.querySelectorAll('svg.time-chart')].map((svg) => {
+          const box = svg.getBoundingClientRect();
+          return {
+            id: svg.id,
+            marks: [...svg.querySelectorAll('g.type-mark')].map((g) => {
+              const p = g.querySelector('path');
+              const b = p.getBoundingClientRect();
+              return { type: g.dataset.key, kind: g.getAttribute('class'), time: Number(g.dataset.time), count: Number(g.dataset.count), title: g.querySelector('title').textContent, shape: p.getAttribute('d'), fill: getComputedStyle(p).fill, stroke: getComputedStyle(p).stroke, inside: b.left >= box.left && b.right <= box.right && b.top >= box.top };
+            }),
+          };
+        });
+        return { swatches, red, charts, scrollWidth: document.documentElement.scrollWidth };
+      })()`)) as { swatches: Record<string, string>; red: string; charts: { id: string; marks: { type: string; kind: string; time: number; count: number; title: string; shape: string; fill: string; stroke: string; inside: boolean }[] }[]; scrollWidth: number };
+      t.true(seen.scrollWidth <= width, `${width} px: the page is ${seen.scrollWidth} px wide`);
+      const [first] = seen.charts;
+      t.is(first!.marks.reduce((n, m) => n + m.count, 0), marks.length, `${width} px: every mark drawn (few enough)`);
+      const shapes = new Map<string, string>();
+      for (const chart of seen.charts) {
+        t.deepEqual(chart.marks.map(({ type, time, count }) => ({ type, time, count })), first!.marks.map(({ type, time, count }) => ({ type, time, count })), `${width} px: ${chart.id} marks what ${first!.id} marks`);
+        for (const mark of chart.marks) {
+          t.is(mark.fill, seen.swatches[mark.type] ?? 'no swatch', `${mark.type}: its type's colour`);
+          t.not(mark.fill, seen.red, `${mark.type}: not the errors' red`);
+          t.is(mark.stroke === seen.red, mark.kind.includes('type-mark-error'), `${mark.type}: a red edge for an error only`);
+          t.true(mark.inside, `${width} px: ${chart.id} ${mark.type} inside its chart`);
+          const words = marks.find((m) => m.logType === mark.type && Date.parse(m.time) === mark.time)!;
+          t.true(mark.title.includes(words.label), `its title says what happened: ${mark.title}`);
+          if (!shapes.has(mark.type)) shapes.set(mark.type, mark.shape);
+          t.is(mark.shape, shapes.get(mark.type) ?? 'no shape', `${mark.type}: one shape on every chart`);
+        }
+      }
+      t.is(new Set(shapes.values()).size, shapes.size, 'a shape per type');
+      await tab.close();
+    }
+  } finally {
+    await browser.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

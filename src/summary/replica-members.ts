@@ -1,0 +1,212 @@
+/**
+ * The servers in one input, each a member of the replica set's story: a pod, from kubectl's
+ * `--prefix` (`[pod/NAME/CONTAINER]`) or stern's words in front of its lines, else the input
+ * it was read from (one file per pod). Each member counts its lines, warnings, errors and slow
+ * operations, and keeps (bounded) its state changes, restarts, elections and errors, from which
+ * its lane and who was primary when are derived at the end (member-lanes.ts).
+ *
+ * Per line: one lookup of the member (the same pod as the line before: a string comparison) and
+ * a few counts. The events are kept only on the rare lines that carry them.
+ */
+import path from 'node:path';
+import { isoString } from './iso-string.js';
+import { laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
+import type { RecordSource } from './slowest-operations.js';
+import type { MemberSummary, ServerSummary } from './summary.js';
+import { MAX_MEMBER_ERROR_MARKS, MAX_MEMBER_EVENTS, MAX_MEMBERS, OTHER_MEMBERS } from './summary-limits.js';
+
+/** Election lines closer than this to the member's last one are the same election (a candidate writes three or four). */
+const ELECTION_MERGE_MS = 10_000;
+const NO_ELECTION = /^not starting an election/i;
+/** A marker's words are cut here. */
+const MAX_MARK_LABEL = 200;
+
+const cut = (text: string): string => (text.length > MAX_MARK_LABEL ? `${text.slice(0, MAX_MARK_LABEL - 1)}…` : text);
+
+export class MemberStats {
+  readonly name: string;
+  readonly from: MemberSummary['from'];
+  lines = 0;
+  warnings = 0;
+  errors = 0;
+  slowOperations = 0;
+  first = Infinity;
+  last = -Infinity;
+  /** The member's last line before the one in hand (a restart's `before`). */
+  before = Number.NaN;
+  /** Its last start line's time and the restart it counted (two start lines within 10 s are one: server-section.ts). */
+  lastRestartLine = Number.NEGATIVE_INFINITY;
+  lastRestart: { readonly at: number; version: string | null } | undefined;
+  restarts = 0;
+  elections = 0;
+  stateChanges = 0;
+  lastState: string | undefined;
+  #lastElection = Number.NEGATIVE_INFINITY;
+  readonly changes: StateChange[] = [];
+  readonly starts: MemberRestart[] = [];
+  /** Restarts, elections and errors; a restart's words are made at the end (its version is read after its start line). */
+  readonly marks: { time: number; kind: 'restart' | 'election' | 'error'; label: string; restart?: { readonly version: string | null } }[] = [];
+  #errorMarks = 0;
+  /** Events past MAX_MEMBER_EVENTS (or errors past MAX_MEMBER_ERROR_MARKS): counted, not kept. */
+  dropped = 0;
+
+  constructor(name: string, from: MemberSummary['from']) {
+    this.name = name;
+    this.from = from;
+  }
+
+  /** Every server line of the member: its time (NaN or undefined: none); `warning`: its level is warn. */
+  line(time: number | undefined, warning: boolean): void {
+    this.lines++;
+    if (warning) this.warnings++;
+    if (time === undefined || Number.isNaN(time)) return;
+    this.before = this.last;
+    if (time < this.first) this.first = time;
+    if (time > this.last) this.last = time;
+  }
+
+  /** A start of the server (the first start line of a restart); `restart`: the summary's, whose version may be known later. */
+  restart(time: number | undefined, restart: { readonly at: number; version: string | null }): void {
+    this.restarts++;
+    this.lastRestart = restart;
+    const at = time ?? Number.NaN;
+    if (this.#room()) {
+      this.starts.push({ time: at, before: Number.isFinite(this.before) ? this.before : Number.NaN });
+      this.marks.push({ time: at, kind: 'restart', label: 'restart', restart });
+    }
+  }
+
+  state(time: number | undefined, from: string | undefined, to: string): void {
+    this.stateChanges++;
+    this.lastState = to;
+    if (this.#room()) this.changes.push({ time: time ?? Number.NaN, from, to });
+  }
+
+  /** An election line: a new election unless within ELECTION_MERGE_MS of the last one, whose words it adds to. */
+  election(time: number | undefined, message: string): void {
+    // The server's own word that it held none (shutting down, not electable): not an election.
+    if (NO_ELECTION.test(message)) return;
+    const at = time ?? Number.NaN;
+    const last = this.marks.findLast((m) => m.kind === 'election');
+    if (last && at - this.#lastElection < ELECTION_MERGE_MS) {
+      if (last.label.length < MAX_MARK_LABEL) last.label = cut(`${last.label}; ${message}`);
+    } else {
+      this.elections++;
+      if (this.#room()) this.marks.push({ time: at, kind: 'election', label: cut(message) });
+    }
+    this.#lastElection = at;
+  }
+
+  /** An error or fatal line (its count is kept by `errors`): marked while there is room. */
+  error(time: number | undefined, label: string): void {
+    this.errors++;
+    if (time === undefined || Number.isNaN(time)) return;
+    if (this.#errorMarks < MAX_MEMBER_ERROR_MARKS && this.#room()) {
+      this.#errorMarks++;
+      this.marks.push({ time, kind: 'error', label: cut(label) });
+    } else this.dropped++;
+  }
+
+  #room(): boolean {
+    if (this.changes.length + this.marks.length < MAX_MEMBER_EVENTS) return true;
+    this.dropped++;
+    return false;
+  }
+
+  summary(): MemberSummary {
+    const first = Number.isFinite(this.first) ? this.first : Number.NaN;
+    const last = Number.isFinite(this.last) ? this.last : Number.NaN;
+    return {
+      name: this.name,
+      from: this.from,
+      first: isoString(first) ?? null,
+      last: isoString(last) ?? null,
+      lines: this.lines,
+      warnings: this.warnings,
+      errors: this.errors,
+      slowOperations: this.slowOperations,
+      restarts: this.restarts,
+      elections: this.elections,
+      stateChanges: this.stateChanges,
+      lastState: this.lastState ?? null,
+      lane: laneSegments(first, last, this.changes, this.starts).map((s) => ({ from: isoString(s.from)!, to: isoString(s.to)!, state: s.state })),
+      events: this.marks
+        .filter((m) => !Number.isNaN(m.time))
+        .sort((a, b) => a.time - b.time)
+        .map((m) => ({ time: isoString(m.time)!, kind: m.kind, label: m.restart?.version ? `restart (v${m.restart.version})` : m.label })),
+      eventsNotKept: this.dropped,
+    };
+  }
+}
+
+/** The member a pod's prefix names: kubectl's `pod/NAME/CONTAINER` its NAME; stern's `POD CONTAINER` its POD, `NAMESPACE POD CONTAINER` its `NAMESPACE/POD`. */
+export function memberOfPrefix(source: string): string {
+  if (source.startsWith('pod/')) {
+    const end = source.indexOf('/', 4);
+    return end === -1 ? source.slice(4) : source.slice(4, end);
+  }
+  const words = source.split(' ');
+  return words.length >= 3 ? `${words[0]}/${words[1]}` : words[0]!;
+}
+
+/** An input's name as a member: the file's name without `.gz`, `.log` or `.json`; stdin's `stdin`. */
+export function memberOfInput(input: string): string {
+  if (input === '-') return 'stdin';
+  return path.basename(input).replace(/\.gz$/, '').replace(/\.(log|json|txt)$/, '') || input;
+}
+
+export class ReplicaMembers {
+  readonly #members = new Map<string, MemberStats>();
+  #input = '-';
+  #inputMember: MemberStats | undefined;
+  #lastSource: string | undefined;
+  #lastMember: MemberStats | undefined;
+
+  /** The next lines are read from this input (a file as given, `-`: stdin). */
+  input(name: string): void {
+    this.#input = name;
+    this.#inputMember = undefined;
+  }
+
+  /** The member a server line belongs to: its pod when its prefix names one, else its input's. */
+  of(source: RecordSource | undefined): MemberStats {
+    const pod = source?.prefix?.source;
+    if (pod === undefined) return (this.#inputMember ??= this.#member(`input\u0000${this.#input}`, () => this.#inputName(), 'input'));
+    if (pod === this.#lastSource) return this.#lastMember!;
+    const member = this.#member(`pod\u0000${memberOfPrefix(pod)}`, () => memberOfPrefix(pod), 'pod');
+    this.#lastSource = pod;
+    this.#lastMember = member;
+    return member;
+  }
+
+  #member(key: string, name: () => string, from: MemberSummary['from']): MemberStats {
+    const known = this.#members.get(key);
+    if (known) return known;
+    if (this.#members.size >= MAX_MEMBERS) return this.#member(OTHER_MEMBERS, () => OTHER_MEMBERS, from);
+    const member = new MemberStats(name(), from);
+    this.#members.set(key, member);
+    return member;
+  }
+
+  /** The input's name as a member; a second input of that name is named by its path as given. */
+  #inputName(): string {
+    const name = memberOfInput(this.#input);
+    return [...this.#members.values()].some((m) => m.name === name) ? this.#input : name;
+  }
+
+  /** The members and who was primary when; undefined for one member (or none): the rest of the summary is its story. */
+  summary(): Pick<ServerSummary, 'members' | 'primaries'> | undefined {
+    if (this.#members.size < 2) return undefined;
+    const members = [...this.#members.values()].sort((a, b) => (a.name === OTHER_MEMBERS ? 1 : b.name === OTHER_MEMBERS ? -1 : a.name.localeCompare(b.name, 'en', { numeric: true })));
+    const lanes = members.filter((m) => m.name !== OTHER_MEMBERS).map((m) => ({ member: m.name, segments: laneSegments(m.first, m.last, m.changes, m.starts) }));
+    return {
+      members: members.map((m) => m.summary()),
+      primaries: primaryTimeline(lanes).map((p) => ({ from: isoString(p.from)!, to: isoString(p.to)!, primaries: p.primaries, unknown: p.unknown })),
+    };
+  }
+
+  /** Whether lines came from two members or more (events then name theirs). */
+  get several(): boolean {
+    return this.#members.size >= 2;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The slowest single transactions (51802, a text line's `transaction parameters:`), each with
+ * its parameters as mloginfo --transactions shows them: its session (lsid), txnNumber,
+ * autocommit and readConcern, how it ended (terminationCause), how long it was active and
+ * inactive, and its yields. Bounded: the MAX_SLOWEST_TRANSACTIONS slowest are held, and a
+ * line's parameters are read only when it is slower than the least held.
+ */
+import type { LogRecord } from '../parse/log-record.js';
+import { attrValue } from '../parse/record-attributes.js';
+import { isoString } from './iso-string.js';
+import type { SlowestTransaction } from './summary.js';
+import { MAX_SLOWEST_TRANSACTIONS } from './summary-limits.js';
+import { TopN } from './top-n.js';
+
+interface Held extends Omit<SlowestTransaction, 'time'> {
+  readonly at: number;
+}
+
+const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A session's id as 4.4's JSON writes it (`{ id: { $uuid: … } }`) or a text line (`{ id: UUID("…") }`): the UUID alone. */
+export function sessionId(lsid: unknown): string | null {
+  const id = isObject(lsid) ? lsid['id'] : undefined;
+  if (isObject(id) && typeof id['$uuid'] === 'string') return id['$uuid'];
+  if (typeof id === 'string') return /^UUID\("([^"]*)"\)$/.exec(id)?.[1] ?? id;
+  return null;
+}
+
+/** A readConcern as its level (`snapshot`), else as written. */
+function readConcernOf(value: unknown): string | null {
+  if (isObject(value) && typeof value['level'] === 'string') return value['level'];
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+export class SlowestTransactions {
+  readonly #top = new TopN<Held>(MAX_SLOWEST_TRANSACTIONS, (t) => t.durationMillis);
+
+  /** A slow transaction's line and its duration. */
+  add(record: LogRecord, time: number | undefined, durationMillis: number): void {
+    if (!this.#top.wouldHold(durationMillis)) return;
+    const parameters = attrValue(record, 'parameters');
+    const p = isObject(parameters) ? parameters : {};
+    const autocommit = p['autocommit'];
+    this.#top.add({
+      at: time ?? Number.NaN,
+      connection: record.context ?? null,
+      durationMillis,
+      lsid: sessionId(p['lsid']),
+      txnNumber: count(p['txnNumber']),
+      autocommit: typeof autocommit === 'boolean' ? autocommit : null,
+      readConcern: readConcernOf(p['readConcern']),
+      terminationCause: ((cause) => (typeof cause === 'string' ? cause : null))(attrValue(record, 'terminationCause')),
+      timeActiveMicros: count(attrValue(record, 'timeActiveMicros')),
+      timeInactiveMicros: count(attrValue(record, 'timeInactiveMicros')),
+      numYields: count(attrValue(record, 'numYields')),
+    });
+  }
+
+  /** The slowest first. */
+  summary(): SlowestTransaction[] {
+    return this.#top.items().map(({ at, ...t }) => ({ time: isoString(at) ?? null, ...t }));
+  }
+}

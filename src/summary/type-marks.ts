@@ -1,0 +1,99 @@
+/**
+ * The notable events of the logs beside the server's, to mark on the server's time axis: the
+ * agents' and the operator's errors and warnings (a lost API key, a cluster config that failed
+ * to validate, a reconcile that failed), and the audit log's failed events. Kept: the first
+ * MAX_TYPE_MARKS of each type, the rest counted. Only lines already known to be errors,
+ * warnings or failures are looked at.
+ *
+ * What a chart draws of them (selectTypeMarks, pure): marks of one type and one level close in
+ * time (the same few pixels) are one mark that says how many it stands for; errors first, then
+ * warnings, then failures, the earliest first, to a cap; the rest said as "N more".
+ */
+import { firstLineOf } from '../parse/continued-record.js';
+import { levelRank, type LogRecord } from '../parse/log-record.js';
+import { isoString } from './iso-string.js';
+import type { Summary, TypeMark } from './summary.js';
+import { MAX_TYPE_MARKS } from './summary-limits.js';
+
+const ERROR_RANK = levelRank('error');
+const WARN_RANK = levelRank('warn');
+/** A mark's words are cut here. */
+const MAX_MARK_LABEL = 200;
+
+const cut = (text: string): string => (text.length > MAX_MARK_LABEL ? `${text.slice(0, MAX_MARK_LABEL - 1)}…` : text);
+
+export class TypeMarks {
+  readonly #marks: { logType: string; time: number; kind: TypeMark['kind']; label: () => string }[] = [];
+  readonly #kept = new Map<string, number>();
+  #notKept = 0;
+
+  /** An agent's or the operator's record of rank `rank` (levelRank; Infinity: none): marked when an error or a warning. */
+  problem(logType: string, record: LogRecord, time: number | undefined, rank: number): void {
+    if (rank > WARN_RANK || time === undefined || Number.isNaN(time)) return;
+    if (this.#room(logType)) this.#marks.push({ logType, time, kind: rank <= ERROR_RANK ? 'error' : 'warning', label: () => cut(firstLineOf(record)) });
+  }
+
+  /** An audit record: marked when its result says it failed. */
+  audit(logType: string, record: LogRecord, time: number | undefined): void {
+    if (record.result === undefined || record.result === 0 || time === undefined || Number.isNaN(time)) return;
+    if (this.#room(logType)) {
+      const who = record.users?.join(',') || '(unknown user)';
+      this.#marks.push({ logType, time, kind: 'failure', label: () => cut(`${record.component ?? '?'} failed (result ${record.result}): ${who}${record.remote ? ` from ${record.remote}` : ''}`) });
+    }
+  }
+
+  #room(logType: string): boolean {
+    const kept = this.#kept.get(logType) ?? 0;
+    if (kept >= MAX_TYPE_MARKS) {
+      this.#notKept++;
+      return false;
+    }
+    this.#kept.set(logType, kept + 1);
+    return true;
+  }
+
+  summary(): Pick<Summary, 'marks' | 'marksNotKept'> {
+    if (this.#marks.length === 0) return {};
+    return {
+      marks: [...this.#marks].sort((a, b) => a.time - b.time).map((m) => ({ logType: m.logType, time: isoString(m.time)!, kind: m.kind, label: m.label() })),
+      ...(this.#notKept > 0 ? { marksNotKept: this.#notKept } : {}),
+    };
+  }
+}
+
+/** A mark as drawn: one or more of a type's marks of one kind, close in time. */
+export interface DrawnTypeMark {
+  readonly logType: string;
+  readonly kind: TypeMark['kind'];
+  /** Epoch ms of the first it stands for. */
+  readonly time: number;
+  /** How many it stands for, and the first one's words. */
+  readonly count: number;
+  readonly label: string;
+}
+
+const KIND_ORDER: Readonly<Record<TypeMark['kind'], number>> = { error: 0, warning: 1, failure: 2 };
+
+/**
+ * The marks a chart draws: those of one type and kind within `closeMs` of the first of their
+ * run are one; then errors first, then warnings, then failures, the earliest first, at most
+ * `most`, in time order; `left`: how many marks the ones not drawn stood for.
+ */
+export function selectTypeMarks(marks: readonly TypeMark[], closeMs: number, most: number): { drawn: DrawnTypeMark[]; left: number } {
+  const runs = new Map<string, DrawnTypeMark & { count: number }>();
+  const all: (DrawnTypeMark & { count: number })[] = [];
+  const timed = marks.map((mark) => ({ mark, time: Date.parse(mark.time) })).filter((m) => !Number.isNaN(m.time));
+  for (const { mark, time } of timed.sort((a, b) => a.time - b.time)) {
+    const key = `${mark.logType}\u0000${mark.kind}`;
+    const run = runs.get(key);
+    if (run && time - run.time <= closeMs) run.count++;
+    else {
+      const next = { logType: mark.logType, kind: mark.kind, time, count: 1, label: mark.label };
+      runs.set(key, next);
+      all.push(next);
+    }
+  }
+  const chosen = [...all].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.time - b.time).slice(0, most);
+  const left = all.reduce((n, m) => n + m.count, 0) - chosen.reduce((n, m) => n + m.count, 0);
+  return { drawn: chosen.sort((a, b) => a.time - b.time), left };
+}

@@ -1,0 +1,137 @@
+/**
+ * Several servers in one input, through the real `logtype summary`: Hatchet's replica members
+ * rs1 and rs2 as two files (one per pod), and as one `kubectl logs --prefix` stream (each line
+ * behind `[pod/NAME/CONTAINER] `, the two pods' lines interleaved in time order). Each member's
+ * figures, its lane and who was primary when are checked against what the lines themselves say;
+ * one member alone adds nothing.
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { runFilter } from '../_helpers/filter-process.js';
+import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
+import type { Summary } from '../../src/summary/summary.js';
+
+interface Line {
+  readonly text: string;
+  readonly time: number;
+  readonly s: string;
+  readonly id: number;
+  readonly msg: string;
+  readonly attr?: Record<string, unknown>;
+}
+
+const MEMBERS = [
+  { file: 'mongod-replica-rs1.log.gz', name: 'mongod-replica-rs1', pod: 'my-db-0' },
+  { file: 'mongod-replica-rs2.log.gz', name: 'mongod-replica-rs2', pod: 'my-db-1' },
+];
+
+function linesOf(file: string): Line[] {
+  return gunzipSync(fs.readFileSync(path.join(REAL_DATA, file)))
+    .toString('utf8')
+    .split('\n')
+    .filter((text) => text !== '')
+    .map((text) => {
+      const line = JSON.parse(text) as { t: { $date: string }; s: string; id: number; msg: string; attr?: Record<string, unknown> };
+      return { text, time: Date.parse(line.t.$date), s: line.s, id: line.id, msg: line.msg, ...(line.attr ? { attr: line.attr } : {}) };
+    });
+}
+
+function summaryOf(args: string[]): { summary: Summary; text: string } {
+  const json = runFilter(['summary', '--json', ...args]);
+  if (json.status !== 0) throw new Error(json.stderr);
+  const text = runFilter(['summary', '--utc', ...args]);
+  if (text.status !== 0) throw new Error(text.stderr);
+  return { summary: JSON.parse(json.stdout) as Summary, text: text.stdout };
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** What a member's lines say, as the summary should tell it. */
+function expectedMember(lines: readonly Line[], name: string) {
+  const transitions = lines.filter((l) => l.id === 21358);
+  return {
+    name,
+    first: iso(lines[0]!.time),
+    last: iso(lines.at(-1)!.time),
+    lines: lines.length,
+    warnings: lines.filter((l) => l.s === 'W').length,
+    errors: lines.filter((l) => l.s === 'E' || l.s === 'F').length,
+    slowOperations: lines.filter((l) => [51801, 51802, 51803].includes(l.id)).length,
+    restarts: lines.filter((l) => l.id === 4615611).length,
+    stateChanges: transitions.length,
+    lastState: transitions.at(-1)!.attr!['newState'] as string,
+    // The lane's states after the first, in order: each transition's new state.
+    states: transitions.map((l) => l.attr!['newState'] as string),
+    primary: transitions.flatMap((l, i) => (l.attr!['newState'] === 'PRIMARY' ? [{ from: iso(l.time), to: iso(transitions[i + 1]?.time ?? lines.at(-1)!.time) }] : [])),
+  };
+}
+
+const both = MEMBERS.map((m) => ({ ...m, lines: linesOf(m.file) }));
+
+function checkMembers(t: import('ava').ExecutionContext, summary: Summary, text: string, names: readonly string[], from: 'pod' | 'input'): void {
+  const server = summary.server!;
+  t.deepEqual(server.members!.map((m) => m.name), names);
+  both.forEach((member, i) => {
+    const expected = expectedMember(member.lines, names[i]!);
+    const found = server.members![i]!;
+    t.like(found, { name: expected.name, from, first: expected.first, last: expected.last, lines: expected.lines, warnings: expected.warnings, errors: expected.errors, slowOperations: expected.slowOperations, restarts: expected.restarts, stateChanges: expected.stateChanges, lastState: expected.lastState });
+    // The lane covers the member's log without a gap, and goes through the states its transitions name.
+    t.is(found.lane[0]!.from, expected.first);
+    t.is(found.lane.at(-1)!.to, expected.last);
+    t.true(found.lane.every((s, j) => j === 0 || s.from === found.lane[j - 1]!.to), `${expected.name}: no gap in the lane`);
+    t.deepEqual(found.lane.slice(1).map((s) => s.state), expected.states, `${expected.name}: the states its 21358 lines name`);
+    t.is(found.lane[0]!.state, member.lines.find((l) => l.id === 21358)!.attr!['oldState'] as string, `${expected.name}: the first state, from the first transition's oldState`);
+    t.deepEqual(found.lane.filter((s) => s.state === 'PRIMARY').map(({ from, to }) => ({ from, to })), expected.primary);
+    t.true(found.events.some((e) => e.kind === 'restart' && e.label.startsWith('restart (v')), `${expected.name}: its restart, with its version`);
+    t.true(found.events.some((e) => e.kind === 'election' && /Election succeeded/.test(e.label)), `${expected.name}: its election`);
+  });
+  // Who was primary when: each member's primary stretches, and nobody else's, in time order.
+  const primaries = server.primaries!.filter((p) => p.primaries.length > 0);
+  const expected = both
+    .flatMap((member, i) => expectedMember(member.lines, names[i]!).primary.map((p) => ({ ...p, primaries: [names[i]!], unknown: [] })))
+    .sort((a, b) => (a.from < b.from ? -1 : 1));
+  t.deepEqual(primaries, expected);
+  t.true(expected.length >= 2, 'two members were primary in turn');
+  t.true(server.primaries!.every((p, i) => i === 0 || p.from === server.primaries![i - 1]!.to), 'who was primary when: no gap where a log covers the time');
+  // Two starts 1.5 s apart, one on each member: two restarts, each named.
+  t.deepEqual(server.restarts.map((r) => r.member), names);
+  t.true(server.replication.every((e) => e.member === undefined || names.includes(e.member)));
+  // The text: the members' table, their lanes and who was primary when.
+  t.regex(text, /members \(2\), each a pod or an input/);
+  const strips = text.slice(text.indexOf('  lanes from ')).split('\n').slice(1, 3);
+  names.forEach((name, i) => t.regex(strips[i]!, new RegExp(`^    ${name} +s[s2RS]*S+P+S+$`), `${name}: its lane as a strip, starting, secondary, primary, secondary`));
+  t.regex(text, /who was primary when/);
+  for (const p of expected) t.regex(text, new RegExp(`${p.from.slice(0, 19).replace('T', ' ')}  ${p.to.slice(0, 19).replace('T', ' ')} +[0-9][0-9a-z. ]*  ${p.primaries[0]}\\n`), `the text says ${p.primaries[0]} from ${p.from}`);
+}
+
+test("Hatchet's rs1 and rs2 as two members: two files, one per pod", (t) => {
+  const { summary, text } = summaryOf(MEMBERS.map((m) => path.join(REAL_DATA, m.file)));
+  checkMembers(t, summary, text, MEMBERS.map((m) => m.name), 'input');
+});
+
+test("Hatchet's rs1 and rs2 as two members: one kubectl logs --prefix stream, the pods' lines interleaved", (t) => {
+  const dir = tempDir('logtype-members-');
+  try {
+    const prefixed = both
+      .flatMap((m) => m.lines.map((l) => ({ time: l.time, text: `[pod/${m.pod}/mongodb-enterprise-database] ${l.text}` })))
+      .sort((a, b) => a.time - b.time);
+    const file = path.join(dir, 'kubectl-logs-prefix.log');
+    fs.writeFileSync(file, prefixed.map((l) => `${l.text}\n`).join(''));
+    const { summary, text } = summaryOf([file]);
+    checkMembers(t, summary, text, MEMBERS.map((m) => m.pod), 'pod');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('one member: no members, no lanes, no member named on its events', (t) => {
+  const { summary, text } = summaryOf([path.join(REAL_DATA, MEMBERS[0]!.file)]);
+  const server = summary.server!;
+  t.is(server.members, undefined);
+  t.is(server.primaries, undefined);
+  t.true(server.restarts.every((r) => r.member === undefined));
+  t.true(server.replication.every((e) => e.member === undefined));
+  t.notRegex(text, /members \(|who was primary when/);
+});

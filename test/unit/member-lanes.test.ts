@@ -1,0 +1,117 @@
+/**
+ * A member's lane from its state changes and restarts, and who was primary when from the lanes:
+ * tables of the cases a replica set's logs have (a start, elections, a step-down, a restart, a
+ * log that starts while the member is primary, two members claiming PRIMARY at once, a member
+ * whose state is never said), and the member a pod's prefix or an input names.
+ */
+import test from 'ava';
+import { DOWN_GAP_MS, laneSegments, primaryTimeline, type MemberRestart, type StateChange, type StateSegment } from '../../src/summary/member-lanes.js';
+import { laneMarks } from '../../src/summary/lane-chart.js';
+import { memberOfInput, memberOfPrefix } from '../../src/summary/replica-members.js';
+
+/** Segments written `from-to STATE`, times in seconds. */
+const lane = (...segments: string[]): StateSegment[] =>
+  segments.map((s) => {
+    const [span, state] = s.split(' ') as [string, string];
+    const [from, to] = span.split('-').map((n) => Number(n) * 1000) as [number, number];
+    return { from, to, state };
+  });
+const change = (seconds: number, from: string | undefined, to: string): StateChange => ({ time: seconds * 1000, from, to });
+const restart = (seconds: number, before: number): MemberRestart => ({ time: seconds * 1000, before: before * 1000 });
+
+// [what, first s, last s, changes, restarts, the lane]
+const lanes: [string, number, number, StateChange[], MemberRestart[], StateSegment[]][] = [
+  ['no change said: unknown throughout', 0, 100, [], [], lane('0-100 unknown')],
+  ['the first change names the state before it', 0, 100, [change(40, 'SECONDARY', 'PRIMARY')], [], lane('0-40 SECONDARY', '40-100 PRIMARY')],
+  ['a log that starts while the member is primary: primary from its first line', 10, 100, [change(30, 'PRIMARY', 'SECONDARY')], [], lane('10-30 PRIMARY', '30-100 SECONDARY')],
+  ['a change without its old state leaves the stretch before it unknown', 0, 100, [change(40, undefined, 'PRIMARY')], [], lane('0-40 unknown', '40-100 PRIMARY')],
+  [
+    "a start (the start's own lines before it are one stretch with it), the states it went through",
+    0,
+    100,
+    [change(5, 'STARTUP', 'STARTUP2'), change(6, 'STARTUP2', 'RECOVERING'), change(7, 'RECOVERING', 'SECONDARY'), change(20, 'SECONDARY', 'PRIMARY')],
+    [restart(0.005, 0)],
+    lane('0-5 STARTUP', '5-6 STARTUP2', '6-7 RECOVERING', '7-20 SECONDARY', '20-100 PRIMARY'),
+  ],
+  [
+    'a restart after a pause: down from the last line before it, unknown until the next change, which names it',
+    0,
+    100,
+    [change(10, 'SECONDARY', 'PRIMARY'), change(70, 'STARTUP2', 'SECONDARY')],
+    [restart(60, 40)],
+    lane('0-10 SECONDARY', '10-40 PRIMARY', '40-60 down', '60-70 STARTUP2', '70-100 SECONDARY'),
+  ],
+  [
+    `a restart less than ${DOWN_GAP_MS} ms after the last line: no down stretch`,
+    0,
+    100,
+    [change(10, 'SECONDARY', 'PRIMARY')],
+    [restart(50, 49.5)],
+    lane('0-10 SECONDARY', '10-50 PRIMARY', '50-100 unknown'),
+  ],
+  ['events out of order are taken in time order; two changes to one state are one segment', 0, 100, [change(50, 'SECONDARY', 'SECONDARY'), change(20, 'RECOVERING', 'SECONDARY')], [], lane('0-20 RECOVERING', '20-100 SECONDARY')],
+  ['a change without a time is left out', 0, 100, [change(Number.NaN, 'SECONDARY', 'PRIMARY'), change(30, 'SECONDARY', 'ARBITER')], [], lane('0-30 SECONDARY', '30-100 ARBITER')],
+  ['a change past the last line is taken at it', 0, 100, [change(150, 'SECONDARY', 'PRIMARY')], [], lane('0-100 SECONDARY')],
+  ['no line with a time: no lane', Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, [change(5, 'SECONDARY', 'PRIMARY')], [], []],
+];
+
+for (const [what, first, last, changes, restarts, expected] of lanes) {
+  test(`a member's lane: ${what}`, (t) => {
+    t.deepEqual(laneSegments(first * 1000, last * 1000, changes, restarts), expected);
+  });
+}
+
+const interval = (from: number, to: number, primaries: string[], unknown: string[] = []) => ({ from: from * 1000, to: to * 1000, primaries, unknown });
+
+// [what, lanes by member, who was primary when]
+const timelines: [string, Record<string, StateSegment[]>, ReturnType<typeof interval>[]][] = [
+  [
+    'a step-down and the election that followed: one primary, then a moment with none, then the other',
+    { rs1: lane('0-10 SECONDARY', '10-50 PRIMARY', '50-100 SECONDARY'), rs2: lane('2-52 SECONDARY', '52-90 PRIMARY', '90-100 SECONDARY') },
+    [interval(0, 10, []), interval(10, 50, ['rs1']), interval(50, 52, []), interval(52, 90, ['rs2']), interval(90, 100, [])],
+  ],
+  [
+    'overlapping claims: the old primary has not yet stepped down when the new one is elected',
+    { a: lane('0-60 PRIMARY', '60-100 SECONDARY'), b: lane('0-40 SECONDARY', '40-100 PRIMARY') },
+    [interval(0, 40, ['a']), interval(40, 60, ['a', 'b']), interval(60, 100, ['b'])],
+  ],
+  [
+    'unknown starts: a member whose state is not said may be the primary',
+    { a: lane('0-30 unknown', '30-100 SECONDARY'), b: lane('0-100 SECONDARY') },
+    [interval(0, 30, [], ['a']), interval(30, 100, [])],
+  ],
+  [
+    'a time no member\'s log covers has no interval; a member down is not primary',
+    { a: lane('0-10 PRIMARY', '10-20 down', '20-30 SECONDARY'), b: lane('50-60 PRIMARY') },
+    [interval(0, 10, ['a']), interval(10, 30, []), interval(50, 60, ['b'])],
+  ],
+  ['no lanes: no intervals', {}, []],
+];
+
+for (const [what, byMember, expected] of timelines) {
+  test(`who was primary when: ${what}`, (t) => {
+    t.deepEqual(
+      primaryTimeline(Object.entries(byMember).map(([member, segments]) => ({ member, segments }))),
+      expected,
+    );
+  });
+}
+
+test("a member's name: the pod of kubectl's and stern's prefixes, an input's file name", (t) => {
+  t.is(memberOfPrefix('pod/my-db-0/mongodb-agent'), 'my-db-0');
+  t.is(memberOfPrefix('pod/my-db-1'), 'my-db-1');
+  t.is(memberOfPrefix('my-db-2 mongod'), 'my-db-2');
+  t.is(memberOfPrefix('prod my-db-2 mongod'), 'prod/my-db-2');
+  t.is(memberOfInput('logs/my-db-0.log.gz'), 'my-db-0');
+  t.is(memberOfInput('/var/log/mongodb/mongod.json'), 'mongod');
+  t.is(memberOfInput('-'), 'stdin');
+});
+
+test("a lane's marks: every restart and election, then the earliest errors, to the cap; how many were left out", (t) => {
+  const event = (second: number, kind: 'restart' | 'election' | 'error') => ({ time: new Date(Date.UTC(2024, 2, 18, 14, 49, second)).toISOString(), kind, label: `${kind} at ${second}` });
+  const events = [event(1, 'restart'), event(2, 'error'), event(3, 'error'), event(4, 'election'), event(5, 'error'), event(6, 'restart')];
+  const { drawn, left } = laneMarks(events, 4);
+  t.deepEqual(drawn, [event(1, 'restart'), event(2, 'error'), event(4, 'election'), event(6, 'restart')], 'in time order, the later errors left out');
+  t.is(left, 2);
+  t.deepEqual(laneMarks(events), { drawn: events, left: 0 });
+});

@@ -1,0 +1,43 @@
+/**
+ * Which of the other logs' events a time chart marks: runs of one type and kind close in time
+ * are one mark that counts them; errors before warnings before failures, the earliest first, to
+ * a cap, drawn in time order; how many were left out.
+ */
+import test from 'ava';
+import type { TypeMark } from '../../src/summary/summary.js';
+import { selectTypeMarks } from '../../src/summary/type-marks.js';
+
+const at = (second: number): string => new Date(Date.UTC(2024, 2, 18, 14, 49, second)).toISOString();
+const mark = (second: number, logType: string, kind: TypeMark['kind']): TypeMark => ({ logType, time: at(second), kind, label: `${logType} ${kind} at ${second}` });
+const drawn = (second: number, logType: string, kind: TypeMark['kind'], count = 1) => ({ logType, kind, time: Date.parse(at(second)), count, label: `${logType} ${kind} at ${second}` });
+
+// [what, marks, close ms, cap, drawn, left]
+const cases: [string, TypeMark[], number, number, ReturnType<typeof drawn>[], number][] = [
+  ['every mark, when few and apart', [mark(1, 'operator', 'error'), mark(20, 'automation-agent', 'warning')], 1000, 10, [drawn(1, 'operator', 'error'), drawn(20, 'automation-agent', 'warning')], 0],
+  [
+    'a run of one type and kind within the close time is one mark counting them; another type in it is its own',
+    [mark(1, 'operator', 'error'), mark(2, 'operator', 'error'), mark(2, 'automation-agent', 'error'), mark(3, 'operator', 'error'), mark(9, 'operator', 'error')],
+    2000,
+    10,
+    [drawn(1, 'operator', 'error', 3), drawn(2, 'automation-agent', 'error'), drawn(9, 'operator', 'error')],
+    0,
+  ],
+  ['a warning does not join an error run', [mark(1, 'operator', 'error'), mark(1, 'operator', 'warning')], 2000, 10, [drawn(1, 'operator', 'error'), drawn(1, 'operator', 'warning')], 0],
+  [
+    'past the cap: errors first, then warnings, then failures, the earliest first; the rest counted',
+    [mark(1, 'automation-agent', 'warning'), mark(5, 'mongodb-audit', 'failure'), mark(10, 'operator', 'error'), mark(20, 'operator', 'error'), mark(30, 'automation-agent', 'warning')],
+    1000,
+    3,
+    [drawn(1, 'automation-agent', 'warning'), drawn(10, 'operator', 'error'), drawn(20, 'operator', 'error')],
+    2,
+  ],
+  ['marks out of time order are taken in it; a mark without a time is left out', [mark(9, 'operator', 'error'), { ...mark(0, 'operator', 'error'), time: 'never' }, mark(8, 'operator', 'error')], 2000, 10, [drawn(8, 'operator', 'error', 2)], 0],
+];
+
+for (const [what, marks, closeMs, most, expected, left] of cases) {
+  test(`the other logs' marks drawn: ${what}`, (t) => {
+    const found = selectTypeMarks(marks, closeMs, most);
+    t.deepEqual(found.drawn, expected, "a run says its first mark's words");
+    t.is(found.left, left);
+  });
+}
