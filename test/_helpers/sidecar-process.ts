@@ -15,8 +15,36 @@ export const REPO = path.resolve(DIST, '..');
 /** Real log lines, copied into the repository with their sources (`SOURCES.md` there). */
 export const REAL_DATA = path.join(REPO, 'test/fixtures/real');
 
+/** The temporary directories this process made that go when it exits. */
+const madeDirs = new Set<string>();
+
+/**
+ * A new directory under the system's temporary one, removed with everything in it when the
+ * test process exits (a suite run used to leave about a hundred behind), unless
+ * LOGTYPE_KEEP_TEMP=1 keeps them all to read after a failure, or `keepTempDir` keeps one.
+ */
 export function tempDir(name: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `logtype-${name}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `logtype-${name}-`));
+  if (process.env.LOGTYPE_KEEP_TEMP === '1') return dir;
+  if (madeDirs.size === 0) process.once('exit', removeMadeDirs);
+  madeDirs.add(dir);
+  return dir;
+}
+
+/** Keeps `dir` past the process's exit (a failing torture run's files are read by hand). */
+export function keepTempDir(dir: string): void {
+  madeDirs.delete(dir);
+}
+
+function removeMadeDirs(): void {
+  for (const dir of madeDirs) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Best effort: a directory a test made unreadable to us stays behind.
+    }
+  }
+  madeDirs.clear();
 }
 
 /** An environment with none of the operator's variables, so only flags decide the files. */

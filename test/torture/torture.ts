@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SIDECAR_BIN, tempDir } from '../_helpers/sidecar-process.js';
+import { keepTempDir, SIDECAR_BIN, tempDir } from '../_helpers/sidecar-process.js';
 import { interpret, type Observation } from './interpreter.js';
 import { judge, type Verdict } from './oracle.js';
 import { fullReport, summaryLine } from './report.js';
@@ -56,6 +56,7 @@ export async function runTorture(options: TortureOptions): Promise<TortureResult
   const verdict = judge(observation);
   if (verdict.passed && !options.keepFiles) fs.rmSync(dir, { recursive: true, force: true });
   else {
+    keepTempDir(dir);
     // Beside the log files of a failed run: what each run wrote, to look into by hand.
     for (const run of observation.runs) {
       fs.writeFileSync(path.join(dir, `run-${run.index}.stdout`), Buffer.concat(run.chunks));

@@ -6,12 +6,12 @@
  */
 import test from 'ava';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { KERNEL_INPUT_BYTES } from '../../src/kernels/json-kernels.js';
 import { readRecords } from '../_helpers/read-records.js';
+import { tempDir } from '../_helpers/sidecar-process.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-joiner-'));
+const dir = tempDir('joiner');
 let files = 0;
 function fileOf(text: string): string {
   const file = path.join(dir, `${++files}.log`);
