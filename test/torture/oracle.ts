@@ -438,7 +438,9 @@ class Judge {
       const end = holder?.endedBy;
       if (!end) return true;
       if (end.signal === 'SIGTERM') return !end.stalled;
-      return !(end.stalled || line.writtenAt >= end.at - (settings.pollMs + 1000));
+      // Killed: owed only if its reader took output for long enough between the line and the
+      // kill (a stall that ended just before the kill left no time to send what waited).
+      return !end.stalled && this.#readerTime(line.writtenAt, end.at) >= settings.pollMs + 1000;
     }
     // Deleted while a sidecar ran, unopened, after it had time to see it (a poll, and slack for
     // a loaded machine): it should have. Only runs still up once the line was written count: one
@@ -446,6 +448,13 @@ class Judge {
     return (
       unlinked.condition !== 'down' && unlinked.condition !== 'stopping' && this.#upTime(gen.createdAt, unlinked.at, line.writtenAt) >= settings.pollMs + NOTICE_MS
     );
+  }
+
+  /** How long, between `from` and `to`, the reader took output (the time outside its stalls). */
+  #readerTime(from: number, to: number): number {
+    let stalled = 0;
+    for (const stall of this.#o.stalls) stalled += Math.max(0, Math.min(to, stall.to) - Math.max(from, stall.from));
+    return Math.max(0, to - from - stalled);
   }
 
   /**

@@ -67,3 +67,20 @@ test('after a SIGKILL, the empty piece that closes a line whose file is gone, wh
     'after a SIGTERM an empty entry is the oracle\'s to judge',
   );
 });
+
+test('after a SIGKILL, the rest of a line the killed run finished after its last save, where other lines in pieces followed it: counted as sent again, not a damaged line', (t) => {
+  // Soak seed 666679134: run 0 stopped (SIGTERM) inside a long line after its first piece; run 1
+  // sent the line's rest, then more lines in pieces, and was killed before its next save; run 2
+  // resumed from that save, inside the first line, and sent its rest again.
+  const output = readOutput([
+    run(0, piece('@long ') , 'SIGTERM'),
+    run(1, piece('rest', false) + piece('@other ') + piece('tail', false) + piece('@more', false), 'SIGKILL'),
+    run(2, piece('rest', false) + piece('@other ') + piece('tail', false) + piece('@more', false) + piece('@new', false), 'SIGTERM'),
+  ]);
+  t.deepEqual(
+    output.joined.map((j) => j.contents),
+    ['@long rest', '@other tail', '@more', '@other tail', '@more', '@new'],
+  );
+  t.is(output.piecesAgain, 1);
+});
+

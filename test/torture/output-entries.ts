@@ -47,6 +47,9 @@ export interface Output {
 
 const ENTRY_KEYS = new Set(['logType', 'contents', 'partial']);
 
+/** Lines in pieces remembered per type as finished (long lines are rare; a run's output since its last save holds few). */
+const MAX_FINISHED_IN_PIECES = 1000;
+
 export function readOutput(runs: readonly SidecarRun[]): Output {
   const joined: Joined[] = [];
   const invalid: InvalidLine[] = [];
@@ -56,8 +59,12 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
   let piecesAgain = 0;
   let order = 0;
   const open = new Map<string, { first: Joined; parts: string[]; killed: boolean; lastRun: number }>();
-  /** By type, the last line in pieces that a run finished: a restart after a SIGKILL may send its last pieces again. */
-  const finished = new Map<string, { run: number; parts: string[] }>();
+  /**
+   * By type, the lines in pieces that runs finished, newest last: a restart after a SIGKILL
+   * resumes from the killed run's last save, which may lie inside any line it finished after
+   * that save (not only the last one), and sends that line's last pieces again.
+   */
+  const finished = new Map<string, { run: number; parts: string[] }[]>();
   /** By type, the pieces of such a line still expected again, in order. */
   const again = new Map<string, { parts: string[]; next: number }>();
   const killed = new Set<number>();
@@ -67,7 +74,12 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
     open.delete(logType);
     const parts = last ? [...pending.parts, last.contents] : pending.parts;
     joined.push({ ...pending.first, contents: parts.join(''), pieces: parts.length });
-    if (last && run !== undefined) finished.set(logType, { run, parts });
+    if (last && run !== undefined) {
+      const lines = finished.get(logType) ?? [];
+      lines.push({ run, parts });
+      if (lines.length > MAX_FINISHED_IN_PIECES) lines.shift();
+      finished.set(logType, lines);
+    }
   };
   /**
    * Whether the entry is a piece of a line a SIGKILLed run finished, sent again by a later run
@@ -86,13 +98,17 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
       }
     }
     if (open.has(logType) || startsALine(contents)) return false;
-    const line = finished.get(logType);
-    if (!line || line.run >= run || !killed.has(line.run)) return false;
-    const index = line.parts.indexOf(contents, 1);
-    if (index < 0) return false;
-    finished.delete(logType);
-    if (partial && index + 1 < line.parts.length) again.set(logType, { parts: line.parts, next: index + 1 });
-    return true;
+    const lines = finished.get(logType) ?? [];
+    for (let at = lines.length - 1; at >= 0; at--) {
+      const line = lines[at]!;
+      if (line.run >= run || !killed.has(line.run)) continue;
+      const index = line.parts.indexOf(contents, 1);
+      if (index < 0) continue;
+      lines.splice(at, 1);
+      if (partial && index + 1 < line.parts.length) again.set(logType, { parts: line.parts, next: index + 1 });
+      return true;
+    }
+    return false;
   };
   for (const run of runs) {
     const output = Buffer.concat(run.chunks);
