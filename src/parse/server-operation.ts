@@ -13,7 +13,7 @@
  */
 import { attrFirstMember, attrValue, attrLeadingMembers } from './record-attributes.js';
 import type { LogRecord } from './log-record.js';
-import { commandQueryPattern } from './query-pattern.js';
+import { commandQueryPattern, runsQuery } from './query-pattern.js';
 import type { SlowOperation } from './slow-operation.js';
 
 export const SLOW_QUERY_ID = 51803;
@@ -125,7 +125,8 @@ export function transactionOutcome(record: LogRecord): string | undefined {
 
 /** The pattern of the query the operation ran (query-pattern.ts), read from its command. */
 export function operationQueryPattern(record: LogRecord, operation: ServerOperation): string | undefined {
-  if (operation.kind !== 'operation') return undefined;
+  // Asked before the command is read: most commands run no query, and reading one is most of a slow line's cost.
+  if (operation.kind !== 'operation' || !runsQuery(operation.name)) return undefined;
   const needsOrigin = operation.name === 'getMore' || operation.name === 'getmore';
   return commandQueryPattern(operation.name, attrValue(record, 'command'), needsOrigin ? attrValue(record, 'originatingCommand') : undefined);
 }

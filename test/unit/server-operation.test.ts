@@ -3,7 +3,7 @@ import test from 'ava';
 import path from 'node:path';
 import type { LogRecord } from '../../src/parse/log-record.js';
 import { parseServerLine } from '../../src/parse/parse-server-line.js';
-import { commandQueryPattern, queryPattern } from '../../src/parse/query-pattern.js';
+import { commandQueryPattern, queryPattern, runsQuery } from '../../src/parse/query-pattern.js';
 import { connectionEventOf } from '../../src/parse/server-connection.js';
 import { operationQueryPattern, serverOperationOf, type ServerOperation } from '../../src/parse/server-operation.js';
 import { textMessageTemplate } from '../../src/parse/server-text-line.js';
@@ -79,6 +79,21 @@ test('query pattern: by the operation, from its command', (t) => {
   t.is(commandQueryPattern('getMore', { getMore: 5 }, { find: 'oplog.rs', filter: { ts: { $gte: 1 } } }), '{ts: 1}');
   t.is(commandQueryPattern('insert', { insert: 'c' }), undefined);
   t.is(commandQueryPattern('hello', { hello: 1 }), undefined);
+});
+
+test('query pattern: only the operations that run a query have one, so no other command is read', (t) => {
+  // A command holding every place a pattern is read from, and an origin that has one.
+  const command = { filter: { a: 1 }, query: { b: 1 }, q: { c: 1 }, $query: { d: 1 }, pipeline: [{ $match: { e: 1 } }] };
+  const origin = { find: 'c', filter: { f: 1 } };
+  const names = ['find', 'count', 'distinct', 'findAndModify', 'findandmodify', 'update', 'remove', 'delete', 'aggregate', 'query', 'getMore', 'getmore'];
+  for (const name of names) {
+    t.true(runsQuery(name), name);
+    t.not(commandQueryPattern(name, command, origin), undefined, name);
+  }
+  for (const name of ['insert', 'replSetUpdatePosition', 'replSetHeartbeat', 'hello', 'isMaster', 'createIndexes', 'ping', 'q', '?', 'transaction', 'operation']) {
+    t.false(runsQuery(name), name);
+    t.is(commandQueryPattern(name, { [name]: 1, ...command }, origin), undefined, name);
+  }
 });
 
 test("Hatchet's replica logs: no operation named q, no applied op without its namespace", async (t) => {
