@@ -3,6 +3,7 @@
  * answers from its bytes or its text without parsing its whole object (its `attributes`);
  * any other record from its `attrs`.
  */
+import type { FirstMember } from './attribute-places.js';
 import type { JsonMember } from './json-members.js';
 import type { LogRecord } from './log-record.js';
 
@@ -23,15 +24,26 @@ export interface AttributeReader {
   /** The attributes as members read from the line's text (no objects made); undefined: use `attrs`. */
   members(): JsonMember[] | undefined;
   /**
-   * The members named `names` among the first `most` of the object-valued attribute `key`,
-   * without parsing the rest of it; undefined when the reader can't tell so (then ask `value`).
+   * The members of the object-valued attribute `key`, read one at a time without parsing the
+   * rest of it; null when there is no such object; undefined when the reader can't tell so
+   * (then ask `value`).
    */
-  leadingMembers?(key: string, names: readonly string[], most: number): Record<string, unknown> | undefined;
+  objectMembers?(key: string): MemberReader | null | undefined;
 }
 
-/** See AttributeReader.leadingMembers: undefined when the record can't answer so. */
-export function attrLeadingMembers(record: LogRecord, key: string, names: readonly string[], most: number): Record<string, unknown> | undefined {
-  return record.attributes?.leadingMembers?.(key, names, most);
+/** An object's members, one at a time (AttributeReader.objectMembers). */
+export interface MemberReader {
+  /** The member's value, parsed; undefined when there is none. */
+  value(key: string): unknown;
+  /** True when the member is an array, not parsed. */
+  isArray(key: string): boolean;
+  /** The first member of the object-valued member `key`; undefined when it can't be read so. */
+  firstMember(key: string): FirstMember | undefined;
+}
+
+/** See AttributeReader.objectMembers: undefined when the record can't answer so. */
+export function attrObjectMembers(record: LogRecord, key: string): MemberReader | null | undefined {
+  return record.attributes?.objectMembers?.(key);
 }
 
 export function attrValue(record: LogRecord, key: string): unknown {

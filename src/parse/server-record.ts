@@ -10,7 +10,7 @@ import { memberFirstKey, memberNamed, memberValue, membersOfAttr } from './attri
 import { keyNeedle, lastIndexBetween } from './key-needles.js';
 import type { ServerHead } from './line-head.js';
 import { asObject, levelOf, parseJsonObject, type LineSource, type LogRecord } from './log-record.js';
-import type { AttributeReader } from './record-attributes.js';
+import type { AttributeReader, MemberReader } from './record-attributes.js';
 
 /**
  * Its attributes are read the cheapest way still open: the kernel's places in the bytes (one
@@ -98,8 +98,8 @@ export class ServerRecord implements LogRecord, AttributeReader {
     return member && memberValue(member);
   }
 
-  leadingMembers(key: string, names: readonly string[], most: number): Record<string, unknown> | undefined {
-    return this.#attributePlaces()?.leadingMembers(key, names, most);
+  objectMembers(key: string): MemberReader | null | undefined {
+    return this.#attributePlaces()?.objectMembers(key);
   }
 
   firstKey(key: string): string | undefined {

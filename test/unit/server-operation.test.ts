@@ -1,14 +1,18 @@
 /** Operations named as the server names them, applied oplog entries, query patterns, pre-4.4 text. */
 import test from 'ava';
+import fs from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { LogRecord } from '../../src/parse/log-record.js';
-import { parseServerLine } from '../../src/parse/parse-server-line.js';
+import { parseServerLine, parseServerLineInBytes } from '../../src/parse/parse-server-line.js';
+import { attrsOf } from '../../src/parse/server-record.js';
 import { commandQueryPattern, queryPattern, runsQuery } from '../../src/parse/query-pattern.js';
 import { connectionEventOf } from '../../src/parse/server-connection.js';
-import { operationQueryPattern, serverOperationOf, type ServerOperation } from '../../src/parse/server-operation.js';
+import { appliedByValues, operationQueryPattern, serverOperationOf, type ServerOperation } from '../../src/parse/server-operation.js';
 import { textMessageTemplate } from '../../src/parse/server-text-line.js';
 import { shellDocumentAt } from '../../src/parse/shell-document.js';
 import { slowOperationOf } from '../../src/parse/slow-operation.js';
+import { literalOf } from '../_helpers/property.js';
 import { readRecords } from '../_helpers/read-records.js';
 import { REAL_DATA } from '../_helpers/sidecar-process.js';
 
@@ -44,6 +48,38 @@ for (const [name, attr, id, expected] of named) {
 test('operation: an applied batch whose namespace the server cut says so', (t) => {
   const cut = line({ CRUD: { ts: [1, 2], t: [1, 1], o: [{ _id: 1 }, { _id: 2 }] }, durationMillis: 0 }, 51801, ',"truncated":{"CRUD":{"o":{"1":{"type":"string","size":36}}}},"size":{"CRUD":14553}');
   t.like(operationOf(parseServerLine(cut)), { kind: 'applied', name: 'insert', ns: '(truncated)' });
+});
+
+test("Hatchet's applied entries, read from the line's bytes and inside an entry's literal: as from the parsed line, and no line decoded", (t) => {
+  let applied = 0;
+  let cut = 0;
+  for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+    for (const text of gunzipSync(fs.readFileSync(path.join(REAL_DATA, file))).toString('utf8').split('\n')) {
+      if (!text.includes('"id":51801,')) continue;
+      const json = JSON.parse(text) as Record<string, unknown>;
+      // The reference: the line parsed whole, its attributes as the object has them.
+      const expected = appliedByValues({ id: json['id'] as number, message: json['msg'] as string, attrs: attrsOf(json) });
+      applied++;
+      if (json['truncated'] !== undefined) cut++;
+      const line = Buffer.from(text);
+      for (const [bytes, start, end, escaped] of [
+        [line, 0, line.length, false],
+        [Buffer.concat([Buffer.from('{"contents":"'), literalOf(line), Buffer.from('"}')]), 13, 13 + literalOf(line).length, true],
+      ] as const) {
+        let decoded = 0;
+        const record = parseServerLineInBytes(bytes, start, end, escaped, {
+          get contents() {
+            decoded++;
+            return text;
+          },
+        })!;
+        t.deepEqual(operationOf(record), expected, text.slice(0, 300));
+        t.is(decoded, 0, `decoded: ${text.slice(0, 300)}`);
+      }
+    }
+  }
+  t.is(applied, 2657);
+  t.is(cut, 281 + 112 + 93 + 1);
 });
 
 test("operation: a slow transaction (4.4's 51802, 4.0's text)", (t) => {
