@@ -29,6 +29,12 @@ export interface AttributeReader {
    * (then ask `value`).
    */
   objectMembers?(key: string): MemberReader | null | undefined;
+  /**
+   * A string attribute read where it stands in the line's text (the first `"key":"…"`), when it
+   * has no escape; undefined otherwise (then ask `value`). Ask for a key the lines it is asked of
+   * write before any value that could hold the same key (a connection line's `remote`).
+   */
+  string?(key: string): string | undefined;
 }
 
 /** An object's members, one at a time (AttributeReader.objectMembers). */
@@ -44,6 +50,14 @@ export interface MemberReader {
 /** See AttributeReader.objectMembers: undefined when the record can't answer so. */
 export function attrObjectMembers(record: LogRecord, key: string): MemberReader | null | undefined {
   return record.attributes?.objectMembers?.(key);
+}
+
+/** A string attribute (see AttributeReader.string), else undefined. */
+export function attrString(record: LogRecord, key: string): string | undefined {
+  const read = record.attributes?.string?.(key);
+  if (read !== undefined) return read;
+  const value = attrValue(record, key);
+  return typeof value === 'string' ? value : undefined;
 }
 
 export function attrValue(record: LogRecord, key: string): unknown {

@@ -8,6 +8,7 @@ import { jsonMembers, type JsonMember } from './json-members.js';
 import { AttributePlaces } from './attribute-places.js';
 import { memberFirstKey, memberNamed, memberValue, membersOfAttr } from './attribute-members.js';
 import { keyNeedle, lastIndexBetween } from './key-needles.js';
+import { stringAfterKey } from './key-string.js';
 import type { ServerHead } from './line-head.js';
 import { asObject, levelOf, parseJsonObject, type LineSource, type LogRecord } from './log-record.js';
 import type { AttributeReader, MemberReader } from './record-attributes.js';
@@ -142,6 +143,10 @@ export class ServerRecord implements LogRecord, AttributeReader {
     if (i > start && i - start <= 15 && next !== 0x2e && next !== 0x65 && next !== 0x45) return value;
     const parsed = Number.parseFloat(bytes.toString('latin1', start, Math.min(this.#end, start + 24)));
     return Number.isNaN(parsed) ? undefined : parsed;
+  }
+
+  string(key: string): string | undefined {
+    return stringAfterKey(this.#bytes, this.#headEnd, this.#end, this.#escaped, key);
   }
 
   members(): JsonMember[] | undefined {

@@ -6,7 +6,7 @@
  * those lines are read; the keys are bounded, those beyond counted in one "(other)" row.
  */
 import type { LogRecord } from '../parse/log-record.js';
-import { attrValue } from '../parse/record-attributes.js';
+import { attrString, attrValue } from '../parse/record-attributes.js';
 import type { ServerSummary } from './summary.js';
 import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_DRIVER_IPS } from './summary-limits.js';
 
@@ -57,7 +57,7 @@ export class ClientConnections {
 
   /** A connection opened or ended (the caller knows which: connectionEventOf); returns its remote (`(unknown)` when the line has none). */
   connection(record: LogRecord, opened: boolean): string {
-    const remote = record.id === undefined ? TEXT_REMOTE.exec(record.message)?.[1] : text(attrValue(record, 'remote'));
+    const remote = record.id === undefined ? TEXT_REMOTE.exec(record.message)?.[1] : attrString(record, 'remote');
     const ip = remote === undefined ? UNKNOWN : remoteHost(remote);
     let counts = this.#ips.get(ip);
     if (!counts) {
@@ -82,7 +82,7 @@ export class ClientConnections {
       driver = text(member(about, 'name'));
       version = text(member(about, 'version'));
       appName = text(member(member(doc, 'application'), 'name'));
-      remote = text(attrValue(record, 'remote'));
+      remote = attrString(record, 'remote');
     } else if (id === undefined && record.component === 'NETWORK' && record.message.startsWith('received client metadata')) {
       const line = TEXT_METADATA.exec(record.message);
       if (!line) return undefined;
