@@ -82,6 +82,13 @@ export class AttributePlaces {
     return at < 0 ? undefined : jsonValue(this.#text(this.#places[at + 2]!, this.#places[at + 3]!));
   }
 
+  /** The attribute's JSON text as it stands in the bytes (still escaped inside a literal); undefined when there is none. */
+  valueText(key: string): string | undefined {
+    if (this.#isCutKey(key)) return undefined;
+    const at = this.#indexOf(key);
+    return at < 0 ? undefined : this.#bytes.toString('latin1', this.#places[at + 2]!, this.#places[at + 3]!);
+  }
+
   /**
    * The first key of the object-valued attribute `key` (a command's name); undefined when the
    * kernel can't read it (a key with an escape of its own): then ask the line's text.

@@ -35,6 +35,13 @@ export interface AttributeReader {
    * write before any value that could hold the same key (a connection line's `remote`).
    */
   string?(key: string): string | undefined;
+  /**
+   * The attribute's JSON text as it stands in the line (inside an entry's literal, still
+   * escaped: `{\"a\":1}` there, `{"a":1}` in a line, so no text stands for two values), for a
+   * reader that keeps what it read of a value met again; undefined when there is none or the
+   * reader can't give it so.
+   */
+  valueText?(key: string): string | undefined;
 }
 
 /** An object's members, one at a time (AttributeReader.objectMembers). */
@@ -50,6 +57,11 @@ export interface MemberReader {
 /** See AttributeReader.objectMembers: undefined when the record can't answer so. */
 export function attrObjectMembers(record: LogRecord, key: string): MemberReader | null | undefined {
   return record.attributes?.objectMembers?.(key);
+}
+
+/** See AttributeReader.valueText. */
+export function attrValueText(record: LogRecord, key: string): string | undefined {
+  return record.attributes?.valueText?.(key);
 }
 
 /** A string attribute (see AttributeReader.string), else undefined. */

@@ -145,6 +145,10 @@ export class ServerRecord implements LogRecord, AttributeReader {
     return Number.isNaN(parsed) ? undefined : parsed;
   }
 
+  valueText(key: string): string | undefined {
+    return this.#attributePlaces()?.valueText(key);
+  }
+
   string(key: string): string | undefined {
     return stringAfterKey(this.#bytes, this.#headEnd, this.#end, this.#escaped, key);
   }

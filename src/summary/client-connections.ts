@@ -6,7 +6,7 @@
  * those lines are read; the keys are bounded, those beyond counted in one "(other)" row.
  */
 import type { LogRecord } from '../parse/log-record.js';
-import { attrString, attrValue } from '../parse/record-attributes.js';
+import { attrString, attrValue, attrValueText } from '../parse/record-attributes.js';
 import type { ServerSummary } from './summary.js';
 import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_DRIVER_IPS } from './summary-limits.js';
 
@@ -46,6 +46,19 @@ interface DriverCounts {
   moreIps: boolean;
 }
 
+/** What a client's metadata document says of it. */
+interface Metadata {
+  readonly driver: string | undefined;
+  readonly version: string | undefined;
+  readonly appName: string | undefined;
+}
+
+/**
+ * Metadata documents kept by their text: a driver's instances write the same document on every
+ * connection, read once. Beyond this many texts, each is read anew.
+ */
+const MAX_METADATA_TEXTS = 1000;
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const member = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
 
@@ -54,6 +67,7 @@ export class ClientConnections {
   readonly #otherIps: IpCounts = { opened: 0, ended: 0 };
   readonly #drivers = new Map<string, DriverCounts>();
   #otherDrivers = 0;
+  readonly #metadata = new Map<string, Metadata>();
 
   /** A connection opened or ended (the caller knows which: connectionEventOf); returns its remote (`(unknown)` when the line has none). */
   connection(record: LogRecord, opened: boolean): string {
@@ -77,11 +91,7 @@ export class ClientConnections {
     let appName: string | undefined;
     let remote: string | undefined;
     if (id === CLIENT_METADATA_ID) {
-      const doc = attrValue(record, 'doc');
-      const about = member(doc, 'driver');
-      driver = text(member(about, 'name'));
-      version = text(member(about, 'version'));
-      appName = text(member(member(doc, 'application'), 'name'));
+      ({ driver, version, appName } = this.#metadataOf(record));
       remote = attrString(record, 'remote');
     } else if (id === undefined && record.component === 'NETWORK' && record.message.startsWith('received client metadata')) {
       const line = TEXT_METADATA.exec(record.message);
@@ -94,6 +104,16 @@ export class ClientConnections {
     } else return undefined;
     this.#driver(driver ?? '(not said)', version ?? '-', appName ?? '-', remote === undefined ? UNKNOWN : remoteHost(remote));
     return { appName, remote: remote ?? UNKNOWN };
+  }
+
+  /** A client metadata line's document: read once a text (metadataOf). */
+  #metadataOf(record: LogRecord): Metadata {
+    const doc = attrValueText(record, 'doc');
+    const known = doc === undefined ? undefined : this.#metadata.get(doc);
+    if (known) return known;
+    const metadata = metadataOf(attrValue(record, 'doc'));
+    if (doc !== undefined && this.#metadata.size < MAX_METADATA_TEXTS) this.#metadata.set(doc, metadata);
+    return metadata;
   }
 
   #driver(driver: string, version: string, appName: string, ip: string): void {
@@ -124,4 +144,10 @@ export class ClientConnections {
     if (this.#otherDrivers > 0) drivers.push({ driver: OTHER, version: '', appName: '', connections: this.#otherDrivers, ips: [], moreIps: false });
     return { clients, drivers };
   }
+}
+
+/** What a client metadata document (51800's `doc`) says: its driver's name and version, its application's name. */
+function metadataOf(doc: unknown): Metadata {
+  const about = member(doc, 'driver');
+  return { driver: text(member(about, 'name')), version: text(member(about, 'version')), appName: text(member(member(doc, 'application'), 'name')) };
 }
