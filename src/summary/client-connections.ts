@@ -24,11 +24,19 @@ const TEXT_APPLICATION = /application: \{ name: "((?:[^"\\]|\\.)*)"/;
 
 /** `10.0.0.1:5`, `[::1]:5`: the host without its port. */
 export function remoteHost(remote: string): string {
-  const bracketed = /^\[([^\]]*)\](?::\d+)?$/.exec(remote);
-  if (bracketed) return bracketed[1]!;
+  if (remote.charCodeAt(0) === 0x5b) {
+    const bracketed = /^\[([^\]]*)\](?::\d+)?$/.exec(remote);
+    if (bracketed) return bracketed[1]!;
+  }
   const colon = remote.lastIndexOf(':');
   // An IPv6 address written without brackets has several colons and no port to cut.
-  return colon > 0 && remote.indexOf(':') === colon && /^\d+$/.test(remote.slice(colon + 1)) ? remote.slice(0, colon) : remote;
+  if (colon <= 0 || colon === remote.length - 1 || remote.indexOf(':') !== colon) return remote;
+  // The port's digits read one by one: every connection line's remote is cut here.
+  for (let i = colon + 1; i < remote.length; i++) {
+    const code = remote.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return remote;
+  }
+  return remote.slice(0, colon);
 }
 
 interface IpCounts {
