@@ -59,7 +59,14 @@ interface Metadata {
   readonly driver: string | undefined;
   readonly version: string | undefined;
   readonly appName: string | undefined;
+  /** The driver's row's key (driverKey), made once a document. */
+  readonly key: string;
 }
+
+/** A driver's row: by driver, version and appName, each `(not said)` or `-` when not said. */
+const driverKey = (driver: string | undefined, version: string | undefined, appName: string | undefined): string =>
+  `${driver ?? NOT_SAID}\u0000${version ?? '-'}\u0000${appName ?? '-'}`;
+const NOT_SAID = '(not said)';
 
 /**
  * Metadata documents kept by their text: a driver's instances write the same document on every
@@ -98,8 +105,9 @@ export class ClientConnections {
     let version: string | undefined;
     let appName: string | undefined;
     let remote: string | undefined;
+    let key: string | undefined;
     if (id === CLIENT_METADATA_ID) {
-      ({ driver, version, appName } = this.#metadataOf(record));
+      ({ driver, version, appName, key } = this.#metadataOf(record));
       remote = attrString(record, 'remote');
     } else if (id === undefined && record.component === 'NETWORK' && record.message.startsWith('received client metadata')) {
       const line = TEXT_METADATA.exec(record.message);
@@ -110,7 +118,7 @@ export class ClientConnections {
       version = about?.[2];
       appName = TEXT_APPLICATION.exec(line[2]!)?.[1];
     } else return undefined;
-    this.#driver(driver ?? '(not said)', version ?? '-', appName ?? '-', remote === undefined ? UNKNOWN : remoteHost(remote));
+    this.#driver(key ?? driverKey(driver, version, appName), driver ?? NOT_SAID, version ?? '-', appName ?? '-', remote === undefined ? UNKNOWN : remoteHost(remote));
     return { appName, remote: remote ?? UNKNOWN };
   }
 
@@ -124,8 +132,7 @@ export class ClientConnections {
     return metadata;
   }
 
-  #driver(driver: string, version: string, appName: string, ip: string): void {
-    const key = `${driver}\u0000${version}\u0000${appName}`;
+  #driver(key: string, driver: string, version: string, appName: string, ip: string): void {
     let counts = this.#drivers.get(key);
     if (!counts) {
       if (this.#drivers.size >= MAX_CLIENT_DRIVERS) {
@@ -157,5 +164,8 @@ export class ClientConnections {
 /** What a client metadata document (51800's `doc`) says: its driver's name and version, its application's name. */
 function metadataOf(doc: unknown): Metadata {
   const about = member(doc, 'driver');
-  return { driver: text(member(about, 'name')), version: text(member(about, 'version')), appName: text(member(member(doc, 'application'), 'name')) };
+  const driver = text(member(about, 'name'));
+  const version = text(member(about, 'version'));
+  const appName = text(member(member(doc, 'application'), 'name'));
+  return { driver, version, appName, key: driverKey(driver, version, appName) };
 }
