@@ -91,9 +91,10 @@ function appliedOperation(record: LogRecord): ServerOperation {
 }
 
 /**
- * appliedByValues, reading the entry's `op`, `ns` and `o` where they stand, not the document:
- * an entry is up to 10 KB (a batch of inserts), parsing it whole made summary of a real
- * secondary's log several times slower. Undefined when the record can't give its members so.
+ * What appliedByValues says, read from the entry's `op`, `ns` and `o` where they stand, not
+ * from its document: an entry is up to 10 KB (a batch of inserts), and parsing it whole made
+ * summary of a real secondary's log several times slower. Undefined when the record can't give
+ * its members so.
  */
 function appliedByMembers(record: LogRecord): ServerOperation | undefined {
   const crud = attrObjectMembers(record, 'CRUD');
