@@ -70,6 +70,18 @@ export function queryPattern(filter: unknown, sort?: unknown, projection?: unkno
 }
 
 /**
+ * The operations that run a query, by name: those commandQueryPattern reads a pattern from.
+ * Any other's pattern is none whatever its command, so its command need not be read at all
+ * (most slow lines without a queryHash are server commands: replSetUpdatePosition, hello).
+ */
+const QUERYING_OPERATIONS = new Set(['find', 'count', 'distinct', 'findAndModify', 'findandmodify', 'update', 'remove', 'delete', 'aggregate', 'query', 'getMore', 'getmore']);
+
+/** True when an operation named `name` may have a query pattern (commandQueryPattern is undefined for any other). */
+export function runsQuery(name: string): boolean {
+  return QUERYING_OPERATIONS.has(name);
+}
+
+/**
  * The pattern of the query an operation runs, by the operation's name (server-operation.ts)
  * and its command; undefined for an operation that runs none (insert, a server command).
  * A getMore's is its originating command's.

@@ -3,6 +3,7 @@
  * answers from its bytes or its text without parsing its whole object (its `attributes`);
  * any other record from its `attrs`.
  */
+import type { FirstMember } from './attribute-places.js';
 import type { JsonMember } from './json-members.js';
 import type { LogRecord } from './log-record.js';
 
@@ -23,15 +24,52 @@ export interface AttributeReader {
   /** The attributes as members read from the line's text (no objects made); undefined: use `attrs`. */
   members(): JsonMember[] | undefined;
   /**
-   * The members named `names` among the first `most` of the object-valued attribute `key`,
-   * without parsing the rest of it; undefined when the reader can't tell so (then ask `value`).
+   * The members of the object-valued attribute `key`, read one at a time without parsing the
+   * rest of it; null when there is no such object; undefined when the reader can't tell so
+   * (then ask `value`).
    */
-  leadingMembers?(key: string, names: readonly string[], most: number): Record<string, unknown> | undefined;
+  objectMembers?(key: string): MemberReader | null | undefined;
+  /**
+   * A string attribute read where it stands in the line's text (the first `"key":"…"`), when it
+   * has no escape; undefined otherwise (then ask `value`). Ask for a key the lines it is asked of
+   * write before any value that could hold the same key (a connection line's `remote`).
+   */
+  string?(key: string): string | undefined;
+  /**
+   * The attribute's JSON text as it stands in the line (inside an entry's literal, still
+   * escaped: `{\"a\":1}` there, `{"a":1}` in a line, so no text stands for two values), for a
+   * reader that keeps what it read of a value met again; undefined when there is none or the
+   * reader can't give it so.
+   */
+  valueText?(key: string): string | undefined;
 }
 
-/** See AttributeReader.leadingMembers: undefined when the record can't answer so. */
-export function attrLeadingMembers(record: LogRecord, key: string, names: readonly string[], most: number): Record<string, unknown> | undefined {
-  return record.attributes?.leadingMembers?.(key, names, most);
+/** An object's members, one at a time (AttributeReader.objectMembers). */
+export interface MemberReader {
+  /** The member's value, parsed; undefined when there is none. */
+  value(key: string): unknown;
+  /** True when the member is an array, not parsed. */
+  isArray(key: string): boolean;
+  /** The first member of the object-valued member `key`; undefined when it can't be read so. */
+  firstMember(key: string): FirstMember | undefined;
+}
+
+/** See AttributeReader.objectMembers: undefined when the record can't answer so. */
+export function attrObjectMembers(record: LogRecord, key: string): MemberReader | null | undefined {
+  return record.attributes?.objectMembers?.(key);
+}
+
+/** See AttributeReader.valueText. */
+export function attrValueText(record: LogRecord, key: string): string | undefined {
+  return record.attributes?.valueText?.(key);
+}
+
+/** A string attribute (see AttributeReader.string), else undefined. */
+export function attrString(record: LogRecord, key: string): string | undefined {
+  const read = record.attributes?.string?.(key);
+  if (read !== undefined) return read;
+  const value = attrValue(record, key);
+  return typeof value === 'string' ? value : undefined;
 }
 
 export function attrValue(record: LogRecord, key: string): unknown {

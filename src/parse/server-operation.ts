@@ -11,9 +11,9 @@
  * no command; `?` for a line that names neither. Its namespace is the collection a command on
  * `db.$cmd` names.
  */
-import { attrFirstMember, attrValue, attrLeadingMembers } from './record-attributes.js';
+import { attrFirstMember, attrObjectMembers, attrValue, type MemberReader } from './record-attributes.js';
 import type { LogRecord } from './log-record.js';
-import { commandQueryPattern } from './query-pattern.js';
+import { commandQueryPattern, runsQuery } from './query-pattern.js';
 import type { SlowOperation } from './slow-operation.js';
 
 export const SLOW_QUERY_ID = 51803;
@@ -39,9 +39,6 @@ export interface ServerOperation {
 export const NS_TRUNCATED = '(truncated)';
 export const NS_NOT_LOGGED = '(not logged)';
 export const NS_NONE = '-';
-
-/** What an oplog entry's operation and namespace are read from, when they lead it. */
-const LEADING_OPLOG_KEYS = ['op', 'ns'];
 
 /** The oplog's one-letter operations. */
 const OPLOG_OPS: Readonly<Record<string, string>> = { i: 'insert', u: 'update', d: 'delete', c: 'command', n: 'noop' };
@@ -86,16 +83,47 @@ export function serverOperationOf(record: LogRecord, slow: SlowOperation): Serve
 /**
  * An applied oplog entry: `attr.CRUD` (`op` i, u, d; a batch of inserts has arrays of `ts`
  * and `o` and no `op`) or `attr.command` (`op` c: the command is the first key of `o`).
+ * Read from the entry's members where the record can give them (appliedByMembers), as
+ * appliedByValues reads them from its parsed value.
  */
 function appliedOperation(record: LogRecord): ServerOperation {
-  // Most entries are CRUD inserts, updates and deletes whose op and ns lead the entry: read them
-  // alone, not the document after them (parsing it whole made summary of a real secondary's log
-  // several times slower).
-  const head = attrLeadingMembers(record, 'CRUD', LEADING_OPLOG_KEYS, 4);
-  const headOp = typeof head?.['op'] === 'string' ? head['op'] : undefined;
-  if (headOp !== undefined && headOp !== 'c' && typeof head?.['ns'] === 'string') {
-    return { kind: 'applied', name: OPLOG_OPS[headOp] ?? headOp, type: undefined, ns: head['ns'] };
+  return appliedByMembers(record) ?? appliedByValues(record);
+}
+
+/**
+ * What appliedByValues says, read from the entry's `op`, `ns` and `o` where they stand, not
+ * from its document: an entry is up to 10 KB (a batch of inserts), and parsing it whole made
+ * summary of a real secondary's log several times slower. Undefined when the record can't give
+ * its members so.
+ */
+function appliedByMembers(record: LogRecord): ServerOperation | undefined {
+  const crud = attrObjectMembers(record, 'CRUD');
+  if (crud === undefined) return undefined;
+  const entry = crud ?? attrObjectMembers(record, 'command');
+  // No entry logged, or one the reader can't give: appliedByValues says what.
+  if (!entry) return undefined;
+  return appliedEntry(record, entry);
+}
+
+function appliedEntry(record: LogRecord, entry: MemberReader): ServerOperation | undefined {
+  const written = entry.value('op');
+  const op = typeof written === 'string' ? written : undefined;
+  let name = op === undefined ? (entry.isArray('o') ? 'insert' : 'operation') : (OPLOG_OPS[op] ?? op);
+  const namespace = entry.value('ns');
+  let ns = typeof namespace === 'string' ? namespace : undefined;
+  if (op === 'c') {
+    const first = entry.firstMember('o');
+    if (first === undefined) return undefined;
+    if (first.member !== undefined) {
+      name = first.member.key;
+      if (ns !== undefined) ns = commandNamespace(ns, first.member.value);
+    }
   }
+  return { kind: 'applied', name, type: undefined, ns: ns ?? (truncated(record) ? NS_TRUNCATED : NS_NOT_LOGGED) };
+}
+
+/** An applied oplog entry read from its parsed value: the reference appliedByMembers answers as. */
+export function appliedByValues(record: LogRecord): ServerOperation {
   const crud = attrValue(record, 'CRUD');
   const entry = isObject(crud) ? crud : attrValue(record, 'command');
   if (!isObject(entry)) {
@@ -125,7 +153,8 @@ export function transactionOutcome(record: LogRecord): string | undefined {
 
 /** The pattern of the query the operation ran (query-pattern.ts), read from its command. */
 export function operationQueryPattern(record: LogRecord, operation: ServerOperation): string | undefined {
-  if (operation.kind !== 'operation') return undefined;
+  // Asked before the command is read: most commands run no query, and reading one is most of a slow line's cost.
+  if (operation.kind !== 'operation' || !runsQuery(operation.name)) return undefined;
   const needsOrigin = operation.name === 'getMore' || operation.name === 'getmore';
   return commandQueryPattern(operation.name, attrValue(record, 'command'), needsOrigin ? attrValue(record, 'originatingCommand') : undefined);
 }

@@ -8,9 +8,10 @@ import { jsonMembers, type JsonMember } from './json-members.js';
 import { AttributePlaces } from './attribute-places.js';
 import { memberFirstKey, memberNamed, memberValue, membersOfAttr } from './attribute-members.js';
 import { keyNeedle, lastIndexBetween } from './key-needles.js';
+import { stringAfterKey } from './key-string.js';
 import type { ServerHead } from './line-head.js';
 import { asObject, levelOf, parseJsonObject, type LineSource, type LogRecord } from './log-record.js';
-import type { AttributeReader } from './record-attributes.js';
+import type { AttributeReader, MemberReader } from './record-attributes.js';
 
 /**
  * Its attributes are read the cheapest way still open: the kernel's places in the bytes (one
@@ -98,8 +99,8 @@ export class ServerRecord implements LogRecord, AttributeReader {
     return member && memberValue(member);
   }
 
-  leadingMembers(key: string, names: readonly string[], most: number): Record<string, unknown> | undefined {
-    return this.#attributePlaces()?.leadingMembers(key, names, most);
+  objectMembers(key: string): MemberReader | null | undefined {
+    return this.#attributePlaces()?.objectMembers(key);
   }
 
   firstKey(key: string): string | undefined {
@@ -142,6 +143,14 @@ export class ServerRecord implements LogRecord, AttributeReader {
     if (i > start && i - start <= 15 && next !== 0x2e && next !== 0x65 && next !== 0x45) return value;
     const parsed = Number.parseFloat(bytes.toString('latin1', start, Math.min(this.#end, start + 24)));
     return Number.isNaN(parsed) ? undefined : parsed;
+  }
+
+  valueText(key: string): string | undefined {
+    return this.#attributePlaces()?.valueText(key);
+  }
+
+  string(key: string): string | undefined {
+    return stringAfterKey(this.#bytes, this.#headEnd, this.#end, this.#escaped, key);
   }
 
   members(): JsonMember[] | undefined {

@@ -6,7 +6,7 @@
  * those lines are read; the keys are bounded, those beyond counted in one "(other)" row.
  */
 import type { LogRecord } from '../parse/log-record.js';
-import { attrValue } from '../parse/record-attributes.js';
+import { attrString, attrValue, attrValueText } from '../parse/record-attributes.js';
 import type { ServerSummary } from './summary.js';
 import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_DRIVER_IPS } from './summary-limits.js';
 
@@ -24,11 +24,19 @@ const TEXT_APPLICATION = /application: \{ name: "((?:[^"\\]|\\.)*)"/;
 
 /** `10.0.0.1:5`, `[::1]:5`: the host without its port. */
 export function remoteHost(remote: string): string {
-  const bracketed = /^\[([^\]]*)\](?::\d+)?$/.exec(remote);
-  if (bracketed) return bracketed[1]!;
+  if (remote.charCodeAt(0) === 0x5b) {
+    const bracketed = /^\[([^\]]*)\](?::\d+)?$/.exec(remote);
+    if (bracketed) return bracketed[1]!;
+  }
   const colon = remote.lastIndexOf(':');
   // An IPv6 address written without brackets has several colons and no port to cut.
-  return colon > 0 && remote.indexOf(':') === colon && /^\d+$/.test(remote.slice(colon + 1)) ? remote.slice(0, colon) : remote;
+  if (colon <= 0 || colon === remote.length - 1 || remote.indexOf(':') !== colon) return remote;
+  // The port's digits read one by one: every connection line's remote is cut here.
+  for (let i = colon + 1; i < remote.length; i++) {
+    const code = remote.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return remote;
+  }
+  return remote.slice(0, colon);
 }
 
 interface IpCounts {
@@ -46,6 +54,26 @@ interface DriverCounts {
   moreIps: boolean;
 }
 
+/** What a client's metadata document says of it. */
+interface Metadata {
+  readonly driver: string | undefined;
+  readonly version: string | undefined;
+  readonly appName: string | undefined;
+  /** The driver's row's key (driverKey), made once a document. */
+  readonly key: string;
+}
+
+/** A driver's row: by driver, version and appName, each `(not said)` or `-` when not said. */
+const driverKey = (driver: string | undefined, version: string | undefined, appName: string | undefined): string =>
+  `${driver ?? NOT_SAID}\u0000${version ?? '-'}\u0000${appName ?? '-'}`;
+const NOT_SAID = '(not said)';
+
+/**
+ * Metadata documents kept by their text: a driver's instances write the same document on every
+ * connection, read once. Beyond this many texts, each is read anew.
+ */
+const MAX_METADATA_TEXTS = 1000;
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const member = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
 
@@ -54,10 +82,11 @@ export class ClientConnections {
   readonly #otherIps: IpCounts = { opened: 0, ended: 0 };
   readonly #drivers = new Map<string, DriverCounts>();
   #otherDrivers = 0;
+  readonly #metadata = new Map<string, Metadata>();
 
   /** A connection opened or ended (the caller knows which: connectionEventOf); returns its remote (`(unknown)` when the line has none). */
   connection(record: LogRecord, opened: boolean): string {
-    const remote = record.id === undefined ? TEXT_REMOTE.exec(record.message)?.[1] : text(attrValue(record, 'remote'));
+    const remote = record.id === undefined ? TEXT_REMOTE.exec(record.message)?.[1] : attrString(record, 'remote');
     const ip = remote === undefined ? UNKNOWN : remoteHost(remote);
     let counts = this.#ips.get(ip);
     if (!counts) {
@@ -76,13 +105,10 @@ export class ClientConnections {
     let version: string | undefined;
     let appName: string | undefined;
     let remote: string | undefined;
+    let key: string | undefined;
     if (id === CLIENT_METADATA_ID) {
-      const doc = attrValue(record, 'doc');
-      const about = member(doc, 'driver');
-      driver = text(member(about, 'name'));
-      version = text(member(about, 'version'));
-      appName = text(member(member(doc, 'application'), 'name'));
-      remote = text(attrValue(record, 'remote'));
+      ({ driver, version, appName, key } = this.#metadataOf(record));
+      remote = attrString(record, 'remote');
     } else if (id === undefined && record.component === 'NETWORK' && record.message.startsWith('received client metadata')) {
       const line = TEXT_METADATA.exec(record.message);
       if (!line) return undefined;
@@ -92,12 +118,21 @@ export class ClientConnections {
       version = about?.[2];
       appName = TEXT_APPLICATION.exec(line[2]!)?.[1];
     } else return undefined;
-    this.#driver(driver ?? '(not said)', version ?? '-', appName ?? '-', remote === undefined ? UNKNOWN : remoteHost(remote));
+    this.#driver(key ?? driverKey(driver, version, appName), driver ?? NOT_SAID, version ?? '-', appName ?? '-', remote === undefined ? UNKNOWN : remoteHost(remote));
     return { appName, remote: remote ?? UNKNOWN };
   }
 
-  #driver(driver: string, version: string, appName: string, ip: string): void {
-    const key = `${driver}\u0000${version}\u0000${appName}`;
+  /** A client metadata line's document: read once a text (metadataOf). */
+  #metadataOf(record: LogRecord): Metadata {
+    const doc = attrValueText(record, 'doc');
+    const known = doc === undefined ? undefined : this.#metadata.get(doc);
+    if (known) return known;
+    const metadata = metadataOf(attrValue(record, 'doc'));
+    if (doc !== undefined && this.#metadata.size < MAX_METADATA_TEXTS) this.#metadata.set(doc, metadata);
+    return metadata;
+  }
+
+  #driver(key: string, driver: string, version: string, appName: string, ip: string): void {
     let counts = this.#drivers.get(key);
     if (!counts) {
       if (this.#drivers.size >= MAX_CLIENT_DRIVERS) {
@@ -124,4 +159,13 @@ export class ClientConnections {
     if (this.#otherDrivers > 0) drivers.push({ driver: OTHER, version: '', appName: '', connections: this.#otherDrivers, ips: [], moreIps: false });
     return { clients, drivers };
   }
+}
+
+/** What a client metadata document (51800's `doc`) says: its driver's name and version, its application's name. */
+function metadataOf(doc: unknown): Metadata {
+  const about = member(doc, 'driver');
+  const driver = text(member(about, 'name'));
+  const version = text(member(about, 'version'));
+  const appName = text(member(member(doc, 'application'), 'name'));
+  return { driver, version, appName, key: driverKey(driver, version, appName) };
 }

@@ -14,20 +14,28 @@ import type { LongLivedConnection } from './summary.js';
 import { MAX_LONG_LIVED_CONNECTIONS, MAX_OPEN_CONNECTIONS } from './summary-limits.js';
 import { TopN } from './top-n.js';
 
-interface Open {
+interface Connection {
   readonly connectionId: number;
   readonly remote: string;
-  readonly opened: number;
+  opened: number;
   appName: string | null;
 }
 
-interface Lived extends Open {
+/** A connection followed: held by its number, beside those of the same number from other remotes. */
+interface Open extends Connection {
+  /** When it was first followed under its number and remote: the order they are met in at a restart and at the end. */
+  readonly seq: number;
+  /** The next open connection of the same number (another server's, or another client's). */
+  sameNumber: Open | undefined;
+}
+
+interface Lived extends Connection {
   readonly closed: number;
   readonly end: LongLivedConnection['end'];
 }
 
 const duration = (lived: Lived): number => lived.closed - lived.opened;
-const keyOf = (connectionId: number, remote: string): string => `${connectionId} ${remote}`;
+const bySeq = (a: Open, b: Open): number => a.seq - b.seq;
 
 /** `conn123`: 123; undefined for a thread that is no connection's. */
 export function connectionNumber(context: string | undefined): number | undefined {
@@ -37,56 +45,88 @@ export function connectionNumber(context: string | undefined): number | undefine
 }
 
 export class ConnectionLifetimes {
-  readonly #open = new Map<string, Open>();
+  /**
+   * The connections followed, by number (a number key, not a string of number and remote made
+   * for every connection line); those of one number from several remotes chained.
+   */
+  readonly #open = new Map<number, Open>();
+  #openCount = 0;
+  #seq = 0;
   readonly #longest = new TopN<Lived>(MAX_LONG_LIVED_CONNECTIONS, duration);
   #notFollowed = 0;
 
   opened(connectionId: number | undefined, remote: string, time: number | undefined): void {
     if (connectionId === undefined || time === undefined || Number.isNaN(time)) return;
-    const key = keyOf(connectionId, remote);
+    const first = this.#open.get(connectionId);
+    const open = findOpen(first, remote);
     // A number and remote opened again without an end between: the first one's end was not logged.
-    if (!this.#open.has(key) && this.#open.size >= MAX_OPEN_CONNECTIONS) {
+    if (open) {
+      open.opened = time;
+      open.appName = null;
+      return;
+    }
+    if (this.#openCount >= MAX_OPEN_CONNECTIONS) {
       this.#notFollowed++;
       return;
     }
-    this.#open.set(key, { connectionId, remote, opened: time, appName: null });
+    this.#open.set(connectionId, { connectionId, remote, opened: time, appName: null, seq: this.#seq++, sameNumber: first });
+    this.#openCount++;
   }
 
   ended(connectionId: number | undefined, remote: string, time: number | undefined): void {
     if (connectionId === undefined || time === undefined || Number.isNaN(time)) return;
-    const key = keyOf(connectionId, remote);
-    const open = this.#open.get(key);
+    const open = findOpen(this.#open.get(connectionId), remote);
     if (!open) return;
-    this.#open.delete(key);
+    this.#remove(open);
     this.#keep(open, time, 'closed');
   }
 
   /** What a connection's client metadata said it was (its line is on the connection's thread). */
   appName(connectionId: number | undefined, remote: string, appName: string): void {
     if (connectionId === undefined) return;
-    const open = this.#open.get(keyOf(connectionId, remote));
+    const open = findOpen(this.#open.get(connectionId), remote);
     if (open) open.appName = appName;
   }
 
   /** The server started at `time`: the connections opened before it ended with it (rare: the scan of those open is fine). */
   restart(time: number | undefined): void {
     if (time === undefined || Number.isNaN(time)) return;
-    for (const [key, open] of this.#open) {
+    for (const open of this.#allOpen()) {
       if (open.opened > time) continue;
-      this.#open.delete(key);
+      this.#remove(open);
       this.#keep(open, time, 'restart');
     }
   }
 
+  /** Every connection followed, in the order they were first followed. */
+  #allOpen(): Open[] {
+    const all: Open[] = [];
+    for (const first of this.#open.values()) for (let open: Open | undefined = first; open; open = open.sameNumber) all.push(open);
+    return all.sort(bySeq);
+  }
+
+  #remove(open: Open): void {
+    const first = this.#open.get(open.connectionId)!;
+    if (first === open) {
+      if (open.sameNumber) this.#open.set(open.connectionId, open.sameNumber);
+      else this.#open.delete(open.connectionId);
+    } else {
+      let before = first;
+      while (before.sameNumber !== open) before = before.sameNumber!;
+      before.sameNumber = open.sameNumber;
+    }
+    this.#openCount--;
+  }
+
   #keep(open: Open, closed: number, end: Lived['end']): void {
-    if (this.#longest.wouldHold(closed - open.opened)) this.#longest.add({ ...open, closed, end });
+    if (this.#longest.wouldHold(closed - open.opened)) this.#longest.add(lived(open, closed, end));
   }
 
   /** The longest-lived first; those still open lived to `last` (the last server line's time). */
   summary(last: number): { longLivedConnections: LongLivedConnection[]; connectionsNotFollowed: number } {
     const longest = new TopN<Lived>(MAX_LONG_LIVED_CONNECTIONS, duration);
     for (const lived of this.#longest.items()) longest.add(lived);
-    if (Number.isFinite(last)) for (const open of this.#open.values()) longest.add({ ...open, closed: Math.max(last, open.opened), end: 'still open' });
+    if (Number.isFinite(last)) for (const open of this.#allOpen()) longest.add(lived(open, Math.max(last, open.opened), 'still open'));
     return {
       longLivedConnections: longest.items().map((c) => ({
         connectionId: c.connectionId,
@@ -101,3 +141,12 @@ export class ConnectionLifetimes {
     };
   }
 }
+
+/** The open connection of this remote among those of one number, from the first of them. */
+function findOpen(first: Open | undefined, remote: string): Open | undefined {
+  let open = first;
+  while (open !== undefined && open.remote !== remote) open = open.sameNumber;
+  return open;
+}
+
+const lived = (open: Open, closed: number, end: Lived['end']): Lived => ({ connectionId: open.connectionId, remote: open.remote, opened: open.opened, appName: open.appName, closed, end });

@@ -12,6 +12,7 @@ import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
 import type { Activity, Counted, ResponseSize, Summary } from './summary.js';
+import { groupedNumber } from '../render/grouped-number.js';
 
 export interface SummaryTextOptions {
   readonly palette: Palette;
@@ -38,7 +39,7 @@ const TEXT_CLIENTS = 10;
 /** A slowest operation's line in the text, cut here: the terminal wraps it, the page has more. */
 const TEXT_LINE_CHARS = 400;
 
-const number = (n: number): string => n.toLocaleString('en-US');
+const number = groupedNumber;
 const millis = (ms: number): string => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms)}ms`);
 /** Bytes in the largest unit that keeps a number of at least 1 (1024 to a KiB). */
 export function bytes(n: number): string {

@@ -1,14 +1,18 @@
 /** Operations named as the server names them, applied oplog entries, query patterns, pre-4.4 text. */
 import test from 'ava';
+import fs from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { LogRecord } from '../../src/parse/log-record.js';
-import { parseServerLine } from '../../src/parse/parse-server-line.js';
-import { commandQueryPattern, queryPattern } from '../../src/parse/query-pattern.js';
+import { parseServerLine, parseServerLineInBytes } from '../../src/parse/parse-server-line.js';
+import { attrsOf } from '../../src/parse/server-record.js';
+import { commandQueryPattern, queryPattern, runsQuery } from '../../src/parse/query-pattern.js';
 import { connectionEventOf } from '../../src/parse/server-connection.js';
-import { operationQueryPattern, serverOperationOf, type ServerOperation } from '../../src/parse/server-operation.js';
+import { appliedByValues, operationQueryPattern, serverOperationOf, type ServerOperation } from '../../src/parse/server-operation.js';
 import { textMessageTemplate } from '../../src/parse/server-text-line.js';
 import { shellDocumentAt } from '../../src/parse/shell-document.js';
 import { slowOperationOf } from '../../src/parse/slow-operation.js';
+import { literalOf } from '../_helpers/property.js';
 import { readRecords } from '../_helpers/read-records.js';
 import { REAL_DATA } from '../_helpers/sidecar-process.js';
 
@@ -46,6 +50,38 @@ test('operation: an applied batch whose namespace the server cut says so', (t) =
   t.like(operationOf(parseServerLine(cut)), { kind: 'applied', name: 'insert', ns: '(truncated)' });
 });
 
+test("Hatchet's applied entries, read from the line's bytes and inside an entry's literal: as from the parsed line, and no line decoded", (t) => {
+  let applied = 0;
+  let cut = 0;
+  for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+    for (const text of gunzipSync(fs.readFileSync(path.join(REAL_DATA, file))).toString('utf8').split('\n')) {
+      if (!text.includes('"id":51801,')) continue;
+      const json = JSON.parse(text) as Record<string, unknown>;
+      // The reference: the line parsed whole, its attributes as the object has them.
+      const expected = appliedByValues({ id: json['id'] as number, message: json['msg'] as string, attrs: attrsOf(json) });
+      applied++;
+      if (json['truncated'] !== undefined) cut++;
+      const line = Buffer.from(text);
+      for (const [bytes, start, end, escaped] of [
+        [line, 0, line.length, false],
+        [Buffer.concat([Buffer.from('{"contents":"'), literalOf(line), Buffer.from('"}')]), 13, 13 + literalOf(line).length, true],
+      ] as const) {
+        let decoded = 0;
+        const record = parseServerLineInBytes(bytes, start, end, escaped, {
+          get contents() {
+            decoded++;
+            return text;
+          },
+        })!;
+        t.deepEqual(operationOf(record), expected, text.slice(0, 300));
+        t.is(decoded, 0, `decoded: ${text.slice(0, 300)}`);
+      }
+    }
+  }
+  t.is(applied, 2657);
+  t.is(cut, 281 + 112 + 93 + 1);
+});
+
 test("operation: a slow transaction (4.4's 51802, 4.0's text)", (t) => {
   t.like(operationOf(parseServerLine(line({ parameters: { txnNumber: 1 }, terminationCause: 'committed', durationMillis: 5 }, 51802))), { kind: 'transaction', name: 'transaction', ns: '-' });
 });
@@ -79,6 +115,21 @@ test('query pattern: by the operation, from its command', (t) => {
   t.is(commandQueryPattern('getMore', { getMore: 5 }, { find: 'oplog.rs', filter: { ts: { $gte: 1 } } }), '{ts: 1}');
   t.is(commandQueryPattern('insert', { insert: 'c' }), undefined);
   t.is(commandQueryPattern('hello', { hello: 1 }), undefined);
+});
+
+test('query pattern: only the operations that run a query have one, so no other command is read', (t) => {
+  // A command holding every place a pattern is read from, and an origin that has one.
+  const command = { filter: { a: 1 }, query: { b: 1 }, q: { c: 1 }, $query: { d: 1 }, pipeline: [{ $match: { e: 1 } }] };
+  const origin = { find: 'c', filter: { f: 1 } };
+  const names = ['find', 'count', 'distinct', 'findAndModify', 'findandmodify', 'update', 'remove', 'delete', 'aggregate', 'query', 'getMore', 'getmore'];
+  for (const name of names) {
+    t.true(runsQuery(name), name);
+    t.not(commandQueryPattern(name, command, origin), undefined, name);
+  }
+  for (const name of ['insert', 'replSetUpdatePosition', 'replSetHeartbeat', 'hello', 'isMaster', 'createIndexes', 'ping', 'q', '?', 'transaction', 'operation']) {
+    t.false(runsQuery(name), name);
+    t.is(commandQueryPattern(name, { [name]: 1, ...command }, origin), undefined, name);
+  }
 });
 
 test("Hatchet's replica logs: no operation named q, no applied op without its namespace", async (t) => {

@@ -161,6 +161,9 @@ const shapes: [string, string][] = [
   ['Failed to apply plan 42', 'Failed to apply plan #'],
   ['lsid 9b1e4c4e-6c55-4f5c-9a3e-0c7d5e3f2a11 gone', 'lsid <uuid> gone'],
   ['pointer 0x7f3a9c', 'pointer <hex>'],
+  ['POINTER 0X7F3A9C, uuid 9B1E4C4E-6C55-4F5C-9A3E-0C7D5E3F2A11', 'POINTER <hex>, uuid <uuid>'],
+  ['a-b 0xg 10x5 0x', 'a-b #xg #x# #x'],
+  ['no digits at all', 'no digits at all'],
 ];
 for (const [message, shape] of shapes) {
   test(`message shape of "${message}"`, (t) => {

@@ -143,6 +143,18 @@ test('a remote without its port: IPv4, bracketed IPv6, and what has no port', (t
   t.is(remoteHost('anonymous unix socket'), 'anonymous unix socket');
 });
 
+test('a remote without its port: as the expressions say, for every form', (t) => {
+  // The reference: the expressions remoteHost was first written with.
+  const reference = (remote: string): string => {
+    const bracketed = /^\[([^\]]*)\](?::\d+)?$/.exec(remote);
+    if (bracketed) return bracketed[1]!;
+    const colon = remote.lastIndexOf(':');
+    return colon > 0 && remote.indexOf(':') === colon && /^\d+$/.test(remote.slice(colon + 1)) ? remote.slice(0, colon) : remote;
+  };
+  const remotes = ['10.118.67.176:50202', 'host:1', '[::1]:27017', '[::1]', '[::1]:', '[::1]:x', '[fe80::1%eth0]:5', '[', '[]:1', '::1', 'fe80::1:27017', ':27017', 'host:', 'host:27017x', 'host:2701 7', 'host:-1', 'a:b:1', '', 'anonymous unix socket', '/tmp/mongodb-27017.sock', 'hôte:٣'];
+  for (const remote of remotes) t.is(remoteHost(remote), reference(remote), remote);
+});
+
 test('client IPs and drivers are bounded: past their limits, one "(other)" row each counts the rest', async (t) => {
   const { records } = await member('mongod-replica-rs1.log.gz');
   const accepted = records.find((r) => r.record?.id === 22943)!.contents;
