@@ -47,9 +47,11 @@ interface RunSpec {
   readonly output: string;
   readonly signal?: 'SIGTERM' | 'SIGKILL';
   readonly state?: StateOnDisk;
+  /** When the signal came (ms on the files' clock); by default long after every write. */
+  readonly endedAt?: number;
 }
 
-function verdictOf(w: World, runs: readonly RunSpec[]): Verdict {
+function verdictOf(w: World, runs: readonly RunSpec[], stalls: Observation['stalls'] = []): Verdict {
   const made = runs.map(
     (spec, index) =>
       ({
@@ -61,8 +63,8 @@ function verdictOf(w: World, runs: readonly RunSpec[]): Verdict {
         firstDiagnosticAt: index,
         startedStep: 0,
         hadState: true,
-        endedBy: { signal: spec.signal ?? 'SIGTERM', at: 2e6 + index, step: 0, stalled: false },
-        exit: spec.signal === 'SIGKILL' ? { code: null, signal: 'SIGKILL', at: 2e6 + index } : { code: 0, signal: null, at: 2e6 + index },
+        endedBy: { signal: spec.signal ?? 'SIGTERM', at: spec.endedAt ?? 2e6 + index, step: 0, stalled: false },
+        exit: spec.signal === 'SIGKILL' ? { code: null, signal: 'SIGKILL', at: spec.endedAt ?? 2e6 + index } : { code: 0, signal: null, at: spec.endedAt ?? 2e6 + index },
         stateAtExit: spec.state,
         stderr: '',
         diagnostics: () => ({ json: [], other: [] }),
@@ -76,7 +78,7 @@ function verdictOf(w: World, runs: readonly RunSpec[]): Verdict {
     files: w.files,
     runs: made,
     records: [],
-    stalls: [],
+    stalls,
     hangs: [],
     elapsedMs: 100,
   };
@@ -172,4 +174,22 @@ test('lines written between copytruncate\'s copy and its truncate are not owed; 
   t.is(v.figures.destroyed, 3);
   const missingFromCopy = [...lines.slice(0, 4), ...lines.slice(8)].map((l) => entry(w.files, l)).join('');
   t.deepEqual(kinds(verdictOf(w, [{ output: missingFromCopy }])), ['lost 1']);
+});
+
+test('a file deleted while the sidecar held it, then a SIGKILL: its lines are owed only if the reader took output for long enough before the kill', (t) => {
+  const w = world((files) => {
+    files.reopen(0, false);
+    files.write(0, 10, 'short');
+    files.unlink(0);
+  });
+  const gen = w.files.gens[0]!;
+  t.true(gen.unlinked?.held);
+  const killedAt = gen.unlinked!.at + 10_000;
+  // Soak seed 666679159: the reader stalled from before the lines until 10 ms before the kill.
+  const stalledToTheKill = verdictOf(w, [{ output: '', signal: 'SIGKILL', endedAt: killedAt }], [{ from: 0, to: killedAt - 10 }]);
+  t.deepEqual(kinds(stalledToTheKill), []);
+  t.is(stalledToTheKill.figures.unreachable, 10);
+  // The reader back 5 s before the kill: the run had time to send them; not sending them is a loss.
+  const backInTime = verdictOf(w, [{ output: '', signal: 'SIGKILL', endedAt: killedAt }], [{ from: 0, to: killedAt - 5000 }]);
+  t.deepEqual(kinds(backInTime), ['lost 10']);
 });
