@@ -17,6 +17,7 @@ export const REAL_DATA = path.join(REPO, 'test/fixtures/real');
 
 /** The temporary directories this process made that go when it exits. */
 const madeDirs = new Set<string>();
+let cleanupSet = false;
 
 /**
  * A new directory under the system's temporary one, removed with everything in it when the
@@ -26,7 +27,16 @@ const madeDirs = new Set<string>();
 export function tempDir(name: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `logtype-${name}-`));
   if (process.env.LOGTYPE_KEEP_TEMP === '1') return dir;
-  if (madeDirs.size === 0) process.once('exit', removeMadeDirs);
+  if (!cleanupSet) {
+    cleanupSet = true;
+    process.once('exit', removeMadeDirs);
+    // ava ends a worker still holding handles at the run's end with SIGTERM: clean up, then die
+    // by the signal as before (once: this listener is gone when it is raised again).
+    process.once('SIGTERM', () => {
+      removeMadeDirs();
+      process.kill(process.pid, 'SIGTERM');
+    });
+  }
   madeDirs.add(dir);
   return dir;
 }
