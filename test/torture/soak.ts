@@ -73,6 +73,9 @@ function usageError(message: string): undefined {
 
 async function soak(options: SoakOptions): Promise<void> {
   const totals = new Map<string, number>();
+  /** Actions drawn over all schedules, by kind, and the sidecar's stops by signal. */
+  const actionCounts = new Map<string, number>();
+  const stops = { SIGTERM: 0, SIGKILL: 0 };
   let schedules = 0;
   let failed = 0;
   const end = Date.now() + (options.minutes ?? 0) * 60_000;
@@ -83,6 +86,8 @@ async function soak(options: SoakOptions): Promise<void> {
     if (!result.verdict.passed) failed++;
     process.stdout.write(`${result.summary}\n`);
     if (!result.verdict.passed) process.stdout.write(`${result.report}\n`);
+    for (const action of result.observation.schedule.actions) actionCounts.set(action.name, (actionCounts.get(action.name) ?? 0) + 1);
+    for (const run of result.observation.runs) if (run.endedBy) stops[run.endedBy.signal]++;
     for (const [key, value] of Object.entries(result.verdict.figures)) {
       if (typeof value === 'number') totals.set(key, (totals.get(key) ?? 0) + value);
       else for (const [cause, n] of Object.entries(value as Record<string, number>)) totals.set(`lost: ${cause}`, (totals.get(`lost: ${cause}`) ?? 0) + n);
@@ -91,6 +96,8 @@ async function soak(options: SoakOptions): Promise<void> {
   const total = Object.fromEntries(totals) as unknown as Figures;
   const causes = [...totals].filter(([k]) => k.startsWith('lost: ')).map(([k, v]) => [k.slice(6), v] as const);
   process.stdout.write(`\n${schedules} schedules, ${failed} failed; ${figuresText({ ...total, lostByCause: Object.fromEntries(causes) })}\n`);
+  const kinds = [...actionCounts].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} ${n}`);
+  process.stdout.write(`actions: ${kinds.join(', ')}; sidecar stops: ${stops.SIGTERM} SIGTERM, ${stops.SIGKILL} SIGKILL\n`);
   if (failed > 0) process.exitCode = 1;
 }
 
