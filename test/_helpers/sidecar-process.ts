@@ -146,7 +146,15 @@ export class SidecarProcess {
   }
 
   async waitForLines(count: number, timeoutMs = 20_000): Promise<void> {
-    await waitUntil(() => this.lines().length >= count, timeoutMs, `only ${this.lines().length} of ${count} lines`);
+    // On a timeout, what the sidecar was doing: whether it still runs, and what it said last.
+    await waitUntil(() => this.lines().length >= count, timeoutMs, () => `only ${this.lines().length} of ${count} lines; ${this.#state()}`);
+  }
+
+  #state(): string {
+    const { exitCode, signalCode } = this.child;
+    const running = exitCode === null && signalCode === null ? 'still running' : `exited (${signalCode ?? exitCode})`;
+    const said = this.stderr.split('\n').filter((line) => line !== '').slice(-20);
+    return `the sidecar is ${running}; its last ${said.length} stderr lines:\n${said.join('\n')}`;
   }
 
   /** The reader stops reading (a stalled log shipper): the pipe fills, the sidecar must wait. */
@@ -184,10 +192,10 @@ export function readState(file: string): SavedState | undefined {
   }
 }
 
-export async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+export async function waitUntil(condition: () => boolean, timeoutMs: number, what: string | (() => string)): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    if (Date.now() > end) throw new Error(`timed out: ${typeof what === 'string' ? what : what()}`);
     await sleep(20);
   }
 }
