@@ -203,8 +203,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       out.push(`  longest-lived connections${server.longLivedConnections.length > shown.length ? ` (${shown.length} of the ${number(server.longLivedConnections.length)} kept)` : ''}${server.connectionsNotFollowed > 0 ? `, ${number(server.connectionsNotFollowed)} not followed (too many open at once)` : ''}:`);
       out.push(
         ...formatTable(
-          ['lived', 'opened', 'closed', 'conn', 'remote', 'appName'],
-          shown.map((c) => [lifetime(c.durationMillis), time(c.opened), c.end === 'still open' ? 'still open at the end' : `${time(c.closed)}${c.end === 'restart' ? ' (restart)' : ''}`, String(c.connectionId), escapeTerminal(c.remote), escapeTerminal(c.appName ?? '-')]),
+          ['lived', 'opened', 'closed', 'conn', 'remote', 'appName', ...(shown.some((c) => c.member !== undefined) ? ['member'] : [])],
+          shown.map((c) => [lifetime(c.durationMillis), time(c.opened), c.end === 'still open' ? 'still open at the end' : `${time(c.closed)}${c.end === 'restart' ? ' (restart)' : ''}`, String(c.connectionId), escapeTerminal(c.remote), escapeTerminal(c.appName ?? '-'), ...(c.member !== undefined ? [escapeTerminal(c.member)] : [])]),
           [true, false, false, true],
         ).map((l) => `  ${l}`),
       );

@@ -20,8 +20,8 @@ import { ReplicationEvents } from './replication-events.js';
 import { ServerProblems } from './server-problems.js';
 import { SlowOperations } from './slow-operations.js';
 import type { RecordSource } from './slowest-operations.js';
-import type { ServerSummary } from './summary.js';
-import { MAX_COMPONENTS, MAX_SERVER_MESSAGES, MAX_SEVERITIES } from './summary-limits.js';
+import type { LongLivedConnection, ServerSummary } from './summary.js';
+import { MAX_COMPONENTS, MAX_LONG_LIVED_CONNECTIONS, MAX_SERVER_MESSAGES, MAX_SEVERITIES } from './summary-limits.js';
 import type { SectionCounter } from './section-counter.js';
 
 /** Slow queries, oplog entries applied slowly on secondaries, slow transactions; text lines have no id. */
@@ -79,7 +79,12 @@ export class ServerSection implements SectionCounter {
   /** The servers the lines come from (several pods or files: the replica set's members). */
   readonly #members: ReplicaMembers;
   readonly #slow = new SlowOperations();
-  readonly #lifetimes = new ConnectionLifetimes();
+  /**
+   * Each member's connections apart: a member's restart ends its own, and two members' numbers
+   * never meet (the last member's kept at hand: lines come in runs of one member).
+   */
+  readonly #lifetimes = new Map<MemberStats, ConnectionLifetimes>();
+  #lastLifetimes: { member: MemberStats; lifetimes: ConnectionLifetimes } | undefined;
 
   constructor(members = new ReplicaMembers()) {
     this.#members = members;
@@ -108,8 +113,8 @@ export class ServerSection implements SectionCounter {
       const open = connection.open;
       if (open !== undefined && open > this.#connections.peak) this.#connections.peak = open;
       const remote = this.#clients.connection(record, connection.opened);
-      if (connection.opened) this.#lifetimes.opened(connectionIdOf(record, true), remote, time);
-      else this.#lifetimes.ended(connectionIdOf(record, false), remote, time);
+      if (connection.opened) this.#lifetimesOf(member).opened(connectionIdOf(record, true), remote, time);
+      else this.#lifetimesOf(member).ended(connectionIdOf(record, false), remote, time);
     } else if (meaning.restart) {
       const at = time ?? Number.NaN;
       if (!(Math.abs(at - member.lastRestartLine) < RESTART_MERGE_MS)) {
@@ -118,10 +123,10 @@ export class ServerSection implements SectionCounter {
         member.restart(time, restart);
       }
       member.lastRestartLine = at;
-      this.#lifetimes.restart(time);
+      this.#lifetimesOf(member).restart(time);
     } else if (id === CLIENT_METADATA_ID || (id === null && record.component === 'NETWORK')) {
       const client = this.#clients.add(record);
-      if (client?.appName !== undefined) this.#lifetimes.appName(connectionNumber(record.context), client.remote, client.appName);
+      if (client?.appName !== undefined) this.#lifetimesOf(member).appName(connectionNumber(record.context), client.remote, client.appName);
     } else if (id === BUILD_INFO_ID || (id === null && record.component === 'CONTROL' && message.startsWith('db version'))) this.#startedVersion(record, time, member);
     const replication = this.#replication.add(record, time, meaning.election, member.name);
     if (replication?.kind === 'state') member.state(time, replication.from, replication.to!);
@@ -138,6 +143,31 @@ export class ServerSection implements SectionCounter {
     const buildInfo = record.id === BUILD_INFO_ID ? attrValue(record, 'buildInfo') : undefined;
     const version = record.id === BUILD_INFO_ID ? (typeof buildInfo === 'object' && buildInfo !== null ? (buildInfo as Record<string, unknown>)['version'] : undefined) : TEXT_VERSION.exec(record.message)?.[1];
     if (typeof version === 'string') restart.version = version;
+  }
+
+  #lifetimesOf(member: MemberStats): ConnectionLifetimes {
+    const cached = this.#lastLifetimes;
+    if (cached?.member === member) return cached.lifetimes;
+    let lifetimes = this.#lifetimes.get(member);
+    if (!lifetimes) {
+      lifetimes = new ConnectionLifetimes();
+      this.#lifetimes.set(member, lifetimes);
+    }
+    this.#lastLifetimes = { member, lifetimes };
+    return lifetimes;
+  }
+
+  /** The longest-lived over every member (each still open to its own member's last line, or `last`). */
+  #lifetimesSummary(last: number, several: boolean): Pick<ServerSummary, 'longLivedConnections' | 'connectionsNotFollowed'> {
+    const longLived: LongLivedConnection[] = [];
+    let notFollowed = 0;
+    for (const [member, lifetimes] of this.#lifetimes) {
+      const { longLivedConnections, connectionsNotFollowed } = lifetimes.summary(several && Number.isFinite(member.last) ? member.last : last);
+      notFollowed += connectionsNotFollowed;
+      for (const connection of longLivedConnections) longLived.push(several ? { ...connection, member: member.name } : connection);
+    }
+    longLived.sort((a, b) => b.durationMillis - a.durationMillis);
+    return { longLivedConnections: longLived.slice(0, MAX_LONG_LIVED_CONNECTIONS), connectionsNotFollowed: notFollowed };
   }
 
   /** `last`: the last server line's time (connections still open lived to it). */
@@ -159,7 +189,7 @@ export class ServerSection implements SectionCounter {
       replication: this.#replication.summary(several),
       ...this.#members.summary(),
       ...slow,
-      ...this.#lifetimes.summary(last),
+      ...this.#lifetimesSummary(last, several),
     };
   }
 }

@@ -158,6 +158,8 @@ export interface LongLivedConnection {
   readonly end: 'closed' | 'restart' | 'still open';
   /** To `closed`, or to the last server line when still open. */
   readonly durationMillis: number;
+  /** The member whose connection it was, when the input holds several (see `members`). */
+  readonly member?: string;
 }
 
 export interface SlowestOperation {

@@ -135,3 +135,41 @@ test('one member: no members, no lanes, no member named on its events', (t) => {
   t.true(server.replication.every((e) => e.member === undefined));
   t.notRegex(text, /members \(|who was primary when/);
 });
+
+test("Hatchet's rs1 and rs2 as two members: each member's connections apart, a member's restart ends only its own", (t) => {
+  const { summary, text } = summaryOf(MEMBERS.map((m) => path.join(REAL_DATA, m.file)));
+  const connections = summary.server!.longLivedConnections;
+  t.true(connections.length > 0);
+  for (const member of both) {
+    const mine = connections.filter((c) => c.member === member.name);
+    t.true(mine.length > 0, `${member.name} has long-lived connections`);
+    // Each connection is one this member's own lines opened (its number and remote).
+    const accepted = new Set(member.lines.filter((l) => l.id === 22943).map((l) => `${String(l.attr?.['connectionId'])} ${String(l.attr?.['remote'])}`));
+    for (const c of mine) t.true(accepted.has(`${c.connectionId} ${c.remote}`), `${member.name}: conn${c.connectionId} from ${c.remote} was accepted in its own log`);
+    // A connection ended by a restart ended at one of this member's own start lines.
+    const starts = new Set(member.lines.filter((l) => l.id === 4615611 || l.msg === 'Build Info' || l.id === 20698).map((l) => iso(l.time)));
+    for (const c of mine.filter((c) => c.end === 'restart')) t.true(starts.has(c.closed!), `${member.name}: conn${c.connectionId} ended at its own restart, not at ${c.closed}`);
+    // Still open: to its own member's last line.
+    for (const c of mine.filter((c) => c.end === 'still open')) t.is(new Date(Date.parse(c.opened) + c.durationMillis).toISOString(), iso(member.lines.at(-1)!.time));
+  }
+  t.true(connections.every((c) => c.member !== undefined));
+  t.regex(text, /longest-lived connections[^\n]*:\n\s+lived\s+opened\s+closed\s+conn\s+remote\s+appName\s+member\n/);
+});
+
+test("two pods in one kubectl --prefix stream: one pod's restart does not end the other's open connection", (t) => {
+  const line = (pod: string, time: string, id: number, msg: string, attr: object, ctx = 'listener'): string =>
+    `[pod/${pod}/mongod] ${JSON.stringify({ t: { $date: time }, s: 'I', c: id === 4615611 ? 'CONTROL' : 'NETWORK', id, ctx, msg, attr })}\n`;
+  const input = [
+    line('db-0', '2026-11-22T10:00:00.000Z', 22943, 'Connection accepted', { remote: '10.0.0.5:5000', connectionId: 7, connectionCount: 1 }),
+    line('db-1', '2026-11-22T10:00:30.000Z', 22943, 'Connection accepted', { remote: '10.0.0.6:6000', connectionId: 7, connectionCount: 1 }),
+    line('db-1', '2026-11-22T10:01:00.000Z', 4615611, 'MongoDB starting', { pid: 1, port: 27017 }, 'initandlisten'),
+    line('db-0', '2026-11-22T10:05:00.000Z', 22944, 'Connection ended', { remote: '10.0.0.5:5000', connectionId: 7, connectionCount: 0 }, 'conn7'),
+  ].join('');
+  const json = runFilter(['summary', '--json'], input);
+  t.is(json.status, 0, json.stderr);
+  const connections = (JSON.parse(json.stdout) as Summary).server!.longLivedConnections;
+  const mine = (member: string) => connections.filter((c) => c.member === member).map((c) => [c.connectionId, c.end, c.durationMillis]);
+  // db-0's conn7 lived its 5 minutes to its end line; db-1's conn7 ended with db-1's restart.
+  t.deepEqual(mine('db-0'), [[7, 'closed', 300_000]]);
+  t.deepEqual(mine('db-1'), [[7, 'restart', 30_000]]);
+});
