@@ -44,13 +44,24 @@ export function connectionNumber(context: string | undefined): number | undefine
   return Number.isInteger(n) && context.length > 4 ? n : undefined;
 }
 
+/** How many connections are followed now, shared by every member's ConnectionLifetimes. */
+export interface OpenBudget {
+  open: number;
+}
+
 export class ConnectionLifetimes {
+  /** Counted with every other member's: MAX_OPEN_CONNECTIONS holds for the whole input. */
+  readonly #budget: OpenBudget;
+
+  constructor(budget: OpenBudget = { open: 0 }) {
+    this.#budget = budget;
+  }
+
   /**
    * The connections followed, by number (a number key, not a string of number and remote made
    * for every connection line); those of one number from several remotes chained.
    */
   readonly #open = new Map<number, Open>();
-  #openCount = 0;
   #seq = 0;
   readonly #longest = new TopN<Lived>(MAX_LONG_LIVED_CONNECTIONS, duration);
   #notFollowed = 0;
@@ -65,12 +76,12 @@ export class ConnectionLifetimes {
       open.appName = null;
       return;
     }
-    if (this.#openCount >= MAX_OPEN_CONNECTIONS) {
+    if (this.#budget.open >= MAX_OPEN_CONNECTIONS) {
       this.#notFollowed++;
       return;
     }
     this.#open.set(connectionId, { connectionId, remote, opened: time, appName: null, seq: this.#seq++, sameNumber: first });
-    this.#openCount++;
+    this.#budget.open++;
   }
 
   ended(connectionId: number | undefined, remote: string, time: number | undefined): void {
@@ -115,7 +126,7 @@ export class ConnectionLifetimes {
       while (before.sameNumber !== open) before = before.sameNumber!;
       before.sameNumber = open.sameNumber;
     }
-    this.#openCount--;
+    this.#budget.open--;
   }
 
   #keep(open: Open, closed: number, end: Lived['end']): void {

@@ -18,7 +18,7 @@ const MAX_NAME_CHARS = 48;
 /** Marks drawn per lane at the most (the member's table counts them all). */
 export const MAX_LANE_MARKS = 200;
 
-const stateColor = (state: string): string => STATE_COLORS[state] ?? OTHER_STATE_COLOR;
+const stateColor = (state: string): string => (Object.hasOwn(STATE_COLORS, state) ? STATE_COLORS[state]! : OTHER_STATE_COLOR);
 const cutName = (name: string): string => (name.length > MAX_NAME_CHARS ? `${name.slice(0, MAX_NAME_CHARS - 1)}…` : name);
 
 /** The lanes' height for `members` lanes. */

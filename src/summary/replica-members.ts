@@ -88,7 +88,9 @@ export class MemberStats {
     if (NO_ELECTION.test(message)) return;
     const at = time ?? Number.NaN;
     const last = this.marks.findLast((m) => m.kind === 'election');
-    if (last && at - this.#lastElection < ELECTION_MERGE_MS) {
+    // Merged only into a kept election within the window (once the kept events are used up,
+    // a new election is counted, not kept: its words must not go to an older one).
+    if (last && at - this.#lastElection < ELECTION_MERGE_MS && at - last.time < ELECTION_MERGE_MS) {
       if (last.label.length < MAX_MARK_LABEL) last.label = cut(`${last.label}; ${message}`);
     } else {
       this.elections++;
@@ -182,7 +184,8 @@ export class ReplicaMembers {
   #member(key: string, name: () => string, from: MemberSummary['from']): MemberStats {
     const known = this.#members.get(key);
     if (known) return known;
-    if (this.#members.size >= MAX_MEMBERS) return this.#member(OTHER_MEMBERS, () => OTHER_MEMBERS, from);
+    // Past MAX_MEMBERS, one shared member (itself not counted against the limit).
+    if (key !== OTHER_MEMBERS && this.#members.size >= MAX_MEMBERS) return this.#member(OTHER_MEMBERS, () => OTHER_MEMBERS, from);
     const member = new MemberStats(name(), from);
     this.#members.set(key, member);
     return member;

@@ -11,7 +11,7 @@ import { APPLIED_OP_ID, SLOW_QUERY_ID, SLOW_TRANSACTION_ID } from '../parse/serv
 import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { CLIENT_METADATA_ID, ClientConnections } from './client-connections.js';
-import { ConnectionLifetimes, connectionNumber } from './connection-lifetimes.js';
+import { ConnectionLifetimes, connectionNumber, type OpenBudget } from './connection-lifetimes.js';
 import { counted } from './counted.js';
 import { isoString } from './iso-string.js';
 import { messageShape } from './message-shape.js';
@@ -85,6 +85,8 @@ export class ServerSection implements SectionCounter {
    */
   readonly #lifetimes = new Map<MemberStats, ConnectionLifetimes>();
   #lastLifetimes: { member: MemberStats; lifetimes: ConnectionLifetimes } | undefined;
+  /** The connections followed at once, over all members (MAX_OPEN_CONNECTIONS in all). */
+  readonly #openBudget: OpenBudget = { open: 0 };
 
   constructor(members = new ReplicaMembers()) {
     this.#members = members;
@@ -150,7 +152,7 @@ export class ServerSection implements SectionCounter {
     if (cached?.member === member) return cached.lifetimes;
     let lifetimes = this.#lifetimes.get(member);
     if (!lifetimes) {
-      lifetimes = new ConnectionLifetimes();
+      lifetimes = new ConnectionLifetimes(this.#openBudget);
       this.#lifetimes.set(member, lifetimes);
     }
     this.#lastLifetimes = { member, lifetimes };

@@ -55,8 +55,11 @@ export class SummaryCollector {
     if (time !== undefined && !Number.isNaN(time)) this.#activity.add(time, stats.index, rank);
     if (!record) return;
     (stats.section ??= this.#sectionOf(stats)).add(record, time, level, rank, source);
-    if (stats.kind === 'messages') this.#marks.problem(logType, record, time, rank);
-    else if (stats.kind === 'audit') this.#marks.audit(logType, record, time);
+    // Marked under the row the type is counted in: types past MAX_TYPES share one, so the marks
+    // kept stay bounded by MAX_TYPE_MARKS a row whatever the stream's types.
+    const markedAs = stats === this.#otherTypes ? OTHER_TYPES : logType;
+    if (stats.kind === 'messages') this.#marks.problem(markedAs, record, time, rank);
+    else if (stats.kind === 'audit') this.#marks.audit(markedAs, record, time);
   }
 
   #newType(logType: string): TypeStats {

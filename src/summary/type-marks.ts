@@ -23,14 +23,15 @@ const MAX_MARK_LABEL = 200;
 const cut = (text: string): string => (text.length > MAX_MARK_LABEL ? `${text.slice(0, MAX_MARK_LABEL - 1)}…` : text);
 
 export class TypeMarks {
-  readonly #marks: { logType: string; time: number; kind: TypeMark['kind']; label: () => string }[] = [];
+  /** Each mark's words made (and cut) when kept: no record is held to the end. */
+  readonly #marks: { logType: string; time: number; kind: TypeMark['kind']; label: string }[] = [];
   readonly #kept = new Map<string, number>();
   #notKept = 0;
 
   /** An agent's or the operator's record of rank `rank` (levelRank; Infinity: none): marked when an error or a warning. */
   problem(logType: string, record: LogRecord, time: number | undefined, rank: number): void {
     if (rank > WARN_RANK || time === undefined || Number.isNaN(time)) return;
-    if (this.#room(logType)) this.#marks.push({ logType, time, kind: rank <= ERROR_RANK ? 'error' : 'warning', label: () => cut(firstLineOf(record)) });
+    if (this.#room(logType)) this.#marks.push({ logType, time, kind: rank <= ERROR_RANK ? 'error' : 'warning', label: cut(firstLineOf(record)) });
   }
 
   /** An audit record: marked when its result says it failed. */
@@ -38,7 +39,7 @@ export class TypeMarks {
     if (record.result === undefined || record.result === 0 || time === undefined || Number.isNaN(time)) return;
     if (this.#room(logType)) {
       const who = record.users?.join(',') || '(unknown user)';
-      this.#marks.push({ logType, time, kind: 'failure', label: () => cut(`${record.component ?? '?'} failed (result ${record.result}): ${who}${record.remote ? ` from ${record.remote}` : ''}`) });
+      this.#marks.push({ logType, time, kind: 'failure', label: cut(`${record.component ?? '?'} failed (result ${record.result}): ${who}${record.remote ? ` from ${record.remote}` : ''}`) });
     }
   }
 
@@ -55,7 +56,7 @@ export class TypeMarks {
   summary(): Pick<Summary, 'marks' | 'marksNotKept'> {
     if (this.#marks.length === 0) return {};
     return {
-      marks: [...this.#marks].sort((a, b) => a.time - b.time).map((m) => ({ logType: m.logType, time: isoString(m.time)!, kind: m.kind, label: m.label() })),
+      marks: [...this.#marks].sort((a, b) => a.time - b.time).map((m) => ({ logType: m.logType, time: isoString(m.time)!, kind: m.kind, label: m.label })),
       ...(this.#notKept > 0 ? { marksNotKept: this.#notKept } : {}),
     };
   }

@@ -173,3 +173,14 @@ test("two pods in one kubectl --prefix stream: one pod's restart does not end th
   t.deepEqual(mine('db-0'), [[7, 'closed', 300_000]]);
   t.deepEqual(mine('db-1'), [[7, 'restart', 30_000]]);
 });
+
+test('65 pods in one input: 64 lanes of their own and one of the other members, no crash', (t) => {
+  const line = (pod: number): string =>
+    `[pod/db-${pod}/mongod] ${JSON.stringify({ t: { $date: '2026-11-22T10:00:00.000Z' }, s: 'I', c: 'REPL', id: 21358, ctx: 'x', msg: 'Replica set state transition', attr: { newState: 'SECONDARY', oldState: 'STARTUP2' } })}\n`;
+  const input = Array.from({ length: 65 }, (_, pod) => line(pod)).join('');
+  const json = runFilter(['summary', '--json'], input);
+  t.is(json.status, 0, json.stderr);
+  const members = (JSON.parse(json.stdout) as Summary).server!.members!;
+  t.is(members.length, 65);
+  t.is(members.filter((m) => m.name === '(other members)').length, 1);
+});

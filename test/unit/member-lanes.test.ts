@@ -115,3 +115,15 @@ test("a lane's marks: every restart and election, then the earliest errors, to t
   t.is(left, 2);
   t.deepEqual(laneMarks(events), { drawn: events, left: 0 });
 });
+
+test("a lane's strip and its key: the server's state names only; any other word is 'o' and reaches a terminal escaped", async (t) => {
+  const { laneStrip, stripKey } = await import('../../src/summary/lane-strip.js');
+  const lane = (state: string) => [{ from: '2026-11-22T10:00:00.000Z', to: '2026-11-22T10:01:00.000Z', state }];
+  const member = (state: string) => ({ name: 'm', lane: lane(state) }) as unknown as Parameters<typeof stripKey>[0][number];
+  t.is(laneStrip(lane('PRIMARY') as never, Date.parse('2026-11-22T10:00:00Z'), Date.parse('2026-11-22T10:01:00Z'), 4), 'PPPP');
+  // A word that names a property of every object is no state of ours.
+  t.is(laneStrip(lane('toString') as never, Date.parse('2026-11-22T10:00:00Z'), Date.parse('2026-11-22T10:01:00Z'), 4), 'oooo');
+  t.is(stripKey([member('constructor')]), 'o constructor');
+  const key = stripKey([member('\u001b]0;pwn\u0007')]);
+  t.false(/[\u0000-\u001f\u007f]/.test(key), key);
+});

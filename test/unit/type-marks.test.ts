@@ -41,3 +41,21 @@ for (const [what, marks, closeMs, most, expected, left] of cases) {
     t.is(found.left, left);
   });
 }
+
+test('marks stay bounded whatever the types: those past the type cap are kept under the shared row', async (t) => {
+  const { SummaryCollector } = await import('../../src/summary/summary-collector.js');
+  const { MAX_TYPES, MAX_TYPE_MARKS, OTHER_TYPES } = await import('../../src/summary/summary-limits.js');
+  const collector = new SummaryCollector();
+  const types = MAX_TYPES + 400;
+  for (let i = 0; i < types; i++) {
+    for (let n = 0; n < 3; n++) {
+      const record = { time: Date.parse('2026-11-22T10:00:00Z') + n, level: 'warn', message: `type ${i} warns ${n}` };
+      collector.add(`made-up-${i}`, record as never);
+    }
+  }
+  const marks = collector.summary({ entries: types * 3, selected: types * 3, notEntries: 0 }).marks ?? [];
+  const shared = marks.filter((m) => m.logType === OTHER_TYPES).length;
+  t.true(shared > 0 && shared <= MAX_TYPE_MARKS, `shared row: ${shared}`);
+  t.true(marks.length <= MAX_TYPES * 3 + MAX_TYPE_MARKS, `marks: ${marks.length}`);
+  t.false(marks.some((m) => m.logType === `made-up-${types - 1}`));
+});
