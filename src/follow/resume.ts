@@ -5,6 +5,7 @@
  * saved position). What is found is read on from the saved position.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { SavedFile } from '../state/state-file.js';
 import { FINGERPRINT_BYTES, fingerprintOf, tailHashOf } from './fingerprint.js';
 import { compareBirthtimes, continuationOf, type Comparison } from './identity.js';
@@ -69,7 +70,7 @@ export function resumeFiles(path: string, saved: readonly SavedFile[], ignore?: 
 
 /** `name` as a known file, when `is(fd)` says it is one of ours (undefined otherwise). */
 export function knownFile(name: string, stat: fs.Stats, is: (fd: number) => boolean): KnownFile | undefined {
-  return withFile(name, (fd) =>
+  return withFile(name, stat, (fd) =>
     is(fd)
       ? { dev: stat.dev, ino: stat.ino, birthtimeMs: birthtimeOf(stat), saved: { dev: stat.dev, ino: stat.ino, position: stat.size, ...fingerprintOf(fd, FINGERPRINT_BYTES) } }
       : undefined,
@@ -81,12 +82,12 @@ export function isKnown(known: KnownFile, name: string, stat: fs.Stats): boolean
   if (stat.dev !== known.dev || stat.ino !== known.ino) return false;
   if (compareBirthtimes(known.birthtimeMs, birthtimeOf(stat)) === 'differs') return false;
   if (stat.size < known.saved.position) return false;
-  return withFile(name, (fd) => fingerprintOf(fd, known.saved.fingerprintBytes).fingerprint === known.saved.fingerprint) ?? false;
+  return withFile(name, stat, (fd) => fingerprintOf(fd, known.saved.fingerprintBytes).fingerprint === known.saved.fingerprint) ?? false;
 }
 
 function continues(file: SavedFile, candidate: SiblingFile): ReturnType<typeof continuationOf> {
   const { stat } = candidate;
-  const comparison = withFile(candidate.name, (fd): Comparison => {
+  const comparison = withFile(candidate.name, stat, (fd): Comparison => {
     const fingerprint = fingerprintOf(fd, file.fingerprintBytes);
     return {
       sameInode: stat.ino === file.ino,
@@ -99,13 +100,14 @@ function continues(file: SavedFile, candidate: SiblingFile): ReturnType<typeof c
   return comparison ? continuationOf(file.position, comparison) : 'other';
 }
 
-function withFile<T>(name: string, use: (fd: number) => T): T | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
+/**
+ * Uses the file listed as `stat` at `name`, found by its identity: a rotation may have renamed
+ * it between the listing and now (logrotate shifting `.1` to `.2`), and the name then holds
+ * another file, whose bytes must not stand for this one's. Looked for beside the name then.
+ */
+function withFile<T>(name: string, stat: fs.Stats, use: (fd: number) => T): T | undefined {
+  const fd = openIdentified(name, stat) ?? openIdentified(movedName(name, stat), stat);
+  if (fd === undefined) return undefined;
   try {
     return use(fd);
   } catch {
@@ -113,4 +115,44 @@ function withFile<T>(name: string, use: (fd: number) => T): T | undefined {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** A descriptor of `name` when it is still the file listed as `stat`. */
+function openIdentified(name: string | undefined, stat: fs.Stats): number | undefined {
+  if (name === undefined) return undefined;
+  let fd: number;
+  try {
+    fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const now = fs.fstatSync(fd);
+    if (now.dev === stat.dev && now.ino === stat.ino) return fd;
+  } catch {
+    // unreadable: not it
+  }
+  fs.closeSync(fd);
+  return undefined;
+}
+
+/** Where the file listed as `stat` at `name` is now, in the same directory (rare: after a rename). */
+function movedName(name: string, stat: fs.Stats): string | undefined {
+  const directory = path.dirname(name);
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(directory);
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    const candidate = path.join(directory, entry);
+    try {
+      const found = fs.statSync(candidate);
+      if (found.dev === stat.dev && found.ino === stat.ino) return candidate;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
 }

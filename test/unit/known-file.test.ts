@@ -1,0 +1,50 @@
+/**
+ * A file of ours recognised by identity and first bytes (resume.ts: knownFile, isKnown), on real
+ * files: also when a rotation renamed it between the directory's listing and the check, and the
+ * name it was listed at now holds another file (soak seed 1740521276: a copytruncate copy, read
+ * and retired, listed as `.1` just as the next rotation shifted it to `.2`, was taken for a file
+ * nobody had read, and its 78 lines were sent again).
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { isKnown, knownFile } from '../../src/follow/resume.js';
+import { tempDir } from '../_helpers/sidecar-process.js';
+
+function copyAndListing(): { dir: string; name: string; listed: fs.Stats; known: NonNullable<ReturnType<typeof knownFile>> } {
+  const dir = tempDir('known-file');
+  const name = path.join(dir, 'mongodb.log.1');
+  fs.writeFileSync(name, 'the copy: lines already delivered\n'.repeat(100));
+  const listed = fs.statSync(name);
+  const known = knownFile(name, listed, () => true);
+  if (!known) throw new Error('knownFile gave nothing');
+  return { dir, name, listed, known };
+}
+
+test('a known file is known at its name', (t) => {
+  const { name, listed, known } = copyAndListing();
+  t.true(isKnown(known, name, listed));
+});
+
+test('a known file renamed after the listing, another file now at the name it was listed at: still known, by its identity', (t) => {
+  const { dir, name, listed, known } = copyAndListing();
+  fs.renameSync(name, path.join(dir, 'mongodb.log.2'));
+  fs.writeFileSync(name, 'the file rotated in after it: other bytes\n'.repeat(100));
+  t.true(isKnown(known, name, listed));
+});
+
+test('the name now holds another file and ours is gone: not known (nothing of it is left to read)', (t) => {
+  const { name, listed, known } = copyAndListing();
+  fs.unlinkSync(name);
+  fs.writeFileSync(name, 'another file\n'.repeat(100));
+  t.false(isKnown(known, name, listed));
+});
+
+test('the same inode with other first bytes (reused): not known', (t) => {
+  const { name, listed, known } = copyAndListing();
+  const fd = fs.openSync(name, 'r+');
+  fs.writeSync(fd, 'X', 0);
+  fs.closeSync(fd);
+  t.false(isKnown(known, name, fs.statSync(name)));
+  t.truthy(listed);
+});
