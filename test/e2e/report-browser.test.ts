@@ -14,27 +14,53 @@ import path from 'node:path';
 import type { Summary } from '../../src/summary/summary.js';
 import { FILTER_BIN, REAL_DATA, REPO, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
 import { CHROMIUM, testWithTool } from '../_helpers/system-tool.js';
+import type { ExecutionContext } from 'ava';
+import type { Browser, Page } from 'playwright-core';
 
 const ARTIFACTS = path.join(REPO, 'test-artifacts/report');
 
-testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outliers drawn, no overflow, readable text, tables sort by a click on a header, one time axis with round ticks and events marked, one colour per type; screenshots kept', async (t, executablePath) => {
-  const dir = tempDir('logtype-report-page-');
-  const page = path.join(dir, 'rs1.html');
-  const log = path.join(REAL_DATA, 'mongod-replica-rs1.log.gz');
-  const run = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--json', '--html', page, '--as', 'mongodb', log], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 << 20 });
+/** `logtype summary --json --html` of `args` into `file` in a directory of its own: the page and the summary. */
+function summaryPage(t: ExecutionContext, file: string, args: readonly string[]): { dir: string; page: string; summary: Summary } {
+  const dir = tempDir(`logtype-report-${path.basename(file, '.html')}-`);
+  const page = path.join(dir, file);
+  const run = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--json', '--html', page, ...args], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 << 20 });
   t.is(run.status, 0, run.stderr);
-  const server = (JSON.parse(run.stdout) as Summary).server!;
-  const slowest = Math.max(...server.slowOperations.map((g) => g.maxMillis));
-  const collscans = server.slowPoints.filter((p) => p.collscan).length;
-  t.true(collscans > 0 && slowest > 1000, 'the log has COLLSCANs and an operation over 1 s');
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  return { dir, page, summary: JSON.parse(run.stdout) as Summary };
+}
+
+/** Headless Chromium for `use`; closed, and `dir` removed, whatever happens. */
+async function withBrowser(executablePath: string, dir: string, use: (browser: Browser) => Promise<void>): Promise<void> {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
   try {
+    await use(browser);
+  } finally {
+    await browser.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `page` open `width` px wide; its whole-page screenshot kept in ARTIFACTS as `shot`, when named. */
+async function openAt(browser: Browser, page: string, width: number, shot?: string): Promise<Page> {
+  const tab = await browser.newPage({ viewport: { width, height: 900 } });
+  await tab.goto(`file://${page}`);
+  if (shot) {
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    await tab.screenshot({ path: path.join(ARTIFACTS, shot), fullPage: true });
+  }
+  return tab;
+}
+
+testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outliers drawn, no overflow, readable text, tables sort by a click on a header, one time axis with round ticks and events marked, one colour per type; screenshots kept', async (t, executablePath) => {
+  const log = path.join(REAL_DATA, 'mongod-replica-rs1.log.gz');
+  const { dir, page, summary } = summaryPage(t, 'rs1.html', ['--as', 'mongodb', log]);
+  const server = summary.server!;
+  const slowest = Math.max(...server.slowOperations.map((g) => g.maxMillis));
+  const collscans = server.slowPoints.filter((p) => p.collscan).length;
+  t.true(collscans > 0 && slowest > 1000, 'the log has COLLSCANs and an operation over 1 s');
+  await withBrowser(executablePath, dir, async (browser) => {
     for (const width of [1400, 390]) {
-      const tab = await browser.newPage({ viewport: { width, height: 900 } });
-      await tab.goto(`file://${page}`);
-      await tab.screenshot({ path: path.join(ARTIFACTS, `summary-rs1-${width}.png`), fullPage: true });
+      const tab = await openAt(browser, page, width, `summary-rs1-${width}.png`);
       const seen = (await tab.evaluate(`(() => {
         const drawn = (el) => { const b = el.getBoundingClientRect(); return b.width > 0 && b.height > 0; };
         const points = [...document.querySelectorAll('svg#plot-slow .slow-point')];
@@ -61,8 +87,7 @@ testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outli
       await tab.close();
     }
     // One time axis for every chart, its ticks on round times, the restarts and replica-set events marked on each.
-    const tab0 = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await tab0.goto(`file://${page}`);
+    const tab0 = await openAt(browser, page, 1400);
     const charts = (await tab0.evaluate(`[...document.querySelectorAll('svg.time-chart')].map((svg) => ({
       id: svg.id, start: Number(svg.dataset.start), end: Number(svg.dataset.end), step: Number(svg.dataset.step),
       ticks: [...svg.querySelectorAll('text.tick[data-time]')].map((text) => ({ time: Number(text.dataset.time), label: text.textContent })),
@@ -72,9 +97,8 @@ testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outli
     }))`)) as { id: string; start: number; end: number; step: number; ticks: { time: number; label: string }[]; titles: string[]; yTicks: string[]; markers: { kind: string; time: number; title: string }[] }[];
     t.deepEqual(charts.map((c) => c.id), ['plot-types', 'plot-severity', 'plot-slow']);
     const [first] = charts;
-    const json = JSON.parse(run.stdout) as Summary;
-    t.is(first!.start, Date.parse(json.activity.start!), 'the axis starts at the first minute');
-    t.true(first!.end >= Date.parse(json.last!), 'the axis ends after the last line');
+    t.is(first!.start, Date.parse(summary.activity.start!), 'the axis starts at the first minute');
+    t.true(first!.end >= Date.parse(summary.last!), 'the axis ends after the last line');
     const roundSteps = [1, 2, 5, 10, 15, 30].flatMap((n) => [n * 1000, n * 60_000]).concat([1, 2, 3, 6, 12, 24].map((h) => h * 3_600_000));
     for (const chart of charts) {
       t.deepEqual([chart.start, chart.end, chart.step], [first!.start, first!.end, first!.step], `${chart.id}: the same time axis as ${first!.id}`);
@@ -114,8 +138,7 @@ testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outli
     const second = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--html', mixed, ...logs], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 << 20 });
     t.is(second.status, 0, second.stderr);
     const colours = async (file: string): Promise<{ types: Record<string, string[]>; error: string; collscans: string[] }> => {
-      const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      await tab.goto(`file://${file}`);
+      const tab = await openAt(browser, file, 1400);
       const found = (await tab.evaluate(`(() => {
         const types = {};
         const add = (key, colour) => { (types[key] ??= []).includes(colour) || types[key].push(colour); };
@@ -141,8 +164,7 @@ testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outli
     t.deepEqual(alone.types['mongodb'], together.types['mongodb'], 'mongodb: the same colour on both pages');
     t.notDeepEqual(together.types['mongodb'], together.types['mongodb-audit'], 'two types, two colours');
     // Sorting: a click on a header orders the rows by that column, a second click reverses it.
-    const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await tab.goto(`file://${page}`);
+    const tab = await openAt(browser, page, 1400);
     const counts = `[...document.querySelectorAll('table.slow tbody tr')].map((row) => Number(row.cells[1].textContent.replace(/,/g, '')))`;
     const before = (await tab.evaluate(counts)) as number[];
     await tab.click('table.slow thead th:nth-child(2)');
@@ -166,29 +188,18 @@ testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outli
     t.is(await still.evaluate(`document.querySelectorAll('tbody tr').length`), rows, 'scripts off: every row');
     t.is(await still.evaluate(`document.documentElement.className`), '', 'scripts off: no sorting offered');
     await context.close();
-  } finally {
-    await browser.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
   t.true(fs.statSync(path.join(ARTIFACTS, 'summary-rs1-390.png')).size > 10_000);
 });
 
 testWithTool(CHROMIUM, "the members' lanes of rs1 and rs2 at 1400 and 390 px: one lane per member on the same time axis as the other charts, no lane text out of its chart, no overflow of the page, each member primary where its log said so", async (t, executablePath) => {
-  const dir = tempDir('logtype-report-lanes-');
-  const page = path.join(dir, 'members.html');
   const logs = ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz'].map((file) => path.join(REAL_DATA, file));
-  const run = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--json', '--html', page, ...logs], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 << 20 });
-  t.is(run.status, 0, run.stderr);
-  const members = (JSON.parse(run.stdout) as Summary).server!.members!;
+  const { dir, page, summary } = summaryPage(t, 'members.html', logs);
+  const members = summary.server!.members!;
   t.is(members.length, 2);
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-  try {
+  await withBrowser(executablePath, dir, async (browser) => {
     for (const width of [1400, 390]) {
-      const tab = await browser.newPage({ viewport: { width, height: 900 } });
-      await tab.goto(`file://${page}`);
-      await tab.screenshot({ path: path.join(ARTIFACTS, `summary-members-${width}.png`), fullPage: true });
+      const tab = await openAt(browser, page, width, `summary-members-${width}.png`);
       const seen = (await tab.evaluate(`(() => {
         const charts = [...document.querySelectorAll('svg.time-chart')].map((svg) => ({
           id: svg.id, axis: [svg.dataset.start, svg.dataset.end, svg.dataset.step].map(Number),
@@ -231,26 +242,17 @@ testWithTool(CHROMIUM, "the members' lanes of rs1 and rs2 at 1400 and 390 px: on
     await still.goto(`file://${page}`);
     t.is(await still.evaluate(`document.querySelectorAll('svg#plot-lanes rect.lane-state').length`), members.reduce((n, m) => n + m.lane.length, 0), 'scripts off: every segment');
     await context.close();
-  } finally {
-    await browser.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 testWithTool(CHROMIUM, "the agents' and the operator's events on the server's time axis at 1400 and 390 px: each drawn on every time chart in its type's colour and its own shape, red edges for errors only, titled with what happened, no overflow", async (t, executablePath) => {
-  const dir = tempDir('logtype-report-marks-');
-  const page = path.join(dir, 'marks.html');
   const logs = ['mongod-replica-rs1.log.gz', 'agent-issue-threads.log', 'kubectl-logs-enterprise-agent.log', 'operator-issue-threads.log', 'audit-json.log'].map((file) => path.join(REAL_DATA, file));
-  const run = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--json', '--html', page, ...logs], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 64 << 20 });
-  t.is(run.status, 0, run.stderr);
-  const marks = (JSON.parse(run.stdout) as Summary).marks!;
+  const { dir, page, summary } = summaryPage(t, 'marks.html', logs);
+  const marks = summary.marks!;
   t.true(new Set(marks.map((m) => m.logType)).size >= 2, 'marks of two types or more');
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-  try {
+  await withBrowser(executablePath, dir, async (browser) => {
     for (const width of [1400, 390]) {
-      const tab = await browser.newPage({ viewport: { width, height: 900 } });
-      await tab.goto(`file://${page}`);
+      const tab = await openAt(browser, page, width);
       const seen = (await tab.evaluate(`(() => {
         const swatches = Object.fromEntries([...document.querySelectorAll('table.types .swatch[data-key]')].map((el) => [el.dataset.key, getComputedStyle(el).backgroundColor]));
         const red = getComputedStyle(document.querySelector('figure:has(#plot-severity) .legend .swatch[data-key="error and fatal"]')).backgroundColor;
@@ -287,8 +289,5 @@ testWithTool(CHROMIUM, "the agents' and the operator's events on the server's ti
       t.is(new Set(shapes.values()).size, shapes.size, 'a shape per type');
       await tab.close();
     }
-  } finally {
-    await browser.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
