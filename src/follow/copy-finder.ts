@@ -11,6 +11,7 @@
  */
 import fs from 'node:fs';
 import type { HeldFile } from './held-file.js';
+import { openListed } from './listed-file.js';
 import { sameFile } from './reconcile.js';
 import { knownFile, type KnownFile } from './resume.js';
 import { rotatedSiblings, type SiblingFile } from './rotated-siblings.js';
@@ -127,18 +128,7 @@ export class CopyFinder {
 
   /** Opens the file listed as `stat` at `name`, or where a rotation has just moved it (found by its identity). */
   #openListed(name: string, stat: fs.Stats): { name: string; fd: number } | undefined {
-    for (let attempt = 0, at: string | undefined = name; attempt < 3 && at; attempt++) {
-      let fd: number | undefined;
-      try {
-        fd = fs.openSync(at, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-        if (sameFile(fs.fstatSync(fd), stat)) return { name: at, fd };
-      } catch {
-        // gone: look for it beside the path
-      }
-      if (fd !== undefined) fs.closeSync(fd);
-      at = rotatedSiblings(this.#options.path, this.#options.ignore).find((s) => sameFile(s.stat, stat))?.name;
-    }
-    return undefined;
+    return openListed(name, stat, () => rotatedSiblings(this.#options.path, this.#options.ignore).find((s) => sameFile(s.stat, stat))?.name);
   }
 }
 

@@ -5,9 +5,9 @@
  * saved position). What is found is read on from the saved position.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { SavedFile } from '../state/state-file.js';
 import { FINGERPRINT_BYTES, fingerprintOf, tailHashOf } from './fingerprint.js';
+import { inDirectoryOf, openListed } from './listed-file.js';
 import { compareBirthtimes, continuationOf, type Comparison } from './identity.js';
 import { birthtimeOf, rotatedSiblings, type SiblingFile } from './rotated-siblings.js';
 
@@ -102,11 +102,11 @@ function continues(file: SavedFile, candidate: SiblingFile): ReturnType<typeof c
 
 /**
  * Uses the file listed as `stat` at `name`, found by its identity: a rotation may have renamed
- * it between the listing and now (logrotate shifting `.1` to `.2`), and the name then holds
- * another file, whose bytes must not stand for this one's. Looked for beside the name then.
+ * it between the listing and now, and the name then holds another file, whose bytes must not
+ * stand for this one's (listed-file.ts).
  */
 function withFile<T>(name: string, stat: fs.Stats, use: (fd: number) => T): T | undefined {
-  const fd = openIdentified(name, stat) ?? openIdentified(movedName(name, stat), stat);
+  const fd = openListed(name, stat, () => inDirectoryOf(name, stat))?.fd;
   if (fd === undefined) return undefined;
   try {
     return use(fd);
@@ -115,44 +115,4 @@ function withFile<T>(name: string, stat: fs.Stats, use: (fd: number) => T): T | 
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/** A descriptor of `name` when it is still the file listed as `stat`. */
-function openIdentified(name: string | undefined, stat: fs.Stats): number | undefined {
-  if (name === undefined) return undefined;
-  let fd: number;
-  try {
-    fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const now = fs.fstatSync(fd);
-    if (now.dev === stat.dev && now.ino === stat.ino) return fd;
-  } catch {
-    // unreadable: not it
-  }
-  fs.closeSync(fd);
-  return undefined;
-}
-
-/** Where the file listed as `stat` at `name` is now, in the same directory (rare: after a rename). */
-function movedName(name: string, stat: fs.Stats): string | undefined {
-  const directory = path.dirname(name);
-  let entries: string[];
-  try {
-    entries = fs.readdirSync(directory);
-  } catch {
-    return undefined;
-  }
-  for (const entry of entries) {
-    const candidate = path.join(directory, entry);
-    try {
-      const found = fs.statSync(candidate);
-      if (found.dev === stat.dev && found.ino === stat.ino) return candidate;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
 }
