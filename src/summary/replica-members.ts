@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { isoString } from './iso-string.js';
 import { laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
+import { MAX_MARK_LABEL, markLabel } from './mark-label.js';
 import type { RecordSource } from './slowest-operations.js';
 import type { MemberSummary, ServerSummary } from './summary.js';
 import { MAX_MEMBER_ERROR_MARKS, MAX_MEMBER_EVENTS, MAX_MEMBERS, OTHER_MEMBERS } from './summary-limits.js';
@@ -18,10 +19,6 @@ import { MAX_MEMBER_ERROR_MARKS, MAX_MEMBER_EVENTS, MAX_MEMBERS, OTHER_MEMBERS }
 /** Election lines closer than this to the member's last one are the same election (a candidate writes three or four). */
 const ELECTION_MERGE_MS = 10_000;
 const NO_ELECTION = /^not starting an election/i;
-/** A marker's words are cut here. */
-const MAX_MARK_LABEL = 200;
-
-const cut = (text: string): string => (text.length > MAX_MARK_LABEL ? `${text.slice(0, MAX_MARK_LABEL - 1)}…` : text);
 
 export class MemberStats {
   readonly name: string;
@@ -91,10 +88,10 @@ export class MemberStats {
     // Merged only into a kept election within the window (once the kept events are used up,
     // a new election is counted, not kept: its words must not go to an older one).
     if (last && at - this.#lastElection < ELECTION_MERGE_MS && at - last.time < ELECTION_MERGE_MS) {
-      if (last.label.length < MAX_MARK_LABEL) last.label = cut(`${last.label}; ${message}`);
+      if (last.label.length < MAX_MARK_LABEL) last.label = markLabel(`${last.label}; ${message}`);
     } else {
       this.elections++;
-      if (this.#room()) this.marks.push({ time: at, kind: 'election', label: cut(message) });
+      if (this.#room()) this.marks.push({ time: at, kind: 'election', label: markLabel(message) });
     }
     this.#lastElection = at;
   }
@@ -105,7 +102,7 @@ export class MemberStats {
     if (time === undefined || Number.isNaN(time)) return;
     if (this.#errorMarks < MAX_MEMBER_ERROR_MARKS && this.#room()) {
       this.#errorMarks++;
-      this.marks.push({ time, kind: 'error', label: cut(label) });
+      this.marks.push({ time, kind: 'error', label: markLabel(label) });
     } else this.dropped++;
   }
 

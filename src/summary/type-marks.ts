@@ -12,15 +12,12 @@
 import { firstLineOf } from '../parse/continued-record.js';
 import { levelRank, type LogRecord } from '../parse/log-record.js';
 import { isoString } from './iso-string.js';
+import { markLabel } from './mark-label.js';
 import type { Summary, TypeMark } from './summary.js';
 import { MAX_TYPE_MARKS } from './summary-limits.js';
 
 const ERROR_RANK = levelRank('error');
 const WARN_RANK = levelRank('warn');
-/** A mark's words are cut here. */
-const MAX_MARK_LABEL = 200;
-
-const cut = (text: string): string => (text.length > MAX_MARK_LABEL ? `${text.slice(0, MAX_MARK_LABEL - 1)}…` : text);
 
 export class TypeMarks {
   /** Each mark's words made (and cut) when kept: no record is held to the end. */
@@ -31,7 +28,7 @@ export class TypeMarks {
   /** An agent's or the operator's record of rank `rank` (levelRank; Infinity: none): marked when an error or a warning. */
   problem(logType: string, record: LogRecord, time: number | undefined, rank: number): void {
     if (rank > WARN_RANK || time === undefined || Number.isNaN(time)) return;
-    if (this.#room(logType)) this.#marks.push({ logType, time, kind: rank <= ERROR_RANK ? 'error' : 'warning', label: cut(firstLineOf(record)) });
+    if (this.#room(logType)) this.#marks.push({ logType, time, kind: rank <= ERROR_RANK ? 'error' : 'warning', label: markLabel(firstLineOf(record)) });
   }
 
   /** An audit record: marked when its result says it failed. */
@@ -39,7 +36,7 @@ export class TypeMarks {
     if (record.result === undefined || record.result === 0 || time === undefined || Number.isNaN(time)) return;
     if (this.#room(logType)) {
       const who = record.users?.join(',') || '(unknown user)';
-      this.#marks.push({ logType, time, kind: 'failure', label: cut(`${record.component ?? '?'} failed (result ${record.result}): ${who}${record.remote ? ` from ${record.remote}` : ''}`) });
+      this.#marks.push({ logType, time, kind: 'failure', label: markLabel(`${record.component ?? '?'} failed (result ${record.result}): ${who}${record.remote ? ` from ${record.remote}` : ''}`) });
     }
   }
 
