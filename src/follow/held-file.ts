@@ -155,24 +155,31 @@ export class HeldFile implements FileIdentity {
 
   /** Truncated since we last read or looked (see reconcile.ts `isTruncated`): size and bytes. */
   truncated(size: number): boolean {
-    const markerMatches = size < this.position || this.#marker.foundIn(this.fd, this.position);
+    const markerMatches = size < this.position || this.#sameBytesBefore(this.position);
     const seenMarkerMatches = this.seenSize <= this.position || size < this.seenSize || this.#seenMarker.foundIn(this.fd, this.seenSize);
     return isTruncated({ position: this.position, seenSize: this.seenSize, size, markerMatches, seenMarkerMatches });
   }
 
   /**
    * Truncated and written again to exactly the size read (a look finds `size === position`, so
-   * no read would compare the bytes before the position): told by those bytes, compared when
-   * the file was modified since the last comparison. A comparison made within a clock tick of
-   * the modification time is made again at the next look: a rewrite in that tick leaves the
-   * time as it was.
+   * no read would compare the bytes before the position): told by those bytes and by the file's
+   * first bytes (lines that end alike, such as padded ones, leave the bytes before the position
+   * as they were), compared when the file was modified since the last comparison. A comparison
+   * made within a clock tick of the modification time is made again at the next look: a rewrite
+   * in that tick leaves the time as it was.
    */
   rewrittenInPlace(size: number, mtimeMs: number | undefined, now: number): boolean {
     if (size !== this.position || this.position === 0 || mtimeMs === undefined) return false;
     const checked = this.#checkedMtime;
     if (mtimeMs === checked.mtimeMs && checked.at - mtimeMs > SAME_TICK_MS) return false;
     this.#checkedMtime = { mtimeMs, at: now };
-    return !this.#marker.foundIn(this.fd, this.position);
+    return !this.#sameBytesBefore(this.position);
+  }
+
+  /** Whether the file still holds, before `position`, what was read there: its last bytes and its first. */
+  #sameBytesBefore(position: number): boolean {
+    if (position === 0) return true;
+    return this.#marker.foundIn(this.fd, position) && (this.#headLength === 0 || this.startsLike(this.fd));
   }
 
   /**
