@@ -62,6 +62,12 @@ export interface Generation {
   readonly copyBytes?: number;
   /** created: the inode number of the file just deleted at this path was handed out again. */
   readonly reusedInode?: boolean;
+  /**
+   * The file's birth time, where the file system keeps one (a truncated generation keeps its
+   * file's): tells a saved position of this generation from one of an earlier file on the same
+   * inode number.
+   */
+  readonly birthtimeMs?: number;
   readonly createdAt: number;
   readonly createdStep: number;
   readonly createdCondition: Condition;
@@ -238,7 +244,7 @@ export class LogFiles {
       const line = this.lines[file]![seq - 1]!;
       if (line.offset + line.bytes > copied) line.destroyed = true;
     }
-    const next = this.#newGen(file, { ino: old.ino, dev: old.dev }, 'truncated', at, { from: old.id });
+    const next = this.#newGen(file, { ino: old.ino, dev: old.dev, birthtimeMs: old.birthtimeMs }, 'truncated', at, { from: old.id });
     for (const writer of this.#writers) if (writer.gen === old.id) writer.gen = next.id;
     return true;
   }
@@ -315,7 +321,7 @@ export class LogFiles {
 
   #newGen(
     file: number,
-    stat: { ino: number; dev: number },
+    stat: { ino: number; dev: number; birthtimeMs?: number | undefined },
     origin: Generation['origin'],
     name: string,
     extra: { from?: number; copyBytes?: number; reusedInode?: boolean },
@@ -328,6 +334,7 @@ export class LogFiles {
       dev: stat.dev,
       origin,
       ...extra,
+      ...(stat.birthtimeMs ? { birthtimeMs: stat.birthtimeMs } : {}),
       createdAt: now,
       createdStep: this.step,
       createdCondition: this.#options.condition(),

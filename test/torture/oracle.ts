@@ -367,9 +367,10 @@ class Judge {
             seqs: [line.seq, line.seq],
             detail: `delivered as two entries: its first ${delivery.chars} characters by run ${delivery.run}, the rest by run ${suffix.run}${line.partial ? ' (written in two parts)' : ''}`,
           });
-        } else if (this.#o.runs[delivery.run]!.endedBy?.signal === 'SIGTERM' && this.#excuse(line) !== undefined) {
-          // Emitted unfinished at the stop, as documented; its rest went where no run could read
-          // it (deleted or destroyed while down): the start is all that was owed.
+        } else if (this.#o.runs[delivery.run]!.endedBy !== undefined && this.#excuse(line) !== undefined) {
+          // Emitted unfinished at a SIGTERM, as documented, or its first pieces delivered before
+          // a SIGKILL; its rest went where no run could read it (deleted or destroyed while
+          // down): the start is all that was owed.
           result.push(delivery);
           this.#restNotOwed++;
         } else {
@@ -526,6 +527,9 @@ class Judge {
     const covering = state.positions.find((saved) => {
       const gen = this.#o.files.generationAt(saved.ino, state.savedAt);
       if (!gen || !containing.has(gen.id) || (saved.dev !== undefined && saved.dev !== gen.dev)) return false;
+      // Born at another time: an earlier file's position (retired, and its inode number given to
+      // this generation later), not this one's.
+      if (saved.birthtimeMs !== undefined && gen.birthtimeMs !== undefined && Math.abs(saved.birthtimeMs - gen.birthtimeMs) > 1) return false;
       // A generation begun just before the save may not be the one the position was taken in.
       if (state.savedAt - gen.createdAt < 1500 && gen.origin !== 'created') return false;
       // Past all the generation held then: another file's position (a retired file whose inode

@@ -24,6 +24,8 @@ export interface SavedPosition {
   readonly ino: number;
   readonly dev: number | undefined;
   readonly position: number;
+  /** The file's birth time, when the format keeps one. */
+  readonly birthtimeMs?: number;
 }
 
 export interface StateOnDisk {
@@ -201,6 +203,7 @@ export function readStateOnDisk(file: string, t0: number): StateOnDisk | undefin
         ino: record['ino'],
         dev: typeof record['dev'] === 'number' ? record['dev'] : undefined,
         position: record['position'],
+        ...(typeof record['birthtimeMs'] === 'number' && record['birthtimeMs'] > 0 ? { birthtimeMs: record['birthtimeMs'] } : {}),
       });
     }
     for (const [key, child] of Object.entries(record)) walk(child, key.includes('/') ? key : under);
