@@ -3,7 +3,7 @@
  * following does not, and a stop while it waits still ends with whole entries and saved
  * positions (issues #15 and #22).
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -230,45 +230,40 @@ test('copytruncate during a stall whose copy is shorter than what was seen: read
   t.like(truncated, { copy: `${file}.1`, lostBytes: 10 * (writer.line(1).length + 1) });
 });
 
+/**
+ * 20 lines read, then the file written again in one go (far quicker than a poll) with
+ * `newLines` lines of the same length whose last 900 bytes are the old lines' too: the sidecar
+ * must send the old 20, then the new file from its start.
+ */
+async function rewrittenAlike(t: ExecutionContext, newLines: number): Promise<void> {
+  const dir = tempDir('rewrite-alike');
+  const file = path.join(dir, 'mongodb.log');
+  const line = (prefix: string, n: number): string => `${prefix} ${String(n).padStart(6, '0')} ${'x'.repeat(900)}`;
+  const heads = (prefix: string, count: number): string[] => Array.from({ length: count }, (_, i) => line(prefix, i).slice(0, 10));
+  fs.writeFileSync(file, '');
+  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--stats-interval', '0']));
+  await sidecar.waitForDiagnostic(followsPath(file));
+  fs.appendFileSync(file, Array.from({ length: 20 }, (_, i) => `${line('old', i)}\n`).join(''));
+  await sidecar.waitForLines(20);
+  fs.writeFileSync(file, Array.from({ length: newLines }, (_, i) => `${line('new', i)}\n`).join(''));
+  await sidecar.waitForLines(20 + newLines);
+  await sleep(300);
+  await sidecar.stop();
+  const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents.slice(0, 10));
+  t.deepEqual(contents, [...heads('old', 20), ...heads('new', newLines)]);
+}
+
 // Found with the repro-b3 test under load: its lines end in the same 900 bytes, so after a
 // truncation and a rewrite past the read position the bytes before the position matched, and
 // the new file's first lines were skipped. The file's first bytes tell.
 test('truncated and written again past the read position between two looks, lines whose last 256 bytes are alike: the new file from its start', async (t) => {
-  const dir = tempDir('rewrite-alike');
-  const file = path.join(dir, 'mongodb.log');
-  const line = (prefix: string, n: number): string => `${prefix} ${String(n).padStart(6, '0')} ${'x'.repeat(900)}`;
-  fs.writeFileSync(file, '');
-  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--stats-interval', '0']));
-  await sidecar.waitForDiagnostic(followsPath(file));
-  fs.appendFileSync(file, Array.from({ length: 20 }, (_, i) => `${line('old', i)}\n`).join(''));
-  await sidecar.waitForLines(20);
-  // In one go, far quicker than a poll: the file is never seen shorter than the position.
-  fs.writeFileSync(file, Array.from({ length: 50 }, (_, i) => `${line('new', i)}\n`).join(''));
-  await sidecar.waitForLines(70);
-  await sleep(300);
-  await sidecar.stop();
-  const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents.slice(0, 10));
-  t.deepEqual(contents, [...Array.from({ length: 20 }, (_, i) => line('old', i).slice(0, 10)), ...Array.from({ length: 50 }, (_, i) => line('new', i).slice(0, 10))]);
+  await rewrittenAlike(t, 50);
 });
 
 // Found with the repro-b3 test under load: after the first copytruncate the sidecar had read the
-// file's 100 lines, and the second left it with 100 new lines of the same length, ending in the
-// same bytes. A look found the size it had read, the bytes before it alike: no truncation told,
-// and the new lines were never read. The file's first bytes tell.
+// file's 100 lines, and the second left it with 100 new lines of the same length. A look found
+// the size it had read and the bytes before it alike: no truncation told, the new lines never
+// read. The file's first bytes tell here too.
 test('truncated and written again to exactly the size read between two looks, lines whose last 256 bytes are alike: the new file from its start', async (t) => {
-  const dir = tempDir('rewrite-same-size');
-  const file = path.join(dir, 'mongodb.log');
-  const line = (prefix: string, n: number): string => `${prefix} ${String(n).padStart(6, '0')} ${'x'.repeat(900)}`;
-  fs.writeFileSync(file, '');
-  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--stats-interval', '0']));
-  await sidecar.waitForDiagnostic(followsPath(file));
-  fs.appendFileSync(file, Array.from({ length: 20 }, (_, i) => `${line('old', i)}\n`).join(''));
-  await sidecar.waitForLines(20);
-  // In one go, far quicker than a poll: the file is never seen at another size.
-  fs.writeFileSync(file, Array.from({ length: 20 }, (_, i) => `${line('new', i)}\n`).join(''));
-  await sidecar.waitForLines(40);
-  await sleep(300);
-  await sidecar.stop();
-  const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents.slice(0, 10));
-  t.deepEqual(contents, [...Array.from({ length: 20 }, (_, i) => line('old', i).slice(0, 10)), ...Array.from({ length: 20 }, (_, i) => line('new', i).slice(0, 10))]);
+  await rewrittenAlike(t, 20);
 });
