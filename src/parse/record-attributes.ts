@@ -51,6 +51,8 @@ export interface AttributeReader {
    * reader can't give it so.
    */
   valueText?(key: string): string | undefined;
+  /** Where valueText's text stands in the line's bytes, without making it: false where it would be undefined. */
+  valuePlace?(key: string, into: TextPlace): boolean;
 }
 
 /** An object's members, one at a time (AttributeReader.objectMembers). */
@@ -74,6 +76,11 @@ export function attrObjectMembers(record: LogRecord, key: string): MemberReader 
  */
 export function attrStringPlace(record: LogRecord, key: string, into: TextPlace): boolean {
   return record.attributes?.stringPlace?.(key, into) ?? false;
+}
+
+/** See AttributeReader.valuePlace: false when the record can't tell so. */
+export function attrValuePlace(record: LogRecord, key: string, into: TextPlace): boolean {
+  return record.attributes?.valuePlace?.(key, into) ?? false;
 }
 
 /** See AttributeReader.valueText. */

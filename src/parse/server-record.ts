@@ -175,6 +175,10 @@ export class ServerRecord implements LogRecord, AttributeReader {
     return this.#attributePlaces()?.valueText(key);
   }
 
+  valuePlace(key: string, into: TextPlace): boolean {
+    return this.#attributePlaces()?.valuePlace(key, into) ?? false;
+  }
+
   string(key: string): string | undefined {
     return stringAfterKey(this.#bytes, this.#headEnd, this.#end, this.#escaped, key);
   }

@@ -3,14 +3,16 @@
  * decoded once, so a host that comes back on every connection line is found by its bytes
  * instead of being decoded and hashed as a new string each time. The keys' hashes, places and
  * bytes are held in a few flat arrays (an open-addressing table), so a lookup touches little
- * memory. Bounded: past `limit` texts (or their bytes past `limit` * 64), a new one's value is
- * made each time it comes.
+ * memory. Bounded: past `limit` texts (or their bytes past `limit` * `bytesPerKey`), a new
+ * one's value is made each time it comes.
  */
 
 const EMPTY = -1;
 
 export class ByteKeyed<V> {
   readonly #limit: number;
+  /** The pool's bound: `limit` * `bytesPerKey`. */
+  readonly #maxPool: number;
   readonly #make: (text: string) => V;
   /** Indexes of the keys by hash (open addressing, linear probing); EMPTY where none. */
   readonly #slots: Int32Array;
@@ -22,15 +24,16 @@ export class ByteKeyed<V> {
   readonly #values: V[] = [];
 
   /** `make`: the value of a text, the first time its bytes come. */
-  constructor(limit: number, make: (text: string) => V) {
+  constructor(limit: number, make: (text: string) => V, bytesPerKey = 64) {
     this.#limit = limit;
+    this.#maxPool = limit * bytesPerKey;
     this.#make = make;
     let size = 16;
     while (size < 2 * limit) size *= 2;
     this.#slots = new Int32Array(size).fill(EMPTY);
     this.#mask = size - 1;
     this.#keys = new Int32Array(3 * limit);
-    this.#pool = Buffer.alloc(Math.min(4096, 64 * limit));
+    this.#pool = Buffer.alloc(Math.min(4096, this.#maxPool));
   }
 
   /** The value of the text in bytes[start, end) (UTF-8). */
@@ -60,12 +63,12 @@ export class ByteKeyed<V> {
     return value;
   }
 
-  /** True when the pool holds `length` more bytes (grown up to 64 bytes a key on average). */
+  /** True when the pool holds `length` more bytes (grown up to its bound). */
   #room(length: number): boolean {
     const needed = this.#poolEnd + length;
     if (needed <= this.#pool.length) return true;
-    if (needed > 64 * this.#limit) return false;
-    const pool = Buffer.alloc(Math.min(64 * this.#limit, Math.max(needed, 2 * this.#pool.length)));
+    if (needed > this.#maxPool) return false;
+    const pool = Buffer.alloc(Math.min(this.#maxPool, Math.max(needed, 2 * this.#pool.length)));
     this.#pool.copy(pool, 0, 0, this.#poolEnd);
     this.#pool = pool;
     return true;

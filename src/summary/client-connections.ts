@@ -6,7 +6,7 @@
  * those lines are read; the keys are bounded, those beyond counted in one "(other)" row.
  */
 import type { LogRecord } from '../parse/log-record.js';
-import { attrString, attrStringPlace, attrValue, attrValueText } from '../parse/record-attributes.js';
+import { attrString, attrStringPlace, attrValue, attrValuePlace, attrValueText } from '../parse/record-attributes.js';
 import { TextPlace } from '../parse/text-place.js';
 import { ByteKeyed } from './byte-keyed.js';
 import type { ServerSummary } from './summary.js';
@@ -115,6 +115,8 @@ const NOT_SAID = '(not said)';
  * connection, read once. Beyond this many texts, each is read anew.
  */
 const MAX_METADATA_TEXTS = 1000;
+/** Bytes kept of a document on average (a driver's is a few hundred). */
+const MAX_METADATA_BYTES = 1024;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const member = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
@@ -125,6 +127,10 @@ export class ClientConnections {
   readonly #drivers = new Map<string, DriverCounts>();
   #otherDrivers = 0;
   readonly #metadata = new Map<string, Metadata>();
+  /** Documents by their bytes; a new one is read from the record in hand (#metadataRecord). */
+  readonly #docs = new ByteKeyed<Metadata>(MAX_METADATA_TEXTS, () => metadataOf(attrValue(this.#metadataRecord!, 'doc')), MAX_METADATA_BYTES);
+  #metadataRecord: LogRecord | undefined;
+  readonly #doc = new TextPlace();
   readonly #hosts = new ByteKeyed<Host>(MAX_KNOWN_HOSTS, (ip) => ({ ip, counts: undefined }));
   /** The remote of the line in hand, and its host, where they stand: reused from line to line. */
   readonly #remote = new TextPlace();
@@ -203,8 +209,17 @@ export class ClientConnections {
     return said;
   }
 
-  /** A client metadata line's document: read once a text (metadataOf). */
+  /**
+   * A client metadata line's document: read once a text (metadataOf), known by its bytes where
+   * it stands (its text still escaped inside an entry's literal, so no text stands for two
+   * documents), else by its text.
+   */
   #metadataOf(record: LogRecord): Metadata {
+    if (attrValuePlace(record, 'doc', this.#doc)) {
+      this.#metadataRecord = record;
+      const doc = this.#doc;
+      return this.#docs.get(doc.bytes, doc.start, doc.end);
+    }
     const doc = attrValueText(record, 'doc');
     const known = doc === undefined ? undefined : this.#metadata.get(doc);
     if (known) return known;

@@ -26,8 +26,8 @@ import type { LongLivedConnection, ServerSummary } from './summary.js';
 import { MAX_COMPONENTS, MAX_LONG_LIVED_CONNECTIONS, MAX_SERVER_MESSAGES, MAX_SEVERITIES } from './summary-limits.js';
 import type { SectionCounter } from './section-counter.js';
 
-/** Slow queries, oplog entries applied slowly on secondaries, slow transactions; text lines have no id. */
-const SLOW_OPERATION_IDS = new Set([SLOW_QUERY_ID, APPLIED_OP_ID, SLOW_TRANSACTION_ID]);
+/** Slow queries, oplog entries applied slowly on secondaries, slow transactions (compared, not looked up: every line asks); text lines have no id. */
+const isSlowOperationId = (id: number): boolean => id === SLOW_QUERY_ID || id === APPLIED_OP_ID || id === SLOW_TRANSACTION_ID;
 const ELECTION = /election succeeded|starting an election|running for election|election failed|lost election|not electing self|stepping down from primary|stepdown/i;
 const RESTART = /^MongoDB starting|SERVER RESTARTED/;
 /** A text line's `connection accepted from 10.0.0.1:5 #26705 (…)`: the connection's number. */
@@ -135,7 +135,7 @@ export class ServerSection implements SectionCounter {
     if (replication?.kind === 'state') member.state(time, replication.from, replication.to!);
     else if (replication?.kind === 'election') member.election(time, message);
     // Other lines' attributes are never read: most lines are counted by their head alone.
-    if (id !== null && !SLOW_OPERATION_IDS.has(id)) return;
+    if (id !== null && !isSlowOperationId(id)) return;
     if (this.#slow.add(record, time, source)) member.slowOperations++;
   }
 

@@ -11,7 +11,7 @@ import test from 'ava';
 import { ConnectionAttributes, readConnectionAttributes } from '../../src/parse/connection-attributes.js';
 import { stringAfterKey, stringPlaceAfterKey } from '../../src/parse/key-string.js';
 import { parseServerLineInBytes } from '../../src/parse/parse-server-line.js';
-import { attrNumber, attrString } from '../../src/parse/record-attributes.js';
+import { attrNumber, attrString, attrValuePlace, attrValueText } from '../../src/parse/record-attributes.js';
 import { connectionNumber } from '../../src/parse/server-connection.js';
 import { ServerRecord } from '../../src/parse/server-record.js';
 import { TextPlace, placeEquals } from '../../src/parse/text-place.js';
@@ -200,4 +200,24 @@ test('connections whose numbers share their low bits are each followed to their 
   // None of them still open: a new connection of the same number is followed again.
   lifetimes.opened(7, '10.0.0.0:1000', 6_000_000);
   t.is(lifetimes.summary(7_000_000).longLivedConnections.filter((c) => c.end === 'still open').length, 1);
+});
+
+test("a client metadata line's document stands where valueText reads it, on every metadata line of rs1 and rs2", async (t) => {
+  let lines = 0;
+  for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+    const { records } = await readRecords(path.join(REAL_DATA, file), 'mongodb');
+    for (const { record, contents } of records) {
+      if (record?.id !== 51800) continue;
+      for (const escaped of [false, true]) {
+        const { bytes, start, end } = lineIn(contents, escaped);
+        const line = parseServerLineInBytes(bytes, start, end, escaped, { contents })!;
+        const place = new TextPlace();
+        const text = attrValueText(line, 'doc');
+        t.true(text !== undefined);
+        t.is(attrValuePlace(line, 'doc', place) ? place.bytes.toString('latin1', place.start, place.end) : undefined, text);
+        lines++;
+      }
+    }
+  }
+  t.true(lines >= 100, `${lines} lines`);
 });
