@@ -218,7 +218,10 @@ export class ClientConnections {
     if (attrValuePlace(record, 'doc', this.#doc)) {
       this.#metadataRecord = record;
       const doc = this.#doc;
-      return this.#docs.get(doc.bytes, doc.start, doc.end);
+      const metadata = this.#docs.get(doc.bytes, doc.start, doc.end);
+      // The record is read only within the lookup: not held past its line.
+      this.#metadataRecord = undefined;
+      return metadata;
     }
     const doc = attrValueText(record, 'doc');
     const known = doc === undefined ? undefined : this.#metadata.get(doc);
