@@ -7,6 +7,7 @@
 import { MAX_OBJECT_MEMBERS, objectMembersAt, unescapeLiteralToString } from '../kernels/json-kernels.js';
 import { keyNeedle, lastIndexBetween, needlesOf } from './key-needles.js';
 import { matchesAt } from './match-bytes.js';
+import type { TextPlace } from './text-place.js';
 
 const COMMA = 0x2c;
 const OPEN_BRACE = 0x7b;
@@ -87,6 +88,15 @@ export class AttributePlaces {
     if (this.#isCutKey(key)) return undefined;
     const at = this.#indexOf(key);
     return at < 0 ? undefined : this.#bytes.toString('latin1', this.#places[at + 2]!, this.#places[at + 3]!);
+  }
+
+  /** Where valueText's text stands, without making it: false where valueText is undefined. */
+  valuePlace(key: string, into: TextPlace): boolean {
+    if (this.#isCutKey(key)) return false;
+    const at = this.#indexOf(key);
+    if (at < 0) return false;
+    into.set(this.#bytes, this.#places[at + 2]!, this.#places[at + 3]!);
+    return true;
   }
 
   /**

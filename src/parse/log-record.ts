@@ -45,23 +45,41 @@ export interface LogRecord {
 
 /** Levels from worst to mildest: `--level warn` keeps ranks up to warn's. */
 export function levelRank(level: Level): number {
-  return RANKS[level];
+  // A switch, not a keyed lookup: asked for every line.
+  switch (level) {
+    case 'fatal':
+      return 0;
+    case 'error':
+      return 1;
+    case 'warn':
+      return 2;
+    case 'info':
+      return 3;
+    case 'debug':
+      return 4;
+  }
 }
-
-const RANKS: Readonly<Record<Level, number>> = { fatal: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
 /** Levels by the words lines write them with: a log writes a handful, a million times over. */
 const levelsByWord = new Map<string, Level | undefined>();
+let lastWord: string | number | undefined;
+let lastLevel: Level | undefined;
 
 /** `F E W I D1..D5`, `.warn`, `header.info`, zap's and pino's levels onto one scale. */
 export function levelOf(severity: string | number | undefined): Level | undefined {
   if (severity === undefined) return undefined;
+  // The same word as the line before, most often (a server writes `I` on most lines).
+  if (severity === lastWord) return lastLevel;
   if (typeof severity === 'number') {
     // pino: 10 trace, 20 debug, 30 info, 40 warn, 50 error, 60 fatal
     return severity >= 60 ? 'fatal' : severity >= 50 ? 'error' : severity >= 40 ? 'warn' : severity >= 30 ? 'info' : 'debug';
   }
   const known = levelsByWord.get(severity);
-  if (known !== undefined || levelsByWord.has(severity)) return known;
+  if (known !== undefined || levelsByWord.has(severity)) {
+    lastWord = severity;
+    lastLevel = known;
+    return known;
+  }
   const level = levelOfWord(severity.slice(severity.lastIndexOf('.') + 1).toLowerCase());
   // Bounded: a crafted log could write a new word on every line.
   if (levelsByWord.size < 256) levelsByWord.set(severity, level);

@@ -6,6 +6,7 @@
 import type { FirstMember } from './attribute-places.js';
 import type { JsonMember } from './json-members.js';
 import type { LogRecord } from './log-record.js';
+import type { TextPlace } from './text-place.js';
 
 /** How a record reads its top-level attributes one at a time. */
 export interface AttributeReader {
@@ -36,12 +37,22 @@ export interface AttributeReader {
    */
   string?(key: string): string | undefined;
   /**
+   * Gives the line's bytes to a reader of its own (the attributes are after the head, up to
+   * `end`; `escaped`: inside an entry's literal): what it answers; undefined when the record
+   * was not read from bytes.
+   */
+  inBytes?<T>(read: (bytes: Buffer, headEnd: number, end: number, escaped: boolean) => T): T | undefined;
+  /** Where `string(key)` stands in the line's bytes, without making it: false where `string` would be undefined. */
+  stringPlace?(key: string, into: TextPlace): boolean;
+  /**
    * The attribute's JSON text as it stands in the line (inside an entry's literal, still
    * escaped: `{\"a\":1}` there, `{"a":1}` in a line, so no text stands for two values), for a
    * reader that keeps what it read of a value met again; undefined when there is none or the
    * reader can't give it so.
    */
   valueText?(key: string): string | undefined;
+  /** Where valueText's text stands in the line's bytes, without making it: false where it would be undefined. */
+  valuePlace?(key: string, into: TextPlace): boolean;
 }
 
 /** An object's members, one at a time (AttributeReader.objectMembers). */
@@ -57,6 +68,19 @@ export interface MemberReader {
 /** See AttributeReader.objectMembers: undefined when the record can't answer so. */
 export function attrObjectMembers(record: LogRecord, key: string): MemberReader | null | undefined {
   return record.attributes?.objectMembers?.(key);
+}
+
+/**
+ * Where a string attribute stands (see AttributeReader.stringPlace): true, and `into` set, when
+ * the record reads it from its bytes; false otherwise (then ask attrString).
+ */
+export function attrStringPlace(record: LogRecord, key: string, into: TextPlace): boolean {
+  return record.attributes?.stringPlace?.(key, into) ?? false;
+}
+
+/** See AttributeReader.valuePlace: false when the record can't tell so. */
+export function attrValuePlace(record: LogRecord, key: string, into: TextPlace): boolean {
+  return record.attributes?.valuePlace?.(key, into) ?? false;
 }
 
 /** See AttributeReader.valueText. */

@@ -8,10 +8,11 @@ import { jsonMembers, type JsonMember } from './json-members.js';
 import { AttributePlaces } from './attribute-places.js';
 import { memberFirstKey, memberNamed, memberValue, membersOfAttr } from './attribute-members.js';
 import { keyNeedle, lastIndexBetween } from './key-needles.js';
-import { stringAfterKey } from './key-string.js';
+import { stringAfterKey, stringPlaceAfterKey } from './key-string.js';
 import type { ServerHead } from './line-head.js';
 import { asObject, levelOf, parseJsonObject, type LineSource, type LogRecord } from './log-record.js';
 import type { AttributeReader, MemberReader } from './record-attributes.js';
+import type { TextPlace } from './text-place.js';
 
 /**
  * Its attributes are read the cheapest way still open: the kernel's places in the bytes (one
@@ -69,6 +70,31 @@ export class ServerRecord implements LogRecord, AttributeReader {
   get context(): string {
     this.#context ??= this.#bytes.toString('utf8', this.#contextStart, this.#contextEnd);
     return this.#context;
+  }
+
+  /**
+   * The number of a connection's thread (`conn123`: 123), read from the context's bytes as
+   * connectionNumber reads its text: undefined for another thread; null where only the text
+   * can tell (an escape, more than 15 digits, anything but digits after `conn`).
+   */
+  contextNumber(): number | undefined | null {
+    const bytes = this.#bytes;
+    const start = this.#contextStart;
+    const end = this.#contextEnd;
+    const conn = end - start >= 4 && bytes[start] === 0x63 && bytes[start + 1] === 0x6f && bytes[start + 2] === 0x6e && bytes[start + 3] === 0x6e;
+    if (!conn) {
+      for (let i = start; i < end; i++) if (bytes[i] === 0x5c) return null;
+      return undefined;
+    }
+    if (end - start === 4) return undefined;
+    if (end - start > 19) return null;
+    let value = 0;
+    for (let i = start + 4; i < end; i++) {
+      const digit = bytes[i]! - 0x30;
+      if (digit < 0 || digit > 9) return null;
+      value = value * 10 + digit;
+    }
+    return value;
   }
 
   get object(): Record<string, unknown> | undefined {
@@ -149,8 +175,20 @@ export class ServerRecord implements LogRecord, AttributeReader {
     return this.#attributePlaces()?.valueText(key);
   }
 
+  valuePlace(key: string, into: TextPlace): boolean {
+    return this.#attributePlaces()?.valuePlace(key, into) ?? false;
+  }
+
   string(key: string): string | undefined {
     return stringAfterKey(this.#bytes, this.#headEnd, this.#end, this.#escaped, key);
+  }
+
+  inBytes<T>(read: (bytes: Buffer, headEnd: number, end: number, escaped: boolean) => T): T {
+    return read(this.#bytes, this.#headEnd, this.#end, this.#escaped);
+  }
+
+  stringPlace(key: string, into: TextPlace): boolean {
+    return stringPlaceAfterKey(this.#bytes, this.#headEnd, this.#end, this.#escaped, key, into);
   }
 
   members(): JsonMember[] | undefined {

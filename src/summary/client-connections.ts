@@ -6,7 +6,9 @@
  * those lines are read; the keys are bounded, those beyond counted in one "(other)" row.
  */
 import type { LogRecord } from '../parse/log-record.js';
-import { attrString, attrValue, attrValueText } from '../parse/record-attributes.js';
+import { attrString, attrStringPlace, attrValue, attrValuePlace, attrValueText } from '../parse/record-attributes.js';
+import { TextPlace } from '../parse/text-place.js';
+import { ByteKeyed } from './byte-keyed.js';
 import type { ServerSummary } from './summary.js';
 import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_DRIVER_IPS } from './summary-limits.js';
 
@@ -37,6 +39,46 @@ export function remoteHost(remote: string): string {
     if (code < 0x30 || code > 0x39) return remote;
   }
   return remote.slice(0, colon);
+}
+
+/**
+ * remoteHost of the remote in bytes[start, end) (UTF-8), where it stands: `into` set to the
+ * host's place. Colons and brackets are single bytes in UTF-8, so the bytes are cut where the
+ * text would be.
+ */
+export function remoteHostPlace(bytes: Buffer, start: number, end: number, into: TextPlace): void {
+  if (bytes[start] === 0x5b) {
+    let close = start + 1;
+    while (close < end && bytes[close] !== 0x5d) close++;
+    // `[host]`, or `[host]:digits`.
+    if (close < end && (close + 1 === end || (bytes[close + 1] === 0x3a && close + 2 < end && allDigits(bytes, close + 2, end)))) {
+      into.set(bytes, start + 1, close);
+      return;
+    }
+  }
+  let colon = end - 1;
+  while (colon >= start && bytes[colon] !== 0x3a) colon--;
+  let first = start;
+  while (first < colon && bytes[first] !== 0x3a) first++;
+  if (colon <= start || colon === end - 1 || first !== colon || !allDigits(bytes, colon + 1, end)) into.set(bytes, start, end);
+  else into.set(bytes, start, colon);
+}
+
+const allDigits = (bytes: Uint8Array, start: number, end: number): boolean => {
+  for (let i = start; i < end; i++) if (bytes[i]! < 0x30 || bytes[i]! > 0x39) return false;
+  return true;
+};
+
+/** A connection's remote as summary passes it on: its text, or where it stands in the line (good until the next line). */
+export type RemoteText = string | TextPlace;
+
+/** Hosts known by their bytes: a busy server's clients, a few thousand. */
+const MAX_KNOWN_HOSTS = 4096;
+
+/** A host known by its bytes: its text, and its row once a connection line counted it (its own, or `(other)`). */
+interface Host {
+  readonly ip: string;
+  counts: IpCounts | undefined;
 }
 
 interface IpCounts {
@@ -73,6 +115,8 @@ const NOT_SAID = '(not said)';
  * connection, read once. Beyond this many texts, each is read anew.
  */
 const MAX_METADATA_TEXTS = 1000;
+/** Bytes kept of a document on average (a driver's is a few hundred). */
+const MAX_METADATA_BYTES = 1024;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const member = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
@@ -83,47 +127,102 @@ export class ClientConnections {
   readonly #drivers = new Map<string, DriverCounts>();
   #otherDrivers = 0;
   readonly #metadata = new Map<string, Metadata>();
+  /** Documents by their bytes; a new one is read from the record in hand (#metadataRecord). */
+  readonly #docs = new ByteKeyed<Metadata>(MAX_METADATA_TEXTS, () => metadataOf(attrValue(this.#metadataRecord!, 'doc')), MAX_METADATA_BYTES);
+  #metadataRecord: LogRecord | undefined;
+  readonly #doc = new TextPlace();
+  readonly #hosts = new ByteKeyed<Host>(MAX_KNOWN_HOSTS, (ip) => ({ ip, counts: undefined }));
+  /** The remote of the line in hand, and its host, where they stand: reused from line to line. */
+  readonly #remote = new TextPlace();
+  readonly #host = new TextPlace();
+  /** What the last client metadata line said of its connection (add). */
+  readonly #said: { appName: string | undefined; remote: RemoteText } = { appName: undefined, remote: UNKNOWN };
 
   /** A connection opened or ended (the caller knows which: connectionEventOf); returns its remote (`(unknown)` when the line has none). */
   connection(record: LogRecord, opened: boolean): string {
     const remote = record.id === undefined ? TEXT_REMOTE.exec(record.message)?.[1] : attrString(record, 'remote');
-    const ip = remote === undefined ? UNKNOWN : remoteHost(remote);
-    let counts = this.#ips.get(ip);
-    if (!counts) {
-      if (this.#ips.size < MAX_CLIENT_IPS) this.#ips.set(ip, (counts = { opened: 0, ended: 0 }));
-      else counts = this.#otherIps;
-    }
+    const counts = this.#countsOf(remote === undefined ? UNKNOWN : remoteHost(remote));
     if (opened) counts.opened++;
     else counts.ended++;
     return remote ?? UNKNOWN;
   }
 
-  /** Any server line: only client metadata's is read further; returns what it said of its connection (its appName and remote), if it was one. */
-  add(record: LogRecord): { readonly appName: string | undefined; readonly remote: string } | undefined {
-    const id = record.id;
-    let driver: string | undefined;
-    let version: string | undefined;
-    let appName: string | undefined;
-    let remote: string | undefined;
-    let key: string | undefined;
-    if (id === CLIENT_METADATA_ID) {
-      ({ driver, version, appName, key } = this.#metadataOf(record));
-      remote = attrString(record, 'remote');
-    } else if (id === undefined && record.component === 'NETWORK' && record.message.startsWith('received client metadata')) {
-      const line = TEXT_METADATA.exec(record.message);
-      if (!line) return undefined;
-      remote = line[1];
-      const about = TEXT_DRIVER.exec(line[2]!);
-      driver = about?.[1];
-      version = about?.[2];
-      appName = TEXT_APPLICATION.exec(line[2]!)?.[1];
-    } else return undefined;
-    this.#driver(key ?? driverKey(driver, version, appName), driver ?? NOT_SAID, version ?? '-', appName ?? '-', remote === undefined ? UNKNOWN : remoteHost(remote));
-    return { appName, remote: remote ?? UNKNOWN };
+  /** A connection opened or ended, its remote's host read where it stands: bytes[start, end) (readConnectionAttributes). */
+  connectionAt(bytes: Buffer, start: number, end: number, opened: boolean): void {
+    const host = this.#hosts.get(bytes, start, end);
+    const counts = (host.counts ??= this.#countsOf(host.ip));
+    if (opened) counts.opened++;
+    else counts.ended++;
   }
 
-  /** A client metadata line's document: read once a text (metadataOf). */
+  /** An IP's row: its own while there is room for it, else the `(other)` row. */
+  #countsOf(ip: string): IpCounts {
+    let counts = this.#ips.get(ip);
+    if (!counts) {
+      if (this.#ips.size < MAX_CLIENT_IPS) this.#ips.set(ip, (counts = { opened: 0, ended: 0 }));
+      else counts = this.#otherIps;
+    }
+    return counts;
+  }
+
+  /** The host of a remote where it stands (remoteHost), known by its bytes. */
+  #hostOf(remote: TextPlace): Host {
+    const host = this.#host;
+    remoteHostPlace(remote.bytes, remote.start, remote.end, host);
+    return this.#hosts.get(host.bytes, host.start, host.end);
+  }
+
+  /**
+   * Any server line: only client metadata's is read further; returns what it said of its
+   * connection (its appName and remote), if it was one: the same object each time, good until
+   * the next line (its remote may be where it stands in the line).
+   */
+  add(record: LogRecord): { readonly appName: string | undefined; readonly remote: RemoteText } | undefined {
+    const id = record.id;
+    const said = this.#said;
+    if (id === CLIENT_METADATA_ID) {
+      const { driver, version, appName, key } = this.#metadataOf(record);
+      let ip: string;
+      if (attrStringPlace(record, 'remote', this.#remote)) {
+        said.remote = this.#remote;
+        ip = this.#hostOf(this.#remote).ip;
+      } else {
+        const remote = attrString(record, 'remote');
+        said.remote = remote ?? UNKNOWN;
+        ip = remote === undefined ? UNKNOWN : remoteHost(remote);
+      }
+      this.#driver(key, driver ?? NOT_SAID, version ?? '-', appName ?? '-', ip);
+      said.appName = appName;
+      return said;
+    }
+    if (id !== undefined || record.component !== 'NETWORK' || !record.message.startsWith('received client metadata')) return undefined;
+    const line = TEXT_METADATA.exec(record.message);
+    if (!line) return undefined;
+    const remote = line[1];
+    const about = TEXT_DRIVER.exec(line[2]!);
+    const driver = about?.[1];
+    const version = about?.[2];
+    const appName = TEXT_APPLICATION.exec(line[2]!)?.[1];
+    this.#driver(driverKey(driver, version, appName), driver ?? NOT_SAID, version ?? '-', appName ?? '-', remote === undefined ? UNKNOWN : remoteHost(remote));
+    said.appName = appName;
+    said.remote = remote ?? UNKNOWN;
+    return said;
+  }
+
+  /**
+   * A client metadata line's document: read once a text (metadataOf), known by its bytes where
+   * it stands (its text still escaped inside an entry's literal, so no text stands for two
+   * documents), else by its text.
+   */
   #metadataOf(record: LogRecord): Metadata {
+    if (attrValuePlace(record, 'doc', this.#doc)) {
+      this.#metadataRecord = record;
+      const doc = this.#doc;
+      const metadata = this.#docs.get(doc.bytes, doc.start, doc.end);
+      // The record is read only within the lookup: not held past its line.
+      this.#metadataRecord = undefined;
+      return metadata;
+    }
     const doc = attrValueText(record, 'doc');
     const known = doc === undefined ? undefined : this.#metadata.get(doc);
     if (known) return known;

@@ -9,6 +9,8 @@
  * A connection is known by its number and its remote together: a server's numbers start again
  * at a restart, and two servers' logs read together (rs1 and rs2) number theirs alike.
  */
+import type { TextPlace } from '../parse/text-place.js';
+import type { RemoteText } from './client-connections.js';
 import { isoString } from './iso-string.js';
 import type { LongLivedConnection } from './summary.js';
 import { MAX_LONG_LIVED_CONNECTIONS, MAX_OPEN_CONNECTIONS } from './summary-limits.js';
@@ -37,13 +39,6 @@ interface Lived extends Connection {
 const duration = (lived: Lived): number => lived.closed - lived.opened;
 const bySeq = (a: Open, b: Open): number => a.seq - b.seq;
 
-/** `conn123`: 123; undefined for a thread that is no connection's. */
-export function connectionNumber(context: string | undefined): number | undefined {
-  if (context === undefined || !context.startsWith('conn')) return undefined;
-  const n = Number(context.slice(4));
-  return Number.isInteger(n) && context.length > 4 ? n : undefined;
-}
-
 /** How many connections are followed now, shared by every member's ConnectionLifetimes. */
 export interface OpenBudget {
   open: number;
@@ -62,13 +57,21 @@ export class ConnectionLifetimes {
    * for every connection line); those of one number from several remotes chained.
    */
   readonly #open = new Map<number, Open>();
+  /**
+   * How many followed connections have a number of these low 16 bits (up to 255, then 255 for
+   * good): most connection lines are of a number not followed (opened before the log began, or
+   * past the budget), told here, in a small array that stays in cache, without a lookup in
+   * the map of those followed. Never a false "none".
+   */
+  readonly #byLowBits = new Uint8Array(1 << 16);
   #seq = 0;
   readonly #longest = new TopN<Lived>(MAX_LONG_LIVED_CONNECTIONS, duration);
   #notFollowed = 0;
 
-  opened(connectionId: number | undefined, remote: string, time: number | undefined): void {
+  /** `remote`: its text, or where it stands in the line in hand (its text is made only for a connection followed). */
+  opened(connectionId: number | undefined, remote: RemoteText, time: number | undefined): void {
     if (connectionId === undefined || time === undefined || Number.isNaN(time)) return;
-    const first = this.#open.get(connectionId);
+    const first = this.#followed(connectionId);
     const open = findOpen(first, remote);
     // A number and remote opened again without an end between: the first one's end was not logged.
     if (open) {
@@ -80,22 +83,29 @@ export class ConnectionLifetimes {
       this.#notFollowed++;
       return;
     }
-    this.#open.set(connectionId, { connectionId, remote, opened: time, appName: null, seq: this.#seq++, sameNumber: first });
+    this.#open.set(connectionId, { connectionId, remote: typeof remote === 'string' ? remote : remote.text(), opened: time, appName: null, seq: this.#seq++, sameNumber: first });
     this.#budget.open++;
+    const bits = connectionId & 0xffff;
+    if (this.#byLowBits[bits]! < 255) this.#byLowBits[bits]!++;
   }
 
-  ended(connectionId: number | undefined, remote: string, time: number | undefined): void {
+  /** The first followed connection of this number, if any. */
+  #followed(connectionId: number): Open | undefined {
+    return this.#byLowBits[connectionId & 0xffff] === 0 ? undefined : this.#open.get(connectionId);
+  }
+
+  ended(connectionId: number | undefined, remote: RemoteText, time: number | undefined): void {
     if (connectionId === undefined || time === undefined || Number.isNaN(time)) return;
-    const open = findOpen(this.#open.get(connectionId), remote);
+    const open = findOpen(this.#followed(connectionId), remote);
     if (!open) return;
     this.#remove(open);
     this.#keep(open, time, 'closed');
   }
 
   /** What a connection's client metadata said it was (its line is on the connection's thread). */
-  appName(connectionId: number | undefined, remote: string, appName: string): void {
+  appName(connectionId: number | undefined, remote: RemoteText, appName: string): void {
     if (connectionId === undefined) return;
-    const open = findOpen(this.#open.get(connectionId), remote);
+    const open = findOpen(this.#followed(connectionId), remote);
     if (open) open.appName = appName;
   }
 
@@ -127,6 +137,8 @@ export class ConnectionLifetimes {
       before.sameNumber = open.sameNumber;
     }
     this.#budget.open--;
+    const bits = open.connectionId & 0xffff;
+    if (this.#byLowBits[bits]! < 255) this.#byLowBits[bits]!--;
   }
 
   #keep(open: Open, closed: number, end: Lived['end']): void {
@@ -154,9 +166,18 @@ export class ConnectionLifetimes {
 }
 
 /** The open connection of this remote among those of one number, from the first of them. */
-function findOpen(first: Open | undefined, remote: string): Open | undefined {
+function findOpen(first: Open | undefined, remote: RemoteText): Open | undefined {
+  if (typeof remote === 'string') {
+    let open = first;
+    while (open !== undefined && open.remote !== remote) open = open.sameNumber;
+    return open;
+  }
+  return findOpenAt(first, remote);
+}
+
+function findOpenAt(first: Open | undefined, remote: TextPlace): Open | undefined {
   let open = first;
-  while (open !== undefined && open.remote !== remote) open = open.sameNumber;
+  while (open !== undefined && !remote.equals(open.remote)) open = open.sameNumber;
   return open;
 }
 

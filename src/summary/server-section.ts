@@ -5,13 +5,15 @@
  * operations', events' and connections' attributes are read.
  */
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
+import { ConnectionAttributes, readConnectionAttributes } from '../parse/connection-attributes.js';
 import { attrNumber, attrValue } from '../parse/record-attributes.js';
-import { CONNECTION_ACCEPTED_ID, CONNECTION_ENDED_ID, connectionEventOf } from '../parse/server-connection.js';
+import { TextPlace } from '../parse/text-place.js';
+import { CONNECTION_ACCEPTED_ID, CONNECTION_ENDED_ID, connectionEventOf, threadConnectionNumber } from '../parse/server-connection.js';
 import { APPLIED_OP_ID, SLOW_QUERY_ID, SLOW_TRANSACTION_ID } from '../parse/server-operation.js';
 import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { CLIENT_METADATA_ID, ClientConnections } from './client-connections.js';
-import { ConnectionLifetimes, connectionNumber, type OpenBudget } from './connection-lifetimes.js';
+import { ConnectionLifetimes, type OpenBudget } from './connection-lifetimes.js';
 import { counted } from './counted.js';
 import { isoString } from './iso-string.js';
 import { messageShape } from './message-shape.js';
@@ -24,8 +26,8 @@ import type { LongLivedConnection, ServerSummary } from './summary.js';
 import { MAX_COMPONENTS, MAX_LONG_LIVED_CONNECTIONS, MAX_SERVER_MESSAGES, MAX_SEVERITIES } from './summary-limits.js';
 import type { SectionCounter } from './section-counter.js';
 
-/** Slow queries, oplog entries applied slowly on secondaries, slow transactions; text lines have no id. */
-const SLOW_OPERATION_IDS = new Set([SLOW_QUERY_ID, APPLIED_OP_ID, SLOW_TRANSACTION_ID]);
+/** Slow queries, oplog entries applied slowly on secondaries, slow transactions (compared, not looked up: every line asks); text lines have no id. */
+const isSlowOperationId = (id: number): boolean => id === SLOW_QUERY_ID || id === APPLIED_OP_ID || id === SLOW_TRANSACTION_ID;
 const ELECTION = /election succeeded|starting an election|running for election|election failed|lost election|not electing self|stepping down from primary|stepdown/i;
 const RESTART = /^MongoDB starting|SERVER RESTARTED/;
 /** A text line's `connection accepted from 10.0.0.1:5 #26705 (…)`: the connection's number. */
@@ -37,7 +39,7 @@ const TEXT_ACCEPTED_NUMBER = / #(\d+) /;
  */
 function connectionIdOf(record: LogRecord, opened: boolean): number | undefined {
   if (record.id === CONNECTION_ACCEPTED_ID || record.id === CONNECTION_ENDED_ID) return attrNumber(record, 'connectionId');
-  if (!opened) return connectionNumber(record.context);
+  if (!opened) return threadConnectionNumber(record);
   const number = TEXT_ACCEPTED_NUMBER.exec(record.message)?.[1];
   return number === undefined ? undefined : Number(number);
 }
@@ -87,6 +89,10 @@ export class ServerSection implements SectionCounter {
   #lastLifetimes: { member: MemberStats; lifetimes: ConnectionLifetimes } | undefined;
   /** The connections followed at once, over all members (MAX_OPEN_CONNECTIONS in all). */
   readonly #openBudget: OpenBudget = { open: 0 };
+  /** A connection line's attributes and remote where they stand, reused from line to line. */
+  readonly #connection = new ConnectionAttributes();
+  readonly #readConnection = (bytes: Buffer, headEnd: number, end: number, escaped: boolean): boolean => readConnectionAttributes(bytes, headEnd, end, escaped, this.#connection);
+  readonly #remote = new TextPlace();
 
   constructor(members = new ReplicaMembers()) {
     this.#members = members;
@@ -108,15 +114,10 @@ export class ServerSection implements SectionCounter {
     if (held && !held.value) held.value = { id, msg: template ?? message, severity, meaning };
     if (rank <= WARN_RANK && template !== '') this.#problems.add(id ?? `text:${template}`, id, template ?? message, severity, rank, time);
     if (rank <= ERROR_RANK) member.error(time, id === null ? message : `${id}: ${message}`);
-    const connection = connectionEventOf(record);
-    if (connection) {
-      if (connection.opened) this.#connections.opened++;
-      else this.#connections.closed++;
-      const open = connection.open;
-      if (open !== undefined && open > this.#connections.peak) this.#connections.peak = open;
-      const remote = this.#clients.connection(record, connection.opened);
-      if (connection.opened) this.#lifetimesOf(member).opened(connectionIdOf(record, true), remote, time);
-      else this.#lifetimesOf(member).ended(connectionIdOf(record, false), remote, time);
+    const connection = id === CONNECTION_ACCEPTED_ID || id === CONNECTION_ENDED_ID ? this.#connectionInBytes(record) : undefined;
+    if (connection) this.#connectionAt(connection, id === CONNECTION_ACCEPTED_ID, member, time);
+    else if (this.#connectionLine(record, member, time)) {
+      // Counted, read one attribute at a time.
     } else if (meaning.restart) {
       const at = time ?? Number.NaN;
       if (!(Math.abs(at - member.lastRestartLine) < RESTART_MERGE_MS)) {
@@ -128,14 +129,45 @@ export class ServerSection implements SectionCounter {
       this.#lifetimesOf(member).restart(time);
     } else if (id === CLIENT_METADATA_ID || (id === null && record.component === 'NETWORK')) {
       const client = this.#clients.add(record);
-      if (client?.appName !== undefined) this.#lifetimesOf(member).appName(connectionNumber(record.context), client.remote, client.appName);
+      if (client?.appName !== undefined) this.#lifetimesOf(member).appName(threadConnectionNumber(record), client.remote, client.appName);
     } else if (id === BUILD_INFO_ID || (id === null && record.component === 'CONTROL' && message.startsWith('db version'))) this.#startedVersion(record, time, member);
     const replication = this.#replication.add(record, time, meaning.election, member.name);
     if (replication?.kind === 'state') member.state(time, replication.from, replication.to!);
     else if (replication?.kind === 'election') member.election(time, message);
     // Other lines' attributes are never read: most lines are counted by their head alone.
-    if (id !== null && !SLOW_OPERATION_IDS.has(id)) return;
+    if (id !== null && !isSlowOperationId(id)) return;
     if (this.#slow.add(record, time, source)) member.slowOperations++;
+  }
+
+  /** A 4.4+ connection line's attributes read in one pass over its bytes; undefined when they can't be read so. */
+  #connectionInBytes(record: LogRecord): ConnectionAttributes | undefined {
+    return record.attributes?.inBytes?.(this.#readConnection) === true ? this.#connection : undefined;
+  }
+
+  /** A connection line read by readConnectionAttributes: what #connectionLine does, from its places. */
+  #connectionAt(connection: ConnectionAttributes, opened: boolean, member: MemberStats, time: number | undefined): void {
+    if (opened) this.#connections.opened++;
+    else this.#connections.closed++;
+    if (connection.connectionCount > this.#connections.peak) this.#connections.peak = connection.connectionCount;
+    this.#clients.connectionAt(connection.bytes, connection.remoteStart, connection.hostEnd, opened);
+    const remote = this.#remote;
+    remote.set(connection.bytes, connection.remoteStart, connection.remoteEnd);
+    if (opened) this.#lifetimesOf(member).opened(connection.connectionId, remote, time);
+    else this.#lifetimesOf(member).ended(connection.connectionId, remote, time);
+  }
+
+  /** A connection line read one attribute at a time (any line the connection events know); false for another line. */
+  #connectionLine(record: LogRecord, member: MemberStats, time: number | undefined): boolean {
+    const connection = connectionEventOf(record);
+    if (!connection) return false;
+    if (connection.opened) this.#connections.opened++;
+    else this.#connections.closed++;
+    const open = connection.open;
+    if (open !== undefined && open > this.#connections.peak) this.#connections.peak = open;
+    const remote = this.#clients.connection(record, connection.opened);
+    if (connection.opened) this.#lifetimesOf(member).opened(connectionIdOf(record, true), remote, time);
+    else this.#lifetimesOf(member).ended(connectionIdOf(record, false), remote, time);
+    return true;
   }
 
   /** The version a restart started: build info written within RESTART_MERGE_MS of its start lines (else it is a log rotation's, not a start's). */
