@@ -17,6 +17,11 @@ export class TextPlace {
     this.end = end;
   }
 
+  /** Lets go of the line's bytes (so its input chunk can be freed before the next line). */
+  clear(): void {
+    this.set(EMPTY, 0, 0);
+  }
+
   /** The text, decoded (UTF-8). */
   text(): string {
     return this.bytes.toString('utf8', this.start, this.end);

@@ -39,7 +39,9 @@ export class ByteKeyed<V> {
   /** The value of the text in bytes[start, end) (UTF-8). */
   get(bytes: Buffer, start: number, end: number): V {
     const length = end - start;
-    let hash = 0x811c9dc5;
+    // As an int32 from the start, as the table stores it: an empty key (no byte to mix in) must
+    // hash to what was stored for it.
+    let hash = 0x811c9dc5 | 0;
     for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
     const slots = this.#slots;
     const keys = this.#keys;

@@ -169,7 +169,15 @@ export class ClientConnections {
   #hostOf(remote: TextPlace): Host {
     const host = this.#host;
     remoteHostPlace(remote.bytes, remote.start, remote.end, host);
-    return this.#hosts.get(host.bytes, host.start, host.end);
+    const known = this.#hosts.get(host.bytes, host.start, host.end);
+    host.clear();
+    return known;
+  }
+
+  /** The line in hand is done with: its bytes are let go (what `add` said of it is no longer good). */
+  lineDone(): void {
+    this.#remote.clear();
+    this.#said.remote = UNKNOWN;
   }
 
   /**
@@ -219,8 +227,9 @@ export class ClientConnections {
       this.#metadataRecord = record;
       const doc = this.#doc;
       const metadata = this.#docs.get(doc.bytes, doc.start, doc.end);
-      // The record is read only within the lookup: not held past its line.
+      // The record and its bytes are read only within the lookup: not held past its line.
       this.#metadataRecord = undefined;
+      doc.clear();
       return metadata;
     }
     const doc = attrValueText(record, 'doc');

@@ -28,6 +28,7 @@ import type { SectionCounter } from './section-counter.js';
 
 /** Slow queries, oplog entries applied slowly on secondaries, slow transactions (compared, not looked up: every line asks); text lines have no id. */
 const isSlowOperationId = (id: number): boolean => id === SLOW_QUERY_ID || id === APPLIED_OP_ID || id === SLOW_TRANSACTION_ID;
+const NO_BYTES = Buffer.alloc(0);
 const ELECTION = /election succeeded|starting an election|running for election|election failed|lost election|not electing self|stepping down from primary|stepdown/i;
 const RESTART = /^MongoDB starting|SERVER RESTARTED/;
 /** A text line's `connection accepted from 10.0.0.1:5 #26705 (…)`: the connection's number. */
@@ -130,6 +131,7 @@ export class ServerSection implements SectionCounter {
     } else if (id === CLIENT_METADATA_ID || (id === null && record.component === 'NETWORK')) {
       const client = this.#clients.add(record);
       if (client?.appName !== undefined) this.#lifetimesOf(member).appName(threadConnectionNumber(record), client.remote, client.appName);
+      this.#clients.lineDone();
     } else if (id === BUILD_INFO_ID || (id === null && record.component === 'CONTROL' && message.startsWith('db version'))) this.#startedVersion(record, time, member);
     const replication = this.#replication.add(record, time, meaning.election, member.name);
     if (replication?.kind === 'state') member.state(time, replication.from, replication.to!);
@@ -154,6 +156,9 @@ export class ServerSection implements SectionCounter {
     remote.set(connection.bytes, connection.remoteStart, connection.remoteEnd);
     if (opened) this.#lifetimesOf(member).opened(connection.connectionId, remote, time);
     else this.#lifetimesOf(member).ended(connection.connectionId, remote, time);
+    // The line's bytes are let go: its input chunk is not held until the next connection line.
+    remote.clear();
+    connection.bytes = NO_BYTES;
   }
 
   /** A connection line read one attribute at a time (any line the connection events know); false for another line. */

@@ -170,6 +170,19 @@ test('ByteKeyed under many texts of one length: each found again as a Map of str
   }
 });
 
+// From a review: the empty text's hash (no byte mixed in) was not the int32 the table stores,
+// so an empty remote (`"remote":""`) took a new entry on every line, until the limit left no
+// room for real hosts.
+test('ByteKeyed finds the empty text again: it takes one entry, not one a lookup', (t) => {
+  let made = 0;
+  const keyed = new ByteKeyed<number>(3, () => ++made);
+  const bytes = Buffer.from('10.0.0.1');
+  for (let i = 0; i < 10; i++) t.is(keyed.get(bytes, 0, 0), 1);
+  t.is(keyed.get(bytes, 0, bytes.length), 2);
+  t.is(keyed.get(bytes, 0, bytes.length), 2);
+  t.is(made, 2);
+});
+
 test('TextPlace.equals is string equality, beyond ASCII too', (t) => {
   const pairs: [string, string][] = [['10.0.0.1:5', '10.0.0.1:5'], ['10.0.0.1:5', '10.0.0.1:6'], ['10.0.0.1:5', '10.0.0.1:55'], ['10.0.0.1:55', '10.0.0.1:5'], ['', ''], ['', 'a'], ['hôte:1', 'hôte:1'], ['hôte:1', 'hote:1'], ['hote:1', 'hôte:1']];
   for (const [bytesText, text] of pairs) {
