@@ -179,7 +179,23 @@ export class HeldFile implements FileIdentity {
   /** Whether the file still holds, before `position`, what was read there: its last bytes and its first. */
   #sameBytesBefore(position: number): boolean {
     if (position === 0) return true;
-    return this.#marker.foundIn(this.fd, position) && (this.#headLength === 0 || this.startsLike(this.fd));
+    return this.#marker.foundIn(this.fd, position) && this.#startsAsRead();
+  }
+
+  /**
+   * Whether the file still starts with the bytes of its first KiB that lie before the read
+   * position. The head may reach past it (read at open from a file resumed at a position
+   * within its first KiB): those bytes were never delivered, and a file cut back to the
+   * position is not rewritten.
+   */
+  #startsAsRead(): boolean {
+    const length = Math.min(this.#headLength, this.position);
+    if (length === 0) return true;
+    try {
+      return fs.readSync(this.fd, headScratch, 0, length, 0) === length && headScratch.compare(this.#head, 0, length, 0, length) === 0;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -305,7 +321,7 @@ export class HeldFile implements FileIdentity {
     let lead = this.#marker.length;
     // The bytes before the position can match by chance after a truncation and a rewrite past
     // it (lines whose last 256 bytes are alike); the file's first bytes, read once, tell too.
-    if (lead > 0 && this.#headLength > 0 && !this.startsLike(this.fd)) return -1;
+    if (lead > 0 && !this.#startsAsRead()) return -1;
     let total = 0;
     let last = 0;
     while (total < budget) {

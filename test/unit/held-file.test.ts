@@ -1,0 +1,78 @@
+/**
+ * HeldFile's checks that a file was changed under it, on real files: appends are never taken
+ * for a rewrite, whatever the head read at open holds; a rewrite to the size read, lines ending
+ * alike, is.
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { HeldFile } from '../../src/follow/held-file.js';
+import { tempDir } from '../_helpers/sidecar-process.js';
+
+/** A file held at `from`, its lines collected as text. */
+function held(file: string, from: number | 'end'): { file: HeldFile; lines: string[] } {
+  const lines: string[] = [];
+  const sink = (bytes: Buffer, start: number, end: number): void => {
+    lines.push(bytes.toString('utf8', start, end));
+  };
+  return { file: HeldFile.open(file, 'current', from, 0, { maxLineBytes: 1 << 20, sink }), lines };
+}
+
+/** A modification time the file has not had: a look compares its bytes again. */
+const touchLater = (file: string, seconds: number): void => fs.utimesSync(file, new Date(), new Date(Date.now() + seconds * 1000));
+
+// From a review: resumed at a position within its first KiB, the head read at open held bytes
+// past the position; a file cut back to the position was taken for one rewritten, and its
+// delivered lines read again.
+test('resumed within its first KiB, then cut back to the position: not rewritten; lines appended after it are read on', (t) => {
+  const file = path.join(tempDir('held-file'), 'mongodb.log');
+  const first = 'line 1\nline 2\nline 3\n';
+  fs.writeFileSync(file, `${first}${'unread line\n'.repeat(20)}`);
+  const { file: resumed, lines } = held(file, Buffer.byteLength(first));
+  fs.truncateSync(file, Buffer.byteLength(first));
+  touchLater(file, 5);
+  const stat = fs.statSync(file);
+  t.false(resumed.rewrittenInPlace(stat.size, stat.mtimeMs, Date.now()));
+  fs.appendFileSync(file, 'line 4\nline 5\n');
+  t.false(resumed.truncated(fs.statSync(file).size));
+  t.true(resumed.read(1 << 20, Date.now()) > 0);
+  t.deepEqual(lines, ['line 4', 'line 5']);
+  resumed.close();
+});
+
+test('appended to from empty, from its end and from a position within its first KiB: never taken for rewritten', (t) => {
+  const dir = tempDir('held-file');
+  for (const [name, initial, from] of [
+    ['empty', '', 0],
+    ['end', 'a\nb\n', 'end'],
+    ['inside', 'a\nb\nc\nd\n', 2],
+  ] as const) {
+    const file = path.join(dir, `${name}.log`);
+    fs.writeFileSync(file, initial);
+    const { file: h } = held(file, from);
+    for (let i = 0; i < 200; i++) {
+      fs.appendFileSync(file, `${name} line ${i} ${'x'.repeat(i % 50)}\n`);
+      const stat = fs.statSync(file);
+      t.false(h.truncated(stat.size), `${name}: append ${i} taken for a truncation`);
+      t.not(h.read(1 << 20, Date.now()), -1, `${name}: append ${i} read as changed under us`);
+      const after = fs.statSync(file);
+      t.false(h.rewrittenInPlace(after.size, after.mtimeMs + 1, Date.now()), `${name}: append ${i} taken for a rewrite`);
+    }
+    h.close();
+  }
+});
+
+test('written again to exactly the size read, lines ending alike: rewritten', (t) => {
+  const file = path.join(tempDir('held-file'), 'mongodb.log');
+  const line = (prefix: string, n: number): string => `${prefix} ${String(n).padStart(6, '0')} ${'x'.repeat(900)}\n`;
+  fs.writeFileSync(file, Array.from({ length: 20 }, (_, i) => line('old', i)).join(''));
+  const { file: h, lines } = held(file, 0);
+  h.read(1 << 22, Date.now());
+  t.is(lines.length, 20);
+  fs.writeFileSync(file, Array.from({ length: 20 }, (_, i) => line('new', i)).join(''));
+  touchLater(file, 5);
+  const stat = fs.statSync(file);
+  t.is(stat.size, h.position);
+  t.true(h.rewrittenInPlace(stat.size, stat.mtimeMs, Date.now()));
+  h.close();
+});
