@@ -155,7 +155,7 @@ export class HeldFile implements FileIdentity {
 
   /** Truncated since we last read or looked (see reconcile.ts `isTruncated`): size and bytes. */
   truncated(size: number): boolean {
-    const markerMatches = size < this.position || this.#sameBytesBefore(this.position);
+    const markerMatches = size < this.position || this.#sameBytesBefore();
     const seenMarkerMatches = this.seenSize <= this.position || size < this.seenSize || this.#seenMarker.foundIn(this.fd, this.seenSize);
     return isTruncated({ position: this.position, seenSize: this.seenSize, size, markerMatches, seenMarkerMatches });
   }
@@ -173,13 +173,13 @@ export class HeldFile implements FileIdentity {
     const checked = this.#checkedMtime;
     if (mtimeMs === checked.mtimeMs && checked.at - mtimeMs > SAME_TICK_MS) return false;
     this.#checkedMtime = { mtimeMs, at: now };
-    return !this.#sameBytesBefore(this.position);
+    return !this.#sameBytesBefore();
   }
 
-  /** Whether the file still holds, before `position`, what was read there: its last bytes and its first. */
-  #sameBytesBefore(position: number): boolean {
-    if (position === 0) return true;
-    return this.#marker.foundIn(this.fd, position) && this.#startsAsRead();
+  /** Whether the file still holds, before the read position, what was read there: its last bytes and its first. */
+  #sameBytesBefore(): boolean {
+    if (this.position === 0) return true;
+    return this.#marker.foundIn(this.fd, this.position) && this.#startsAsRead();
   }
 
   /**
