@@ -12,7 +12,7 @@ import { CONNECTION_ACCEPTED_ID, CONNECTION_ENDED_ID, connectionEventOf, threadC
 import { APPLIED_OP_ID, SLOW_QUERY_ID, SLOW_TRANSACTION_ID } from '../parse/server-operation.js';
 import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
-import { CLIENT_METADATA_ID, ClientConnections } from './client-connections.js';
+import { CLIENT_METADATA_ID, ClientConnections, type RemoteText } from './client-connections.js';
 import { ConnectionLifetimes, type OpenBudget } from './connection-lifetimes.js';
 import { counted } from './counted.js';
 import { isoString } from './iso-string.js';
@@ -148,14 +148,10 @@ export class ServerSection implements SectionCounter {
 
   /** A connection line read by readConnectionAttributes: what #connectionLine does, from its places. */
   #connectionAt(connection: ConnectionAttributes, opened: boolean, member: MemberStats, time: number | undefined): void {
-    if (opened) this.#connections.opened++;
-    else this.#connections.closed++;
-    if (connection.connectionCount > this.#connections.peak) this.#connections.peak = connection.connectionCount;
     this.#clients.connectionAt(connection.bytes, connection.remoteStart, connection.hostEnd, opened);
     const remote = this.#remote;
     remote.set(connection.bytes, connection.remoteStart, connection.remoteEnd);
-    if (opened) this.#lifetimesOf(member).opened(connection.connectionId, remote, time);
-    else this.#lifetimesOf(member).ended(connection.connectionId, remote, time);
+    this.#connectionEvent(opened, connection.connectionCount, connection.connectionId, remote, member, time);
     // The line's bytes are let go: its input chunk is not held until the next connection line.
     remote.clear();
     connection.bytes = NO_BYTES;
@@ -165,14 +161,19 @@ export class ServerSection implements SectionCounter {
   #connectionLine(record: LogRecord, member: MemberStats, time: number | undefined): boolean {
     const connection = connectionEventOf(record);
     if (!connection) return false;
-    if (connection.opened) this.#connections.opened++;
-    else this.#connections.closed++;
-    const open = connection.open;
-    if (open !== undefined && open > this.#connections.peak) this.#connections.peak = open;
     const remote = this.#clients.connection(record, connection.opened);
-    if (connection.opened) this.#lifetimesOf(member).opened(connectionIdOf(record, true), remote, time);
-    else this.#lifetimesOf(member).ended(connectionIdOf(record, false), remote, time);
+    this.#connectionEvent(connection.opened, connection.open, connectionIdOf(record, connection.opened), remote, member, time);
     return true;
+  }
+
+  /** A connection opened or ended, however its line was read: counted, and its lifetime followed on its member. */
+  #connectionEvent(opened: boolean, open: number | undefined, connectionId: number | undefined, remote: RemoteText, member: MemberStats, time: number | undefined): void {
+    if (opened) this.#connections.opened++;
+    else this.#connections.closed++;
+    if (open !== undefined && open > this.#connections.peak) this.#connections.peak = open;
+    const lifetimes = this.#lifetimesOf(member);
+    if (opened) lifetimes.opened(connectionId, remote, time);
+    else lifetimes.ended(connectionId, remote, time);
   }
 
   /** The version a restart started: build info written within RESTART_MERGE_MS of its start lines (else it is a log rotation's, not a start's). */
