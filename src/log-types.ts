@@ -1,11 +1,14 @@
 /**
  * The log types a database pod writes, as the sidecar's configuration, its --help and the
- * README read them: a view of the registry of formats (formats/log-formats.ts), where each
- * type is declared once.
+ * README read them: a view of the log types' facts (formats/log-type-facts.ts), where each
+ * type is declared once. Facts only: the sidecar loads no parser.
  */
-import { LOG_FORMATS } from './formats/log-formats.js';
+import { LOG_TYPE_FACTS } from './formats/log-type-facts.js';
+import type { LogTypeFacts } from './formats/log-format.js';
 
-export { SIDECAR_LOG_TYPE } from './formats/log-formats.js';
+export { SIDECAR_LOG_TYPE } from './formats/log-type-facts.js';
+
+const FACTS: readonly LogTypeFacts[] = LOG_TYPE_FACTS;
 
 export interface FileLogType {
   /** The `logType` written in each entry. */
@@ -21,14 +24,14 @@ export interface FileLogType {
 export const DEFAULT_LOG_DIR = '/var/log/mongodb-mms-automation';
 
 /** The files the sidecar follows, in the registry's order. */
-export const FILE_LOG_TYPES: readonly FileLogType[] = LOG_FORMATS.flatMap(({ name, file }) =>
+export const FILE_LOG_TYPES: readonly FileLogType[] = FACTS.flatMap(({ name, file }) =>
   file ? [{ name, envVar: file.variable, defaultFile: file.defaultName, holdsEntries: file.holdsEntries }] : [],
 );
 
 /** Every type a source may carry: the files' types, and the streams' (the agent's stdout). */
 export const KNOWN_LOG_TYPES: readonly string[] = [
   ...FILE_LOG_TYPES.map((t) => t.name),
-  ...LOG_FORMATS.filter((format) => format.stream).map((format) => format.name),
+  ...FACTS.filter((facts) => facts.stream).map((facts) => facts.name),
 ];
 
 export function findFileLogType(name: string): FileLogType | undefined {

@@ -1,11 +1,33 @@
 /**
  * What logtype knows of one log format: one value of this shape per `logType`, in the
  * registry (log-formats.ts), read by every part that treats types differently. Nothing else
- * names a type: a new format is one entry there, its reader, and their tests.
+ * names a type: a new format is one row of facts (log-type-facts.ts), its reading there, its
+ * reader, and their tests.
+ *
+ * A format is facts (plain data: names, file, colours, sections) and reading (code: its record
+ * reader and recognisers). They are declared apart so the sidecar, which needs only the facts,
+ * never loads the parsers.
  */
 import type { RecordReader } from '../parse/record-reader.js';
 
-export interface LogFormat {
+export type LogFormat = LogTypeFacts & LogReading;
+
+/** How a format's lines are read: the parsers' part of a format. */
+export interface LogReading {
+  /** Reads its lines into records. */
+  readonly reader: RecordReader;
+  /** A JSON object without the sidecar's wrapper that this says yes to is an entry of this format (its log is read without a flag). */
+  readonly recognizesObject?: ((object: Record<string, unknown>) => boolean) | undefined;
+  /**
+   * A line of text (not JSON, not an entry) that this says yes to is an entry of this format,
+   * with or without kubectl's or stern's prefix: its log is read without a flag, from its first
+   * line on. A test of the line's head: it runs on every line that is not an entry.
+   */
+  readonly recognizesLine?: ((line: string) => boolean) | undefined;
+}
+
+/** What a format is, as data. */
+export interface LogTypeFacts {
   /** The `logType` its entries carry. */
   readonly name: string;
   /** The short name pretty output labels its lines with; `-t` accepts it too. */
@@ -21,16 +43,6 @@ export interface LogFormat {
   readonly file?: SidecarFile | undefined;
   /** The sidecar may carry it from its stdin (`--stdin-type`): a stream, not a file. */
   readonly stream?: true | undefined;
-  /** Reads its lines into records. */
-  readonly reader: RecordReader;
-  /** A JSON object without the sidecar's wrapper that this says yes to is an entry of this format (its log is read without a flag). */
-  readonly recognizesObject?: ((object: Record<string, unknown>) => boolean) | undefined;
-  /**
-   * A line of text (not JSON, not an entry) that this says yes to is an entry of this format,
-   * with or without kubectl's or stern's prefix: its log is read without a flag, from its first
-   * line on. A test of the line's head: it runs on every line that is not an entry.
-   */
-  readonly recognizesLine?: ((line: string) => boolean) | undefined;
   /**
    * Its records may go on over several physical lines: a line of this type that its reader does
    * not read (no head of its own) continues the record before it from the same source (the
