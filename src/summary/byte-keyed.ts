@@ -20,6 +20,8 @@ export class ByteKeyed<V> {
   /** Each key's hash, start in #pool and length. */
   readonly #keys: Int32Array;
   #pool: Buffer;
+  /** The pool's bytes as a view, read four at a time (made again when the pool grows). */
+  #poolView: DataView;
   #poolEnd = 0;
   readonly #values: V[] = [];
 
@@ -34,21 +36,21 @@ export class ByteKeyed<V> {
     this.#mask = size - 1;
     this.#keys = new Int32Array(3 * limit);
     this.#pool = Buffer.alloc(Math.min(4096, this.#maxPool));
+    this.#poolView = viewOf(this.#pool, true);
   }
 
   /** The value of the text in bytes[start, end) (UTF-8). */
   get(bytes: Buffer, start: number, end: number): V {
     const length = end - start;
-    // As an int32 from the start, as the table stores it: an empty key (no byte to mix in) must
-    // hash to what was stored for it.
-    let hash = 0x811c9dc5 | 0;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+    const view = viewOf(bytes);
+    const at = bytes.byteOffset + start;
+    const hash = hashOf(view, at, length);
     const slots = this.#slots;
     const keys = this.#keys;
     let slot = hash & this.#mask;
     for (let index = slots[slot]!; index !== EMPTY; index = slots[slot]!) {
-      const at = 3 * index;
-      if (keys[at] === hash && keys[at + 2] === length && equalBytes(this.#pool, keys[at + 1]!, bytes, start, length)) return this.#values[index]!;
+      const key = 3 * index;
+      if (keys[key] === hash && keys[key + 2] === length && equalBytes(this.#poolView, keys[key + 1]!, view, at, length)) return this.#values[index]!;
       slot = (slot + 1) & this.#mask;
     }
     const value = this.#make(bytes.toString('utf8', start, end));
@@ -73,13 +75,56 @@ export class ByteKeyed<V> {
     const pool = Buffer.alloc(Math.min(this.#maxPool, Math.max(needed, 2 * this.#pool.length)));
     this.#pool.copy(pool, 0, 0, this.#poolEnd);
     this.#pool = pool;
+    this.#poolView = viewOf(pool, true);
     return true;
   }
 }
 
-/** True when pool[at, at + length) and bytes[start, start + length) are the same bytes. */
-function equalBytes(pool: Buffer, at: number, bytes: Buffer, start: number, length: number): boolean {
-  for (let i = 0; i < length; i++) if (pool[at + i] !== bytes[start + i]) return false;
-  return true;
+/**
+ * A view of the memory under `bytes`, so a key's bytes are read four at a time. The lines of a
+ * stream lie in one or two buffers reused for good (its input chunks): the last one's view is
+ * kept, as making a new one costs more than comparing (it holds at most that one buffer).
+ * `own`: a view of a buffer of one's own, not kept.
+ */
+let lastBuffer: ArrayBufferLike | undefined;
+let lastView: DataView | undefined;
+function viewOf(bytes: Buffer, own = false): DataView {
+  if (own) return new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  if (bytes.buffer !== lastBuffer) {
+    lastBuffer = bytes.buffer;
+    lastView = new DataView(bytes.buffer);
+  }
+  return lastView!;
 }
 
+/**
+ * The hash of view[at, at + length): four bytes a step (murmur3's mixing, then its finish, so
+ * the low bits the table takes depend on every byte), the last few one by one. The same bytes
+ * hash alike wherever they lie. An int32, as the table stores it: the empty key too.
+ */
+function hashOf(view: DataView, at: number, length: number): number {
+  let hash = length | 0;
+  const end = at + length;
+  let i = at;
+  for (const last = end - 3; i < last; i += 4) {
+    let word = Math.imul(view.getInt32(i, true), 0xcc9e2d51);
+    word = Math.imul((word << 15) | (word >>> 17), 0x1b873593);
+    hash ^= word;
+    hash = (hash << 13) | (hash >>> 19);
+    hash = (Math.imul(hash, 5) + 0xe6546b64) | 0;
+  }
+  for (; i < end; i++) hash = Math.imul(hash ^ view.getUint8(i), 0x01000193);
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  return hash ^ (hash >>> 16);
+}
+
+/** True when pool[at, at + length) and bytes[start, start + length) are the same bytes (four at a time). */
+function equalBytes(pool: DataView, at: number, bytes: DataView, start: number, length: number): boolean {
+  let i = 0;
+  for (const last = length - 3; i < last; i += 4) if (pool.getInt32(at + i, true) !== bytes.getInt32(start + i, true)) return false;
+  for (; i < length; i++) if (pool.getUint8(at + i) !== bytes.getUint8(start + i)) return false;
+  return true;
+}

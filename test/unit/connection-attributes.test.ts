@@ -170,6 +170,29 @@ test('ByteKeyed under many texts of one length: each found again as a Map of str
   }
 });
 
+test('ByteKeyed finds a text again wherever its bytes lie: any length, any offset, another buffer; a text one byte apart is another', (t) => {
+  const made: string[] = [];
+  const keyed = new ByteKeyed<string>(5000, (text) => {
+    made.push(text);
+    return text;
+  });
+  // Lengths around the four-byte steps the bytes are read in, and a client document's.
+  const texts = Array.from({ length: 71 }, (_, length) => Array.from({ length }, (_, i) => String.fromCharCode(0x61 + ((i * 7 + length) % 26))).join(''));
+  const at = (text: string, offset: number): [Buffer, number, number] => {
+    const bytes = Buffer.concat([Buffer.alloc(offset, 0x7c), Buffer.from(text), Buffer.alloc(5, 0x7c)]);
+    return [bytes, offset, offset + text.length];
+  };
+  for (const text of texts) for (let offset = 0; offset < 8; offset++) t.is(keyed.get(...at(text, offset)), text, `${text.length} at ${offset}`);
+  t.deepEqual(made, texts, 'each text made once, found again at every other offset');
+  // The same text with one byte changed, at each place: a text of its own.
+  const long = texts[70]!;
+  for (let i = 0; i < long.length; i++) {
+    const other = `${long.slice(0, i)}#${long.slice(i + 1)}`;
+    t.is(keyed.get(...at(other, i % 8)), other, `byte ${i}`);
+  }
+  t.is(made.length, texts.length + long.length);
+});
+
 // From a review: the empty text's hash (no byte mixed in) was not the int32 the table stores,
 // so an empty remote (`"remote":""`) took a new entry on every line, until the limit left no
 // room for real hosts.
