@@ -45,26 +45,44 @@ export class ByteKeyed<V> {
     const view = viewOf(bytes);
     const at = bytes.byteOffset + start;
     const hash = hashOf(view, at, length);
-    const slots = this.#slots;
-    const keys = this.#keys;
-    let slot = hash & this.#mask;
-    for (let index = slots[slot]!; index !== EMPTY; index = slots[slot]!) {
-      const key = 3 * index;
-      if (keys[key] === hash && keys[key + 2] === length && equalBytes(this.#poolView, keys[key + 1]!, view, at, length)) return this.#values[index]!;
-      slot = (slot + 1) & this.#mask;
-    }
+    const slot = this.#slotOf(view, at, length, hash);
+    const found = this.#slots[slot]!;
+    if (found !== EMPTY) return this.#values[found]!;
     const value = this.#make(bytes.toString('utf8', start, end));
     const index = this.#values.length;
     if (index < this.#limit && this.#room(length)) {
+      const keys = this.#keys;
       keys[3 * index] = hash;
       keys[3 * index + 1] = this.#poolEnd;
       keys[3 * index + 2] = length;
       bytes.copy(this.#pool, this.#poolEnd, start, end);
       this.#poolEnd += length;
       this.#values.push(value);
-      slots[slot] = index;
+      this.#slots[slot] = index;
     }
     return value;
+  }
+
+  /** The value of the text in bytes[start, end) if it is kept; undefined otherwise (nothing is made). */
+  known(bytes: Buffer, start: number, end: number): V | undefined {
+    const view = viewOf(bytes);
+    const at = bytes.byteOffset + start;
+    const length = end - start;
+    const found = this.#slots[this.#slotOf(view, at, length, hashOf(view, at, length))]!;
+    return found === EMPTY ? undefined : this.#values[found];
+  }
+
+  /** The slot of the key view[at, at + length) of this hash: where it is kept, else the empty slot it would take. */
+  #slotOf(view: DataView, at: number, length: number, hash: number): number {
+    const slots = this.#slots;
+    const keys = this.#keys;
+    let slot = hash & this.#mask;
+    for (let index = slots[slot]!; index !== EMPTY; index = slots[slot]!) {
+      const key = 3 * index;
+      if (keys[key] === hash && keys[key + 2] === length && equalBytes(this.#poolView, keys[key + 1]!, view, at, length)) return slot;
+      slot = (slot + 1) & this.#mask;
+    }
+    return slot;
   }
 
   /** True when the pool holds `length` more bytes (grown up to its bound). */
