@@ -101,16 +101,22 @@ export class ByteKeyed<V> {
 /**
  * A view of the memory under `bytes`, so a key's bytes are read four at a time. The lines of a
  * stream lie in one or two buffers reused for good (its input chunks): the last one's view is
- * kept, as making a new one costs more than comparing (it holds at most that one buffer).
- * `own`: a view of a buffer of one's own, not kept.
+ * kept, as making a new one costs more than comparing, and so is the last Buffer asked about
+ * (the lines of a chunk come one after another, and asking a Buffer for its memory is a call
+ * into the engine). It holds at most that one chunk. `own`: a view of a buffer of one's own,
+ * not kept.
  */
+let lastBytes: Buffer | undefined;
 let lastBuffer: ArrayBufferLike | undefined;
 let lastView: DataView | undefined;
 function viewOf(bytes: Buffer, own = false): DataView {
   if (own) return new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  if (bytes.buffer !== lastBuffer) {
-    lastBuffer = bytes.buffer;
-    lastView = new DataView(bytes.buffer);
+  if (bytes !== lastBytes) {
+    lastBytes = bytes;
+    if (bytes.buffer !== lastBuffer) {
+      lastBuffer = bytes.buffer;
+      lastView = new DataView(bytes.buffer);
+    }
   }
   return lastView!;
 }

@@ -80,6 +80,8 @@ const MAX_KNOWN_HOSTS = 4096;
 interface Host {
   readonly ip: string;
   counts: IpCounts | undefined;
+  /** The driver row this host was last counted under: its IP is among that row's already (or the row's IPs were full). */
+  driver: DriverCounts | undefined;
 }
 
 interface IpCounts {
@@ -145,7 +147,7 @@ export class ClientConnections {
   readonly #readPlaces = (bytes: Buffer, headEnd: number, end: number, escaped: boolean): ByteKeyed<Metadata> | undefined =>
     readMetadataPlaces(bytes, headEnd, end, escaped, this.#places) ? this.#docs[escaped ? 1 : 0] : undefined;
   readonly #doc = new TextPlace();
-  readonly #hosts = new ByteKeyed<Host>(MAX_KNOWN_HOSTS, (ip) => ({ ip, counts: undefined }));
+  readonly #hosts = new ByteKeyed<Host>(MAX_KNOWN_HOSTS, (ip) => ({ ip, counts: undefined, driver: undefined }));
   /** The remote of the line in hand, and its host, where they stand: reused from line to line. */
   readonly #remote = new TextPlace();
   readonly #host = new TextPlace();
@@ -251,7 +253,8 @@ export class ClientConnections {
     said.remote = this.#remote;
     said.appName = metadata.appName;
     const { driver, version, appName } = metadata;
-    this.#driver(metadata.key, driver ?? NOT_SAID, version ?? '-', appName ?? '-', this.#hosts.get(bytes, places.remoteStart, places.hostEnd).ip);
+    const host = this.#hosts.get(bytes, places.remoteStart, places.hostEnd);
+    this.#driver(metadata.key, driver ?? NOT_SAID, version ?? '-', appName ?? '-', host.ip, host);
     return true;
   }
 
@@ -278,7 +281,8 @@ export class ClientConnections {
     return metadata;
   }
 
-  #driver(key: string, driver: string, version: string, appName: string, ip: string): void {
+  /** `host`: the IP's host where it is known by its bytes, which remembers the row it was last counted under (a client's connections come from one driver, mostly). */
+  #driver(key: string, driver: string, version: string, appName: string, ip: string, host?: Host): void {
     let counts = this.#drivers.get(key);
     if (!counts) {
       if (this.#drivers.size >= MAX_CLIENT_DRIVERS) {
@@ -288,6 +292,11 @@ export class ClientConnections {
       this.#drivers.set(key, (counts = { driver, version, appName, connections: 0, ips: new Set(), moreIps: false }));
     }
     counts.connections++;
+    if (host) {
+      // The row's IPs only grow: once counted under it, the IP is there, or was one too many.
+      if (host.driver === counts) return;
+      host.driver = counts;
+    }
     if (counts.ips.has(ip)) return;
     if (counts.ips.size < MAX_DRIVER_IPS) counts.ips.add(ip);
     else counts.moreIps = true;
