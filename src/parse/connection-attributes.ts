@@ -9,12 +9,22 @@
  * AttributeReader.number reads (the last `"connectionId":` and `"connectionCount":`). A line
  * in any other shape (another order, an escape or a byte beyond ASCII in the remote, a
  * bracketed IPv6 remote, more than 15 digits) is left to that reference reading: false.
+ *
+ * A client metadata line (51800) starts its attributes alike, `{"remote":"IP:PORT","client":…`,
+ * and ends with its document: readMetadataPlaces finds the remote, its host and where the
+ * document stands, reading only the few short members between (strings, arrays of strings).
+ * The document itself is not read: it is the rest of the attributes, and its caller takes it
+ * only when its bytes are a document the reference reading found before (complete, so it is
+ * the last member); anything else is left to the reference.
  */
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const CLOSE_BRACE = 0x7d;
+const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
 
 /** The bytes a connection line's attributes start and end with, as a line and inside a literal. */
 const SHAPES = [false, true].map((escaped) => {
@@ -44,25 +54,10 @@ export class ConnectionAttributes {
  */
 export function readConnectionAttributes(bytes: Buffer, headEnd: number, end: number, escaped: boolean, into: ConnectionAttributes): boolean {
   const shape = SHAPES[escaped ? 1 : 0]!;
-  const head = shape.head;
-  if (end - headEnd < head.length + 4 || !startsWith(bytes, headEnd, head)) return false;
-  const remoteStart = headEnd + head.length;
-  if (bytes[remoteStart] === OPEN_BRACKET) return false;
-  let firstColon = -1;
-  let lastColon = -1;
-  let i = remoteStart;
-  for (; i < end; i++) {
-    const byte = bytes[i]!;
-    if (byte === QUOTE || byte === BACKSLASH) break;
-    if (byte < 0x20 || byte >= 0x80) return false;
-    if (byte === COLON) {
-      if (firstColon < 0) firstColon = i;
-      lastColon = i;
-    }
-  }
-  // The closing quote: `"`, or `\"` inside a literal (any other backslash is an escape).
-  if (i >= end || (escaped ? bytes[i] !== BACKSLASH || bytes[i + 1] !== QUOTE : bytes[i] !== QUOTE)) return false;
-  const remoteEnd = i;
+  const remoteStart = headEnd + shape.head.length;
+  const remoteEnd = remoteEndAt(bytes, headEnd, end, escaped);
+  if (remoteEnd < 0) return false;
+  const hostEnd = lastHostEnd;
   // The numbers, from the end: `…,"connectionId":N,"connectionCount":M}}`.
   if (bytes[end - 1] !== CLOSE_BRACE || bytes[end - 2] !== CLOSE_BRACE) return false;
   let digitsEnd = end - 2;
@@ -75,10 +70,129 @@ export function readConnectionAttributes(bytes: Buffer, headEnd: number, end: nu
   into.bytes = bytes;
   into.remoteStart = remoteStart;
   into.remoteEnd = remoteEnd;
-  into.hostEnd = portAfter(bytes, firstColon, lastColon, remoteStart, remoteEnd) ? lastColon : remoteEnd;
+  into.hostEnd = hostEnd;
   into.connectionId = digitsValue(bytes, at, digitsEnd);
   into.connectionCount = connectionCount;
   return true;
+}
+
+/** Where a client metadata line's remote, host and document stand; reused from line to line. */
+export class MetadataPlaces {
+  bytes: Buffer = Buffer.alloc(0);
+  remoteStart = 0;
+  remoteEnd = 0;
+  /** The remote without its port (remoteHost): [remoteStart, hostEnd). */
+  hostEnd = 0;
+  /** The rest of the attributes after `"doc":`, up to their closing brace (not included): the document, when it is one. */
+  docStart = 0;
+  docEnd = 0;
+}
+
+/**
+ * Reads where the remote and the document of the client metadata line whose head ends at
+ * bytes[headEnd] and which ends at bytes[end] (`escaped`: inside a literal) stand, into
+ * `into`: `,"attr":{"remote":"IP:PORT"`, then members whose values are strings or arrays of
+ * strings (no escape, control or byte beyond ASCII in them, nor in their keys), then
+ * `"doc":{…}}}` ending the line. False for any other shape (then read them one by one). That
+ * the document is one value, the last, is not checked here: it is, when its bytes are those of
+ * a document the reference reading found.
+ */
+export function readMetadataPlaces(bytes: Buffer, headEnd: number, end: number, escaped: boolean, into: MetadataPlaces): boolean {
+  const remoteEnd = remoteEndAt(bytes, headEnd, end, escaped);
+  if (remoteEnd < 0 || bytes[end - 1] !== CLOSE_BRACE || bytes[end - 2] !== CLOSE_BRACE) return false;
+  const hostEnd = lastHostEnd;
+  const quote = escaped ? 2 : 1;
+  let i = remoteEnd + quote;
+  while (i < end && bytes[i] === COMMA) {
+    const keyStart = i + 1 + quote;
+    const keyEnd = plainStringEnd(bytes, i + 1, end, escaped);
+    if (keyEnd < 0 || bytes[keyEnd + quote] !== COLON) return false;
+    const value = keyEnd + quote + 1;
+    if (keyEnd - keyStart === 3 && bytes[keyStart] === 0x64 && bytes[keyStart + 1] === 0x6f && bytes[keyStart + 2] === 0x63) {
+      // `doc`: an object, the rest of the attributes.
+      if (bytes[value] !== OPEN_BRACE || value >= end - 2) return false;
+      into.bytes = bytes;
+      into.remoteStart = headEnd + SHAPES[escaped ? 1 : 0]!.head.length;
+      into.remoteEnd = remoteEnd;
+      into.hostEnd = hostEnd;
+      into.docStart = value;
+      into.docEnd = end - 2;
+      return true;
+    }
+    i = stringsEnd(bytes, value, end, escaped);
+    if (i < 0) return false;
+  }
+  return false;
+}
+
+/** Where the remote host ends, for the last remote remoteEndAt read. */
+let lastHostEnd = 0;
+
+/**
+ * Where the remote of `,"attr":{"remote":"…` at bytes[headEnd] ends (its closing quote), with
+ * its host's end in lastHostEnd; -1 when the line does not start its attributes so, or the
+ * remote is not plain ASCII without brackets.
+ */
+function remoteEndAt(bytes: Buffer, headEnd: number, end: number, escaped: boolean): number {
+  const head = SHAPES[escaped ? 1 : 0]!.head;
+  if (end - headEnd < head.length + 4 || !startsWith(bytes, headEnd, head)) return -1;
+  const remoteStart = headEnd + head.length;
+  if (bytes[remoteStart] === OPEN_BRACKET) return -1;
+  let firstColon = -1;
+  let lastColon = -1;
+  let i = remoteStart;
+  for (; i < end; i++) {
+    const byte = bytes[i]!;
+    if (byte === QUOTE || byte === BACKSLASH) break;
+    if (byte < 0x20 || byte >= 0x80) return -1;
+    if (byte === COLON) {
+      if (firstColon < 0) firstColon = i;
+      lastColon = i;
+    }
+  }
+  // The closing quote: `"`, or `\"` inside a literal (any other backslash is an escape).
+  if (i >= end || (escaped ? bytes[i] !== BACKSLASH || bytes[i + 1] !== QUOTE : bytes[i] !== QUOTE)) return -1;
+  lastHostEnd = portAfter(bytes, firstColon, lastColon, remoteStart, i) ? lastColon : i;
+  return i;
+}
+
+/**
+ * The string whose opening quote is at bytes[at] (`\"` inside a literal): where its closing
+ * quote is; -1 when there is none, or the string has an escape, a control or a byte beyond ASCII.
+ */
+function plainStringEnd(bytes: Buffer, at: number, end: number, escaped: boolean): number {
+  let i = at;
+  if (escaped) {
+    if (bytes[i] !== BACKSLASH) return -1;
+    i++;
+  }
+  if (bytes[i] !== QUOTE) return -1;
+  for (i++; i < end; i++) {
+    const byte = bytes[i]!;
+    if (byte === BACKSLASH) return escaped && bytes[i + 1] === QUOTE ? i : -1;
+    if (byte === QUOTE) return escaped ? -1 : i;
+    if (byte < 0x20 || byte >= 0x80) return -1;
+  }
+  return -1;
+}
+
+/** After the value at bytes[at], a string or an array of strings (plainStringEnd's): where it ends; -1 for any other value. */
+function stringsEnd(bytes: Buffer, at: number, end: number, escaped: boolean): number {
+  const quote = escaped ? 2 : 1;
+  if (bytes[at] !== OPEN_BRACKET) {
+    const close = plainStringEnd(bytes, at, end, escaped);
+    return close < 0 ? -1 : close + quote;
+  }
+  let i = at + 1;
+  if (bytes[i] === CLOSE_BRACKET) return i + 1;
+  for (;;) {
+    const close = plainStringEnd(bytes, i, end, escaped);
+    if (close < 0) return -1;
+    i = close + quote;
+    if (bytes[i] === CLOSE_BRACKET) return i + 1;
+    if (bytes[i] !== COMMA) return -1;
+    i++;
+  }
 }
 
 /** remoteHost's rule for an ASCII remote without brackets: one colon, not first, with digits after it. */

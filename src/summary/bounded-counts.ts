@@ -7,11 +7,20 @@ export class BoundedCounts<V = undefined, K extends string | number = string> {
   readonly #limit: number;
   readonly #counts = new Map<K, { count: number; value: V }>();
   #other = 0;
-  #lastKey: K | undefined;
-  #lastHeld: { count: number; value: V } | undefined;
+  /**
+   * The keys counted last, and what is held for each (a key counted under "other" is never
+   * among them): looked at before the map, as a log repeats a handful of keys (a server's
+   * components and message ids, line after line).
+   */
+  readonly #recentKeys: (K | undefined)[];
+  readonly #recentHeld: ({ count: number; value: V } | undefined)[];
+  #nextRecent = 0;
 
-  constructor(limit: number) {
+  /** `recent`: how many of the keys counted last are looked at before the map. */
+  constructor(limit: number, recent = 1) {
     this.#limit = limit;
+    this.#recentKeys = new Array<K | undefined>(recent).fill(undefined);
+    this.#recentHeld = new Array<{ count: number; value: V } | undefined>(recent).fill(undefined);
   }
 
   /**
@@ -20,10 +29,13 @@ export class BoundedCounts<V = undefined, K extends string | number = string> {
    * undefined when it was counted under "other".
    */
   add(key: K, valueOf?: () => V): { count: number; value: V } | undefined {
-    // The same key as the last time, often (a log's severities): no lookup.
-    if (key === this.#lastKey && this.#lastHeld) {
-      this.#lastHeld.count++;
-      return this.#lastHeld;
+    const recent = this.#recentKeys;
+    for (let i = 0; i < recent.length; i++) {
+      if (recent[i] === key) {
+        const known = this.#recentHeld[i]!;
+        known.count++;
+        return known;
+      }
     }
     let held = this.#counts.get(key);
     if (held) held.count++;
@@ -31,8 +43,12 @@ export class BoundedCounts<V = undefined, K extends string | number = string> {
       held = { count: 1, value: valueOf?.() as V };
       this.#counts.set(key, held);
     } else this.#other++;
-    this.#lastKey = key;
-    this.#lastHeld = held;
+    if (held) {
+      const at = this.#nextRecent;
+      recent[at] = key;
+      this.#recentHeld[at] = held;
+      this.#nextRecent = at + 1 === recent.length ? 0 : at + 1;
+    }
     return held;
   }
 

@@ -20,6 +20,8 @@ export class ByteKeyed<V> {
   /** Each key's hash, start in #pool and length. */
   readonly #keys: Int32Array;
   #pool: Buffer;
+  /** The pool's bytes as a view, read four at a time (made again when the pool grows). */
+  #poolView: DataView;
   #poolEnd = 0;
   readonly #values: V[] = [];
 
@@ -34,35 +36,53 @@ export class ByteKeyed<V> {
     this.#mask = size - 1;
     this.#keys = new Int32Array(3 * limit);
     this.#pool = Buffer.alloc(Math.min(4096, this.#maxPool));
+    this.#poolView = viewOf(this.#pool, true);
   }
 
   /** The value of the text in bytes[start, end) (UTF-8). */
   get(bytes: Buffer, start: number, end: number): V {
     const length = end - start;
-    // As an int32 from the start, as the table stores it: an empty key (no byte to mix in) must
-    // hash to what was stored for it.
-    let hash = 0x811c9dc5 | 0;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
-    const slots = this.#slots;
-    const keys = this.#keys;
-    let slot = hash & this.#mask;
-    for (let index = slots[slot]!; index !== EMPTY; index = slots[slot]!) {
-      const at = 3 * index;
-      if (keys[at] === hash && keys[at + 2] === length && equalBytes(this.#pool, keys[at + 1]!, bytes, start, length)) return this.#values[index]!;
-      slot = (slot + 1) & this.#mask;
-    }
+    const view = viewOf(bytes);
+    const at = bytes.byteOffset + start;
+    const hash = hashOf(view, at, length);
+    const slot = this.#slotOf(view, at, length, hash);
+    const found = this.#slots[slot]!;
+    if (found !== EMPTY) return this.#values[found]!;
     const value = this.#make(bytes.toString('utf8', start, end));
     const index = this.#values.length;
     if (index < this.#limit && this.#room(length)) {
+      const keys = this.#keys;
       keys[3 * index] = hash;
       keys[3 * index + 1] = this.#poolEnd;
       keys[3 * index + 2] = length;
       bytes.copy(this.#pool, this.#poolEnd, start, end);
       this.#poolEnd += length;
       this.#values.push(value);
-      slots[slot] = index;
+      this.#slots[slot] = index;
     }
     return value;
+  }
+
+  /** The value of the text in bytes[start, end) if it is kept; undefined otherwise (nothing is made). */
+  known(bytes: Buffer, start: number, end: number): V | undefined {
+    const view = viewOf(bytes);
+    const at = bytes.byteOffset + start;
+    const length = end - start;
+    const found = this.#slots[this.#slotOf(view, at, length, hashOf(view, at, length))]!;
+    return found === EMPTY ? undefined : this.#values[found];
+  }
+
+  /** The slot of the key view[at, at + length) of this hash: where it is kept, else the empty slot it would take. */
+  #slotOf(view: DataView, at: number, length: number, hash: number): number {
+    const slots = this.#slots;
+    const keys = this.#keys;
+    let slot = hash & this.#mask;
+    for (let index = slots[slot]!; index !== EMPTY; index = slots[slot]!) {
+      const key = 3 * index;
+      if (keys[key] === hash && keys[key + 2] === length && equalBytes(this.#poolView, keys[key + 1]!, view, at, length)) return slot;
+      slot = (slot + 1) & this.#mask;
+    }
+    return slot;
   }
 
   /** True when the pool holds `length` more bytes (grown up to its bound). */
@@ -73,13 +93,62 @@ export class ByteKeyed<V> {
     const pool = Buffer.alloc(Math.min(this.#maxPool, Math.max(needed, 2 * this.#pool.length)));
     this.#pool.copy(pool, 0, 0, this.#poolEnd);
     this.#pool = pool;
+    this.#poolView = viewOf(pool, true);
     return true;
   }
 }
 
-/** True when pool[at, at + length) and bytes[start, start + length) are the same bytes. */
-function equalBytes(pool: Buffer, at: number, bytes: Buffer, start: number, length: number): boolean {
-  for (let i = 0; i < length; i++) if (pool[at + i] !== bytes[start + i]) return false;
-  return true;
+/**
+ * A view of the memory under `bytes`, so a key's bytes are read four at a time. The lines of a
+ * stream lie in one or two buffers reused for good (its input chunks): the last one's view is
+ * kept, as making a new one costs more than comparing, and so is the last Buffer asked about
+ * (the lines of a chunk come one after another, and asking a Buffer for its memory is a call
+ * into the engine). It holds at most that one chunk. `own`: a view of a buffer of one's own,
+ * not kept.
+ */
+let lastBytes: Buffer | undefined;
+let lastBuffer: ArrayBufferLike | undefined;
+let lastView: DataView | undefined;
+function viewOf(bytes: Buffer, own = false): DataView {
+  if (own) return new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  if (bytes !== lastBytes) {
+    lastBytes = bytes;
+    if (bytes.buffer !== lastBuffer) {
+      lastBuffer = bytes.buffer;
+      lastView = new DataView(bytes.buffer);
+    }
+  }
+  return lastView!;
 }
 
+/**
+ * The hash of view[at, at + length): four bytes a step (murmur3's mixing, then its finish, so
+ * the low bits the table takes depend on every byte), the last few one by one. The same bytes
+ * hash alike wherever they lie. An int32, as the table stores it: the empty key too.
+ */
+function hashOf(view: DataView, at: number, length: number): number {
+  let hash = length | 0;
+  const end = at + length;
+  let i = at;
+  for (const last = end - 3; i < last; i += 4) {
+    let word = Math.imul(view.getInt32(i, true), 0xcc9e2d51);
+    word = Math.imul((word << 15) | (word >>> 17), 0x1b873593);
+    hash ^= word;
+    hash = (hash << 13) | (hash >>> 19);
+    hash = (Math.imul(hash, 5) + 0xe6546b64) | 0;
+  }
+  for (; i < end; i++) hash = Math.imul(hash ^ view.getUint8(i), 0x01000193);
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  return hash ^ (hash >>> 16);
+}
+
+/** True when pool[at, at + length) and bytes[start, start + length) are the same bytes (four at a time). */
+function equalBytes(pool: DataView, at: number, bytes: DataView, start: number, length: number): boolean {
+  let i = 0;
+  for (const last = length - 3; i < last; i += 4) if (pool.getInt32(at + i, true) !== bytes.getInt32(start + i, true)) return false;
+  for (; i < length; i++) if (pool.getUint8(at + i) !== bytes.getUint8(start + i)) return false;
+  return true;
+}

@@ -5,6 +5,7 @@
  * by driver, version and appName, each with how many connections and from which IPs. Only
  * those lines are read; the keys are bounded, those beyond counted in one "(other)" row.
  */
+import { MetadataPlaces, readMetadataPlaces } from '../parse/connection-attributes.js';
 import type { LogRecord } from '../parse/log-record.js';
 import { attrString, attrStringPlace, attrValue, attrValuePlace, attrValueText } from '../parse/record-attributes.js';
 import { TextPlace } from '../parse/text-place.js';
@@ -79,6 +80,8 @@ const MAX_KNOWN_HOSTS = 4096;
 interface Host {
   readonly ip: string;
   counts: IpCounts | undefined;
+  /** The driver row this host was last counted under: its IP is among that row's already (or the row's IPs were full). */
+  driver: DriverCounts | undefined;
 }
 
 interface IpCounts {
@@ -118,6 +121,10 @@ const MAX_METADATA_TEXTS = 1000;
 /** Bytes kept of a document on average (a driver's is a few hundred). */
 const MAX_METADATA_BYTES = 1024;
 
+/** Whether a line read from bytes is inside an entry's literal (AttributeReader.inBytes). */
+const escapedLine = (_bytes: Buffer, _headEnd: number, _end: number, escaped: boolean): boolean => escaped;
+const NO_BYTES = Buffer.alloc(0);
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const member = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
 
@@ -127,11 +134,20 @@ export class ClientConnections {
   readonly #drivers = new Map<string, DriverCounts>();
   #otherDrivers = 0;
   readonly #metadata = new Map<string, Metadata>();
-  /** Documents by their bytes; a new one is read from the record in hand (#metadataRecord). */
-  readonly #docs = new ByteKeyed<Metadata>(MAX_METADATA_TEXTS, () => metadataOf(attrValue(this.#metadataRecord!, 'doc')), MAX_METADATA_BYTES);
+  /**
+   * Documents by their bytes where the reference reading found them, in a line and inside an
+   * entry's literal apart (a document's bytes are one or the other, so a line read in one pass
+   * takes only a document found in its own kind of line); a new one is read from the record in
+   * hand (#metadataRecord).
+   */
+  readonly #docs = [false, true].map(() => new ByteKeyed<Metadata>(MAX_METADATA_TEXTS, () => metadataOf(attrValue(this.#metadataRecord!, 'doc')), MAX_METADATA_BYTES));
   #metadataRecord: LogRecord | undefined;
+  /** A metadata line's places read in one pass over its bytes (readMetadataPlaces), reused from line to line. */
+  readonly #places = new MetadataPlaces();
+  readonly #readPlaces = (bytes: Buffer, headEnd: number, end: number, escaped: boolean): ByteKeyed<Metadata> | undefined =>
+    readMetadataPlaces(bytes, headEnd, end, escaped, this.#places) ? this.#docs[escaped ? 1 : 0] : undefined;
   readonly #doc = new TextPlace();
-  readonly #hosts = new ByteKeyed<Host>(MAX_KNOWN_HOSTS, (ip) => ({ ip, counts: undefined }));
+  readonly #hosts = new ByteKeyed<Host>(MAX_KNOWN_HOSTS, (ip) => ({ ip, counts: undefined, driver: undefined }));
   /** The remote of the line in hand, and its host, where they stand: reused from line to line. */
   readonly #remote = new TextPlace();
   readonly #host = new TextPlace();
@@ -189,6 +205,7 @@ export class ClientConnections {
     const id = record.id;
     const said = this.#said;
     if (id === CLIENT_METADATA_ID) {
+      if (this.#knownInBytes(record)) return said;
       const { driver, version, appName, key } = this.#metadataOf(record);
       let ip: string;
       if (attrStringPlace(record, 'remote', this.#remote)) {
@@ -218,6 +235,30 @@ export class ClientConnections {
   }
 
   /**
+   * A client metadata line read in one pass over its bytes (readMetadataPlaces), when its
+   * document's bytes are those of one the reference reading found before: counted as `add`
+   * counts it, and `said` set. False, and nothing counted, for any other line.
+   */
+  #knownInBytes(record: LogRecord): boolean {
+    const docs = record.attributes?.inBytes?.(this.#readPlaces);
+    if (!docs) return false;
+    const places = this.#places;
+    const bytes = places.bytes;
+    // The line's bytes are let go: its input chunk is not held until the next metadata line.
+    places.bytes = NO_BYTES;
+    const metadata = docs.known(bytes, places.docStart, places.docEnd);
+    if (!metadata) return false;
+    this.#remote.set(bytes, places.remoteStart, places.remoteEnd);
+    const said = this.#said;
+    said.remote = this.#remote;
+    said.appName = metadata.appName;
+    const { driver, version, appName } = metadata;
+    const host = this.#hosts.get(bytes, places.remoteStart, places.hostEnd);
+    this.#driver(metadata.key, driver ?? NOT_SAID, version ?? '-', appName ?? '-', host.ip, host);
+    return true;
+  }
+
+  /**
    * A client metadata line's document: read once a text (metadataOf), known by its bytes where
    * it stands (its text still escaped inside an entry's literal, so no text stands for two
    * documents), else by its text.
@@ -226,7 +267,7 @@ export class ClientConnections {
     if (attrValuePlace(record, 'doc', this.#doc)) {
       this.#metadataRecord = record;
       const doc = this.#doc;
-      const metadata = this.#docs.get(doc.bytes, doc.start, doc.end);
+      const metadata = this.#docs[record.attributes?.inBytes?.(escapedLine) === true ? 1 : 0]!.get(doc.bytes, doc.start, doc.end);
       // The record and its bytes are read only within the lookup: not held past its line.
       this.#metadataRecord = undefined;
       doc.clear();
@@ -240,7 +281,8 @@ export class ClientConnections {
     return metadata;
   }
 
-  #driver(key: string, driver: string, version: string, appName: string, ip: string): void {
+  /** `host`: the IP's host where it is known by its bytes, which remembers the row it was last counted under (a client's connections come from one driver, mostly). */
+  #driver(key: string, driver: string, version: string, appName: string, ip: string, host?: Host): void {
     let counts = this.#drivers.get(key);
     if (!counts) {
       if (this.#drivers.size >= MAX_CLIENT_DRIVERS) {
@@ -250,6 +292,11 @@ export class ClientConnections {
       this.#drivers.set(key, (counts = { driver, version, appName, connections: 0, ips: new Set(), moreIps: false }));
     }
     counts.connections++;
+    if (host) {
+      // The row's IPs only grow: once counted under it, the IP is there, or was one too many.
+      if (host.driver === counts) return;
+      host.driver = counts;
+    }
     if (counts.ips.has(ip)) return;
     if (counts.ips.size < MAX_DRIVER_IPS) counts.ips.add(ip);
     else counts.moreIps = true;

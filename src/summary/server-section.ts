@@ -52,6 +52,8 @@ const TEXT_VERSION = /^db version v(\S+)/;
 const RESTART_MERGE_MS = 10_000;
 const WARN_RANK = levelRank('warn');
 const ERROR_RANK = levelRank('error');
+/** Components and message ids looked at before their maps: a busy server's lines are of a few, interleaved. */
+const RECENT_KEYS = 4;
 /** Messages listed, the most frequent. */
 const TOP_MESSAGES = 15;
 
@@ -72,8 +74,8 @@ const messageMeaning = (message: string): MessageMeaning => ({ restart: RESTART.
 
 export class ServerSection implements SectionCounter {
   readonly #severities = new BoundedCounts(MAX_SEVERITIES);
-  readonly #components = new BoundedCounts(MAX_COMPONENTS);
-  readonly #messages = new BoundedCounts<MessageStats | undefined, number | string>(MAX_SERVER_MESSAGES);
+  readonly #components = new BoundedCounts(MAX_COMPONENTS, RECENT_KEYS);
+  readonly #messages = new BoundedCounts<MessageStats | undefined, number | string>(MAX_SERVER_MESSAGES, RECENT_KEYS);
   readonly #connections = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY };
   readonly #restarts: { at: number; version: string | null; member: MemberStats }[] = [];
   readonly #clients = new ClientConnections();

@@ -3,22 +3,24 @@
  * readConnectionAttributes against stringAfterKey, remoteHost and AttributeReader.number (on
  * every connection line of Hatchet's rs1 and rs2, as lines and inside an entry's literal, and
  * on lines in other shapes, which it must leave to them); remoteHostPlace against remoteHost;
- * ServerRecord.contextNumber against connectionNumber; ByteKeyed against a Map of strings;
- * TextPlace.equals against string equality.
+ * readMetadataPlaces against stringPlaceAfterKey, remoteHost and AttributeReader.valuePlace (on
+ * every client metadata line of rs1 and rs2, and on other shapes), and ClientConnections'
+ * drivers against the documents JSON.parse reads; ServerRecord.contextNumber against
+ * connectionNumber; ByteKeyed against a Map of strings; TextPlace.equals against string equality.
  */
 import path from 'node:path';
 import test from 'ava';
-import { ConnectionAttributes, readConnectionAttributes } from '../../src/parse/connection-attributes.js';
+import { ConnectionAttributes, MetadataPlaces, readConnectionAttributes, readMetadataPlaces } from '../../src/parse/connection-attributes.js';
 import { stringAfterKey, stringPlaceAfterKey } from '../../src/parse/key-string.js';
 import { parseServerLineInBytes } from '../../src/parse/parse-server-line.js';
-import { attrNumber, attrString, attrValuePlace, attrValueText } from '../../src/parse/record-attributes.js';
+import { attrNumber, attrString, attrStringPlace, attrValuePlace, attrValueText } from '../../src/parse/record-attributes.js';
 import { connectionNumber } from '../../src/parse/server-connection.js';
 import { ServerRecord } from '../../src/parse/server-record.js';
 import { TextPlace, placeEquals } from '../../src/parse/text-place.js';
 import { ByteKeyed } from '../../src/summary/byte-keyed.js';
 import { ConnectionLifetimes } from '../../src/summary/connection-lifetimes.js';
 import { MAX_LONG_LIVED_CONNECTIONS } from '../../src/summary/summary-limits.js';
-import { remoteHost, remoteHostPlace } from '../../src/summary/client-connections.js';
+import { ClientConnections, remoteHost, remoteHostPlace } from '../../src/summary/client-connections.js';
 import { literalOf } from '../_helpers/property.js';
 import { readRecords } from '../_helpers/read-records.js';
 import { REAL_DATA } from '../_helpers/sidecar-process.js';
@@ -170,6 +172,29 @@ test('ByteKeyed under many texts of one length: each found again as a Map of str
   }
 });
 
+test('ByteKeyed finds a text again wherever its bytes lie: any length, any offset, another buffer; a text one byte apart is another', (t) => {
+  const made: string[] = [];
+  const keyed = new ByteKeyed<string>(5000, (text) => {
+    made.push(text);
+    return text;
+  });
+  // Lengths around the four-byte steps the bytes are read in, and a client document's.
+  const texts = Array.from({ length: 71 }, (_, length) => Array.from({ length }, (_, i) => String.fromCharCode(0x61 + ((i * 7 + length) % 26))).join(''));
+  const at = (text: string, offset: number): [Buffer, number, number] => {
+    const bytes = Buffer.concat([Buffer.alloc(offset, 0x7c), Buffer.from(text), Buffer.alloc(5, 0x7c)]);
+    return [bytes, offset, offset + text.length];
+  };
+  for (const text of texts) for (let offset = 0; offset < 8; offset++) t.is(keyed.get(...at(text, offset)), text, `${text.length} at ${offset}`);
+  t.deepEqual(made, texts, 'each text made once, found again at every other offset');
+  // The same text with one byte changed, at each place: a text of its own.
+  const long = texts[70]!;
+  for (let i = 0; i < long.length; i++) {
+    const other = `${long.slice(0, i)}#${long.slice(i + 1)}`;
+    t.is(keyed.get(...at(other, i % 8)), other, `byte ${i}`);
+  }
+  t.is(made.length, texts.length + long.length);
+});
+
 // From a review: the empty text's hash (no byte mixed in) was not the int32 the table stores,
 // so an empty remote (`"remote":""`) took a new entry on every line, until the limit left no
 // room for real hosts.
@@ -233,4 +258,107 @@ test("a client metadata line's document stands where valueText reads it, on ever
     }
   }
   t.true(lines >= 100, `${lines} lines`);
+});
+
+/** What readMetadataPlaces read of a metadata line (undefined: left to the reference), and what the reference reads. */
+function bothMetadataReadings(line: string, escaped: boolean) {
+  const { bytes, start, end } = lineIn(line, escaped);
+  const record = parseServerLineInBytes(bytes, start, end, escaped, { contents: line })!;
+  const into = new MetadataPlaces();
+  const read = record.attributes!.inBytes!((b, headEnd, lineEnd, e) => readMetadataPlaces(b, headEnd, lineEnd, e, into));
+  const remote = new TextPlace();
+  const doc = new TextPlace();
+  const reference = {
+    remote: attrStringPlace(record, 'remote', remote) ? remote.text() : undefined,
+    host: attrString(record, 'remote') === undefined ? undefined : remoteHost(attrString(record, 'remote')!),
+    doc: attrValuePlace(record, 'doc', doc) ? [doc.start, doc.end] : undefined,
+  };
+  const fast = read
+    ? { remote: into.bytes.toString('utf8', into.remoteStart, into.remoteEnd), host: into.bytes.toString('utf8', into.remoteStart, into.hostEnd), doc: [into.docStart, into.docEnd] }
+    : undefined;
+  return { fast, reference };
+}
+
+test("every client metadata line of rs1 and rs2 is read in one pass: its remote, host and document where the reference reads them", async (t) => {
+  let lines = 0;
+  for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+    const { records } = await readRecords(path.join(REAL_DATA, file), 'mongodb');
+    for (const { record, contents } of records) {
+      if (record?.id !== 51800) continue;
+      for (const escaped of [false, true]) {
+        const { fast, reference } = bothMetadataReadings(contents, escaped);
+        t.deepEqual(fast, reference, contents);
+        lines++;
+      }
+    }
+  }
+  t.true(lines >= 100, `${lines} lines`);
+});
+
+const metadataHead = '{"t":{"$date":"2026-11-22T03:00:00.041+00:00"},"s":"I",  "c":"NETWORK",  "id":51800,   "ctx":"conn45","msg":"client metadata"';
+const DOC = '{"application":{"name":"mongosh 2.3.1"},"driver":{"name":"nodejs","version":"6.9.0"},"os":{"type":"Linux"}}';
+
+/** Metadata attributes, and whether readMetadataPlaces reads them (else it leaves them to the reference). */
+const metadataShapes: [string, string, boolean][] = [
+  ['7.0', `{"remote":"10.42.0.225:48371","client":"conn45","negotiatedCompressors":[],"doc":${DOC}}`, true],
+  ['4.4, no compressors', `{"remote":"127.0.0.1:5","client":"conn1","doc":${DOC}}`, true],
+  ['compressors', `{"remote":"127.0.0.1:5","client":"conn1","negotiatedCompressors":["snappy","zstd"],"doc":${DOC}}`, true],
+  ['one compressor', `{"remote":"127.0.0.1:5","client":"conn1","negotiatedCompressors":["zlib"],"doc":${DOC}}`, true],
+  ['an empty document', `{"remote":"127.0.0.1:5","client":"conn1","doc":{}}`, true],
+  ['a remote without a port', `{"remote":"anonymous unix socket","client":"conn1","doc":${DOC}}`, true],
+  ['a number before the document', `{"remote":"127.0.0.1:5","client":"conn1","n":1,"doc":${DOC}}`, false],
+  ['an escape in the client', `{"remote":"127.0.0.1:5","client":"co\\"nn1","doc":${DOC}}`, false],
+  ['UTF-8 in the client', `{"remote":"127.0.0.1:5","client":"cönn1","doc":${DOC}}`, false],
+  ['a document that is no object', `{"remote":"127.0.0.1:5","client":"conn1","doc":"x"}`, false],
+  ['no document', `{"remote":"127.0.0.1:5","client":"conn1"}`, false],
+  ['a bracketed IPv6 remote', `{"remote":"[::1]:5","client":"conn1","doc":${DOC}}`, false],
+  ['the remote not first', `{"client":"conn1","remote":"127.0.0.1:5","doc":${DOC}}`, false],
+];
+
+for (const [name, attr, read] of metadataShapes) {
+  for (const escaped of [false, true]) {
+    test(`a client metadata line's places in one pass${escaped ? ', in a literal' : ''}: ${name}`, (t) => {
+      const { fast, reference } = bothMetadataReadings(`${metadataHead},"attr":${attr}}`, escaped);
+      if (read) t.deepEqual(fast, reference);
+      else t.is(fast, undefined);
+    });
+  }
+}
+
+/**
+ * Metadata lines whose places are read in one pass but whose "document" is not one (more
+ * members after it, cut attributes, a document met only in the other kind of line): each is
+ * counted as its parsed document says.
+ */
+test("client metadata lines are counted as their documents say, whichever way they are read", (t) => {
+  const attrs = [
+    `{"remote":"10.0.0.1:5","client":"conn1","doc":${DOC}}`,
+    `{"remote":"10.0.0.2:5","client":"conn2","doc":${DOC}}`,
+    // The same document, then another member: the bytes after "doc": are not the document.
+    `{"remote":"10.0.0.3:5","client":"conn3","doc":${DOC},"doc2":{"driver":{"name":"other"}}}`,
+    // A document beside which the server cut something.
+    `{"remote":"10.0.0.4:5","client":"conn4","doc":${DOC}},"truncated":{"doc":{"os":{"type":"string"}}},"size":{"doc":900}`,
+    `{"remote":"10.0.0.5:5","client":"conn5","doc":{"driver":{"name":"pymongo","version":"4.3.3"}}}`,
+    `{"remote":"10.0.0.6:5","client":"conn6","doc":{"driver":{"name":"pymongo","version":"4.3.3"}}}`,
+    `{"remote":"10.0.0.7:5","client":"conn7","doc":{}}`,
+    `{"remote":"10.0.0.8:5","client":"conn8","doc":{}}`,
+  ];
+  const lines = [false, true].flatMap((escaped) => attrs.map((attr) => ({ line: `${metadataHead},"attr":${attr}}`, escaped })));
+  const clients = new ClientConnections();
+  const expected = new Map<string, { connections: number; ips: Set<string> }>();
+  for (const { line, escaped } of [...lines, ...lines.reverse()]) {
+    const { bytes, start, end } = lineIn(line, escaped);
+    clients.add(parseServerLineInBytes(bytes, start, end, escaped, { contents: line })!);
+    clients.lineDone();
+    const parsed = JSON.parse(line) as { attr: { remote: string; doc: { driver?: { name?: string; version?: string }; application?: { name?: string } } } };
+    const { doc, remote } = parsed.attr;
+    const key = `${doc.driver?.name ?? '(not said)'} ${doc.driver?.version ?? '-'} ${doc.application?.name ?? '-'}`;
+    const row = expected.get(key) ?? { connections: 0, ips: new Set<string>() };
+    row.connections++;
+    row.ips.add(remoteHost(remote));
+    expected.set(key, row);
+  }
+  const drivers = clients.summary().drivers.map((d) => ({ key: `${d.driver} ${d.version} ${d.appName}`, connections: d.connections, ips: d.ips }));
+  const byKey = (a: { key: string }, b: { key: string }): number => (a.key < b.key ? -1 : 1);
+  t.deepEqual(drivers.sort(byKey), [...expected].map(([key, { connections, ips }]) => ({ key, connections, ips: [...ips].sort() })).sort(byKey));
 });

@@ -157,6 +157,33 @@ test('bounded counts: new keys past the limit are counted together', (t) => {
   t.is(counts.other, 2);
 });
 
+test('bounded counts: the keys counted last are counted as the map counts them, each with its one value, past the limit too', (t) => {
+  for (const recent of [1, 2, 4, 7]) {
+    const counts = new BoundedCounts<string, number | string>(6, recent);
+    const expected = new Map<number | string, number>();
+    let other = 0;
+    let seed = recent;
+    for (let i = 0; i < 5000; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      // A handful of keys interleaved (numbers and texts, 0 and -0), and rarer ones past the limit.
+      const pick = seed % 23;
+      const key = pick < 8 ? [22943, 22944, 51800, 'NETWORK', 'ACCESS', 0, -0, 'text:x'][pick]! : pick < 20 ? 22943 + (pick % 3) : `rare ${seed % 97}`;
+      const held = counts.add(key, () => `first ${String(key)} at ${i}`);
+      const mapKey = Object.is(key, -0) ? 0 : key;
+      if (expected.has(mapKey) || expected.size < 6) {
+        expected.set(mapKey, (expected.get(mapKey) ?? 0) + 1);
+        t.is(held?.count, expected.get(mapKey));
+        t.true(held?.value.startsWith(`first ${String(mapKey)} at`));
+      } else {
+        other++;
+        t.is(held, undefined);
+      }
+    }
+    t.deepEqual(new Map(counts.top().map(({ key, count }) => [key, count])), new Map([...expected].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))));
+    t.is(counts.other, other, `recent ${recent}`);
+  }
+});
+
 const shapes: [string, string][] = [
   ['Failed to apply plan 42', 'Failed to apply plan #'],
   ['lsid 9b1e4c4e-6c55-4f5c-9a3e-0c7d5e3f2a11 gone', 'lsid <uuid> gone'],
