@@ -11,7 +11,7 @@ import path from 'node:path';
 import { windowSeconds, type BenchOptions } from './bench-options.js';
 import { fmt } from './measure.js';
 import { SIDECAR_BIN, logDirFiles, pipelineScript, sidecarArgs } from './followers.js';
-import { childOf, rssMb, waitUntilOpen } from './proc-stats.js';
+import { anonymousMb, childOf, rssMb, waitUntilOpen } from './proc-stats.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -37,6 +37,7 @@ const FOLLOWERS: readonly Follower[] = [
 
 interface Running {
   readonly rss: () => number;
+  readonly anonymous: () => number;
   /** The `cat` reading the follower's output. */
   readonly readerPid: number;
   readonly stop: () => Promise<void>;
@@ -53,6 +54,7 @@ async function startWithReader(follower: Follower, dir: string, out: string): Pr
   const done = new Promise<void>((resolve) => reader.on('close', () => resolve()));
   return {
     rss: () => rssMb(child.pid!, follower.group),
+    anonymous: () => anonymousMb(child.pid!, follower.group),
     readerPid: childOf(reader.pid!),
     stop: async () => {
       if (follower.group) process.kill(-child.pid!, 'SIGTERM');
@@ -93,6 +95,27 @@ function readEntries(file: string): { contents: string; entries: number; broken:
 
 const systemCell = (follower: Follower): string => follower.name.replaceAll('|', '\\|');
 
+/** The peaks of a follower's RSS and of its anonymous part, over the samples taken. */
+class PeakMemory {
+  rss = 0;
+  anonymous = 0;
+  readonly #running: Running;
+
+  constructor(running: Running) {
+    this.#running = running;
+  }
+
+  sample(): void {
+    this.rss = Math.max(this.rss, this.#running.rss());
+    this.anonymous = Math.max(this.anonymous, this.#running.anonymous());
+  }
+
+  /** The table's cell: RSS, and its anonymous part in brackets. */
+  get cell(): string {
+    return `${fmt(this.rss, 0)} (${fmt(this.anonymous, 0)})`;
+  }
+}
+
 const under64 = (follower: Follower, peak: number): string => (follower.group ? '' : `under 64: ${peak < 64 ? 'met' : 'NOT met'}`);
 
 /** A 100 MB line with no newline, written in 1 MiB pieces, then ended. */
@@ -103,26 +126,27 @@ async function longLine(follower: Follower): Promise<string> {
     fs.writeFileSync(file, '');
     const out = path.join(dir, 'out');
     const running = await startWithReader(follower, dir, out);
-    let peak = running.rss();
+    const peak = new PeakMemory(running);
+    peak.sample();
     const fd = fs.openSync(file, 'a');
     const chunk = Buffer.alloc(1024 * 1024, 0x61);
     for (let i = 0; i < 100; i++) {
       fs.writeSync(fd, chunk);
       if (i % 10 === 0) await sleep(20);
-      peak = Math.max(peak, running.rss());
+      peak.sample();
     }
     fs.writeSync(fd, '\n');
     fs.closeSync(fd);
     // Until the line is out, ended by its newline (jq holds it whole before it writes it), or 30 s.
     for (let i = 0; i < 300 && (i < 30 || !endsWholeAfter(out, 100 * 1024 * 1024)); i++) {
       await sleep(100);
-      peak = Math.max(peak, running.rss());
+      peak.sample();
     }
     await running.stop();
     const { contents, entries, broken } = readEntries(out);
     const whole = contents.length === 100 * 1024 * 1024 && broken === 0;
     const delivered = `${entries} ${entries === 1 ? 'entry' : 'pieces'}${broken > 0 ? `, ${broken} broken` : ''}, ${whole ? 'the whole line' : 'NOT the whole line'}`;
-    return `| a 100 MB line without newline | ${systemCell(follower)} | ${fmt(peak, 0)} | ${delivered} | ${under64(follower, peak)} |`;
+    return `| a 100 MB line without newline | ${systemCell(follower)} | ${peak.cell} | ${delivered} | ${under64(follower, peak.rss)} |`;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -139,14 +163,14 @@ async function stoppedReader(follower: Follower, seconds: number): Promise<strin
     process.kill(running.readerPid, 'SIGSTOP');
     const fd = fs.openSync(file, 'a');
     let written = 0;
-    let peak = 0;
+    const peak = new PeakMemory(running);
     const started = Date.now();
     while (Date.now() - started < seconds * 1000) {
       let batch = '';
       const due = Math.floor(((Date.now() - started) / 1000) * 10_000);
       for (; written < due; ) batch += `stop-${String(++written).padStart(9, '0')} ${'s'.repeat(180)}\n`;
       fs.writeSync(fd, batch);
-      peak = Math.max(peak, running.rss());
+      peak.sample();
       await sleep(50);
     }
     fs.closeSync(fd);
@@ -154,20 +178,20 @@ async function stoppedReader(follower: Follower, seconds: number): Promise<strin
     const deadline = Date.now() + 60_000;
     const delivered = (): number => (fs.existsSync(out) ? fs.readFileSync(out, 'utf8').split('\n').length - 1 : 0);
     while (delivered() < written && Date.now() < deadline) {
-      peak = Math.max(peak, running.rss());
+      peak.sample();
       await sleep(200);
     }
     const count = delivered();
     await running.stop();
     const lost = `nothing lost: ${count === written ? 'met' : 'NOT met'}`;
-    return `| reader stopped ${seconds} s, 10,000 lines/s written (${written} lines) | ${systemCell(follower)} | ${fmt(peak, 0)} | ${count} of ${written}, ${written - count} lost | ${follower.group ? '' : `${under64(follower, peak)}; ${lost}`} |`;
+    return `| reader stopped ${seconds} s, 10,000 lines/s written (${written} lines) | ${systemCell(follower)} | ${peak.cell} | ${count} of ${written}, ${written - count} lost | ${follower.group ? '' : `${under64(follower, peak.rss)}; ${lost}`} |`;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
 export async function runMemoryBench(options: BenchOptions): Promise<string> {
-  const rows = ['| case | system | peak RSS MB | delivered | target (sidecar) |', '|---|---|---|---|---|'];
+  const rows = ['| case | system | peak RSS MB (anonymous) | delivered | target (sidecar) |', '|---|---|---|---|---|'];
   for (const follower of FOLLOWERS) rows.push(await longLine(follower));
   for (const follower of FOLLOWERS) rows.push(await stoppedReader(follower, windowSeconds(options, 30)));
   return rows.join('\n');

@@ -37,10 +37,23 @@ export function cpuTicks(pid: number, group = false): number {
 
 /** Resident memory in MB, of one process or the sum over its group; 0 when gone. */
 export function rssMb(pid: number, group = false): number {
+  return statusMb(pid, group, /VmRSS:\s+(\d+)/);
+}
+
+/**
+ * The anonymous part of rssMb: the heap, stacks, buffers. The rest is pages of files mapped in
+ * (the node binary's code, shared with every process that runs it and dropped by the kernel
+ * under pressure): a container's memory limit is met or not on this part.
+ */
+export function anonymousMb(pid: number, group = false): number {
+  return statusMb(pid, group, /RssAnon:\s+(\d+)/);
+}
+
+function statusMb(pid: number, group: boolean, field: RegExp): number {
   let kb = 0;
   for (const member of group ? groupMembers(pid) : [pid]) {
     try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${member}/status`, 'utf8'))?.[1] ?? 0);
+      kb += Number(field.exec(fs.readFileSync(`/proc/${member}/status`, 'utf8'))?.[1] ?? 0);
     } catch {
       // gone
     }
