@@ -39,10 +39,17 @@ export class BoundedCounts<V = undefined, K extends string | number = string> {
     }
     let held = this.#counts.get(key);
     if (held) held.count++;
-    else if (this.#counts.size < this.#limit) {
-      held = { count: 1, value: valueOf?.() as V };
-      this.#counts.set(key, held);
-    } else this.#other++;
+    else {
+      // Bumped for every new key, by 0 or 1, not in a branch of its own: V8 keeps no type
+      // feedback for code first run after this is optimized, and such a branch would throw the
+      // optimized code away (with its callers') when the limit is first reached.
+      const room = this.#counts.size < this.#limit;
+      this.#other += room ? 0 : 1;
+      if (room) {
+        held = { count: 1, value: valueOf?.() as V };
+        this.#counts.set(key, held);
+      }
+    }
     if (held) {
       const at = this.#nextRecent;
       recent[at] = key;

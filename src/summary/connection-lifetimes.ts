@@ -79,10 +79,12 @@ export class ConnectionLifetimes {
       open.appName = null;
       return;
     }
-    if (this.#budget.open >= MAX_OPEN_CONNECTIONS) {
-      this.#notFollowed++;
-      return;
-    }
+    // V8 keeps no type feedback for code first run after this is optimized: a count bumped only
+    // when the budget is spent would throw away the optimized code of the per-line functions
+    // this is inlined into, when it first is. It is bumped for every new connection, by 0 or 1.
+    const spent = this.#budget.open >= MAX_OPEN_CONNECTIONS;
+    this.#notFollowed += spent ? 1 : 0;
+    if (spent) return;
     this.#open.set(connectionId, { connectionId, remote: typeof remote === 'string' ? remote : remote.text(), opened: time, appName: null, seq: this.#seq++, sameNumber: first });
     this.#budget.open++;
     const bits = connectionId & 0xffff;

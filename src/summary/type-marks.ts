@@ -42,12 +42,13 @@ export class TypeMarks {
 
   #room(logType: string): boolean {
     const kept = this.#kept.get(logType) ?? 0;
-    if (kept >= MAX_TYPE_MARKS) {
-      this.#notKept++;
-      return false;
-    }
-    this.#kept.set(logType, kept + 1);
-    return true;
+    // Bumped for every mark, by 0 or 1, not in a branch of its own: V8 keeps no type feedback
+    // for code first run after this is optimized, and such a branch would throw the optimized
+    // code away when a type's marks first fill.
+    const room = kept < MAX_TYPE_MARKS;
+    this.#notKept += room ? 0 : 1;
+    if (room) this.#kept.set(logType, kept + 1);
+    return room;
   }
 
   summary(): Pick<Summary, 'marks' | 'marksNotKept'> {
