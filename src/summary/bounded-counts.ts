@@ -3,6 +3,17 @@
  * under one "other" total (a log with a million distinct messages does not hold a million
  * keys). Each key keeps a value of its own: an example, a first time.
  */
+/** A key's count and value. A class, not an object literal: V8 follows where literals are made to decide whether to make
+ * them among long-lived objects, and changing its mind throws away the optimized code that makes
+ * them (once the young generation has grown to its largest, in the middle of a run). */
+class Held<V> {
+  count = 1;
+  readonly value: V;
+  constructor(value: V) {
+    this.value = value;
+  }
+}
+
 export class BoundedCounts<V = undefined, K extends string | number = string> {
   readonly #limit: number;
   readonly #counts = new Map<K, { count: number; value: V }>();
@@ -39,10 +50,17 @@ export class BoundedCounts<V = undefined, K extends string | number = string> {
     }
     let held = this.#counts.get(key);
     if (held) held.count++;
-    else if (this.#counts.size < this.#limit) {
-      held = { count: 1, value: valueOf?.() as V };
-      this.#counts.set(key, held);
-    } else this.#other++;
+    else {
+      // Bumped for every new key, by 0 or 1, not in a branch of its own: V8 keeps no type
+      // feedback for code first run after this is optimized, and such a branch would throw the
+      // optimized code away (with its callers') when the limit is first reached.
+      const room = this.#counts.size < this.#limit;
+      this.#other += room ? 0 : 1;
+      if (room) {
+        held = new Held(valueOf?.() as V);
+        this.#counts.set(key, held);
+      }
+    }
     if (held) {
       const at = this.#nextRecent;
       recent[at] = key;

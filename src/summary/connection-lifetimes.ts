@@ -23,12 +23,23 @@ interface Connection {
   appName: string | null;
 }
 
-/** A connection followed: held by its number, beside those of the same number from other remotes. */
-interface Open extends Connection {
-  /** When it was first followed under its number and remote: the order they are met in at a restart and at the end. */
-  readonly seq: number;
-  /** The next open connection of the same number (another server's, or another client's). */
-  sameNumber: Open | undefined;
+/**
+ * A connection followed: held by its number, beside those of the same number from other remotes.
+ * A class, not an object literal: V8 follows where literals are made to decide whether to make
+ * them among long-lived objects, and changing its mind throws away the optimized code that makes
+ * them (once the young generation has grown to its largest, in the middle of a run).
+ */
+class Open implements Connection {
+  constructor(
+    readonly connectionId: number,
+    readonly remote: string,
+    public opened: number,
+    public appName: string | null,
+    /** When it was first followed under its number and remote: the order they are met in at a restart and at the end. */
+    readonly seq: number,
+    /** The next open connection of the same number (another server's, or another client's). */
+    public sameNumber: Open | undefined,
+  ) {}
 }
 
 interface Lived extends Connection {
@@ -79,11 +90,13 @@ export class ConnectionLifetimes {
       open.appName = null;
       return;
     }
-    if (this.#budget.open >= MAX_OPEN_CONNECTIONS) {
-      this.#notFollowed++;
-      return;
-    }
-    this.#open.set(connectionId, { connectionId, remote: typeof remote === 'string' ? remote : remote.text(), opened: time, appName: null, seq: this.#seq++, sameNumber: first });
+    // V8 keeps no type feedback for code first run after this is optimized: a count bumped only
+    // when the budget is spent would throw away the optimized code of the per-line functions
+    // this is inlined into, when it first is. It is bumped for every new connection, by 0 or 1.
+    const spent = this.#budget.open >= MAX_OPEN_CONNECTIONS;
+    this.#notFollowed += spent ? 1 : 0;
+    if (spent) return;
+    this.#open.set(connectionId, new Open(connectionId, typeof remote === 'string' ? remote : remote.text(), time, null, this.#seq++, first));
     this.#budget.open++;
     const bits = connectionId & 0xffff;
     if (this.#byLowBits[bits]! < 255) this.#byLowBits[bits]!++;

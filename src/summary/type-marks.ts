@@ -19,16 +19,28 @@ import { MAX_TYPE_MARKS } from './summary-limits.js';
 const ERROR_RANK = levelRank('error');
 const WARN_RANK = levelRank('warn');
 
+/** A mark kept. A class, not an object literal: V8 follows where literals are made to decide whether to make
+ * them among long-lived objects, and changing its mind throws away the optimized code that makes
+ * them (once the young generation has grown to its largest, in the middle of a run). */
+class Mark {
+  constructor(
+    readonly logType: string,
+    readonly time: number,
+    readonly kind: TypeMark['kind'],
+    readonly label: string,
+  ) {}
+}
+
 export class TypeMarks {
   /** Each mark's words made (and cut) when kept: no record is held to the end. */
-  readonly #marks: { logType: string; time: number; kind: TypeMark['kind']; label: string }[] = [];
+  readonly #marks: Mark[] = [];
   readonly #kept = new Map<string, number>();
   #notKept = 0;
 
   /** An agent's or the operator's record of rank `rank` (levelRank; Infinity: none): marked when an error or a warning. */
   problem(logType: string, record: LogRecord, time: number | undefined, rank: number): void {
     if (rank > WARN_RANK || time === undefined || Number.isNaN(time)) return;
-    if (this.#room(logType)) this.#marks.push({ logType, time, kind: rank <= ERROR_RANK ? 'error' : 'warning', label: markLabel(firstLineOf(record)) });
+    if (this.#room(logType)) this.#marks.push(new Mark(logType, time, rank <= ERROR_RANK ? 'error' : 'warning', markLabel(firstLineOf(record))));
   }
 
   /** An audit record: marked when its result says it failed. */
@@ -36,18 +48,19 @@ export class TypeMarks {
     if (record.result === undefined || record.result === 0 || time === undefined || Number.isNaN(time)) return;
     if (this.#room(logType)) {
       const who = record.users?.join(',') || '(unknown user)';
-      this.#marks.push({ logType, time, kind: 'failure', label: markLabel(`${record.component ?? '?'} failed (result ${record.result}): ${who}${record.remote ? ` from ${record.remote}` : ''}`) });
+      this.#marks.push(new Mark(logType, time, 'failure', markLabel(`${record.component ?? '?'} failed (result ${record.result}): ${who}${record.remote ? ` from ${record.remote}` : ''}`)));
     }
   }
 
   #room(logType: string): boolean {
     const kept = this.#kept.get(logType) ?? 0;
-    if (kept >= MAX_TYPE_MARKS) {
-      this.#notKept++;
-      return false;
-    }
-    this.#kept.set(logType, kept + 1);
-    return true;
+    // Bumped for every mark, by 0 or 1, not in a branch of its own: V8 keeps no type feedback
+    // for code first run after this is optimized, and such a branch would throw the optimized
+    // code away when a type's marks first fill.
+    const room = kept < MAX_TYPE_MARKS;
+    this.#notKept += room ? 0 : 1;
+    if (room) this.#kept.set(logType, kept + 1);
+    return room;
   }
 
   summary(): Pick<Summary, 'marks' | 'marksNotKept'> {
