@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, SIDECAR_BIN, cleanEnv, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { JQ, testWithTool } from '../_helpers/system-tool.js';
-import { sleep } from '../_helpers/numbered-writer.js';
 
 const LOGTYPE_POD = path.join(REPO, 'sidecar/logtype-pod.sh');
 
@@ -60,6 +59,12 @@ cleanup() {
   script_log "Automation agent processes are shutdown"
 }
 `;
+
+/** Whether a process has a handler for SIGTERM (its bit in /proc's SigCgt mask): bash's `trap … SIGTERM` has run. */
+function catchesSigterm(pid: number): boolean {
+  const caught = /SigCgt:\s*([0-9a-f]+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return caught !== undefined && (BigInt(`0x${caught}`) & (1n << 14n)) !== 0n;
+}
 
 /** Stands for the agent: one line on each stream, one more on SIGTERM. */
 const STAND_IN_AGENT = `#!/usr/bin/env bash
@@ -253,6 +258,9 @@ testWithTool(JQ, 'in the pod: the sidecar delivers the files and the agent strea
   );
   t.is(launcher.stdout, '', 'the database container prints nothing of its own');
 
+  // The launcher logs "Launched" before it sets its trap (the operator's order): a SIGTERM
+  // sent in between would kill it outright. Sent once bash catches SIGTERM.
+  await waitUntil(() => catchesSigterm(launcher.child.pid!), 10_000, 'the launcher has set its trap');
   launcher.child.kill('SIGTERM');
   t.not(await launcher.closed, null, "the launcher ends by itself once cleanup has run");
   await waitUntil(() => sidecar.has('automation-agent-stderr', /^agent stopping on SIGTERM$/), 10_000, 'the agent got SIGTERM from cleanup');
@@ -282,10 +290,8 @@ testWithTool(JQ, 'the patched launcher without the logtype run directory runs it
     );
     t.false(fs.existsSync(path.join(pod.dir, 'not-mounted')), 'no directory or pipe made');
     // The launcher sets its SIGTERM trap after it logs the agent's start (as the operator's does):
-    // a SIGTERM before that line would end bash before cleanup exists (seen on a loaded machine).
-    const launcherLog = path.join(pod.logDir, 'agent-launcher-script.log');
-    await waitUntil(() => fs.existsSync(launcherLog) && fs.readFileSync(launcherLog, 'utf8').includes('Launched automation agent'), 10_000, 'launcher log');
-    await sleep(200);
+    // a SIGTERM before the trap would end bash before cleanup exists (seen on a loaded machine).
+    await waitUntil(() => catchesSigterm(launcher.child.pid!), 10_000, 'the launcher has set its trap');
     launcher.child.kill('SIGTERM');
     await waitUntil(() => fs.readFileSync(path.join(pod.logDir, 'agent-launcher-script.log'), 'utf8').includes('shutdown'), 10_000, 'cleanup');
   } finally {
