@@ -36,13 +36,17 @@ const SHAPES = [false, true].map((escaped) => {
   };
 });
 
-/** Where a connection line's remote and host stand, and its numbers; reused from line to line. */
-export class ConnectionAttributes {
+/** Where a line's remote and its host stand in `bytes`; reused from line to line. */
+class RemotePlace {
   bytes: Buffer = Buffer.alloc(0);
   remoteStart = 0;
   remoteEnd = 0;
   /** The remote without its port (remoteHost): [remoteStart, hostEnd). */
   hostEnd = 0;
+}
+
+/** Where a connection line's remote and host stand, and its numbers. */
+export class ConnectionAttributes extends RemotePlace {
   connectionId = 0;
   connectionCount = 0;
 }
@@ -50,14 +54,12 @@ export class ConnectionAttributes {
 /**
  * Reads the attributes of the connection line whose head ends at bytes[headEnd] and which ends
  * at bytes[end] (`escaped`: inside a literal) into `into`; false when the line is not in the
- * server's shape (then read them one by one).
+ * server's shape (then read them one by one, and `into` says nothing).
  */
 export function readConnectionAttributes(bytes: Buffer, headEnd: number, end: number, escaped: boolean, into: ConnectionAttributes): boolean {
+  if (!readRemote(bytes, headEnd, end, escaped, into)) return false;
   const shape = SHAPES[escaped ? 1 : 0]!;
-  const remoteStart = headEnd + shape.head.length;
-  const remoteEnd = remoteEndAt(bytes, headEnd, end, escaped);
-  if (remoteEnd < 0) return false;
-  const hostEnd = lastHostEnd;
+  const remoteEnd = into.remoteEnd;
   // The numbers, from the end: `…,"connectionId":N,"connectionCount":M}}`.
   if (bytes[end - 1] !== CLOSE_BRACE || bytes[end - 2] !== CLOSE_BRACE) return false;
   let digitsEnd = end - 2;
@@ -67,22 +69,13 @@ export function readConnectionAttributes(bytes: Buffer, headEnd: number, end: nu
   digitsEnd = at - shape.count.length;
   at = digitsStart(bytes, digitsEnd, remoteEnd);
   if (at < 0 || !endsWith(bytes, at, shape.id)) return false;
-  into.bytes = bytes;
-  into.remoteStart = remoteStart;
-  into.remoteEnd = remoteEnd;
-  into.hostEnd = hostEnd;
   into.connectionId = digitsValue(bytes, at, digitsEnd);
   into.connectionCount = connectionCount;
   return true;
 }
 
-/** Where a client metadata line's remote, host and document stand; reused from line to line. */
-export class MetadataPlaces {
-  bytes: Buffer = Buffer.alloc(0);
-  remoteStart = 0;
-  remoteEnd = 0;
-  /** The remote without its port (remoteHost): [remoteStart, hostEnd). */
-  hostEnd = 0;
+/** Where a client metadata line's remote, host and document stand. */
+export class MetadataPlaces extends RemotePlace {
   /** The rest of the attributes after `"doc":`, up to their closing brace (not included): the document, when it is one. */
   docStart = 0;
   docEnd = 0;
@@ -93,16 +86,15 @@ export class MetadataPlaces {
  * bytes[headEnd] and which ends at bytes[end] (`escaped`: inside a literal) stand, into
  * `into`: `,"attr":{"remote":"IP:PORT"`, then members whose values are strings or arrays of
  * strings (no escape, control or byte beyond ASCII in them, nor in their keys), then
- * `"doc":{…}}}` ending the line. False for any other shape (then read them one by one). That
+ * `"doc":{…}}}` ending the line. False for any other shape (then read them one by one, and
+ * `into` says nothing). That
  * the document is one value, the last, is not checked here: it is, when its bytes are those of
  * a document the reference reading found.
  */
 export function readMetadataPlaces(bytes: Buffer, headEnd: number, end: number, escaped: boolean, into: MetadataPlaces): boolean {
-  const remoteEnd = remoteEndAt(bytes, headEnd, end, escaped);
-  if (remoteEnd < 0 || bytes[end - 1] !== CLOSE_BRACE || bytes[end - 2] !== CLOSE_BRACE) return false;
-  const hostEnd = lastHostEnd;
+  if (!readRemote(bytes, headEnd, end, escaped, into) || bytes[end - 1] !== CLOSE_BRACE || bytes[end - 2] !== CLOSE_BRACE) return false;
   const quote = escaped ? 2 : 1;
-  let i = remoteEnd + quote;
+  let i = into.remoteEnd + quote;
   while (i < end && bytes[i] === COMMA) {
     const keyStart = i + 1 + quote;
     const keyEnd = plainStringEnd(bytes, i + 1, end, escaped);
@@ -111,10 +103,6 @@ export function readMetadataPlaces(bytes: Buffer, headEnd: number, end: number, 
     if (keyEnd - keyStart === 3 && bytes[keyStart] === 0x64 && bytes[keyStart + 1] === 0x6f && bytes[keyStart + 2] === 0x63) {
       // `doc`: an object, the rest of the attributes.
       if (bytes[value] !== OPEN_BRACE || value >= end - 2) return false;
-      into.bytes = bytes;
-      into.remoteStart = headEnd + SHAPES[escaped ? 1 : 0]!.head.length;
-      into.remoteEnd = remoteEnd;
-      into.hostEnd = hostEnd;
       into.docStart = value;
       into.docEnd = end - 2;
       return true;
@@ -125,35 +113,35 @@ export function readMetadataPlaces(bytes: Buffer, headEnd: number, end: number, 
   return false;
 }
 
-/** Where the remote host ends, for the last remote remoteEndAt read. */
-let lastHostEnd = 0;
-
 /**
- * Where the remote of `,"attr":{"remote":"…` at bytes[headEnd] ends (its closing quote), with
- * its host's end in lastHostEnd; -1 when the line does not start its attributes so, or the
- * remote is not plain ASCII without brackets.
+ * Reads where the remote of `,"attr":{"remote":"…` at bytes[headEnd] stands (up to its closing
+ * quote) and where its host ends, into `into`; false when the line does not start its
+ * attributes so, or the remote is not plain ASCII without brackets.
  */
-function remoteEndAt(bytes: Buffer, headEnd: number, end: number, escaped: boolean): number {
+function readRemote(bytes: Buffer, headEnd: number, end: number, escaped: boolean, into: RemotePlace): boolean {
   const head = SHAPES[escaped ? 1 : 0]!.head;
-  if (end - headEnd < head.length + 4 || !startsWith(bytes, headEnd, head)) return -1;
+  if (end - headEnd < head.length + 4 || !startsWith(bytes, headEnd, head)) return false;
   const remoteStart = headEnd + head.length;
-  if (bytes[remoteStart] === OPEN_BRACKET) return -1;
+  if (bytes[remoteStart] === OPEN_BRACKET) return false;
   let firstColon = -1;
   let lastColon = -1;
   let i = remoteStart;
   for (; i < end; i++) {
     const byte = bytes[i]!;
     if (byte === QUOTE || byte === BACKSLASH) break;
-    if (byte < 0x20 || byte >= 0x80) return -1;
+    if (byte < 0x20 || byte >= 0x80) return false;
     if (byte === COLON) {
       if (firstColon < 0) firstColon = i;
       lastColon = i;
     }
   }
   // The closing quote: `"`, or `\"` inside a literal (any other backslash is an escape).
-  if (i >= end || (escaped ? bytes[i] !== BACKSLASH || bytes[i + 1] !== QUOTE : bytes[i] !== QUOTE)) return -1;
-  lastHostEnd = portAfter(bytes, firstColon, lastColon, remoteStart, i) ? lastColon : i;
-  return i;
+  if (i >= end || (escaped ? bytes[i] !== BACKSLASH || bytes[i + 1] !== QUOTE : bytes[i] !== QUOTE)) return false;
+  into.bytes = bytes;
+  into.remoteStart = remoteStart;
+  into.remoteEnd = i;
+  into.hostEnd = portAfter(bytes, firstColon, lastColon, remoteStart, i) ? lastColon : i;
+  return true;
 }
 
 /**
