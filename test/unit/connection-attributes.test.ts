@@ -32,6 +32,37 @@ function lineIn(line: string, escaped: boolean): { bytes: Buffer; start: number;
   return { bytes, start: 33, end: 33 + inside.length };
 }
 
+/** The lines of rs1 and rs2 whose message id is one of `ids`, each as a line and inside a literal. */
+async function realLines(ids: readonly number[]): Promise<{ contents: string; escaped: boolean }[]> {
+  const lines: { contents: string; escaped: boolean }[] = [];
+  for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+    const { records } = await readRecords(path.join(REAL_DATA, file), 'mongodb');
+    for (const { record, contents } of records) {
+      if (record?.id !== undefined && ids.includes(record.id)) for (const escaped of [false, true]) lines.push({ contents, escaped });
+    }
+  }
+  return lines;
+}
+
+/** A one-pass reading and its reference on a line: `fast` undefined when the line is left to the reference. */
+type Readings = (line: string, escaped: boolean) => { fast: unknown; reference: unknown };
+
+/**
+ * One test a case and a way of writing the line: `head` with the case's attributes, read as the
+ * reference reads it when the case says the one-pass reader takes it, else left to the reference.
+ */
+function shapeTests(title: string, head: string, cases: readonly [string, string, boolean][], readings: Readings): void {
+  for (const [name, attr, read] of cases) {
+    for (const escaped of [false, true]) {
+      test(`${title}${escaped ? ', in a literal' : ''}: ${name}`, (t) => {
+        const { fast, reference } = readings(`${head},"attr":${attr}}`, escaped);
+        if (read) t.deepEqual(fast, reference);
+        else t.is(fast, undefined);
+      });
+    }
+  }
+}
+
 /** What readConnectionAttributes read of the line (undefined: left to the reference), and what the reference reads. */
 function bothReadings(line: string, escaped: boolean) {
   const { bytes, start, end } = lineIn(line, escaped);
@@ -47,19 +78,12 @@ function bothReadings(line: string, escaped: boolean) {
 }
 
 test("every connection line of rs1 and rs2 is read in one pass, as the attributes one by one read it", async (t) => {
-  let lines = 0;
-  for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
-    const { records } = await readRecords(path.join(REAL_DATA, file), 'mongodb');
-    for (const { record, contents } of records) {
-      if (record?.id !== 22943 && record?.id !== 22944) continue;
-      for (const escaped of [false, true]) {
-        const { fast, reference } = bothReadings(contents, escaped);
-        t.deepEqual(fast, reference, contents);
-        lines++;
-      }
-    }
+  const lines = await realLines([22943, 22944]);
+  for (const { contents, escaped } of lines) {
+    const { fast, reference } = bothReadings(contents, escaped);
+    t.deepEqual(fast, reference, contents);
   }
-  t.true(lines >= 400, `${lines} lines`);
+  t.true(lines.length >= 400, `${lines.length} lines`);
 });
 
 const head = '{"t":{"$date":"2026-11-22T03:00:00.005+00:00"},"s":"I",  "c":"NETWORK",  "id":22943,   "ctx":"listener","msg":"Connection accepted"';
@@ -87,15 +111,7 @@ const shapes: [string, string, boolean][] = [
   ['no remote', '{"connectionId":3,"connectionCount":2}', false],
 ];
 
-for (const [name, attr, read] of shapes) {
-  for (const escaped of [false, true]) {
-    test(`a connection line's attributes in one pass${escaped ? ', in a literal' : ''}: ${name}`, (t) => {
-      const { fast, reference } = bothReadings(`${head},"attr":${attr}}`, escaped);
-      if (read) t.deepEqual(fast, reference);
-      else t.is(fast, undefined);
-    });
-  }
-}
+shapeTests("a connection line's attributes in one pass", head, shapes, bothReadings);
 
 test('a line without attributes is left to the reference', (t) => {
   t.is(bothReadings(`${head}}`, false).fast, undefined);
@@ -241,23 +257,16 @@ test('connections whose numbers share their low bits are each followed to their 
 });
 
 test("a client metadata line's document stands where valueText reads it, on every metadata line of rs1 and rs2", async (t) => {
-  let lines = 0;
-  for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
-    const { records } = await readRecords(path.join(REAL_DATA, file), 'mongodb');
-    for (const { record, contents } of records) {
-      if (record?.id !== 51800) continue;
-      for (const escaped of [false, true]) {
-        const { bytes, start, end } = lineIn(contents, escaped);
-        const line = parseServerLineInBytes(bytes, start, end, escaped, { contents })!;
-        const place = new TextPlace();
-        const text = attrValueText(line, 'doc');
-        t.true(text !== undefined);
-        t.is(attrValuePlace(line, 'doc', place) ? place.bytes.toString('latin1', place.start, place.end) : undefined, text);
-        lines++;
-      }
-    }
+  const lines = await realLines([51800]);
+  for (const { contents, escaped } of lines) {
+    const { bytes, start, end } = lineIn(contents, escaped);
+    const line = parseServerLineInBytes(bytes, start, end, escaped, { contents })!;
+    const place = new TextPlace();
+    const text = attrValueText(line, 'doc');
+    t.true(text !== undefined);
+    t.is(attrValuePlace(line, 'doc', place) ? place.bytes.toString('latin1', place.start, place.end) : undefined, text);
   }
-  t.true(lines >= 100, `${lines} lines`);
+  t.true(lines.length >= 100, `${lines.length} lines`);
 });
 
 /** What readMetadataPlaces read of a metadata line (undefined: left to the reference), and what the reference reads. */
@@ -280,19 +289,12 @@ function bothMetadataReadings(line: string, escaped: boolean) {
 }
 
 test("every client metadata line of rs1 and rs2 is read in one pass: its remote, host and document where the reference reads them", async (t) => {
-  let lines = 0;
-  for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
-    const { records } = await readRecords(path.join(REAL_DATA, file), 'mongodb');
-    for (const { record, contents } of records) {
-      if (record?.id !== 51800) continue;
-      for (const escaped of [false, true]) {
-        const { fast, reference } = bothMetadataReadings(contents, escaped);
-        t.deepEqual(fast, reference, contents);
-        lines++;
-      }
-    }
+  const lines = await realLines([51800]);
+  for (const { contents, escaped } of lines) {
+    const { fast, reference } = bothMetadataReadings(contents, escaped);
+    t.deepEqual(fast, reference, contents);
   }
-  t.true(lines >= 100, `${lines} lines`);
+  t.true(lines.length >= 100, `${lines.length} lines`);
 });
 
 const metadataHead = '{"t":{"$date":"2026-11-22T03:00:00.041+00:00"},"s":"I",  "c":"NETWORK",  "id":51800,   "ctx":"conn45","msg":"client metadata"';
@@ -315,15 +317,7 @@ const metadataShapes: [string, string, boolean][] = [
   ['the remote not first', `{"client":"conn1","remote":"127.0.0.1:5","doc":${DOC}}`, false],
 ];
 
-for (const [name, attr, read] of metadataShapes) {
-  for (const escaped of [false, true]) {
-    test(`a client metadata line's places in one pass${escaped ? ', in a literal' : ''}: ${name}`, (t) => {
-      const { fast, reference } = bothMetadataReadings(`${metadataHead},"attr":${attr}}`, escaped);
-      if (read) t.deepEqual(fast, reference);
-      else t.is(fast, undefined);
-    });
-  }
-}
+shapeTests("a client metadata line's places in one pass", metadataHead, metadataShapes, bothMetadataReadings);
 
 /**
  * Metadata lines whose places are read in one pass but whose "document" is not one (more
