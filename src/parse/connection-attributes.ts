@@ -69,6 +69,7 @@ export function readConnectionAttributes(bytes: Buffer, headEnd: number, end: nu
   digitsEnd = at - shape.count.length;
   at = digitsStart(bytes, digitsEnd, remoteEnd);
   if (at < 0 || !endsWith(bytes, at, shape.id)) return false;
+  into.bytes = bytes;
   into.connectionId = digitsValue(bytes, at, digitsEnd);
   into.connectionCount = connectionCount;
   return true;
@@ -103,6 +104,7 @@ export function readMetadataPlaces(bytes: Buffer, headEnd: number, end: number, 
     if (keyEnd - keyStart === 3 && bytes[keyStart] === 0x64 && bytes[keyStart + 1] === 0x6f && bytes[keyStart + 2] === 0x63) {
       // `doc`: an object, the rest of the attributes.
       if (bytes[value] !== OPEN_BRACE || value >= end - 2) return false;
+      into.bytes = bytes;
       into.docStart = value;
       into.docEnd = end - 2;
       return true;
@@ -116,7 +118,8 @@ export function readMetadataPlaces(bytes: Buffer, headEnd: number, end: number, 
 /**
  * Reads where the remote of `,"attr":{"remote":"…` at bytes[headEnd] stands (up to its closing
  * quote) and where its host ends, into `into`; false when the line does not start its
- * attributes so, or the remote is not plain ASCII without brackets.
+ * attributes so, or the remote is not plain ASCII without brackets. The bytes are its caller's
+ * to set, once the whole line is read: a line read in vain holds no input chunk.
  */
 function readRemote(bytes: Buffer, headEnd: number, end: number, escaped: boolean, into: RemotePlace): boolean {
   const head = SHAPES[escaped ? 1 : 0]!.head;
@@ -137,7 +140,6 @@ function readRemote(bytes: Buffer, headEnd: number, end: number, escaped: boolea
   }
   // The closing quote: `"`, or `\"` inside a literal (any other backslash is an escape).
   if (i >= end || (escaped ? bytes[i] !== BACKSLASH || bytes[i + 1] !== QUOTE : bytes[i] !== QUOTE)) return false;
-  into.bytes = bytes;
   into.remoteStart = remoteStart;
   into.remoteEnd = i;
   into.hostEnd = portAfter(bytes, firstColon, lastColon, remoteStart, i) ? lastColon : i;
