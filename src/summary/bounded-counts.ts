@@ -3,9 +3,7 @@
  * under one "other" total (a log with a million distinct messages does not hold a million
  * keys). Each key keeps a value of its own: an example, a first time.
  */
-/** A key's count and value. A class, not an object literal: V8 follows where literals are made to decide whether to make
- * them among long-lived objects, and changing its mind throws away the optimized code that makes
- * them (once the young generation has grown to its largest, in the middle of a run). */
+/** A key's count and value. A class, not an object literal (docs/design.md, "classes for what is made per key"). */
 class Held<V> {
   count = 1;
   readonly value: V;
@@ -51,9 +49,7 @@ export class BoundedCounts<V = undefined, K extends string | number = string> {
     let held = this.#counts.get(key);
     if (held) held.count++;
     else {
-      // Bumped for every new key, by 0 or 1, not in a branch of its own: V8 keeps no type
-      // feedback for code first run after this is optimized, and such a branch would throw the
-      // optimized code away (with its callers') when the limit is first reached.
+      // Bumped for every new key, by 0 or 1 (docs/design.md, "bounds bumped by 0 or 1").
       const room = this.#counts.size < this.#limit;
       this.#other += room ? 0 : 1;
       if (room) {

@@ -84,9 +84,7 @@ interface Host {
   driver: DriverCounts | undefined;
 }
 
-/** An IP's connections. A class, not an object literal: V8 follows where literals are made to decide whether to make
- * them among long-lived objects, and changing its mind throws away the optimized code that makes
- * them (once the young generation has grown to its largest, in the middle of a run). */
+/** An IP's connections. A class, not an object literal (docs/design.md, "classes for what is made per key"). */
 class IpCounts {
   opened = 0;
   ended = 0;

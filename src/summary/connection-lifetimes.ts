@@ -25,9 +25,7 @@ interface Connection {
 
 /**
  * A connection followed: held by its number, beside those of the same number from other remotes.
- * A class, not an object literal: V8 follows where literals are made to decide whether to make
- * them among long-lived objects, and changing its mind throws away the optimized code that makes
- * them (once the young generation has grown to its largest, in the middle of a run).
+ * A class, not an object literal (docs/design.md, "classes for what is made per key").
  */
 class Open implements Connection {
   constructor(
@@ -90,9 +88,7 @@ export class ConnectionLifetimes {
       open.appName = null;
       return;
     }
-    // V8 keeps no type feedback for code first run after this is optimized: a count bumped only
-    // when the budget is spent would throw away the optimized code of the per-line functions
-    // this is inlined into, when it first is. It is bumped for every new connection, by 0 or 1.
+    // Bumped for every new connection, by 0 or 1 (docs/design.md, "bounds bumped by 0 or 1").
     const spent = this.#budget.open >= MAX_OPEN_CONNECTIONS;
     this.#notFollowed += spent ? 1 : 0;
     if (spent) return;

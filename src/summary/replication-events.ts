@@ -31,9 +31,7 @@ export class ReplicationEvents {
   add(record: LogRecord, time: number | undefined, election: boolean, member?: string): ReplicationEvent | undefined {
     const event = replicationEvent(record, election);
     if (!event) return undefined;
-    // Bumped for every event, by 0 or 1, not in a branch of its own: V8 keeps no type feedback
-    // for code first run after this is optimized, and such a branch would throw away the
-    // optimized code of the server's per-line function this is inlined into when the list fills.
+    // Bumped for every event, by 0 or 1 (docs/design.md, "bounds bumped by 0 or 1").
     const room = this.#events.length < MAX_REPLICATION_EVENTS;
     this.#dropped += room ? 0 : 1;
     if (room) this.#events.push({ time: time ?? Number.NaN, event: event.words(), member });

@@ -19,9 +19,7 @@ import { MAX_TYPE_MARKS } from './summary-limits.js';
 const ERROR_RANK = levelRank('error');
 const WARN_RANK = levelRank('warn');
 
-/** A mark kept. A class, not an object literal: V8 follows where literals are made to decide whether to make
- * them among long-lived objects, and changing its mind throws away the optimized code that makes
- * them (once the young generation has grown to its largest, in the middle of a run). */
+/** A mark kept. A class, not an object literal (docs/design.md, "classes for what is made per key"). */
 class Mark {
   constructor(
     readonly logType: string,
@@ -54,9 +52,7 @@ export class TypeMarks {
 
   #room(logType: string): boolean {
     const kept = this.#kept.get(logType) ?? 0;
-    // Bumped for every mark, by 0 or 1, not in a branch of its own: V8 keeps no type feedback
-    // for code first run after this is optimized, and such a branch would throw the optimized
-    // code away when a type's marks first fill.
+    // Bumped for every mark, by 0 or 1 (docs/design.md, "bounds bumped by 0 or 1").
     const room = kept < MAX_TYPE_MARKS;
     this.#notKept += room ? 0 : 1;
     if (room) this.#kept.set(logType, kept + 1);
