@@ -35,7 +35,7 @@ const SAME_TICK_MS = 50;
  * the next read, so nothing outlives its turn in the buffer. */
 const readBuffer = Buffer.allocUnsafe(READ_BYTES);
 
-/** Where startsLike reads a file's first bytes (one file at a time: the follower is single-threaded). */
+/** Where #headIn reads a file's first bytes (one file at a time: the follower is single-threaded). */
 const headScratch = Buffer.allocUnsafe(FINGERPRINT_BYTES);
 
 export class HeldFile implements FileIdentity {
@@ -190,9 +190,13 @@ export class HeldFile implements FileIdentity {
    */
   #startsAsRead(): boolean {
     const length = Math.min(this.#headLength, this.position);
-    if (length === 0) return true;
+    return length === 0 || this.#headIn(this.fd, length);
+  }
+
+  /** Whether the file open as `fd` starts with the first `length` bytes of this file's head as read. */
+  #headIn(fd: number, length: number): boolean {
     try {
-      return fs.readSync(this.fd, headScratch, 0, length, 0) === length && headScratch.compare(this.#head, 0, length, 0, length) === 0;
+      return fs.readSync(fd, headScratch, 0, length, 0) === length && headScratch.compare(this.#head, 0, length, 0, length) === 0;
     } catch {
       return false;
     }
@@ -239,11 +243,7 @@ export class HeldFile implements FileIdentity {
   startsLike(fd: number): boolean {
     const length = this.#headLength;
     if (this.position === 0 || length === 0) return false;
-    try {
-      return fs.readSync(fd, headScratch, 0, length, 0) === length && headScratch.compare(this.#head, 0, length, 0, length) === 0;
-    } catch {
-      return false;
-    }
+    return this.#headIn(fd, length);
   }
 
   /**
