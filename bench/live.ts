@@ -132,7 +132,7 @@ export async function runLiveBench(options: BenchOptions): Promise<string> {
     const ours = await live(sidecar, rate, seconds);
     for (const [system, r] of [[pipelines, theirs], [sidecar, ours]] as const) {
       const ratio = system === sidecar ? `**${fmt(theirs.cpuMicrosPerLine / r.cpuMicrosPerLine, 1)}x**` : '';
-      out.push(`| ${system.name.replaceAll('|', '\\|')} | ${r.written} | ${r.delivered} | ${fmt(r.drainSeconds, 2)} | ${fmt(r.cpuMicrosPerLine, 1)} | ${ratio} | ${fmt(r.peakRssMb, 0)} |`);
+      out.push(`| ${system.name.replaceAll('|', '\\|')} | ${r.written} | ${r.delivered} | ${fmt(r.drainSeconds, 2)} | ${fmt(r.cpuMicrosPerLine, 2)} | ${ratio} | ${fmt(r.peakRssMb, 0)} |`);
     }
     out.push('', rate === 30_000 ? 'Targets (sidecar): delivered within 1 s, 5 CPU-µs per line or less, RSS under 64 MB.' : 'Target (sidecar): 8 CPU-µs per line or less, RSS under 64 MB.', '');
   }
