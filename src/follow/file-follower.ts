@@ -27,7 +27,7 @@ import { statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
 import { reconcilePath, sameFile, type PathState } from './reconcile.js';
 import { resumeFiles } from './resume.js';
-import { rotatedSiblings } from './rotated-siblings.js';
+import { rotatedNames, rotatedSiblings } from './rotated-siblings.js';
 
 export type { FollowEvent } from './follow-events.js';
 
@@ -92,14 +92,15 @@ export class FileFollower {
    */
   readonly #past = new Map<string, PastFile>();
   #discoverWanted = false;
-  readonly #siblingPrefix: string;
+  /** Whether a name beside the path is one of its rotations' (rotatedNames). */
+  readonly #isRotation: (name: string) => boolean;
   /** The current file's size at the last look. */
   #size: number | undefined;
 
   constructor(options: FileFollowerOptions) {
     this.path = options.path;
     this.#options = options;
-    this.#siblingPrefix = `${path.basename(options.path)}.`;
+    this.#isRotation = rotatedNames(path.basename(options.path));
     const { onEvent, ignore } = options;
     this.#behind = new FilesBehind({
       path: options.path,
@@ -117,7 +118,7 @@ export class FileFollower {
 
   /** inotify named an entry of the path's directory: a name beside the path is worth a look. */
   nameChanged(name: string): void {
-    if (name.startsWith(this.#siblingPrefix)) this.#discoverWanted = true;
+    if (this.#isRotation(name)) this.#discoverWanted = true;
   }
 
   /** How far the file behind the name now has been read. */

@@ -1,22 +1,53 @@
 /**
- * The files beside a followed path whose names extend it: `mongodb.log.1`,
- * `mongodb.log.2026-11-20T10-23-09` (logrotate's numbers and date suffixes, mongod's own
- * rotation). Compressed rotations are never read: their bytes are not the log's lines.
+ * The files beside a followed path whose names say they are its rotations (rotatedName).
+ * Compressed rotations are never read: their bytes are not the log's lines.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
 const COMPRESSED = /\.(gz|bz2|xz|zst|lz4|z|zip)$/i;
+const isDigit = (char: string | undefined): boolean => char !== undefined && char >= '0' && char <= '9';
+
+/**
+ * Which names beside a file named `base` are its rotations, in the same directory, as the
+ * rotators a pod may run name them:
+ * - `base.` and anything: logrotate's numbers (`mongodb.log.1`) and mongod's own rename
+ *   (`mongodb.log.2026-11-20T10-23-09`);
+ * - `base-` or `base_` and a digit: logrotate's `dateext` (`mongodb.log-20261126`);
+ * - the name without its extension, then `.`, `-` or `_` and a digit, then the extension:
+ *   logrotate's `extension` (`mongodb.1.log`, `mongodb-20261126.log`) and Go's lumberjack
+ *   (`mongodb-2026-11-26T05-00-00.000.log`).
+ * The digit keeps the pod's other logs apart: `mongodb-audit.log` is no rotation of
+ * `mongodb.log`, nor `automation-agent-verbose.log` of `automation-agent.log`. Never a
+ * compressed file. Made once a followed path: inotify asks it of every name that changes.
+ */
+export function rotatedNames(base: string): (entry: string) => boolean {
+  const extension = path.extname(base);
+  const stem = base.slice(0, base.length - extension.length);
+  return (entry) => {
+    if (entry.startsWith(base)) {
+      const separator = entry[base.length];
+      const rotation = separator === '.' ? entry.length > base.length + 1 : (separator === '-' || separator === '_') && isDigit(entry[base.length + 1]);
+      return rotation && !COMPRESSED.test(entry);
+    }
+    if (extension === '' || !entry.startsWith(stem) || !entry.endsWith(extension) || entry.length < base.length + 2) return false;
+    const separator = entry[stem.length];
+    return (separator === '.' || separator === '-' || separator === '_') && isDigit(entry[stem.length + 1]) && !COMPRESSED.test(entry);
+  };
+}
+
+/** Whether `entry` names a rotation of the file named `base` (rotatedNames). */
+export const rotatedName = (base: string, entry: string): boolean => rotatedNames(base)(entry);
 
 export interface SiblingFile {
   readonly name: string;
   readonly stat: fs.Stats;
 }
 
-/** Regular files beside `file` that extend its name, with their stat; `ignore` drops our own files. */
+/** Regular files beside `file` whose names say they are its rotations (rotatedNames), with their stat; `ignore` drops our own files. */
 export function rotatedSiblings(file: string, ignore: (name: string) => boolean = () => false): SiblingFile[] {
   const directory = path.dirname(file);
-  const base = `${path.basename(file)}.`;
+  const isRotation = rotatedNames(path.basename(file));
   let names: string[];
   try {
     names = fs.readdirSync(directory);
@@ -25,7 +56,7 @@ export function rotatedSiblings(file: string, ignore: (name: string) => boolean 
   }
   const siblings: SiblingFile[] = [];
   for (const entry of names) {
-    if (!entry.startsWith(base) || COMPRESSED.test(entry)) continue;
+    if (!isRotation(entry)) continue;
     const name = path.join(directory, entry);
     if (ignore(name)) continue;
     const stat = fs.statSync(name, { throwIfNoEntry: false });

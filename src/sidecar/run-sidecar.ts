@@ -94,9 +94,21 @@ export class Sidecar {
   #ended = false;
   #finished: Promise<number>;
   #finish!: (code: number) => void;
+  /**
+   * Whether a name beside a followed path is one of ours, never its rotation whatever its name
+   * looks like: the state file and its temporary files, the heartbeat file, and every followed
+   * path (a user's `--file` may name one like another's rotation: `mongodb-1.log`).
+   */
+  readonly #ownFile: (name: string) => boolean;
 
   constructor(options: SidecarOptions, io: SidecarIO) {
     this.#options = options;
+    const stateFile = options.stateFile ? path.resolve(options.stateFile) : undefined;
+    const own = new Set([...options.files.map((f) => path.resolve(f.path)), ...(options.heartbeatFile ? [path.resolve(options.heartbeatFile)] : []), ...(stateFile ? [stateFile] : [])]);
+    this.#ownFile = (name) => {
+      const resolved = path.resolve(name);
+      return own.has(resolved) || (stateFile !== undefined && resolved.startsWith(`${stateFile}.`));
+    };
     this.#io = io;
     this.#writer = new EntryWriter(io.stdout, { onDelivered: () => this.#checkpointer?.changed() });
     this.#finished = new Promise((resolve) => {
@@ -270,7 +282,6 @@ export class Sidecar {
       this.#io.log.info({ event: 'opened', source: source.logType, path: source.path }, 'reading named pipe');
       return;
     }
-    const stateFile = this.#options.stateFile;
     const context = { log: this.#io.log, source, stats, once: this.#options.once };
     const file: FollowedFile = {
       logType: source.logType,
@@ -285,7 +296,7 @@ export class Sidecar {
         fromStart: this.#options.fromStart,
         resume: saved ? { files: saved.files[source.path] ?? [], savedAt: saved.savedAt, past: saved.past?.[source.path] } : undefined,
         sink: this.#fileSink(source.logType, source.passThroughEntries, stats),
-        ...(stateFile ? { ignore: (name: string) => name === stateFile || name.startsWith(`${stateFile}.`) } : {}),
+        ignore: this.#ownFile,
         ...(this.#options.missingWarningMs === undefined ? {} : { missingWarningMs: this.#options.missingWarningMs || Infinity }),
         onEvent: (event) => {
           if (event.kind === 'opened' || event.kind === 'resumed') file.present = true;

@@ -166,6 +166,21 @@ export class SidecarProcess {
     this.child.stdout!.resume();
   }
 
+  /**
+   * Runs `act` while the sidecar is stopped (SIGSTOP): it reads and looks at nothing meanwhile,
+   * and sees it all at once after (SIGCONT). A race made to happen every time, whatever the load.
+   */
+  async whileFrozen(act: () => void): Promise<void> {
+    const pid = this.child.pid!;
+    this.child.kill('SIGSTOP');
+    await waitUntil(() => processState(pid) === 'T', 5000, 'the sidecar to stop');
+    try {
+      act();
+    } finally {
+      this.child.kill('SIGCONT');
+    }
+  }
+
   /** Every stderr line is one of our JSON diagnostics (no warning of Node's, no debugger banner). */
   nonJsonStderr(): string[] {
     return this.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('{"level":'));
@@ -182,6 +197,12 @@ export interface SavedState {
   readonly version: number;
   readonly savedAt?: number;
   readonly files: Record<string, { dev: number; ino: number; position: number; retired?: boolean; midLine?: boolean }[]>;
+}
+
+/** A process's state letter in /proc (`T`: stopped by a signal). */
+function processState(pid: number): string {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
 }
 
 export function readState(file: string): SavedState | undefined {

@@ -12,14 +12,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SidecarProcess, followsPath, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
+import { SidecarProcess, followsPath, tempDir } from '../_helpers/sidecar-process.js';
 import { LOGROTATE, testWithTool } from '../_helpers/system-tool.js';
-
-/** The process's state letter in /proc (`T`: stopped by a signal). */
-function processState(pid: number): string {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-}
 
 /** The sidecar following an empty `mongodb.log`, polling often (a missed wake costs 250 ms, not 2 s). */
 async function follow(name: string): Promise<{ dir: string; file: string; sidecar: SidecarProcess; writer: NumberedWriter }> {
@@ -39,18 +33,6 @@ async function writeAndDeliver(sidecar: SidecarProcess, writer: NumberedWriter, 
   await sleep(150);
 }
 
-/** Runs `act` while the sidecar is stopped: it reads nothing meanwhile, and sees it all at once after. */
-async function whileFrozen(sidecar: SidecarProcess, act: () => void): Promise<void> {
-  const pid = sidecar.child.pid!;
-  sidecar.child.kill('SIGSTOP');
-  await waitUntil(() => processState(pid) === 'T', 5000, 'the sidecar to stop');
-  try {
-    act();
-  } finally {
-    sidecar.child.kill('SIGCONT');
-  }
-}
-
 /** Every line 1..written delivered once, in order, and nothing else: compared whole. */
 async function assertDeliveredOnce(t: ExecutionContext, sidecar: SidecarProcess, writer: NumberedWriter): Promise<void> {
   await sidecar.waitForLines(writer.written).catch(() => undefined);
@@ -65,7 +47,7 @@ async function assertDeliveredOnce(t: ExecutionContext, sidecar: SidecarProcess,
 test('copytruncate while the sidecar cannot look: the lines only in the copy are read from it, then the file from 0', async (t) => {
   const { file, sidecar, writer } = await follow('copytruncate-driven');
   await writeAndDeliver(sidecar, writer, 5);
-  await whileFrozen(sidecar, () => {
+  await sidecar.whileFrozen(() => {
     writer.write(5); // 6-10: after the sidecar's position, and after the truncate only in the copy
     fs.copyFileSync(file, `${file}.1`);
     fs.truncateSync(file, 0);
@@ -77,7 +59,7 @@ test('copytruncate while the sidecar cannot look: the lines only in the copy are
 test('copytruncate, then written past the old position, while the sidecar cannot look: copy, then the regrown file', async (t) => {
   const { file, sidecar, writer } = await follow('copytruncate-regrown');
   await writeAndDeliver(sidecar, writer, 5);
-  await whileFrozen(sidecar, () => {
+  await sidecar.whileFrozen(() => {
     writer.write(5); // 6-10: only in the copy
     fs.copyFileSync(file, `${file}.1`);
     fs.truncateSync(file, 0);
@@ -89,7 +71,7 @@ test('copytruncate, then written past the old position, while the sidecar cannot
 test('copytruncate of lines already read: the copy gives nothing again', async (t) => {
   const { file, sidecar, writer } = await follow('copytruncate-read');
   await writeAndDeliver(sidecar, writer, 8);
-  await whileFrozen(sidecar, () => {
+  await sidecar.whileFrozen(() => {
     fs.copyFileSync(file, `${file}.1`);
     fs.truncateSync(file, 0);
   });
@@ -102,7 +84,7 @@ testWithTool(LOGROTATE, 'real logrotate copytruncate while the sidecar cannot lo
   await writeAndDeliver(sidecar, writer, 5);
   const conf = path.join(dir, 'logrotate.conf');
   fs.writeFileSync(conf, `${file} {\n  rotate 5\n  copytruncate\n  missingok\n  nocompress\n}\n`);
-  await whileFrozen(sidecar, () => {
+  await sidecar.whileFrozen(() => {
     writer.write(5);
     execFileSync(logrotate, ['--state', path.join(dir, 'logrotate.state'), '--force', conf]);
   });

@@ -1,0 +1,74 @@
+import test from 'ava';
+import path from 'node:path';
+import { rotatedName } from '../../src/follow/rotated-siblings.js';
+import { FILE_LOG_TYPES } from '../../src/log-types.js';
+
+/** What the rotators a pod may run name a rotation of `mongodb.log`, and the names that are not one. */
+const cases: { entry: string; base?: string; rotation: boolean; why: string }[] = [
+  { entry: 'mongodb.log.1', rotation: true, why: "logrotate's numbers" },
+  { entry: 'mongodb.log.12', rotation: true, why: "logrotate's numbers past 9" },
+  { entry: 'mongodb.log.2026-11-20T10-23-09', rotation: true, why: "mongod's own rename" },
+  { entry: 'mongodb.log-20261126', rotation: true, why: "logrotate's dateext" },
+  { entry: 'mongodb.log-2026-11-26', rotation: true, why: 'dateext with its dateformat changed' },
+  { entry: 'mongodb.log-20261126-1764136800', rotation: true, why: 'dateext with seconds since the epoch' },
+  { entry: 'mongodb.log_20261126', rotation: true, why: 'a date after an underscore' },
+  { entry: 'mongodb.1.log', rotation: true, why: "logrotate's extension option" },
+  { entry: 'mongodb-20261126.log', rotation: true, why: 'extension and dateext' },
+  { entry: 'mongodb-2026-11-26T05-00-00.000.log', rotation: true, why: "Go's lumberjack" },
+  { entry: 'automation-agent-verbose-2026-11-26T05-00-00.000.log', base: 'automation-agent-verbose.log', rotation: true, why: "lumberjack, a name with dashes" },
+  { entry: 'mongodb.log.1.gz', rotation: false, why: 'compressed' },
+  { entry: 'mongodb.log.2026-11-20T10-23-09.gz', rotation: false, why: 'compressed by the agent' },
+  { entry: 'mongodb.log-20261126.zst', rotation: false, why: 'compressed, dateext' },
+  { entry: 'mongodb-2026-11-26T05-00-00.000.log.gz', rotation: false, why: 'compressed, lumberjack' },
+  { entry: 'mongodb_20261126.log', rotation: true, why: 'a date after the stem and an underscore' },
+  { entry: 'mongodb.log', rotation: false, why: 'the file itself' },
+  { entry: 'mongodb.1.log.gz', rotation: false, why: 'compressed, extension style' },
+  { entry: 'mongodb.audit.log', rotation: false, why: 'no digit after the stem' },
+  { entry: 'mongodb-audit-2026-11-26T05-00-00.000.log', rotation: false, why: "the audit log's lumberjack rotation" },
+  { entry: 'mongodb-audit.log.1', rotation: false, why: "the audit log's numbered rotation" },
+  { entry: 'mongodb-audit-20261126.log', rotation: false, why: "the audit log's rotation, extension and dateext" },
+  { entry: 'mongodb-audit.log-20261126', rotation: false, why: "the audit log's dateext rotation" },
+  { entry: 'mongodb-audit.log', rotation: false, why: "the audit log, another of the pod's logs" },
+  { entry: 'mongodb.log-audit', rotation: false, why: 'no digit after the dash' },
+  { entry: 'mongodb-.log', rotation: false, why: 'a separator and nothing else' },
+  { entry: 'mongodb.log2', rotation: false, why: 'no separator' },
+  { entry: 'mongodb2.log', rotation: false, why: 'no separator before the extension' },
+  { entry: 'mongodb-1.txt', rotation: false, why: 'another extension' },
+  { entry: 'automation-agent-verbose.log', base: 'automation-agent.log', rotation: false, why: "the verbose agent log is not the agent log's rotation" },
+  { entry: 'automation-agent-stderr.log', base: 'automation-agent.log', rotation: false, why: "nor is the agent's stderr" },
+  { entry: 'automation-agent-verbose-2026-11-26T05-00-00.000.log', base: 'automation-agent.log', rotation: false, why: "nor the verbose log's lumberjack rotation" },
+  { entry: 'automation-agent-verbose.log-20261126', base: 'automation-agent.log', rotation: false, why: "nor the verbose log's dateext rotation" },
+  { entry: 'automation-agent.log.1', base: 'automation-agent.log', rotation: true, why: "the agent log's own" },
+  { entry: 'mongod.1', base: 'mongod', rotation: true, why: 'a name without extension, numbered' },
+  { entry: 'mongod-1', base: 'mongod', rotation: true, why: 'a name without extension, dateext' },
+  { entry: 'mongodb', base: 'mongod', rotation: false, why: 'a name without extension, another file' },
+];
+
+for (const c of cases) {
+  test(`rotated name: ${c.entry} beside ${c.base ?? 'mongodb.log'}: ${c.rotation ? 'a rotation' : 'not one'} (${c.why})`, (t) => {
+    t.is(rotatedName(c.base ?? 'mongodb.log', c.entry), c.rotation);
+  });
+}
+
+/** Each style's rotation of a file named `base`. */
+const STYLES: readonly ((base: string) => string)[] = [
+  (base) => `${base}.1`,
+  (base) => `${base}.2026-11-20T10-23-09`,
+  (base) => `${base}-20261126`,
+  (base) => `${path.parse(base).name}.1${path.extname(base)}`,
+  (base) => `${path.parse(base).name}-20261126${path.extname(base)}`,
+  (base) => `${path.parse(base).name}-2026-11-26T05-00-00.000${path.extname(base)}`,
+];
+
+test("rotated name: no log type's file, nor any rotation of it, is a rotation of another type's file", (t) => {
+  const bases = FILE_LOG_TYPES.map((type) => type.defaultFile);
+  t.true(bases.length >= 7, 'the pod\'s files');
+  for (const base of bases) {
+    for (const other of bases) {
+      if (other === base) continue;
+      t.false(rotatedName(base, other), `${other} beside ${base}`);
+      for (const style of STYLES) t.false(rotatedName(base, style(other)), `${style(other)} beside ${base}`);
+    }
+    for (const style of STYLES) t.true(rotatedName(base, style(base)), `${style(base)} beside ${base}`);
+  }
+});
