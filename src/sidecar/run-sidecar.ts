@@ -152,10 +152,14 @@ export class Sidecar {
         const directory = path.resolve(path.dirname(file.source.path));
         byDirectory.set(directory, [...(byDirectory.get(directory) ?? []), file]);
       }
+      // Most events name a followed file (each write to it): none is a rotation of another's
+      // (#ownFile), so they ask no follower.
+      const followedNames = new Map([...byDirectory].map(([directory, files]) => [directory, new Set(files.map((file) => path.basename(file.source.path)))]));
       this.#waker = wakeOnChanges({
         directories: [...byDirectory.keys()],
         pollMs: this.#options.pollMs,
         onName: (directory, name) => {
+          if (followedNames.get(directory)?.has(name)) return;
           for (const file of byDirectory.get(directory) ?? []) file.follower.nameChanged(name);
         },
         onWake: () => scheduler.wake(),
