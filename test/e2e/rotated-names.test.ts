@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SidecarProcess, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
+import { SidecarProcess, followsPath, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 import { killAtTeardown } from '../_helpers/follower-scenario.js';
 import { LOGROTATE, testWithTool } from '../_helpers/system-tool.js';
@@ -252,3 +252,28 @@ for (const lookalike of ['mongodb.log-1', 'mongodb.log.audit']) {
     t.is(lines.length, 40, 'nothing read twice under the other type');
   });
 }
+
+testWithTool(LOGROTATE, 'real logrotate, dateext and copytruncate, while the running sidecar cannot look: the lines only in the copy, then the file from 0', async (t, logrotate) => {
+  const dir = tempDir('names-logrotate-frozen');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', '']));
+  await sidecar.waitForDiagnostic(followsPath(file));
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(5);
+  await sidecar.waitForLines(5);
+  await sleep(150);
+  let copy = '';
+  await sidecar.whileFrozen(() => {
+    writer.write(5); // 6-10: only in the copy once the file is truncated
+    copy = rotateWithDateext(logrotate, dir, file, 'copytruncate');
+  });
+  writer.write(2); // 11-12: the file from 0
+  await sidecar.waitForLines(12);
+  await sleep(600);
+  writer.close();
+  await sidecar.stop();
+  const expected = Array.from({ length: 12 }, (_, i) => JSON.stringify({ logType: 'mongodb', contents: writer.line(i + 1) }));
+  t.deepEqual(sidecar.lines(), expected);
+  t.regex(path.basename(copy), /^mongodb\.log-\d{8}$/);
+});
