@@ -19,8 +19,9 @@ interface World {
   readonly schedule: Schedule;
 }
 
-function world(write: (files: LogFiles) => void): World {
+function world(write: (files: LogFiles, stop: () => void) => void): World {
   const settings = { ...settingsFor(1, 1000), types: TYPES, fromStart: false };
+  let condition: 'up' | 'down' = 'up';
   let now = 0;
   const files = new LogFiles({
     dir: tempDir('oracle'),
@@ -29,10 +30,11 @@ function world(write: (files: LogFiles) => void): World {
     rotateWaitMs: 1000,
     // Half a second passes at every look at the clock: writes, copies and deliveries are far apart.
     clock: () => (now += 500),
-    condition: () => 'up',
-    sidecarHolds: () => true,
+    condition: () => condition,
+    sidecarHolds: () => condition === 'up',
   });
-  write(files);
+  // `stop` marks what follows as done while the sidecar is down.
+  write(files, () => (condition = 'down'));
   files.close();
   return { files, schedule: { settings, steps: [], actions: [] } };
 }
@@ -236,4 +238,34 @@ test('a line whose first pieces left before a SIGKILL and whose rest no run coul
   // The reader back long before the kill: its rest was there to send; the line is lost, its piece alone damage.
   const backInTime = verdictOf(w, [{ output, signal: 'SIGKILL', endedAt: killedAt }], [{ from: 0, to: killedAt - 5000 }]);
   t.deepEqual(kinds(backInTime).sort(), ['damaged 1', 'lost 1']);
+});
+
+test('a tiny line\'s first bytes, too few for its header, sent unfinished at a SIGTERM: the line they begin, not an unidentified entry', (t) => {
+  let stoppedAt = 0;
+  const w = world((files, stop) => {
+    files.reopen(0, false);
+    files.write(0, 2, 'short');
+    files.writePartial(0, 'tiny', 0.1);
+    stoppedAt = files.lines[0]![2]!.partial!.at + 1;
+    stop();
+    files.finishPartial(0);
+    files.unlink(0);
+  });
+  const lines = w.files.lines[0]!;
+  const tiny = JSON.parse(entry(w.files, lines[2]!)) as { contents: string };
+  const start = tiny.contents.slice(0, 2);
+  t.is(start, '@0', 'fewer characters than the header');
+  const piece = `${JSON.stringify({ logType: 'mongodb', contents: start, partial: true })}\n`;
+  const whole = `${entry(w.files, lines[0]!)}${entry(w.files, lines[1]!)}`;
+  // Its rest finished and deleted while down, before any run could read it: the start was all that was owed.
+  const restUnreachable = verdictOf(w, [{ output: whole + piece, signal: 'SIGTERM', endedAt: stoppedAt }, { output: '' }]);
+  t.deepEqual(kinds(restUnreachable), []);
+  t.is(restUnreachable.figures.unidentified, 0);
+  t.is(restUnreachable.figures.restNotOwed, 1);
+  // Its rest delivered by the next run as the line's last piece: joined across the stop, as documented.
+  const rest = `${JSON.stringify({ logType: 'mongodb', contents: tiny.contents.slice(2) })}\n`;
+  const restAfterRestart = verdictOf(w, [{ output: whole + piece, signal: 'SIGTERM', endedAt: stoppedAt }, { output: rest }]);
+  t.deepEqual(kinds(restAfterRestart), []);
+  t.is(restAfterRestart.figures.delivered, 3);
+  t.is(restAfterRestart.figures.pieces, 2);
 });

@@ -16,7 +16,7 @@
  * - each file's lines come in the order they were written;
  * - a SIGTERM ends a run with exit 0; diagnostics on stderr are JSON lines.
  */
-import { expectedContents, hashText, identifyContents, lineBytes } from './line-content.js';
+import { expectedContents, hashText, identifyContents, lineBytes, startsALine } from './line-content.js';
 import type { Generation, LineRecord } from './log-files.js';
 import type { Observation } from './interpreter.js';
 import { readOutput, type Joined } from './output-entries.js';
@@ -189,8 +189,8 @@ class Judge {
   /** Which line an entry is, and whether it is the line, its start, its end, or damaged. */
   #place(entry: Joined): void {
     const identity = identifyContents(entry.contents);
-    const line = identity ? this.#o.files.lines[identity.file]?.[identity.seq - 1] : undefined;
-    if (!identity || !line) {
+    const line = identity ? this.#o.files.lines[identity.file]?.[identity.seq - 1] : this.#begunLineOf(entry);
+    if (!line) {
       this.#unidentified.push(entry);
       return;
     }
@@ -230,6 +230,22 @@ class Judge {
       seqs: [line.seq, line.seq],
       detail: `${entry.pieces} piece(s), ${entry.contents.length} of ${expected.length} characters, first difference at ${differs}: got ${excerpt(entry.contents.slice(differs, differs + 40))}, wanted ${excerpt(expected.slice(differs, differs + 40))}`,
     });
+  }
+
+  /**
+   * A line's start too short to carry its header (a tiny line's first bytes, held unfinished
+   * and sent as a piece at a stop): the line of its type written in two parts that begins with
+   * it, the last one begun before it arrived.
+   */
+  #begunLineOf(entry: Joined): LineRecord | undefined {
+    if (!startsALine(entry.contents)) return undefined;
+    const file = this.#o.schedule.settings.types.indexOf(entry.logType);
+    let found: LineRecord | undefined;
+    for (const line of this.#o.files.lines[file] ?? []) {
+      if (!line.partial || line.partial.at > entry.at || (found && found.partial!.at >= line.partial.at)) continue;
+      if (this.#expected(line).startsWith(entry.contents)) found = line;
+    }
+    return found;
   }
 
   #interleaved(entry: Joined, line: LineRecord): void {
