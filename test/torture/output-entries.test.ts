@@ -84,3 +84,18 @@ test('after a SIGKILL, the rest of a line the killed run finished after its last
   t.is(output.piecesAgain, 1);
 });
 
+
+test('a line whose last save stayed inside it through several SIGKILLed runs: each restart sends its last pieces again, all dropped from the join', (t) => {
+  const rest = piece('bbb ') + piece('ccc', false);
+  const output = readOutput([
+    run(0, piece('@aaa '), 'SIGKILL'),
+    run(1, rest, 'SIGKILL'),
+    run(2, rest, 'SIGKILL'),
+    run(3, rest + piece('@next', false), 'SIGTERM'),
+  ]);
+  t.deepEqual(
+    output.joined.map((j) => j.contents),
+    ['@aaa bbb ccc', '@next'],
+  );
+  t.is(output.piecesAgain, 4);
+});

@@ -104,7 +104,10 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
       if (line.run >= run || !killed.has(line.run)) continue;
       const index = line.parts.indexOf(contents, 1);
       if (index < 0) continue;
+      // Sent again by this run: if it too is SIGKILLed before a save past the line, the next
+      // run sends the same pieces once more.
       lines.splice(at, 1);
+      lines.push({ run, parts: line.parts });
       if (partial && index + 1 < line.parts.length) again.set(logType, { parts: line.parts, next: index + 1 });
       return true;
     }
