@@ -399,6 +399,15 @@ export class FileFollower {
     // Looks only go forward from here: what changed before this window can never be unseen.
     for (const [key, file] of this.#past) if (file.mtimeMs < sinceMs - MTIME_SLACK_MS) this.#past.delete(key);
     const siblings = rotatedSiblings(this.path, this.#options.ignore);
+    // copytruncate's copy listed just after its truncation, which the look before the listing
+    // could not see: the truncation first, so the copy is read on from our position (the bytes
+    // before it were delivered from the file), never again from its start; then list again.
+    const current = this.#current;
+    if (current && current.position > 0 && current.shrunk(sizeOf(current))) {
+      this.#onTruncated(now);
+      this.#holdUnseen(now, sinceMs, claimed);
+      return;
+    }
     const known = (name: string, stat: fs.Stats): boolean => claimed.some((c) => sameFile(c, stat)) || this.#knows(name, stat);
     const unseen = unseenSiblings(
       siblings.map((s) => ({ name: s.name, mtimeMs: s.stat.mtimeMs, known: known(s.name, s.stat) })),
