@@ -71,28 +71,51 @@ function renameRotation(style: Style, dir: string, file: string, k: 1 | 2): void
   fs.renameSync(file, path.join(dir, style.rotate(dir, k)));
 }
 
+interface Restart {
+  readonly dir: string;
+  readonly file: string;
+  readonly writer: NumberedWriter;
+  readonly second: SidecarProcess;
+  /** Both runs' output, in order. */
+  readonly lines: string[];
+}
+
+/**
+ * A first run reads 10 lines of `mongodb.log` from its start and stops; 10 more are written
+ * while it is down, then `whileDown` acts (rotates, copies, writes on); a second run delivers
+ * `expected` mongodb lines, and any more within half a second.
+ */
+async function acrossARestart(t: ExecutionContext, name: string, expected: number, whileDown: (dir: string, file: string, writer: NumberedWriter) => void): Promise<Restart> {
+  const dir = tempDir(name);
+  const file = path.join(dir, 'mongodb.log');
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(10);
+  const first = await start(t, dir, file, ['--from-start']);
+  await first.waitForLines(10);
+  await first.stop();
+  writer.write(10); // 11-20: while down
+  whileDown(dir, file, writer);
+  writer.close();
+  const second = await start(t, dir, file);
+  const mongodbLines = (): number => second.lines().filter((line) => (JSON.parse(line) as { logType: string }).logType === 'mongodb').length;
+  await waitUntil(() => mongodbLines() >= expected, 10_000, `the ${expected} lines left after the restart`);
+  // Anything read twice, or read as mongodb.log's from a file that is not, comes with the rest.
+  await sleep(500);
+  await second.stop();
+  return { dir, file, writer, second, lines: [...first.lines(), ...second.lines()] };
+}
+
 for (const style of STYLES) {
   test(`${style.name}: two rename rotations while stopped, the middle file made and rotated while down is read too (repro-b)`, async (t) => {
-    const dir = tempDir('names-down-renames');
-    const file = path.join(dir, 'mongodb.log');
-    const writer = new NumberedWriter(file, 'mongodb');
-    writer.write(10);
-    const first = await start(t, dir, file, ['--from-start']);
-    await first.waitForLines(10);
-    await first.stop();
-    writer.write(10); // 11-20: while down
-    renameRotation(style, dir, file, 1);
-    writer.reopen();
-    writer.write(10); // 21-30: a new file...
-    renameRotation(style, dir, file, 2); // ...rotated too while down
-    writer.reopen();
-    writer.write(10); // 31-40
-    writer.close();
-    const second = await start(t, dir, file);
-    await second.waitForLines(30);
-    await sleep(300);
-    await second.stop();
-    assertOnce(t, [...first.lines(), ...second.lines()], writer, 40);
+    const { dir, writer, second, lines } = await acrossARestart(t, 'names-down-renames', 30, (dir, file, writer) => {
+      renameRotation(style, dir, file, 1);
+      writer.reopen();
+      writer.write(10); // 21-30: a new file...
+      renameRotation(style, dir, file, 2); // ...rotated too while down
+      writer.reopen();
+      writer.write(10); // 31-40
+    });
+    assertOnce(t, lines, writer, 40);
     t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === path.join(dir, style.older)), 'the saved file, found under its rotated name');
     t.true(second.diagnostics().some((d) => d['event'] === 'unseen' && d['file'] === path.join(dir, style.newer)), 'the file made and rotated while down');
   });
@@ -126,24 +149,14 @@ for (const style of STYLES) {
 
   if (!style.copies) continue;
   test(`${style.name}: copytruncate while stopped, the lines only in the copy come first (repro-a)`, async (t) => {
-    const dir = tempDir('names-down-copytruncate');
-    const file = path.join(dir, 'mongodb.log');
-    const writer = new NumberedWriter(file, 'mongodb');
-    writer.write(10);
-    const first = await start(t, dir, file, ['--from-start']);
-    await first.waitForLines(10);
-    await first.stop();
-    writer.write(10); // 11-20: while down
-    const copy = path.join(dir, style.rotate(dir, 1));
-    fs.copyFileSync(file, copy);
-    fs.truncateSync(file, 0);
-    writer.write(10); // 21-30: the writer goes on at 0
-    writer.close();
-    const second = await start(t, dir, file);
-    await second.waitForLines(20);
-    await sleep(300);
-    await second.stop();
-    assertOnce(t, [...first.lines(), ...second.lines()], writer, 30);
+    let copy = '';
+    const { writer, second, lines } = await acrossARestart(t, 'names-down-copytruncate', 20, (dir, file, writer) => {
+      copy = path.join(dir, style.rotate(dir, 1));
+      fs.copyFileSync(file, copy);
+      fs.truncateSync(file, 0);
+      writer.write(10); // 21-30: the writer goes on at 0
+    });
+    assertOnce(t, lines, writer, 30);
     t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['how'] === 'copy' && d['file'] === copy));
   });
 }
@@ -159,66 +172,33 @@ function rotateWithDateext(logrotate: string, dir: string, file: string, how: 'c
 }
 
 testWithTool(LOGROTATE, 'real logrotate, dateext and create, while the sidecar is stopped: the rest of the renamed file, then the new one', async (t, logrotate) => {
-  const dir = tempDir('names-logrotate-create');
-  const file = path.join(dir, 'mongodb.log');
-  const writer = new NumberedWriter(file, 'mongodb');
-  writer.write(10);
-  const first = await start(t, dir, file, ['--from-start']);
-  await first.waitForLines(10);
-  await first.stop();
-  writer.write(10); // 11-20: while down
-  const rotated = rotateWithDateext(logrotate, dir, file, 'create');
-  writer.reopen();
-  writer.write(10); // 21-30
-  writer.close();
-  const second = await start(t, dir, file);
-  await second.waitForLines(20);
-  await sleep(300);
-  await second.stop();
-  assertOnce(t, [...first.lines(), ...second.lines()], writer, 30);
+  let rotated = '';
+  const { writer, second, lines } = await acrossARestart(t, 'names-logrotate-create', 20, (dir, file, writer) => {
+    rotated = rotateWithDateext(logrotate, dir, file, 'create');
+    writer.reopen();
+    writer.write(10); // 21-30
+  });
+  assertOnce(t, lines, writer, 30);
   t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === rotated), `resumed in ${path.basename(rotated)}`);
 });
 
 testWithTool(LOGROTATE, 'real logrotate, dateext and copytruncate, while the sidecar is stopped: the lines only in the copy, then the file from 0', async (t, logrotate) => {
-  const dir = tempDir('names-logrotate-copytruncate');
-  const file = path.join(dir, 'mongodb.log');
-  const writer = new NumberedWriter(file, 'mongodb');
-  writer.write(10);
-  const first = await start(t, dir, file, ['--from-start']);
-  await first.waitForLines(10);
-  await first.stop();
-  writer.write(10); // 11-20: while down
-  const copy = rotateWithDateext(logrotate, dir, file, 'copytruncate');
-  writer.write(10); // 21-30: the writer goes on at 0
-  writer.close();
-  const second = await start(t, dir, file);
-  await second.waitForLines(20);
-  await sleep(300);
-  await second.stop();
-  assertOnce(t, [...first.lines(), ...second.lines()], writer, 30);
+  let copy = '';
+  const { writer, second, lines } = await acrossARestart(t, 'names-logrotate-copytruncate', 20, (dir, file, writer) => {
+    copy = rotateWithDateext(logrotate, dir, file, 'copytruncate');
+    writer.write(10); // 21-30: the writer goes on at 0
+  });
+  assertOnce(t, lines, writer, 30);
   t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['how'] === 'copy' && d['file'] === copy), `resumed in the copy ${path.basename(copy)}`);
 });
 
 test("files beside the log that only look like its rotations (the audit log and its rotations, mongodb.log-audit, mongodb-old.log) are never read as one", async (t) => {
-  const dir = tempDir('names-not-rotations');
-  const file = path.join(dir, 'mongodb.log');
-  const writer = new NumberedWriter(file, 'mongodb');
-  writer.write(10);
-  const first = await start(t, dir, file, ['--from-start']);
-  await first.waitForLines(10);
-  await first.stop();
-  writer.write(10); // 11-20: while down
   const lookalikes = ['mongodb-audit.log', 'mongodb-audit.log-20261126', 'mongodb-audit-20261126.log', 'mongodb-audit-2026-11-26T05-00-00.000.log', 'mongodb-audit.log.1', 'mongodb.log-audit', 'mongodb-old.log'];
-  for (const name of lookalikes) fs.writeFileSync(path.join(dir, name), `not a rotation of mongodb.log: ${name}\n`);
-  writer.close();
-  const second = await start(t, dir, file);
-  const mongodbLines = (): string[] => second.lines().filter((line) => (JSON.parse(line) as { logType: string }).logType === 'mongodb');
-  await waitUntil(() => mongodbLines().length >= 10, 10_000, 'the 10 lines written while down');
-  // Anything read from the lookalikes as mongodb.log's would come with the rest.
-  await sleep(500);
-  await second.stop();
-  assertOnce(t, [...first.lines(), ...second.lines()], writer, 20);
-  t.is(mongodbLines().length, 10);
+  const { file, writer, second, lines } = await acrossARestart(t, 'names-not-rotations', 10, (dir) => {
+    for (const name of lookalikes) fs.writeFileSync(path.join(dir, name), `not a rotation of mongodb.log: ${name}\n`);
+  });
+  assertOnce(t, lines, writer, 20);
+  t.is(second.lines().filter((line) => (JSON.parse(line) as { logType: string }).logType === 'mongodb').length, 10);
   t.false(second.diagnostics().some((d) => d['event'] === 'unseen' && d['path'] === file));
 });
 
