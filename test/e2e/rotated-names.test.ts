@@ -211,6 +211,8 @@ for (const lookalike of ['mongodb.log-1', 'mongodb.log.audit']) {
     const auditWriter = new NumberedWriter(audit, 'audit');
     const args = ['--log-dir', dir, '--file', `mongodb=${file}`, '--file', `mongodb-audit=${audit}`];
     const first = await start(t, dir, file, args);
+    // Both files are there at the start, so each is read from its end: write once both are open.
+    await first.waitForDiagnostic(followsPath(audit));
     server.write(10);
     auditWriter.write(10);
     await first.waitForLines(20);
