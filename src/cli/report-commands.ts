@@ -145,7 +145,11 @@ export function cannotWrite(file: string): string | undefined {
     return `no directory ${directory}`;
   }
   try {
-    if (fs.statSync(file).isDirectory()) return 'is a directory';
+    const stat = fs.statSync(file);
+    if (stat.isDirectory()) return 'is a directory';
+    // `--html mongodb.log` (the page's name forgotten) would overwrite the log to be read: only
+    // a page written before (or an empty file) is overwritten.
+    if (stat.isFile() && stat.size > 0 && !isPage(file)) return 'is there and is not a page (a log?); name a new file for the page, such as pod.html';
     fs.accessSync(file, fs.constants.W_OK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return 'cannot be written (permission denied)';
@@ -156,4 +160,20 @@ export function cannotWrite(file: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Whether a file begins as the pages summary writes do (`<!doctype html>`). */
+function isPage(file: string): boolean {
+  const head = Buffer.alloc(15);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const read = fs.readSync(fd, head, 0, head.length, 0);
+    return head.subarray(0, read).toString('latin1').toLowerCase() === '<!doctype html>';
+  } catch {
+    // Unreadable: whether it may be written is asked next.
+    return true;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }

@@ -10,7 +10,7 @@ import { FILTER_COMMAND, parseFilterArgs } from '../../src/cli/filter-command.js
 import { DOCTOR_COMMAND, SUMMARY_COMMAND, parseDoctorArgs, parseSummaryArgs, type ReportTerminal } from '../../src/cli/report-commands.js';
 import { SIDECAR_COMMAND, parseSidecarArgs } from '../../src/cli/sidecar-command.js';
 import { usageLine } from '../../src/cli/usage-error.js';
-import { tempDir } from '../_helpers/sidecar-process.js';
+import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const PIPE: ReportTerminal = { stdoutIsTTY: false, env: {}, columns: undefined };
@@ -19,6 +19,11 @@ const TERMINAL: ReportTerminal = { stdoutIsTTY: true, env: { TERM: 'xterm' }, co
 const dir = tempDir('cli-args');
 const FILE = path.join(dir, 'entries.jsonl');
 fs.writeFileSync(FILE, '');
+/** A server log copied out of a pod, and a page an earlier `summary --html` wrote. */
+const LOG = path.join(dir, 'mongodb.log');
+fs.copyFileSync(path.join(REAL_DATA, 'mongod-4.2-text.log'), LOG);
+const PAGE = path.join(dir, 'pod.html');
+fs.writeFileSync(PAGE, '<!doctype html>\n<html lang="en"></html>\n');
 
 /** What a parser gave: its options (as `expected` names them), 'help', or the line a person reads. */
 function outcome<T>(command: string, parsed: Parsed<T | 'help'>): T | 'help' | string {
@@ -222,6 +227,8 @@ const reportCases: { name: string; command: 'summary' | 'doctor'; args: string[]
   { name: 'a directory', command: 'summary', args: [dir], expected: summaryError(`cannot read ${dir}: is a directory`) },
   { name: '--html where no directory is', command: 'summary', args: ['--html', '/nonexistent/x.html'], expected: summaryError('--html /nonexistent/x.html: no directory /nonexistent') },
   { name: '--html on a directory', command: 'summary', args: ['--html', dir], expected: summaryError(`--html ${dir}: is a directory`) },
+  { name: '--html naming a log (the page\'s name forgotten): the log is not overwritten', command: 'summary', args: ['--html', LOG], expected: summaryError(`--html ${LOG}: is there and is not a page (a log?); name a new file for the page, such as pod.html`) },
+  { name: '--html over a page written before', command: 'summary', args: ['--html', PAGE], expected: { ...REPORT_DEFAULTS, html: PAGE, width: 76 } },
   { name: '--html in a file that is no directory', command: 'summary', args: ['--html', `${FILE}/x.html`], expected: summaryError(`--html ${FILE}/x.html: ${FILE} is not a directory`) },
 ];
 
