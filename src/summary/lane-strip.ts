@@ -22,17 +22,38 @@ export const STATE_CHARS: Readonly<Record<string, string>> = {
 /** A state's character: the server's own names only (a line's words are no key of an object's). */
 const stateChar = (state: string): string => (Object.hasOwn(STATE_CHARS, state) ? STATE_CHARS[state]! : 'o');
 
-/** Who was primary at the middle of each of `columns` columns from `start` to `end` (epoch ms). */
+/**
+ * Each of `columns` columns from `start` to `end` (epoch ms): the state the member was in at the
+ * column's middle; where its log says nothing there, the state it was longest in within the
+ * column (a member whose log is shorter than a column, among members whose logs span days, is
+ * still seen). Blank only where the member has no line in the column.
+ */
 export function laneStrip(lane: MemberSummary['lane'], start: number, end: number, columns: number): string {
   const width = (end - start) / columns;
   const segments = lane.map((s) => ({ from: Date.parse(s.from), to: Date.parse(s.to), char: stateChar(s.state) }));
   let out = '';
   let at = 0;
   for (let column = 0; column < columns; column++) {
-    const t = start + (column + 0.5) * width;
-    while (at < segments.length && segments[at]!.to <= t) at++;
-    const segment = segments[at];
-    out += segment && segment.from <= t ? segment.char : ' ';
+    const left = start + column * width;
+    const right = left + width;
+    const t = left + width / 2;
+    // Segments that ended before this column are behind every later column too.
+    while (at < segments.length && segments[at]!.to < left) at++;
+    let char = ' ';
+    let longest = -1;
+    for (let i = at; i < segments.length && segments[i]!.from <= right; i++) {
+      const { from, to, char: c } = segments[i]!;
+      if (from <= t && t < to) {
+        char = c;
+        break;
+      }
+      const overlap = Math.min(to, right) - Math.max(from, left);
+      if (overlap >= 0 && overlap > longest) {
+        longest = overlap;
+        char = c;
+      }
+    }
+    out += char;
   }
   return out.trimEnd();
 }

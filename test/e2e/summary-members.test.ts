@@ -184,3 +184,12 @@ test('65 pods in one input: 64 lanes of their own and one of the other members, 
   t.is(members.length, 65);
   t.is(members.filter((m) => m.name === '(other members)').length, 1);
 });
+
+test("a member whose log is shorter than a column of the strip (Hatchet's rs1, minutes of 2024, beside mtools' 4.2 text log of 2020) still has its lane", (t) => {
+  const { summary, text } = summaryOf([path.join(REAL_DATA, MEMBERS[0]!.file), path.join(REAL_DATA, 'mongod-4.2-text.log')]);
+  t.deepEqual(summary.server!.members!.map((m) => m.name), ['mongod-4.2-text', 'mongod-replica-rs1']);
+  const strips = text.slice(text.indexOf('  lanes from ')).split('\n').slice(1, 3);
+  // Four years across the strip: each member's minutes are less than a column, and still drawn.
+  t.regex(strips[0]!, /^ {4}mongod-4\.2-text +\?$/, 'the 4.2 member: its state unknown, in the first column');
+  t.regex(strips[1]!, /^ {4}mongod-replica-rs1 +[s2RSP]$/, 'rs1: its state, in the last column');
+});
