@@ -29,7 +29,8 @@ import type { SectionCounter } from './section-counter.js';
 /** Slow queries, oplog entries applied slowly on secondaries, slow transactions (compared, not looked up: every line asks); text lines have no id. */
 const isSlowOperationId = (id: number): boolean => id === SLOW_QUERY_ID || id === APPLIED_OP_ID || id === SLOW_TRANSACTION_ID;
 const NO_BYTES = Buffer.alloc(0);
-const ELECTION = /election succeeded|starting an election|running for election|election failed|lost election|not electing self|stepping down from primary|stepdown/i;
+// `Not starting an election, since we are shutting down` is the server's word that it held none.
+const ELECTION = /election succeeded|(?<!not )starting an election|running for election|election failed|lost election|not electing self|stepping down from primary|stepdown/i;
 const RESTART = /^MongoDB starting|SERVER RESTARTED/;
 /** A text line's `connection accepted from 10.0.0.1:5 #26705 (…)`: the connection's number. */
 const TEXT_ACCEPTED_NUMBER = / #(\d+) /;

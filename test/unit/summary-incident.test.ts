@@ -9,6 +9,7 @@ import path from 'node:path';
 import test from 'ava';
 import { parseRecord } from '../../src/parse/parse-record.js';
 import { SummaryCollector } from '../../src/summary/summary-collector.js';
+import { chartMarkers } from '../../src/summary/chart-markers.js';
 import { cutLine } from '../../src/summary/slowest-operations.js';
 import { remoteHost } from '../../src/summary/client-connections.js';
 import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_LONG_LIVED_CONNECTIONS, MAX_RESPONSE_SIZE_KEYS, MAX_SLOWEST_LINE_CHARS, MAX_SLOWEST_OPERATIONS } from '../../src/summary/summary-limits.js';
@@ -206,6 +207,19 @@ for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
       .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
     t.true(expected.some((e) => e.event.endsWith('→ PRIMARY') || e.event.endsWith('is now PRIMARY')));
     t.deepEqual(events, expected);
+  });
+}
+
+for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
+  test(`${file}: "Not starting an election, since we are shutting down" is no election: not in the story, not marked E on the charts`, async (t) => {
+    const { lines, summary } = await member(file);
+    const notStarting = lines.filter((l) => /^Not starting an election/.test(l.msg));
+    t.true(notStarting.length > 0, 'the member says it at its shutdown');
+    const elections = summary.server!.replication.filter((e) => e.event.startsWith('election: '));
+    t.true(elections.some((e) => /Election succeeded/.test(e.event)), 'its real election is told');
+    t.false(elections.some((e) => /Not starting an election/.test(e.event)));
+    const shutdown = new Set(notStarting.map((l) => new Date(l.t.$date).getTime()));
+    t.false(chartMarkers(summary.server).some((m) => m.kind === 'election' && shutdown.has(m.time)));
   });
 }
 
