@@ -125,6 +125,13 @@ function membersText(server: NonNullable<Summary['server']>, out: string[], time
   }
 }
 
+/** Why no log type has a row: nothing read, nothing that was an entry, or nothing selected. */
+function noTypes(lines: Summary['lines']): string {
+  if (lines.entries > 0) return 'the selection left out every entry read';
+  if (lines.notEntries > 0) return `no line read was a log entry or a log line logtype knows (logtype --keep-other -o raw shows ${lines.notEntries === 1 ? 'it' : 'them'})`;
+  return 'the input was empty';
+}
+
 export function renderSummaryText(summary: Summary, options: SummaryTextOptions): string {
   const { palette, utc } = options;
   const time = (iso: string | null | undefined): string => (iso ? formatTime(Date.parse(iso), utc).slice(0, 19) : '-');
@@ -139,8 +146,11 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)}${utc ? ' UTC' : ''}`);
 
   heading('Log types');
-  out.push(
-    ...formatTable(
+  // No rows: say why, rather than a table's heading alone (the page says "none" too).
+  if (summary.types.length === 0) out.push(`  none: ${noTypes(lines)}`);
+  else
+    out.push(
+      ...formatTable(
       ['type', 'entries', 'first', 'last', 'per min', 'errors', 'warnings', 'unparsed'],
       summary.types.map((t) => [
         escapeTerminal(typeLabel(t.logType, summary)),
@@ -153,8 +163,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
         number(t.unparsed),
       ]),
       [false, true, false, false, true, true, true, true],
-    ),
-  );
+      ),
+    );
 
   if (summary.activity.buckets.length > 1) {
     const folded = foldActivity(summary.activity, options.width);

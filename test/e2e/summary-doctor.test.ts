@@ -164,3 +164,18 @@ test('--help of summary and doctor teaches with examples', (t) => {
   t.regex(doctor, /Known problems:\n {2}tls-certificate-name/);
   t.regex(runFilter(['--help']).stdout, /logtype doctor \[options\] \[FILE \.\.\.\]/);
 });
+
+test('summary of input with no entry says why, not an empty table: empty, not logs (a JSON array of real entries), all left out', (t) => {
+  const real = fs.readFileSync(path.join(REPO, 'test/fixtures/real/kubectl-logs-enterprise-agent.log'), 'utf8');
+  const array = `${JSON.stringify(real.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown), null, 2)}\n`;
+  for (const [input, args, why] of [
+    ['', [], 'none: the input was empty'],
+    [array, [], 'none: no line read was a log entry or a log line logtype knows (logtype --keep-other -o raw shows them)'],
+    [real, ['-t', 'mongodb'], 'none: the selection left out every entry read'],
+  ] as const) {
+    const result = runFilter(['summary', '--color', 'never', ...args], input);
+    t.is(result.status, 0, result.stderr);
+    t.true(result.stdout.includes(`\nLog types\n  ${why}\n`), result.stdout);
+    t.false(result.stdout.includes('type  entries'), 'no table without rows');
+  }
+});
