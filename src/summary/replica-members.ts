@@ -148,10 +148,24 @@ export function memberOfPrefix(source: string): string {
   return words.length >= 3 ? `${words[0]}/${words[1]}` : words[0]!;
 }
 
-/** An input's name as a member: the file's name without `.gz`, `.log` or `.json`; stdin's `stdin`. */
-export function memberOfInput(input: string): string {
+/**
+ * An input's name as a member: the file's name without `.gz`, `.log`, `.json` or `.txt`; stdin's
+ * `stdin`. Where other inputs of `all` (every input given) share that name (each pod's log
+ * copied out as `my-db-0/mongodb.log`, `my-db-1/mongodb.log`), each of them is named with the
+ * fewest of its directories that tell it apart (`my-db-0/mongodb`), or as given when none do.
+ */
+export function memberOfInput(input: string, all: readonly string[] = [input]): string {
   if (input === '-') return 'stdin';
-  return path.basename(input).replace(/\.gz$/, '').replace(/\.(log|json|txt)$/, '') || input;
+  const partsOf = (file: string): string[] => path.normalize(file).split(path.sep).filter((p) => p !== '' && p !== '.');
+  const nameOf = (parts: readonly string[], depth: number): string =>
+    [...parts.slice(Math.max(0, parts.length - depth), -1), (parts.at(-1) ?? '').replace(/\.gz$/, '').replace(/\.(log|json|txt)$/, '')].join('/');
+  const mine = partsOf(input);
+  const others = [...new Set(all)].filter((file) => file !== input && file !== '-').map(partsOf);
+  for (let depth = 1; depth <= mine.length; depth++) {
+    const name = nameOf(mine, depth);
+    if (!others.some((parts) => nameOf(parts, depth) === name)) return name || input;
+  }
+  return input;
 }
 
 export class ReplicaMembers {
@@ -161,9 +175,12 @@ export class ReplicaMembers {
   #lastSource: string | undefined;
   #lastMember: MemberStats | undefined;
 
-  /** The next lines are read from this input (a file as given, `-`: stdin). */
-  input(name: string): void {
+  #inputs: readonly string[] = [];
+
+  /** The next lines are read from this input (a file as given, `-`: stdin), one of `all`, every input given. */
+  input(name: string, all: readonly string[] = [name]): void {
     this.#input = name;
+    this.#inputs = all;
     this.#inputMember = undefined;
   }
 
@@ -190,7 +207,7 @@ export class ReplicaMembers {
 
   /** The input's name as a member; a second input of that name is named by its path as given. */
   #inputName(): string {
-    const name = memberOfInput(this.#input);
+    const name = memberOfInput(this.#input, this.#inputs);
     return [...this.#members.values()].some((m) => m.name === name) ? this.#input : name;
   }
 

@@ -50,7 +50,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
       unreadable.count++;
       io.stderr.write(`logtype summary: ${cannotRead(input, error)}; the summary covers what was read of it\n`);
     };
-    await readEntries(options, selector, () => io.stdin, (bytes) => progress?.read(bytes), cannotReadInput, io.interrupted, (input) => collector.input(input));
+    await readEntries(options, selector, () => io.stdin, (bytes) => progress?.read(bytes), cannotReadInput, io.interrupted, (input) => collector.input(input, options.inputs));
   } finally {
     progress?.done();
   }

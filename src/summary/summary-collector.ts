@@ -34,9 +34,9 @@ export class SummaryCollector {
   /** Agents', the operator's and the audit log's notable events, for the time axis. */
   readonly #marks = new TypeMarks();
 
-  /** The entries that follow are read from this input (a file as given, `-`: stdin): a member when its lines name no pod. */
-  input(name: string): void {
-    this.#members.input(name);
+  /** The entries that follow are read from this input (a file as given, `-`: stdin), one of `all`: a member when its lines name no pod. */
+  input(name: string, all?: readonly string[]): void {
+    this.#members.input(name, all);
   }
 
   /**

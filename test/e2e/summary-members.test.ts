@@ -193,3 +193,19 @@ test("a member whose log is shorter than a column of the strip (Hatchet's rs1, m
   t.regex(strips[0]!, /^ {4}mongod-4\.2-text +\?$/, 'the 4.2 member: its state unknown, in the first column');
   t.regex(strips[1]!, /^ {4}mongod-replica-rs1 +[s2RSP]$/, 'rs1: its state, in the last column');
 });
+
+test("one file per pod, each copied out under its pod's name as mongodb.log.gz: each member named by its directory, alike", (t) => {
+  const dir = tempDir('logtype-members-');
+  try {
+    const files = MEMBERS.map((m) => {
+      fs.mkdirSync(path.join(dir, m.pod));
+      const file = path.join(dir, m.pod, 'mongodb.log.gz');
+      fs.copyFileSync(path.join(REAL_DATA, m.file), file);
+      return file;
+    });
+    const { summary, text } = summaryOf(files);
+    checkMembers(t, summary, text, MEMBERS.map((m) => `${m.pod}/mongodb`), 'input');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -107,6 +107,16 @@ test("a member's name: the pod of kubectl's and stern's prefixes, an input's fil
   t.is(memberOfInput('-'), 'stdin');
 });
 
+test("inputs of one file name: each named with the fewest directories that tell it apart, or as given", (t) => {
+  const all = ['my-db-0/mongodb.log', 'my-db-1/mongodb.log', 'rs2.log.gz', '-'];
+  t.deepEqual(all.map((input) => memberOfInput(input, all)), ['my-db-0/mongodb', 'my-db-1/mongodb', 'rs2', 'stdin']);
+  const deep = ['a/pods/x/mongodb.log', 'b/pods/x/mongodb.log', './c/mongodb.log.gz'];
+  t.deepEqual(deep.map((input) => memberOfInput(input, deep)), ['a/pods/x/mongodb', 'b/pods/x/mongodb', 'c/mongodb']);
+  // Nothing tells them apart but what was given.
+  const nested = ['pods/a/mongodb.log', 'x/pods/a/mongodb.log'];
+  t.deepEqual(nested.map((input) => memberOfInput(input, nested)), ['pods/a/mongodb.log', 'x/pods/a/mongodb']);
+});
+
 test("a lane's marks: every restart and election, then the earliest errors, to the cap; how many were left out", (t) => {
   const event = (second: number, kind: 'restart' | 'election' | 'error') => ({ time: new Date(Date.UTC(2024, 2, 18, 14, 49, second)).toISOString(), kind, label: `${kind} at ${second}` });
   const events = [event(1, 'restart'), event(2, 'error'), event(3, 'error'), event(4, 'election'), event(5, 'error'), event(6, 'restart')];
