@@ -148,23 +148,19 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   heading('Log types');
   // No rows: say why, rather than a table's heading alone (the page says "none" too).
   if (summary.types.length === 0) out.push(`  none: ${noTypes(lines)}`);
-  else
-    out.push(
-      ...formatTable(
-      ['type', 'entries', 'first', 'last', 'per min', 'errors', 'warnings', 'unparsed'],
-      summary.types.map((t) => [
-        escapeTerminal(typeLabel(t.logType, summary)),
-        number(t.entries),
-        time(t.first),
-        time(t.last),
-        t.perMinute === undefined ? '-' : String(t.perMinute),
-        number(t.errors),
-        number(t.warnings),
-        number(t.unparsed),
-      ]),
-      [false, true, false, false, true, true, true, true],
-      ),
-    );
+  else {
+    const rows = summary.types.map((t) => [
+      escapeTerminal(typeLabel(t.logType, summary)),
+      number(t.entries),
+      time(t.first),
+      time(t.last),
+      t.perMinute === undefined ? '-' : String(t.perMinute),
+      number(t.errors),
+      number(t.warnings),
+      number(t.unparsed),
+    ]);
+    out.push(...formatTable(['type', 'entries', 'first', 'last', 'per min', 'errors', 'warnings', 'unparsed'], rows, [false, true, false, false, true, true, true, true]));
+  }
 
   if (summary.activity.buckets.length > 1) {
     const folded = foldActivity(summary.activity, options.width);
