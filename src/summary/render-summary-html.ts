@@ -7,7 +7,7 @@
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { laneChart } from './lane-chart.js';
-import { lifetime, primaryWords } from './render-summary-text.js';
+import { incompleteLines, lifetime, primaryWords } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
 import { typeLabel } from './type-label.js';
@@ -65,7 +65,9 @@ export function renderSummaryHtml(summary: Summary): string {
   const audit = summary.audit;
   const members = server?.members;
   const sections = [
-    `<h1>logtype summary</h1><p>${counted(summary.lines.entries, 'entry', 'entries', number)} read, ${number(summary.lines.selected)} selected, ${counted(summary.lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}${summary.first ? `; from ${when(summary.first)} to ${when(summary.last)}` : ''}.</p>`,
+    `<h1>logtype summary</h1><p>${counted(summary.lines.entries, 'entry', 'entries', number)} read, ${number(summary.lines.selected)} selected, ${counted(summary.lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}${summary.first ? `; from ${when(summary.first)} to ${when(summary.last)}` : ''}.</p>${incompleteLines(summary)
+      .map((why) => `<p class="incomplete"><b>Incomplete:</b> ${escapeHtml(why)}</p>`)
+      .join('')}`,
     '<h2>Log types</h2>',
     table(
       ['type', 'entries', 'first', 'last', 'per min', 'errors', 'warnings', 'unparsed'],
@@ -166,6 +168,7 @@ figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3p
 .legend{font-size:12px;color:#566573}.swatch{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:middle}
 pre.line{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;margin:4px 0;max-width:60em}
 .swatch.diamond{transform:rotate(45deg) scale(.8)}.none{color:#808b96}
+.incomplete{border-left:4px solid ${WARNING_COLOR};background:#fef9e7;padding:4px 10px}
 html.sortable th{cursor:pointer;user-select:none}html.sortable th:hover{text-decoration:underline}
 th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
 </style></head><body>

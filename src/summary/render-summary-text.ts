@@ -125,6 +125,15 @@ function membersText(server: NonNullable<Summary['server']>, out: string[], time
   }
 }
 
+/** What the summary did not read, one line each (none when it read its whole input). */
+export function incompleteLines(summary: Summary): string[] {
+  const incomplete = summary.incomplete;
+  if (!incomplete) return [];
+  const lines = incomplete.unread.map((why) => `${why}; this summary covers what was read of it`);
+  if (incomplete.interrupted) lines.push('interrupted (Ctrl-C) before the end of the input; this summary covers what was read until then');
+  return lines;
+}
+
 /** Why no log type has a row: nothing read, nothing that was an entry, or nothing selected. */
 function noTypes(lines: Summary['lines']): string {
   if (lines.entries > 0) return 'the selection left out every entry read';
@@ -144,6 +153,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     `${palette.bold('logtype summary')}: ${counted(lines.entries, 'entry', 'entries', number)} read, ${number(lines.selected)} selected, ${counted(lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}`,
   );
   if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)}${utc ? ' UTC' : ''}`);
+  for (const why of incompleteLines(summary)) out.push(palette.yellow(`incomplete: ${escapeTerminal(why)}`));
 
   heading('Log types');
   // No rows: say why, rather than a table's heading alone (the page says "none" too).

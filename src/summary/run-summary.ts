@@ -45,17 +45,25 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
     },
     true,
   );
+  const unread: string[] = [];
   try {
     const cannotReadInput = (input: string, error: unknown): void => {
       unreadable.count++;
-      io.stderr.write(`logtype summary: ${cannotRead(input, error)}; the summary covers what was read of it\n`);
+      const why = cannotRead(input, error);
+      unread.push(why);
+      io.stderr.write(`logtype summary: ${why}; the summary covers what was read of it\n`);
     };
     await readEntries(options, selector, () => io.stdin, (bytes) => progress?.read(bytes), cannotReadInput, io.interrupted, (input) => collector.input(input, options.inputs));
   } finally {
     progress?.done();
   }
+  // A Ctrl-C that came while a blocking read of a pipe waited (the terminal's SIGINT ended the
+  // pipe's writer too, so the read then saw its end) is handled on the event loop's next turn.
+  await new Promise((resolve) => setImmediate(resolve));
   const { counts } = selector;
-  return collector.summary({ entries: counts.entries, selected: counts.selected, notEntries: counts.other });
+  const summary = collector.summary({ entries: counts.entries, selected: counts.selected, notEntries: counts.other });
+  const interrupted = io.interrupted?.aborted === true;
+  return unread.length > 0 || interrupted ? { ...summary, incomplete: { unread, interrupted } } : summary;
 }
 
 export async function runSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress): Promise<number> {

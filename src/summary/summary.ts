@@ -25,6 +25,15 @@ export interface Summary {
   readonly marks?: readonly TypeMark[] | undefined;
   /** Marks past MAX_TYPE_MARKS of their type: counted, not kept. */
   readonly marksNotKept?: number | undefined;
+  /** Present when the summary covers only part of its input: the page or JSON attached to a ticket says so itself. */
+  readonly incomplete?: Incomplete | undefined;
+}
+
+export interface Incomplete {
+  /** Each input not read to its end, and why (`cannot read rs1.log.gz: unexpected end of file`). */
+  readonly unread: readonly string[];
+  /** Reading was stopped by Ctrl-C (SIGINT) before the input's end. */
+  readonly interrupted: boolean;
 }
 
 export interface TypeMark {

@@ -23,9 +23,23 @@ test('a truncated gzip file: summary and doctor report what was read, warn namin
     const summary = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--json', '--as', 'mongodb', cut], { env: cleanEnv(), encoding: 'utf8' });
     t.is(summary.status, 1);
     t.is(summary.stderr, `logtype summary: cannot read ${cut}: unexpected end of file; the summary covers what was read of it\n`);
-    const counted = (JSON.parse(summary.stdout) as { lines: { entries: number } }).lines.entries;
+    const json = JSON.parse(summary.stdout) as { lines: { entries: number }; incomplete?: unknown };
+    const counted = json.lines.entries;
     // Every whole line, and at most the cut last one.
     t.true(counted === wholeLines || counted === wholeLines + 1, `${counted} entries against ${wholeLines} whole lines`);
+    // The report says so itself: a page or JSON attached to a ticket does not pass for the whole log.
+    t.deepEqual(json.incomplete, { unread: [`cannot read ${cut}: unexpected end of file`], interrupted: false });
+    const page = path.join(dir, 'report.html');
+    const text = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--html', page, '--as', 'mongodb', cut], { env: cleanEnv(), encoding: 'utf8' });
+    t.is(text.status, 1);
+    t.regex(text.stdout, new RegExp(`^incomplete: cannot read ${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: unexpected end of file; this summary covers what was read of it$`, 'm'));
+    t.regex(fs.readFileSync(page, 'utf8'), /<p class="incomplete"><b>Incomplete:<\/b> cannot read [^<]*mongodb\.log\.1\.gz: unexpected end of file;/);
+    // Read whole, it says nothing of the kind.
+    const wholeFile = path.join(dir, 'mongodb.log.2.gz');
+    fs.writeFileSync(wholeFile, whole);
+    const complete = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--json', '--as', 'mongodb', wholeFile], { env: cleanEnv(), encoding: 'utf8' });
+    t.is(complete.status, 0);
+    t.false('incomplete' in (JSON.parse(complete.stdout) as object));
 
     const doctor = spawnSync(process.execPath, [FILTER_BIN, 'doctor', '--as', 'mongodb', cut], { env: cleanEnv(), encoding: 'utf8' });
     t.is(doctor.status, 2);
