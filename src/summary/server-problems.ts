@@ -6,7 +6,8 @@
  */
 import { isoString } from './iso-string.js';
 import type { ServerSummary } from './summary.js';
-import { MAX_SERVER_PROBLEMS } from './summary-limits.js';
+import { cutLine } from './slowest-operations.js';
+import { MAX_MESSAGE_CHARS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
 
 interface ProblemStats {
   readonly id: number | null;
@@ -46,7 +47,7 @@ export class ServerProblems {
   summary(): ServerSummary['problems'] {
     const rows = [...this.#messages.values()]
       .sort((a, b) => a.rank - b.rank || b.count - a.count || a.first - b.first)
-      .map((p) => ({ id: p.id, msg: p.msg, severity: p.severity, count: p.count, first: isoString(p.first) ?? null, last: isoString(p.last) ?? null }));
+      .map((p) => ({ id: p.id, msg: cutLine(p.msg, MAX_MESSAGE_CHARS), severity: p.severity, count: p.count, first: isoString(p.first) ?? null, last: isoString(p.last) ?? null }));
     const other = this.#other;
     if (other.count > 0) rows.push({ id: null, msg: '(other)', severity: '', count: other.count, first: isoString(other.first) ?? null, last: isoString(other.last) ?? null });
     return rows;

@@ -21,9 +21,9 @@ import { ReplicaMembers, type MemberStats } from './replica-members.js';
 import { ReplicationEvents } from './replication-events.js';
 import { ServerProblems } from './server-problems.js';
 import { SlowOperations } from './slow-operations.js';
-import type { RecordSource } from './slowest-operations.js';
+import { cutLine, type RecordSource } from './slowest-operations.js';
 import type { LongLivedConnection, ServerSummary } from './summary.js';
-import { MAX_COMPONENTS, MAX_LONG_LIVED_CONNECTIONS, MAX_SERVER_MESSAGES, MAX_SEVERITIES } from './summary-limits.js';
+import { MAX_COMPONENTS, MAX_LONG_LIVED_CONNECTIONS, MAX_MESSAGE_CHARS, MAX_SERVER_MESSAGES, MAX_SEVERITIES } from './summary-limits.js';
 import type { SectionCounter } from './section-counter.js';
 
 /** Slow queries, oplog entries applied slowly on secondaries, slow transactions (compared, not looked up: every line asks); text lines have no id. */
@@ -220,7 +220,7 @@ export class ServerSection implements SectionCounter {
     return {
       bySeverity: counted(this.#severities),
       byComponent: counted(this.#components),
-      messages: this.#messages.top(TOP_MESSAGES).map(({ count, value }) => ({ id: value!.id, msg: value!.msg, severity: value!.severity, count })),
+      messages: this.#messages.top(TOP_MESSAGES).map(({ count, value }) => ({ id: value!.id, msg: cutLine(value!.msg, MAX_MESSAGE_CHARS), severity: value!.severity, count })),
       connections: {
         opened: this.#connections.opened,
         closed: this.#connections.closed,

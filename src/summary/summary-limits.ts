@@ -43,6 +43,8 @@ export const MAX_SLOWEST_OPERATIONS = 20;
 export const MAX_SLOWEST_TRANSACTIONS = 20;
 /** A slowest operation's line is cut here (a server line can be 10 KB and more). */
 export const MAX_SLOWEST_LINE_CHARS = 2000;
+/** A server message as reported (most are a few words; one a program wrote whole, megabytes, is cut at this). */
+export const MAX_MESSAGE_CHARS = 1000;
 /** Durations a slow-operation group keeps for exact quantiles: a sketch within 1% beyond (duration-quantiles.ts). */
 export const MAX_GROUP_DURATIONS = 1024;
 /** Namespaces, appNames and client IPs with a row of their own in the response sizes (each); the rest share "(other)". */

@@ -12,7 +12,7 @@ import { SummaryCollector } from '../../src/summary/summary-collector.js';
 import { chartMarkers } from '../../src/summary/chart-markers.js';
 import { cutLine } from '../../src/summary/slowest-operations.js';
 import { remoteHost } from '../../src/summary/client-connections.js';
-import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_LONG_LIVED_CONNECTIONS, MAX_RESPONSE_SIZE_KEYS, MAX_SLOWEST_LINE_CHARS, MAX_SLOWEST_OPERATIONS } from '../../src/summary/summary-limits.js';
+import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_LONG_LIVED_CONNECTIONS, MAX_MESSAGE_CHARS, MAX_RESPONSE_SIZE_KEYS, MAX_SLOWEST_LINE_CHARS, MAX_SLOWEST_OPERATIONS } from '../../src/summary/summary-limits.js';
 import type { ResponseSize, Summary } from '../../src/summary/summary.js';
 import { readRecords, type ReadRecord } from '../_helpers/read-records.js';
 import { REAL_DATA } from '../_helpers/sidecar-process.js';
@@ -365,4 +365,23 @@ test('a restart ends the connections open before it: rs2, then its own start lin
     t.like(c, { end: 'restart', closed: restartAt, durationMillis: Date.parse(restartAt) - Date.parse(l.t.$date) });
   }
   t.false(got.some((c) => c.end === 'still open'));
+});
+
+// From a trial: a server line whose msg a program wrote whole (a megabyte) put that megabyte in
+// the text report twice, in the warnings and in the most frequent messages.
+test('a server message of a megabyte is reported cut at its limit, in the warnings and the most frequent messages alike', async (t) => {
+  const { records } = await readRecords(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'), 'mongodb');
+  const warning = records.find((r) => (JSON.parse(r.contents) as ServerLine).s === 'W')!;
+  const line = JSON.parse(warning.contents) as ServerLine;
+  const huge = `${line.msg} ${'é'.repeat(1 << 19)}`;
+  const contents = JSON.stringify({ ...line, msg: huge });
+  const collector = new SummaryCollector();
+  for (let i = 0; i < 3; i++) collector.add('mongodb', parseRecord('mongodb', contents)!, undefined, { contents });
+  const server = collector.summary({ entries: 3, selected: 3, notEntries: 0 }).server!;
+  const reported = [server.problems.find((p) => p.id === line.id)!, server.messages.find((m) => m.id === line.id)!];
+  for (const row of reported) {
+    t.is(row.count, 3);
+    t.is(row.msg, cutLine(huge, MAX_MESSAGE_CHARS));
+    t.true(row.msg.length <= MAX_MESSAGE_CHARS && row.msg.startsWith(line.msg) && row.msg.endsWith('…'));
+  }
 });
