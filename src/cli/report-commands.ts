@@ -45,6 +45,8 @@ export function summaryHelp(render: HelpRenderer = helpText): string {
       ['kubectl logs POD | logtype summary', 'The whole pod'],
       ['kubectl logs POD | logtype summary --since 1h -t mongodb', 'The server, over the last hour'],
       ['kubectl logs POD | logtype summary --html pod.html', 'The same, and a page with plots to attach to a ticket'],
+      ['kubectl logs --prefix -l app=my-db-svc --all-containers | logtype summary --html rs.html', 'A replica set: one lane per member on one time axis, who was primary when'],
+      ['logtype summary my-db-0/mongodb.log my-db-1/mongodb.log my-db-2/mongodb.log', 'The same from one file per member, each named by its directory (my-db-0/mongodb)'],
       ['logtype summary --as mongodb mongodb.log.2026-11-20T10-23-09.gz --json | jq .server.slowOperations[0]', 'The costliest query shape of a rotated server log'],
     ],
     epilogue: ['On a terminal, progress is shown on stderr while large files are read.'],

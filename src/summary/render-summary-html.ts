@@ -151,7 +151,7 @@ export function renderSummaryHtml(summary: Summary): string {
     );
   }
   for (const problems of summary.problems) {
-    sections.push(`<h2>${escapeHtml(problems.logType)}: ${number(problems.errors)} errors, ${number(problems.warnings)} warnings</h2>`, table(['count', 'level', 'message'], problems.messages.map((m) => [number(m.count), m.level, m.message])));
+    sections.push(`<h2>${escapeHtml(problems.logType)}: ${counted(problems.errors, 'error', 'errors', number)}, ${counted(problems.warnings, 'warning', 'warnings', number)}</h2>`, table(['count', 'level', 'message'], problems.messages.map((m) => [number(m.count), m.level, m.message])));
   }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

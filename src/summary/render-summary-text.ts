@@ -125,6 +125,9 @@ function membersText(server: NonNullable<Summary['server']>, out: string[], time
   }
 }
 
+/** How many of those kept a table shows, when not all: the rest are in --json and --html. */
+const keptNote = (shown: number, kept: number): string => (shown < kept ? ` (${shown} of the ${number(kept)} kept; --json and --html have them all)` : '');
+
 /** What the summary did not read, one line each (none when it read its whole input). */
 export function incompleteLines(summary: Summary): string[] {
   const incomplete = summary.incomplete;
@@ -262,7 +265,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     }
     if (server.slowest.length > 0) {
       const shown = server.slowest.slice(0, TEXT_SLOWEST);
-      heading(`Slowest operations (${shown.length} of the ${number(server.slowest.length)} kept; --json and --html have them all)`);
+      heading(`Slowest operations${keptNote(shown.length, server.slowest.length)}`);
       const cell = (value: number | null): string => (value === null ? '-' : number(value));
       out.push(
         ...formatTable(
@@ -292,7 +295,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   const transactions = server?.slowestTransactions ?? [];
   if (transactions.length > 0) {
     const shown = transactions.slice(0, TEXT_SLOWEST);
-    heading(`Slowest transactions (${shown.length} of the ${number(transactions.length)} kept; --json and --html have them all)`);
+    heading(`Slowest transactions${keptNote(shown.length, transactions.length)}`);
     const cell = (value: number | null): string => (value === null ? '-' : number(value));
     out.push(
       ...formatTable(
@@ -316,7 +319,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   }
 
   for (const problems of summary.problems) {
-    heading(`${escapeTerminal(problems.logType)}: ${number(problems.errors)} errors, ${number(problems.warnings)} warnings`);
+    heading(`${escapeTerminal(problems.logType)}: ${counted(problems.errors, 'error', 'errors', number)}, ${counted(problems.warnings, 'warning', 'warnings', number)}`);
     for (const m of problems.messages) {
       const level = m.level === 'warn' ? palette.yellow('warn ') : palette.red(m.level.padEnd(5));
       out.push(`  ${number(m.count).padStart(7)}  ${level}  ${escapeTerminal(m.message)}`);
