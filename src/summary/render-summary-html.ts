@@ -9,6 +9,7 @@ import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-color
 import { laneChart } from './lane-chart.js';
 import { incompleteLines, lifetime, primaryWords } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
+import { bucketWords } from './activity-fold.js';
 import { escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
 import { typeLabel } from './type-label.js';
 import type { Summary } from './summary.js';
@@ -53,8 +54,9 @@ function slowestTable(server: NonNullable<Summary['server']>): string {
 }
 
 export function renderSummaryHtml(summary: Summary): string {
-  const per = summary.activity.bucketMinutes === 1 ? 'minute' : `${summary.activity.bucketMinutes} minutes`;
   const axis = timeAxisOf(summary);
+  // The bars' buckets are as wide as they must be to be seen (time-charts.ts): the titles say how wide.
+  const per = bucketWords(axis?.bars.bucketMinutes ?? summary.activity.bucketMinutes);
   const typeSeries: BarSeries[] = summary.types.map((t) => ({ key: t.logType, color: typeColor(t.logType), value: (b) => b.byType[t.logType] ?? 0 }));
   const severitySeries: BarSeries[] = [
     { key: 'error and fatal', color: ERROR_COLOR, value: (b) => b.errors },
@@ -78,8 +80,8 @@ export function renderSummaryHtml(summary: Summary): string {
     ...(axis === undefined
       ? ['<p class="none">No timed lines.</p>']
       : [
-          stackedBars(summary, axis, 'plot-types', `Entries per ${per}, by type`, `entries per ${per}`, typeSeries),
-          stackedBars(summary, axis, 'plot-severity', `Entries per ${per}, by severity`, `entries per ${per}`, severitySeries),
+          stackedBars(axis, 'plot-types', `Entries per ${per}, by type`, `entries per ${per}`, typeSeries),
+          stackedBars(axis, 'plot-severity', `Entries per ${per}, by severity`, `entries per ${per}`, severitySeries),
         ]),
   ];
   if (members) {

@@ -11,7 +11,8 @@ import type { Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
-import type { Activity, Counted, ResponseSize, Summary } from './summary.js';
+import type { Counted, ResponseSize, Summary } from './summary.js';
+import { foldActivity } from './activity-fold.js';
 import { groupedNumber } from '../render/grouped-number.js';
 
 export interface SummaryTextOptions {
@@ -74,19 +75,6 @@ const SPARKS = '▁▂▃▄▅▆▇█';
 export function sparkline(values: readonly number[]): string {
   const max = Math.max(0, ...values);
   return values.map((v) => (v === 0 ? ' ' : SPARKS[Math.min(SPARKS.length - 1, Math.floor((v / max) * (SPARKS.length - 1) + 0.5))])).join('');
-}
-
-/** The activity folded into at most `width` columns. */
-export function foldActivity(activity: Activity, width: number): { lines: number[]; errors: number[]; minutesPerColumn: number } {
-  const per = Math.max(1, Math.ceil(activity.buckets.length / width));
-  const lines: number[] = [];
-  const errors: number[] = [];
-  activity.buckets.forEach((bucket, index) => {
-    const column = Math.floor(index / per);
-    lines[column] = (lines[column] ?? 0) + bucket.lines;
-    errors[column] = (errors[column] ?? 0) + bucket.errors;
-  });
-  return { lines, errors, minutesPerColumn: per * activity.bucketMinutes };
 }
 
 /** Who was primary in an interval, in words. */

@@ -8,6 +8,7 @@
  * Each time chart's <svg> says its axis as data attributes (`data-start`, `data-end`,
  * `data-step`, epoch ms) and each tick its time (`data-time`), so a test reads what was drawn.
  */
+import { chartFold, foldBuckets } from './activity-fold.js';
 import { COLLSCAN_COLOR, ERROR_COLOR, MARKER_COLORS, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { MARKER_LETTERS, chartMarkers, type ChartMarker } from './chart-markers.js';
 import type { Summary } from './summary.js';
@@ -37,6 +38,8 @@ export interface TimeAxis {
   readonly typeMarks: readonly DrawnTypeMark[];
   readonly typeMarksLeft: number;
   readonly typeShapes: ReadonlyMap<string, string>;
+  /** The activity as the bar charts draw it (chartActivity): the axis runs from its first bucket's start to its last one's end. */
+  readonly bars: Summary['activity'];
 }
 
 /** Other logs' marks drawn on a chart at the most (the rest are said as "N more"). */
@@ -53,12 +56,14 @@ const TYPE_MARK_STROKES: Readonly<Record<DrawnTypeMark['kind'], string>> = { err
 type Bucket = Summary['activity']['buckets'][number];
 
 /**
- * The one time axis of a page: from the first activity bucket's start to the last one's end,
+ * The one time axis of a page: from the first bar's bucket's start to the last one's end
+ * (chartActivity: the activity's buckets, or the round buckets they are folded into),
  * widened to take in every slow point and marked event (they are lines the buckets counted,
  * so it seldom is); undefined when no line had a time.
  */
 export function timeAxisOf(summary: Summary): TimeAxis | undefined {
-  const { start, bucketMinutes, buckets } = summary.activity;
+  const bars = chartActivity(summary.activity);
+  const { start, bucketMinutes, buckets } = bars;
   if (start === null || buckets.length === 0) return undefined;
   const markers = chartMarkers(summary.server);
   let min = Date.parse(start);
@@ -77,7 +82,7 @@ export function timeAxisOf(summary: Summary): TimeAxis | undefined {
   const typeShapes = new Map<string, string>();
   for (const type of summary.types) if (drawn.some((m) => m.logType === type.logType)) typeShapes.set(type.logType, TYPE_MARK_SHAPES[typeShapes.size % TYPE_MARK_SHAPES.length]!);
   for (const m of drawn) if (!typeShapes.has(m.logType)) typeShapes.set(m.logType, TYPE_MARK_SHAPES[typeShapes.size % TYPE_MARK_SHAPES.length]!);
-  return { start: min, end: max, ticks: timeTicks(min, max), markers, typeMarks: drawn, typeMarksLeft: left + (summary.marksNotKept ?? 0), typeShapes };
+  return { start: min, end: max, ticks: timeTicks(min, max), markers, typeMarks: drawn, typeMarksLeft: left + (summary.marksNotKept ?? 0), typeShapes, bars };
 }
 
 /**
@@ -178,9 +183,23 @@ export interface BarSeries {
   readonly value: (bucket: Bucket) => number;
 }
 
-/** Stacked bars per activity bucket, one series per key; the y axis in round counts. */
-export function stackedBars(summary: Summary, axis: TimeAxis, id: string, title: string, unit: string, series: readonly BarSeries[]): string {
-  const { buckets, start, bucketMinutes } = summary.activity;
+/** A bar's least width in the SVG's units: 2 px or more at the plot's least width (svg.plot's min-width, 800 px). */
+const MIN_BAR_WIDTH = 2.5;
+
+/**
+ * The activity as the bar charts draw it: folded into buckets of a round number of minutes
+ * (activity-fold.ts) when a bucket's bar would be narrower than MIN_BAR_WIDTH, as it is
+ * when the lines span days; as it is, bucket for bucket, otherwise. Each bar is then the sum
+ * over its bucket, and the charts' titles say the bucket (bucketWords).
+ */
+function chartActivity(activity: Summary['activity']): Summary['activity'] {
+  const { minutes, origin } = chartFold(activity, Math.floor((PLOT.width - PLOT.left - PLOT.right) / MIN_BAR_WIDTH));
+  return foldBuckets(activity, minutes, origin);
+}
+
+/** Stacked bars per bucket of the axis' activity (TimeAxis.bars), one series per key; the y axis in round counts. */
+export function stackedBars(axis: TimeAxis, id: string, title: string, unit: string, series: readonly BarSeries[]): string {
+  const { buckets, start, bucketMinutes } = axis.bars;
   const { width, height, left, right, top, bottom } = PLOT;
   const startMs = Date.parse(start!);
   const stepMs = bucketMinutes * 60_000;

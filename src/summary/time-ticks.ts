@@ -20,6 +20,9 @@ export const TICK_STEPS_MS: readonly number[] = [
 /** Steps of whole days past TICK_STEPS_MS (7: a week, from the epoch's Thursday); past the last, as many days as it takes. */
 const MULTI_DAY_STEPS = [2, 4, 7, 14, 28, 56, 112, 224];
 
+/** Every round step of time, the finest first: TICK_STEPS_MS, then MULTI_DAY_STEPS in days. */
+export const ROUND_STEPS_MS: readonly number[] = [...TICK_STEPS_MS, ...MULTI_DAY_STEPS.map((days) => days * DAY)];
+
 /** At most this many ticks on an axis (labels of 8 characters then never touch on an 800 px plot). */
 export const MAX_TIME_TICKS = 8;
 

@@ -291,3 +291,53 @@ testWithTool(CHROMIUM, "the agents' and the operator's events on the server's ti
     }
   });
 });
+
+testWithTool(CHROMIUM, 'a page over 5 days (an agent line, then rs1): the per-minute bars folded into round buckets at least 2 px wide, titled with their bucket, each the sum of its minutes; the slow points and markers at their own times', async (t, executablePath) => {
+  // rs1 (real) after a real agent line moved to 5 days before rs1's first line.
+  const dir0 = tempDir('logtype-report-span-');
+  const agent = path.join(dir0, 'agent.log');
+  const agentLine = fs.readFileSync(path.join(REAL_DATA, 'agent-community-operator.log'), 'utf8').split('\n')[1]!;
+  fs.writeFileSync(agent, `${agentLine.replace(/^\[2021-09-17T13:19:52\.333\+0000\]/, '[2024-03-13T14:40:00.000+0000]')}\n`);
+  const { dir, page, summary } = summaryPage(t, 'span.html', [agent, path.join(REAL_DATA, 'mongod-replica-rs1.log.gz')]);
+  t.is(summary.types.length, 2, 'the agent line and the server log');
+  t.true(Date.parse(summary.last!) - Date.parse(summary.first!) > 5 * 86_400_000, 'the lines span 5 days');
+  const server = summary.server!;
+  await withBrowser(executablePath, dir, async (browser) => {
+    const tab = await openAt(browser, page, 1400, 'summary-span-1400.png');
+    const charts = (await tab.evaluate(`[...document.querySelectorAll('svg.time-chart')].map((svg) => {
+      const area = svg.querySelector('rect.area').getBoundingClientRect();
+      const [start, end] = [Number(svg.dataset.start), Number(svg.dataset.end)];
+      const timeAt = (x) => start + ((x - area.left) / area.width) * (end - start);
+      return {
+        id: svg.id,
+        caption: svg.closest('figure').querySelector('figcaption').textContent,
+        yTitle: [...svg.querySelectorAll('text.axis-title')].map((text) => text.textContent).find((title) => title !== 'time (UTC)'),
+        bars: [...svg.querySelectorAll('rect.bar')].map((bar) => ({ width: bar.getBoundingClientRect().width, title: bar.querySelector('title').textContent })),
+        msPerPx: (end - start) / area.width,
+        points: [...svg.querySelectorAll('.slow-point')].map((p) => { const b = p.getBoundingClientRect(); return { at: timeAt((b.left + b.right) / 2), title: p.querySelector('title').textContent }; }),
+        markers: [...svg.querySelectorAll('g.marker')].map((g) => ({ time: Number(g.dataset.time), at: timeAt(g.querySelector('line').getBoundingClientRect().left) })),
+      };
+    })`)) as { id: string; caption: string; yTitle: string; bars: { width: number; title: string }[]; msPerPx: number; points: { at: number; title: string }[]; markers: { time: number; at: number }[] }[];
+    for (const id of ['plot-types', 'plot-severity']) {
+      const chart = charts.find((c) => c.id === id)!;
+      t.regex(chart.caption, /^Entries per 30 min, by (type|severity)$/, `${id}: the title says the bucket`);
+      t.is(chart.yTitle, 'entries per 30 min', `${id}: the y axis says the bucket`);
+      t.true(chart.bars.length > 0);
+      for (const bar of chart.bars) t.true(bar.width >= 2, `${id}: a bar ${bar.width.toFixed(2)} px wide (${bar.title})`);
+      // Each bar the sum over its bucket: together every entry, the server's in one bar of its half hour.
+      t.is(sum(chart.bars.map((bar) => Number(/: (\d+)$/.exec(bar.title)![1]))), summary.lines.entries, `${id}: the bars sum to the entries`);
+      if (id === 'plot-types') t.true(chart.bars.some((bar) => bar.title === `2024-03-18T14:30:00.000Z mongodb: ${summary.types.find((type) => type.logType === 'mongodb')!.entries}`), `${id}: rs1's 7 minutes in the bar of 14:30`);
+    }
+    // Points and markers keep their own times (to the width of a pixel), not their bucket's.
+    const slow = charts.find((c) => c.id === 'plot-slow')!;
+    t.true(slow.points.length > 0);
+    for (const point of slow.points) t.true(Math.abs(point.at - Date.parse(point.title.split(' ')[0]!)) <= slow.msPerPx, `a slow point at its time: ${point.title}`);
+    t.true(slow.markers.length > 0);
+    for (const marker of slow.markers) t.true(Math.abs(marker.at - marker.time) <= slow.msPerPx, `a marker at its time (${new Date(marker.time).toISOString()})`);
+    t.true(server.restarts.some((r) => slow.markers.some((m) => m.time === Date.parse(r.time!))), 'the restart marked at its own time');
+    await tab.close();
+  });
+  fs.rmSync(dir0, { recursive: true, force: true });
+});
+
+const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);

@@ -5,7 +5,8 @@ import { messageShape } from '../../src/summary/message-shape.js';
 import { DurationQuantiles, RELATIVE_ACCURACY } from '../../src/summary/duration-quantiles.js';
 import { TopN } from '../../src/summary/top-n.js';
 import { BoundedCounts } from '../../src/summary/bounded-counts.js';
-import { formatTable, foldActivity, sparkline } from '../../src/summary/render-summary-text.js';
+import { foldActivity } from '../../src/summary/activity-fold.js';
+import { formatTable, sparkline } from '../../src/summary/render-summary-text.js';
 
 const server = (time: string, s: string, c: string, id: number, ctx: string, msg: string, attr?: object): string =>
   JSON.stringify({ t: { $date: time }, s, c, id, ctx, msg, ...(attr ? { attr } : {}) });
