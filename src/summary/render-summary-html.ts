@@ -18,15 +18,25 @@ const number = (n: number): string => n.toLocaleString('en-US');
 const when = (iso: string | null | undefined): string => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '-');
 
 const NUMERIC = /^-?[\d,.]+$/;
+/**
+ * Short cells of a fixed format, kept on one line (a cell else breaks anywhere, for the long
+ * words of free text): a time as `when` writes it (with a few words after it in brackets, as
+ * "(restart)"), a lifetime as `lifetime` writes it, a quantile said approximate (`~1,234`).
+ */
+const ONE_LINE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ(?: \([a-z ]{1,20}\))?$|^\d+(?:\.\d)?(?:ms|s)$|^\d+[mhd] \d\d[smh]$|^~[\d,.]+$/;
 
-/** A cell written as it is: markup made here, every string from a log in it already escaped. */
+/** A cell written as it is: markup made here, every string from a log in it already escaped; its class, if any. */
 interface Markup {
   readonly html: string;
+  readonly className?: string;
 }
+
+/** A string cell's class: a number's (right-aligned, one line), another short fixed format's (one line), or none. */
+const cellClass = (text: string): string => (NUMERIC.test(text) ? ' class="n"' : ONE_LINE.test(text) ? ' class="one-line"' : '');
 
 function table(header: readonly string[], rows: readonly (readonly (string | Markup)[])[], className = ''): string {
   if (rows.length === 0) return '<p class="none">none</p>';
-  const cell = (c: string | Markup): string => (typeof c === 'string' ? `<td${NUMERIC.test(c) ? ' class="n"' : ''}>${escapeHtml(c)}</td>` : `<td>${c.html}</td>`);
+  const cell = (c: string | Markup): string => (typeof c === 'string' ? `<td${cellClass(c)}>${escapeHtml(c)}</td>` : `<td${c.className ? ` class="${c.className}"` : ''}>${c.html}</td>`);
   return `<table class="${className}"><thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows
     .map((row) => `<tr>${row.map(cell).join('')}</tr>`)
     .join('')}</tbody></table>`;
@@ -73,7 +83,7 @@ export function renderSummaryHtml(summary: Summary): string {
     '<h2>Log types</h2>',
     table(
       ['type', 'entries', 'first', 'last', 'per min', 'errors', 'warnings', 'unparsed'],
-      summary.types.map((t) => [{ html: `<span class="swatch" data-key="${escapeHtml(t.logType)}" style="background:${typeColor(t.logType)}"></span>${escapeHtml(typeLabel(t.logType, summary))}` }, number(t.entries), when(t.first), when(t.last), t.perMinute === undefined ? '-' : String(t.perMinute), number(t.errors), number(t.warnings), number(t.unparsed)]),
+      summary.types.map((t) => [{ html: `<span class="swatch" data-key="${escapeHtml(t.logType)}" style="background:${typeColor(t.logType)}"></span>${escapeHtml(typeLabel(t.logType, summary))}`, className: 'one-line' }, number(t.entries), when(t.first), when(t.last), t.perMinute === undefined ? '-' : String(t.perMinute), number(t.errors), number(t.warnings), number(t.unparsed)]),
       'types',
     ),
     '<h2>Activity</h2>',
@@ -162,7 +172,7 @@ export function renderSummaryHtml(summary: Summary): string {
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1360px;color:#1c2833;padding:0 12px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d5dbdb}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
+td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}
 figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3px 0 8px}.type-mark path{stroke-linejoin:round}.lane-name{font-size:12px;fill:#1c2833;paint-order:stroke;stroke:#fbfcfc;stroke-width:4px;stroke-linejoin:round}.lane-state{stroke:#fff;stroke-width:.5}figcaption{font-weight:600}svg.plot{width:100%;min-width:800px;height:auto}
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}.axis-title{font-size:11px;fill:#34495e}
 .slow-point{fill-opacity:.6}.slow-point.collscan{fill-opacity:.9}

@@ -341,3 +341,27 @@ testWithTool(CHROMIUM, 'a page over 5 days (an agent line, then rs1): the per-mi
 });
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+
+testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and lifetimes on one line in the log types, who was primary when and each member's tables, long messages still wrapped; no overflow of the page at 1400 and 390 px", async (t, executablePath) => {
+  const { dir, page } = summaryPage(t, 'cells.html', [path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'), path.join(REAL_DATA, 'mongod-replica-rs2.log.gz')]);
+  await withBrowser(executablePath, dir, async (browser) => {
+    for (const width of [1400, 390]) {
+      const tab = await openAt(browser, page, width, `summary-cells-${width}.png`);
+      // A cell's lines: the distinct tops of the boxes of its text (not of its colour swatch).
+      const seen = (await tab.evaluate(`(() => {
+        const lines = (td) => new Set([...td.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).flatMap((node) => { const range = document.createRange(); range.selectNodeContents(node); return [...range.getClientRects()]; }).filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+        const time = /^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ$/;
+        const fixed = [...document.querySelectorAll('table.types td, table.primaries td, table.members td')]
+          .filter((td) => time.test(td.textContent) || /^[\\d,.]+$/.test(td.textContent) || /^\\d+(\\.\\d)?(ms|s)$|^\\d+[mhd] \\d\\d[smh]$/.test(td.textContent) || td.querySelector('.swatch'))
+          .map((td) => ({ text: td.textContent, time: time.test(td.textContent), lines: lines(td) }));
+        const messages = [...document.querySelectorAll('table.problems td:last-child')].map((td) => ({ text: td.textContent, lines: lines(td) }));
+        return { fixed, messages, scrollWidth: document.documentElement.scrollWidth };
+      })()`)) as { fixed: { text: string; time: boolean; lines: number }[]; messages: { text: string; lines: number }[]; scrollWidth: number };
+      t.true(seen.fixed.filter((c) => c.time).length >= 2 + 2 * 5 + 2 * 2, `${width} px: the times of the three tables found (${seen.fixed.filter((c) => c.time).length})`);
+      for (const cell of seen.fixed) t.is(cell.lines, 1, `${width} px: "${cell.text}" on one line`);
+      if (width === 390) t.true(seen.messages.some((m) => m.text.length > 100 && m.lines > 1), `${width} px: a long message wrapped`);
+      t.true(seen.scrollWidth <= width, `${width} px: the page is ${seen.scrollWidth} px wide`);
+      await tab.close();
+    }
+  });
+});
