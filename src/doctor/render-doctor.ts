@@ -6,11 +6,13 @@
 import type { Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime } from '../render/format-time.js';
+import { groupedNumber } from '../render/grouped-number.js';
 import type { ProblemFinding } from './find-problems.js';
 import { KNOWN_PROBLEMS } from './known-problems.js';
 
 export function renderDoctorText(findings: readonly ProblemFinding[], linesRead: number, palette: Palette, utc: boolean): string {
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  // Counts grouped as summary writes them (12,859 lines).
+  const plural = (n: number, word: string): string => `${groupedNumber(n)} ${word}${n === 1 ? '' : 's'}`;
   if (findings.length === 0) {
     return `${palette.green('No known problem found')} in ${plural(linesRead, 'line')} (${KNOWN_PROBLEMS.length} known problems looked for).\n`;
   }

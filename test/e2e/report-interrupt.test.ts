@@ -78,7 +78,7 @@ for (const command of ['summary', 'doctor'] as const) {
         t.regex(stdout, /^ {2}mongodb +5,000 /m);
         t.regex(stdout, /^incomplete: interrupted \(Ctrl-C\) before the end of the input; this summary covers what was read until then$/m);
       } else {
-        t.regex(stdout, new RegExp(`in ${ENTRIES} lines`));
+        t.regex(stdout, new RegExp(`in ${ENTRIES.toLocaleString('en-US')} lines`));
       }
     } finally {
       try {
