@@ -173,8 +173,8 @@ function isPage(file: string): boolean {
     const read = fs.readSync(fd, head, 0, head.length, 0);
     return head.subarray(0, read).toString('latin1').toLowerCase() === '<!doctype html>';
   } catch {
-    // Unreadable: whether it may be written is asked next.
-    return true;
+    // Unreadable (a log of mode 0200, say): not known to be a page, so not overwritten.
+    return false;
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }

@@ -55,7 +55,7 @@ export interface ChartFold {
  * they fit; else into the narrowest round step of time (ROUND_STEPS_MS, a minute or more)
  * that makes at most `most` buckets, started on a multiple of that step (as the time axis'
  * ticks are). Buckets of a minute fold exactly; the wider buckets of a span of weeks
- * (activity-counter.ts) may not divide a round step, and then one across an edge is counted
+ * (activity-counter.ts) may not divide, or line up with, a round step, and then one across an edge is counted
  * in the folded bucket it starts in (foldBuckets): off by at most one of them, a small part
  * of a folded bucket since it takes many to make one.
  */

@@ -47,8 +47,11 @@ export function laneStrip(lane: MemberSummary['lane'], start: number, end: numbe
         char = c;
         break;
       }
+      // A segment starting at the right edge is the next column's; one of a single line (no
+      // length) counts where it lies.
       const overlap = Math.min(to, right) - Math.max(from, left);
-      if (overlap >= 0 && overlap > longest) {
+      const within = overlap > 0 || (from === to && from >= left && from < right);
+      if (within && overlap > longest) {
         longest = overlap;
         char = c;
       }

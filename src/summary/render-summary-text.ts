@@ -126,8 +126,9 @@ export function incompleteLines(summary: Summary): string[] {
 }
 
 /** Why no log type has a row: nothing read, nothing that was an entry, or nothing selected. */
-function noTypes(lines: Summary['lines']): string {
+function noTypes(lines: Summary['lines'], incomplete: Summary['incomplete']): string {
   if (lines.entries > 0) return 'the selection left out every entry read';
+  if (incomplete && lines.notEntries === 0) return 'nothing was read (incomplete, above)';
   if (lines.notEntries > 0) return `no line read was a log entry or a log line logtype knows (logtype --keep-other -o raw shows ${lines.notEntries === 1 ? 'it' : 'them'})`;
   return 'the input was empty';
 }
@@ -148,7 +149,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
 
   heading('Log types');
   // No rows: say why, rather than a table's heading alone (the page says "none" too).
-  if (summary.types.length === 0) out.push(`  none: ${noTypes(lines)}`);
+  if (summary.types.length === 0) out.push(`  none: ${noTypes(lines, summary.incomplete)}`);
   else {
     const rows = summary.types.map((t) => [
       escapeTerminal(typeLabel(t.logType, summary)),

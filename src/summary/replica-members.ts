@@ -18,7 +18,6 @@ import { MAX_MEMBER_ERROR_MARKS, MAX_MEMBER_EVENTS, MAX_MEMBERS, OTHER_MEMBERS }
 
 /** Election lines closer than this to the member's last one are the same election (a candidate writes three or four). */
 const ELECTION_MERGE_MS = 10_000;
-const NO_ELECTION = /^not starting an election/i;
 
 export class MemberStats {
   readonly name: string;
@@ -79,10 +78,8 @@ export class MemberStats {
     if (this.#room()) this.changes.push({ time: time ?? Number.NaN, from, to });
   }
 
-  /** An election line: a new election unless within ELECTION_MERGE_MS of the last one, whose words it adds to. */
+  /** An election line (isElectionMessage): a new election unless within ELECTION_MERGE_MS of the last one, whose words it adds to. */
   election(time: number | undefined, message: string): void {
-    // The server's own word that it held none (shutting down, not electable): not an election.
-    if (NO_ELECTION.test(message)) return;
     const at = time ?? Number.NaN;
     const last = this.marks.findLast((m) => m.kind === 'election');
     // Merged only into a kept election within the window (once the kept events are used up,

@@ -15,6 +15,7 @@ import { BoundedCounts } from './bounded-counts.js';
 import { CLIENT_METADATA_ID, ClientConnections, type RemoteText } from './client-connections.js';
 import { ConnectionLifetimes, type OpenBudget } from './connection-lifetimes.js';
 import { counted } from './counted.js';
+import { isElectionMessage } from './election-message.js';
 import { isoString } from './iso-string.js';
 import { messageShape } from './message-shape.js';
 import { ReplicaMembers, type MemberStats } from './replica-members.js';
@@ -29,8 +30,6 @@ import type { SectionCounter } from './section-counter.js';
 /** Slow queries, oplog entries applied slowly on secondaries, slow transactions (compared, not looked up: every line asks); text lines have no id. */
 const isSlowOperationId = (id: number): boolean => id === SLOW_QUERY_ID || id === APPLIED_OP_ID || id === SLOW_TRANSACTION_ID;
 const NO_BYTES = Buffer.alloc(0);
-// `Not starting an election, since we are shutting down` is the server's word that it held none.
-const ELECTION = /election succeeded|(?<!not )starting an election|running for election|election failed|lost election|not electing self|stepping down from primary|stepdown/i;
 const RESTART = /^MongoDB starting|SERVER RESTARTED/;
 /** A text line's `connection accepted from 10.0.0.1:5 #26705 (…)`: the connection's number. */
 const TEXT_ACCEPTED_NUMBER = / #(\d+) /;
@@ -71,7 +70,7 @@ interface MessageStats {
   readonly meaning: MessageMeaning;
 }
 
-const messageMeaning = (message: string): MessageMeaning => ({ restart: RESTART.test(message), election: ELECTION.test(message) });
+const messageMeaning = (message: string): MessageMeaning => ({ restart: RESTART.test(message), election: isElectionMessage(message) });
 
 export class ServerSection implements SectionCounter {
   readonly #severities = new BoundedCounts(MAX_SEVERITIES);

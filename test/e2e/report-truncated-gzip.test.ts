@@ -34,6 +34,12 @@ test('a truncated gzip file: summary and doctor report what was read, warn namin
     t.is(text.status, 1);
     t.regex(text.stdout, new RegExp(`^incomplete: cannot read ${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: unexpected end of file; this summary covers what was read of it$`, 'm'));
     t.regex(fs.readFileSync(page, 'utf8'), /<p class="incomplete"><b>Incomplete:<\/b> cannot read [^<]*mongodb\.log\.1\.gz: unexpected end of file;/);
+    // Cut within its gzip header: nothing was read, and the report does not call the input empty.
+    const header = path.join(dir, 'mongodb.log.3.gz');
+    fs.writeFileSync(header, whole.subarray(0, 12));
+    const nothing = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--as', 'mongodb', header], { env: cleanEnv(), encoding: 'utf8' });
+    t.is(nothing.status, 1);
+    t.regex(nothing.stdout, /^ {2}none: nothing was read \(incomplete, above\)$/m);
     // Read whole, it says nothing of the kind.
     const wholeFile = path.join(dir, 'mongodb.log.2.gz');
     fs.writeFileSync(wholeFile, whole);

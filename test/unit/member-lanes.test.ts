@@ -137,3 +137,19 @@ test("a lane's strip and its key: the server's state names only; any other word 
   const key = stripKey([member('\u001b]0;pwn\u0007')]);
   t.false(/[\u0000-\u001f\u007f]/.test(key), key);
 });
+
+// From a review: a column whose middle no state covers takes the state longest within it (a
+// member whose log is shorter than a column), but a state that starts at the column's right
+// edge is the next column's, and a column without a line stays blank.
+test('a lane strip at the edges of its columns: blank where the member has no line, a single line counted where it lies', async (t) => {
+  const { laneStrip } = await import('../../src/summary/lane-strip.js');
+  const at = (seconds: number): string => new Date(Date.UTC(2026, 10, 22, 10, 0, seconds)).toISOString();
+  const segments = (...rows: [number, number, string][]) => rows.map(([from, to, state]) => ({ from: at(from), to: at(to), state })) as never;
+  const start = Date.parse(at(0));
+  // Columns of 5 s over 40 s: [25, 30) has no line; S starts at its right edge.
+  t.is(laneStrip(segments([0, 10, 'PRIMARY'], [30, 40, 'SECONDARY']), start, start + 40_000, 8), 'PP    SS');
+  // A member with one line at 12 s among columns of 10 s: its column shows it, the others are blank.
+  t.is(laneStrip(segments([12, 12, 'SECONDARY']), start, start + 40_000, 4), ' S');
+  // Shorter than a column: the state longest within it.
+  t.is(laneStrip(segments([1, 2, 'STARTUP2'], [2, 6, 'SECONDARY']), start, start + 40_000, 2), 'S');
+});

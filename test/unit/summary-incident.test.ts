@@ -223,6 +223,20 @@ for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
   });
 }
 
+// From a review: a pre-4.4 text line says why it holds no election in its message, and the
+// reason may hold election words; the story, the marks and the members' table must agree.
+test('a text log\'s "Not starting an election … waiting for stepdown period to end" is no election anywhere in the report', async (t) => {
+  const { records } = await readRecords(path.join(REAL_DATA, 'mongod-4.2-text.log'), 'mongodb');
+  const notStarting = '2020-03-12T00:00:05.000+0000 I  ELECTION [replexec-3] Not starting an election, since we are not electable due to: Not standing for election because I am still waiting for stepdown period to end at 2020-03-12T00:01:05.000+0000';
+  const collector = new SummaryCollector();
+  for (const r of records.slice(0, 20)) collector.add(r.logType, r.record, undefined, { contents: r.contents });
+  collector.add('mongodb', parseRecord('mongodb', notStarting)!, undefined, { contents: notStarting });
+  const server = collector.summary({ entries: 21, selected: 21, notEntries: 0 }).server!;
+  t.false(server.replication.some((e) => e.event.startsWith('election: ')));
+  t.false(chartMarkers(server).some((m) => m.kind === 'election'));
+  t.true((server.members ?? []).every((m) => m.elections === 0));
+});
+
 /** The namespace a slow operation's group names: a command on `db.$cmd` names its collection (as mongod's own `ns` does not). */
 function namespaceOf(line: ServerLine): string {
   const ns = line.attr!['ns'] as string;
