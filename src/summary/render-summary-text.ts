@@ -8,6 +8,7 @@ import { cutLine } from './slowest-operations.js';
 import { counted } from '../render/counted.js';
 import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
+import { displayWidth, padToWidth } from '../render/display-width.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
@@ -24,10 +25,11 @@ export interface SummaryTextOptions {
 
 /** Rows under a header, columns padded to their widest cell; `right` columns align right. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[] = []): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  // Columns by the terminal's cells, not string length: a CJK appName takes two a character.
+  const widths = header.map((h, i) => Math.max(displayWidth(h), ...rows.map((row) => displayWidth(row[i] ?? ''))));
   const line = (cells: readonly string[]): string =>
     cells
-      .map((cell, i) => (i === cells.length - 1 && !right[i] ? cell : right[i] ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .map((cell, i) => (i === cells.length - 1 && !right[i] ? cell : padToWidth(cell, widths[i]!, right[i])))
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].map((l) => `  ${l}`);
