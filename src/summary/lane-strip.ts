@@ -41,16 +41,16 @@ export function laneStrip(lane: MemberSummary['lane'], start: number, end: numbe
     while (at < segments.length && segments[at]!.to < left) at++;
     let char = ' ';
     let longest = -1;
-    for (let i = at; i < segments.length && segments[i]!.from <= right; i++) {
+    // A segment starting at the right edge is the next column's.
+    for (let i = at; i < segments.length && segments[i]!.from < right; i++) {
       const { from, to, char: c } = segments[i]!;
       if (from <= t && t < to) {
         char = c;
         break;
       }
-      // A segment starting at the right edge is the next column's; one of a single line (no
-      // length) counts where it lies.
+      // One of a single line (no length) counts where it lies.
       const overlap = Math.min(to, right) - Math.max(from, left);
-      const within = overlap > 0 || (from === to && from >= left && from < right);
+      const within = overlap > 0 || (from === to && from >= left);
       if (within && overlap > longest) {
         longest = overlap;
         char = c;
