@@ -10,11 +10,19 @@
  */
 import path from 'node:path';
 import { isoString } from './iso-string.js';
-import { laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
+import { DOWN_GAP_MS, laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
 import { MAX_MARK_LABEL, markLabel } from './mark-label.js';
 import type { RecordSource } from './slowest-operations.js';
 import type { MemberSummary, ServerSummary } from './summary.js';
 import { MAX_MEMBER_ERROR_MARKS, MAX_MEMBER_EVENTS, MAX_MEMBERS, OTHER_MEMBERS } from './summary-limits.js';
+
+/**
+ * A server writes a few lines before its start line (4.4+: the wire specification, TLS 1.0,
+ * TCP FastOpen, its primary-only services; before 4.4: TLS 1.0 on [main]), milliseconds before
+ * it. A pause that ended at most this long before a start line is the one the member was down
+ * across, the lines after it the start's own.
+ */
+const START_PREAMBLE_MS = 2000;
 
 /** Election lines closer than this to the member's last one are the same election (a candidate writes three or four). */
 const ELECTION_MERGE_MS = 10_000;
@@ -28,8 +36,11 @@ export class MemberStats {
   slowOperations = 0;
   first = Infinity;
   last = -Infinity;
-  /** The member's last line before the one in hand (a restart's `before`). */
+  /** The member's last line before the one in hand (a restart's `before` when no pause came just before it). */
   before = Number.NaN;
+  /** Its latest pause of DOWN_GAP_MS or more between two lines: the line before it and the one that ended it. */
+  pauseBefore = Number.NaN;
+  pauseEnd = Number.NaN;
   /** Its last start line's time and the restart it counted (two start lines within 10 s are one: server-section.ts). */
   lastRestartLine = Number.NEGATIVE_INFINITY;
   lastRestart: { readonly at: number; version: string | null } | undefined;
@@ -57,6 +68,10 @@ export class MemberStats {
     if (warning) this.warnings++;
     if (time === undefined || Number.isNaN(time)) return;
     this.before = this.last;
+    if (time - this.last >= DOWN_GAP_MS) {
+      this.pauseBefore = this.last;
+      this.pauseEnd = time;
+    }
     if (time < this.first) this.first = time;
     if (time > this.last) this.last = time;
   }
@@ -67,7 +82,9 @@ export class MemberStats {
     this.lastRestart = restart;
     const at = time ?? Number.NaN;
     if (this.#room()) {
-      this.starts.push({ time: at, before: Number.isFinite(this.before) ? this.before : Number.NaN });
+      // Down from the line before the pause the start's own lines came after, not from the last of those.
+      const before = at - this.pauseEnd <= START_PREAMBLE_MS ? this.pauseBefore : this.before;
+      this.starts.push({ time: at, before: Number.isFinite(before) ? before : Number.NaN });
       this.marks.push({ time: at, kind: 'restart', label: 'restart', restart });
     }
   }

@@ -126,6 +126,52 @@ test("Hatchet's rs1 and rs2 as two members: one kubectl logs --prefix stream, th
   }
 });
 
+test("a member down for a minute, then started again (rs1 cut while primary, its own start lines after the pause): down from its last line before the pause, not primary across it", (t) => {
+  // A 4.4+ server writes a few lines before its start line (wire specification, TLS 1.0, TCP
+  // FastOpen, its primary-only services), milliseconds apart: the pause is before those.
+  const rs1 = both[0]!.lines;
+  const cut = rs1.findIndex((l) => l.time >= Date.parse('2024-03-18T14:51:00Z'));
+  const lastBefore = rs1[cut - 1]!.time;
+  const startIndex = rs1.findIndex((l) => l.id === 4615611);
+  t.true(startIndex > 0 && rs1[startIndex]!.time - rs1[0]!.time < 1000, 'rs1 starts with lines before its start line, within a second');
+  const secondary = rs1.findIndex((l) => l.id === 21358 && l.attr!['newState'] === 'SECONDARY');
+  const shift = lastBefore + 60_000 - rs1[0]!.time;
+  const again = rs1.slice(0, secondary + 1).map((l) => {
+    const time = l.time + shift;
+    const record = JSON.parse(l.text) as { t: { $date: string } };
+    record.t.$date = iso(time);
+    return { ...l, time, text: JSON.stringify(record) };
+  });
+  const restartedAt = again[startIndex]!.time;
+  const dir = tempDir('logtype-members-');
+  try {
+    const prefixed = [
+      ...[...rs1.slice(0, cut), ...again].map((l) => ({ time: l.time, text: `[pod/my-db-0/mongodb-enterprise-database] ${l.text}` })),
+      ...both[1]!.lines.map((l) => ({ time: l.time, text: `[pod/my-db-1/mongodb-enterprise-database] ${l.text}` })),
+    ].sort((a, b) => a.time - b.time);
+    const file = path.join(dir, 'kubectl-logs-prefix.log');
+    fs.writeFileSync(file, prefixed.map((l) => `${l.text}\n`).join(''));
+    const { summary, text } = summaryOf([file]);
+    const server = summary.server!;
+    const lane = server.members!.find((m) => m.name === 'my-db-0')!.lane;
+    t.deepEqual(
+      lane.filter((s) => s.state === 'down'),
+      [{ from: iso(lastBefore), to: iso(restartedAt), state: 'down' }],
+    );
+    t.like(
+      lane.find((s) => s.to === iso(lastBefore)),
+      { state: 'PRIMARY' },
+      'primary up to its last line before the pause',
+    );
+    const claims = server.primaries!.filter((p) => p.primaries.includes('my-db-0') && Date.parse(p.to) > lastBefore && Date.parse(p.from) < restartedAt);
+    t.deepEqual(claims, [], 'nobody says my-db-0 was primary while it was down');
+    const strip = text.slice(text.indexOf('  lanes from ')).split('\n')[1]!;
+    t.regex(strip, /^ {4}my-db-0 +s?S*P+x+/, 'its strip: primary, then down');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('one member: no members, no lanes, no member named on its events', (t) => {
   const { summary, text } = summaryOf([path.join(REAL_DATA, MEMBERS[0]!.file)]);
   const server = summary.server!;
