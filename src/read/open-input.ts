@@ -16,7 +16,11 @@ const READ_CHUNK = KERNEL_INPUT_BYTES;
 const GZIP_MAGIC = [0x1f, 0x8b];
 
 /** Chunks valid until the consumer asks for the next one (it must be done with them by then). */
-export async function* inputChunks(path: string, stdin: () => Readable): AsyncGenerator<Buffer> {
+/**
+ * `interrupted` (summary and doctor, which report what was read at a Ctrl-C): a pipe that may be
+ * quiet is then read so that the Ctrl-C is seen at once; the input ends there.
+ */
+export async function* inputChunks(path: string, stdin: () => Readable, interrupted?: AbortSignal): AsyncGenerator<Buffer> {
   const fd = path === '-' ? 0 : fs.openSync(path, 'r');
   try {
     if (isRegularFile(fd) && !startsWithGzip(fd)) {
@@ -36,7 +40,7 @@ export async function* inputChunks(path: string, stdin: () => Readable): AsyncGe
       return;
     }
     if (fd === 0 && isPipe(fd)) {
-      yield* pipeChunks(fd, stdin);
+      yield* pipeChunks(fd, stdin, interrupted);
       return;
     }
     const readable = path === '-' ? stdin() : fs.createReadStream('', { fd, highWaterMark: READ_CHUNK, autoClose: false });
@@ -68,33 +72,69 @@ function isPipe(fd: number): boolean {
  * is safe here: on Linux, Node writes stdout synchronously to pipes, files and terminals, so
  * no output waits behind a read. A gzip stream, or a pipe that was left non-blocking, is read
  * as a stream.
+ *
+ * With `interrupted` (summary and doctor), the pipe is made non-blocking first (stdin's stream
+ * is made, not started: libuv makes its descriptor so), and a read that finds it empty waits
+ * on a timer, polling, instead of in the read: a blocking read holds the main thread until the
+ * writer writes or ends, so a Ctrl-C while the writer is quiet (`kubectl logs -f` of a quiet
+ * pod, `timeout -s INT`) would not be seen. The wait starts at 1 ms and doubles to
+ * POLL_MAX_MS while the pipe stays empty: a few wakes a second on a quiet pipe, none while
+ * lines flow.
  */
-async function* pipeChunks(fd: number, stdin: () => Readable): AsyncGenerator<Buffer> {
+async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: AbortSignal): AsyncGenerator<Buffer> {
+  // Made before the first read: from then on an empty pipe answers EAGAIN.
+  if (interrupted) stdin();
   const leased = leaseKernelInput();
   const buffer = leased ?? Buffer.allocUnsafe(READ_CHUNK);
   try {
-    for (let first = true; ; first = false) {
+    for (let first = true, waitMs = 0; ; ) {
       let read: number;
       try {
         read = fs.readSync(fd, buffer, 0, buffer.length, null);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        if (interrupted) {
+          waitMs = Math.min(POLL_MAX_MS, Math.max(1, waitMs * 2));
+          if (!(await waitUnlessInterrupted(waitMs, interrupted))) return;
+          continue;
+        }
         // Non-blocking (as the writer left it): the rest as a stream, nothing read is lost.
         yield* streamChunks(stdin(), first);
         return;
       }
+      waitMs = 0;
       if (read === 0) return;
       if (first && read >= 2 && buffer[0] === GZIP_MAGIC[0] && buffer[1] === GZIP_MAGIC[1]) {
         // The rest of the pipe behind what was read, through gunzip.
         yield* streamChunks(Readable.from(prepend(Buffer.from(buffer.subarray(0, read)), stdin())), true);
         return;
       }
+      first = false;
       yield buffer.subarray(0, read);
       await new Promise((resolve) => setImmediate(resolve));
     }
   } finally {
     if (leased) releaseKernelInput();
   }
+}
+
+/** The longest wait between two reads of an empty pipe, and so the most a line waits to be read. */
+const POLL_MAX_MS = 100;
+
+/** True after `ms`; false at once when `interrupted` is aborted (or already was). */
+function waitUnlessInterrupted(ms: number, interrupted: AbortSignal): Promise<boolean> {
+  if (interrupted.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      interrupted.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    interrupted.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 async function* prepend(head: Buffer, rest: Readable): AsyncGenerator<Buffer> {

@@ -54,7 +54,7 @@ export async function readEntries(
     if (handler.done || interrupted?.aborted) break;
     inputStarted?.(input);
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
-    const chunks = inputChunks(input, stdin);
+    const chunks = inputChunks(input, stdin, interrupted);
     try {
       for (;;) {
         const pending = chunks.next();

@@ -2,7 +2,9 @@
  * `kubectl logs -f POD | logtype summary`, then Ctrl-C: the terminal sends SIGINT to the whole
  * pipeline's process group, kubectl ends, and summary (or doctor) writes what it read, exit 130.
  * Here the writer is a shell that writes real entries and then waits (as kubectl -f does), in a
- * process group of its own that the test sends SIGINT to, as a terminal would.
+ * process group of its own that the test sends SIGINT to, as a terminal would; or the SIGINT
+ * goes to logtype alone (`timeout -s INT`, a writer outside the terminal's group), and the
+ * writer stays, quiet: the report must not wait for it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,14 +14,16 @@ import { FILTER_BIN, cleanEnv, tempDir, waitUntil } from '../_helpers/sidecar-pr
 
 const ENTRIES = 5000;
 
-/** The process's kernel wait channel: `pipe_read` (or `anon_pipe_read`) while blocked on an empty pipe. */
-const waitChannel = (pid: number): string => {
+/** Bytes the process has read so far (all its reads: modules too), from /proc. */
+const bytesRead = (pid: number): number => {
   try {
-    return fs.readFileSync(`/proc/${pid}/wchan`, 'utf8');
+    return Number(/^rchar: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? -1);
   } catch {
-    return '';
+    return -1;
   }
 };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The pids whose parent is `parent`, from /proc. */
 function childrenOf(parent: number): number[] {
@@ -36,8 +40,10 @@ function childrenOf(parent: number): number[] {
     .map(Number);
 }
 
-for (const command of ['summary', 'doctor'] as const) {
-  test(`Ctrl-C during ${command} on a stream that never ends: what was read is written, exit 130`, async (t) => {
+const SENT_TO = { group: 'the pipeline (a terminal)', alone: 'logtype alone, the writer staying' } as const;
+
+for (const [command, sentTo] of (['summary', 'doctor'] as const).flatMap((c) => (['group', 'alone'] as const).map((s) => [c, s] as const))) {
+  test(`Ctrl-C during ${command} on a stream that never ends, sent to ${SENT_TO[sentTo]}: what was read is written, exit 130`, async (t) => {
     const dir = tempDir('logtype-interrupt-');
     const input = path.join(dir, 'entries.jsonl');
     const lines: string[] = [];
@@ -46,7 +52,9 @@ for (const command of ['summary', 'doctor'] as const) {
       lines.push(JSON.stringify({ logType: 'mongodb', contents }));
     }
     fs.writeFileSync(input, `${lines.join('\n')}\n`);
-    const shell = spawn('bash', ['-c', `{ cat "${input}"; exec sleep 60; } | "${process.execPath}" "${FILTER_BIN}" ${command}`], {
+    // Alone, the writer outlives logtype: its status is told by the shell that ran it.
+    const reader = `"${process.execPath}" "${FILTER_BIN}" ${command}`;
+    const shell = spawn('bash', ['-c', `{ cat "${input}"; exec sleep 60; } | ${sentTo === 'group' ? reader : `{ ${reader}; echo "logtype exit $?" >&2; }`}`], {
       env: cleanEnv(),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -57,21 +65,39 @@ for (const command of ['summary', 'doctor'] as const) {
     shell.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => shell.on('close', (code) => resolve(code)));
     try {
-      // Everything written and read: the writer is down to its sleep, and logtype waits on the empty pipe.
+      // Everything written and read: the writer is down to its sleep, and logtype has read the
+      // input (at least its size) and reads nothing more over a few of its polls of the pipe.
       let logtype = 0;
+      let lastRead = { bytes: -1, at: 0 };
       await waitUntil(
         () => {
-          const children = childrenOf(shell.pid!);
-          logtype = children.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(FILTER_BIN)) ?? 0;
+          // Alone, logtype runs in a subshell of the pipeline's: a grandchild.
+          const children = childrenOf(shell.pid!).flatMap((pid) => [pid, ...childrenOf(pid)]);
+          logtype = children.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] === FILTER_BIN) ?? 0;
           const writer = children.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep'));
-          return logtype > 0 && writer !== undefined && waitChannel(logtype).includes('pipe_read');
+          if (logtype === 0 || writer === undefined) return false;
+          const bytes = bytesRead(logtype);
+          if (bytes !== lastRead.bytes) {
+            lastRead = { bytes, at: Date.now() };
+            return false;
+          }
+          return bytes >= fs.statSync(input).size && Date.now() - lastRead.at >= 300;
         },
         20_000,
         'logtype to read the whole input and wait for more',
       );
-      process.kill(-shell.pid!, 'SIGINT');
-      const code = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
-      t.is(code, 130, `exit status; stderr: ${stderr}`);
+      const sentAt = Date.now();
+      if (sentTo === 'group') process.kill(-shell.pid!, 'SIGINT');
+      else process.kill(logtype, 'SIGINT');
+      if (sentTo === 'group') {
+        const code = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
+        t.is(code, 130, `exit status; stderr: ${stderr}`);
+      } else {
+        // The writer is still there, quiet: logtype's report comes at once all the same.
+        await waitUntil(() => stderr.includes('logtype exit'), 20_000, () => `logtype to end; stderr: ${stderr}`);
+        t.true(Date.now() - sentAt < 5000, `the report took ${Date.now() - sentAt} ms after the Ctrl-C`);
+        t.regex(stderr, /^logtype exit 130$/m);
+      }
       t.regex(stderr, new RegExp(`logtype ${command}: interrupted`));
       if (command === 'summary') {
         t.regex(stdout, new RegExp(`^logtype summary: ${ENTRIES.toLocaleString('en-US')} entries read, ${ENTRIES.toLocaleString('en-US')} selected`, 'm'));
