@@ -24,6 +24,15 @@ export interface LogReading {
    * line on. A test of the line's head: it runs on every line that is not an entry.
    */
   readonly recognizesLine?: ((line: string) => boolean) | undefined;
+  /**
+   * For a log read as it is (its records recognised by `recognizesLine`) whose records go on
+   * over several lines (`continuesRecords`): a line that is no entry, after one of its records
+   * and from the same source, is a line of this log when this says yes (its reader then says
+   * whether it starts a record of its own or continues the one before). Any other line ends
+   * the record and is read on its own: text pasted from elsewhere is no part of it. Without
+   * it, no such line is this log's. A test of the line's shape, asked only of those lines.
+   */
+  readonly continuesWith?: ((line: string) => boolean) | undefined;
 }
 
 /** What a format is, as data. */

@@ -4,7 +4,7 @@
  * pretty's badges, the selection options, `-o json`, summary's sections and doctor's rules all
  * read it (the sidecar reads the facts alone); none names a type of its own.
  */
-import { agentRecordReader, isAgentLine, launcherRecordReader } from '../parse/parse-agent-line.js';
+import { agentRecordReader, isAgentContinuation, isAgentLine, launcherRecordReader } from '../parse/parse-agent-line.js';
 import { auditRecordReader, isAuditObject } from '../parse/parse-audit-line.js';
 import {
   diagnosticRecordReader,
@@ -14,6 +14,7 @@ import {
   operatorRecordReader,
   versionHookRecordReader,
 } from '../parse/parse-operator-line.js';
+import { isGoTraceLine } from '../parse/go-trace-line.js';
 import { isServerObject, serverRecordReader } from '../parse/parse-server-line.js';
 import { isServerTextLine } from '../parse/server-text-line.js';
 import type { LogFormat, LogReading, Writer } from './log-format.js';
@@ -34,9 +35,10 @@ const READING: Readonly<Record<LogTypeName, LogReading>> = {
   mongodb: { reader: serverRecordReader, recognizesObject: isServerObject, recognizesLine: isServerTextLine },
   'mongodb-audit': { reader: auditRecordReader, recognizesObject: isAuditObject },
   'agent-launcher-script': { reader: launcherRecordReader },
-  'automation-agent-stdout': { reader: agentRecordReader, recognizesLine: isAgentLine },
-  operator: { reader: operatorRecordReader, recognizesObject: isOperatorObject, recognizesLine: isOperatorConsoleLine },
-  versionhook: { reader: versionHookRecordReader, recognizesLine: isVersionHookLine },
+  'automation-agent-stdout': { reader: agentRecordReader, recognizesLine: isAgentLine, continuesWith: isAgentContinuation },
+  // zap's console records go on only with a stack trace or a panic's report.
+  operator: { reader: operatorRecordReader, recognizesObject: isOperatorObject, recognizesLine: isOperatorConsoleLine, continuesWith: isGoTraceLine },
+  versionhook: { reader: versionHookRecordReader, recognizesLine: isVersionHookLine, continuesWith: isGoTraceLine },
   'logtype-sidecar': { reader: diagnosticRecordReader },
 };
 

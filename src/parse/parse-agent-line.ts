@@ -104,6 +104,16 @@ function freeTextRecord(line: string): LogRecord | undefined {
   return undefined;
 }
 
+/**
+ * After an agent's line read as it is (its stdout, with its stderr, as `kubectl logs` of an
+ * agent container shows them), every line that is no entry is the agent's: one without a head
+ * continues the record before (its error details come so, as free text: `…failed to
+ * validate:` then `&{builds …}`), and the free text above starts a record of its own.
+ */
+export function isAgentContinuation(_line: string): boolean {
+  return true;
+}
+
 export function parseAgentLine(line: string): LogRecord | undefined {
   const match = AGENT_LINE.exec(line);
   if (!match) return line.charCodeAt(0) === 0x7b ? parseServerLine(line) : freeTextRecord(line);

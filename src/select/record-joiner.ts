@@ -2,8 +2,8 @@
  * Records that go on over several physical lines (the formats whose `continuesRecords`): a
  * line of such a type that its reader does not read (no head of its own) continues the record
  * before it from the same source, the same type and pod; so does a line that is no entry at
- * all after a record read from a log's own text (a stack trace after an operator's console
- * line). The first line's record is held until a line arrives that does not continue it, the
+ * all after a record read from a log's own text, when its format says the line is of its shape
+ * (a stack trace after an operator's console line; `continuesWith`). The first line's record is held until a line arrives that does not continue it, the
  * input pauses, or it ends; then it is delivered once, with all its lines.
  *
  * Held lines never outlive their chunk's bytes (the next chunk reuses them): at a chunk's end
@@ -83,10 +83,11 @@ export class RecordJoiner {
 
   /**
    * A line that is no entry, bytes[start, end), from the source of the held record, as a line of
-   * its type: only a record read from a log's own text (not from an entry) goes on so, and only
-   * with a line from the same pod (kubectl's or stern's prefix, when the record had one).
-   * Undefined for a line from elsewhere. Its reader then says whether it starts a record of its
-   * own or continues the held one.
+   * its type: only a record read from a log's own text (not from an entry) goes on so, only
+   * with a line from the same pod (kubectl's or stern's prefix, when the record had one), and
+   * only with a line its format says is its (`continuesWith`: the operator's, a Go stack
+   * trace). Undefined for any other line, which is then read on its own. Its reader then says
+   * whether it starts a record of its own or continues the held one.
    */
   lineOfHeldSource(bytes: Buffer, start: number, end: number): EntryLine | undefined {
     const held = this.#held;
@@ -103,9 +104,10 @@ export class RecordJoiner {
       prefix = parseTextPrefix(text.slice(0, PREFIX_HEAD_BYTES));
       if (prefix?.source !== heldPrefix?.source) return undefined;
     }
-    const at = start + (prefix ? Buffer.byteLength(prefix.text) : 0);
     const contents = prefix ? text.slice(prefix.length) : text;
     const { logType, format } = held.head;
+    if (!format?.continuesWith?.(contents)) return undefined;
+    const at = start + (prefix ? Buffer.byteLength(prefix.text) : 0);
     return new EntryLine(logType, format, false, prefix, bytes, start, at, lineEnd, -1, -1, contents, at, lineEnd, true);
   }
 

@@ -45,19 +45,23 @@ test('-l warn and --resource select console records; raw output writes a record 
   t.deepEqual(lines(runFilter(['-o', 'raw'], CONSOLE).stdout), CONSOLE.split('\n').slice(0, -1));
 });
 
-test("doctor's operator rules apply to console lines, and to what a record says below its first line", (t) => {
+test("doctor's operator rules apply to console lines, and to what a record's stack trace says below its first line", (t) => {
   const findings = (input: string) => {
     const result = runFilter(['doctor', '--json'], input);
     t.is(result.status, 1, result.stderr);
-    return (JSON.parse(result.stdout) as { problems: { id: string; count: number; exampleType: string; first: string }[] }).problems.map((f) => [f.id, f.count, f.exampleType, f.first]);
+    return (JSON.parse(result.stdout) as { problems: { id: string; count: number; exampleType: string | null; first?: string }[] }).problems.map((f) => [f.id, f.count, f.exampleType, f.first]);
   };
   t.deepEqual(findings(CONSOLE), [
     ['pvc-not-found', 1, 'operator', '2021-03-09T15:47:16.290Z'],
     ['validation-webhook-missing', 1, 'operator', '2021-03-09T15:47:16.285Z'],
   ]);
-  // The problem's words on the second line of a record: found once, at the record's time.
-  const below = '2021-03-09T15:47:16.290Z\tERROR\tcontroller/controller.go:218\tReconciler error\t{"ReplicaSet": "other/db"}\nfailed to create pod: pvc not found to schedule the pod\n';
+  // The problem's words below the record's first line, in the panic report it goes on with:
+  // found once, at the record's time.
+  const head = '2021-03-09T15:47:16.290Z\tERROR\tcontroller/controller.go:218\tReconciler error\t{"ReplicaSet": "other/db"}\n';
+  const below = `${head}panic: failed to create pod: pvc not found to schedule the pod [recovered]\n\tpanic: failed to create pod: pvc not found to schedule the pod\n`;
   t.deepEqual(findings(below), [['pvc-not-found', 1, 'operator', '2021-03-09T15:47:16.290Z']]);
+  // The same words on a line of no trace's shape: no part of the record, a line of its own.
+  t.deepEqual(findings(`${head}failed to create pod: pvc not found to schedule the pod\n`), [['pvc-not-found', 1, null, undefined]]);
 });
 
 test("the real operator lines, both shapes: every one read, pasted ones too; kubectl's prefixes taken off", (t) => {

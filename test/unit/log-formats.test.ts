@@ -1,10 +1,13 @@
 /** The registry of log formats: its names, the sidecar's view of it, and that every part reads it. */
 import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
 import { LOG_FORMATS, findLogFormat, logFormat, logTypesWrittenBy } from '../../src/formats/log-formats.js';
 import { FILE_LOG_TYPES, KNOWN_LOG_TYPES } from '../../src/log-types.js';
 import { parseRecord } from '../../src/parse/parse-record.js';
 import { palette } from '../../src/render/colors.js';
 import { typeBadge } from '../../src/render/render-pretty.js';
+import { REAL_DATA, REPO } from '../_helpers/sidecar-process.js';
 
 test('every name and short name means one format', (t) => {
   const owners = new Map<string, string>();
@@ -103,4 +106,76 @@ test("doctor's agent rules look at the agent's modules and its launcher", (t) =>
     'backup-agent',
     'monitoring-agent',
   ]);
+});
+
+/** A real fixture's lines, or a pasted one's (test/fixtures/pasted). */
+const fileLines = (file: string): string[] => fs.readFileSync(file, 'utf8').split('\n').slice(0, -1);
+const realLines = (file: string) => fileLines(path.join(REAL_DATA, file));
+
+/**
+ * What a Go program prints below a record: zap's stacktrace (a function, its position on a
+ * tab-indented line) and the runtime's panic report, in their layout; the same pasted with its
+ * tabs turned into spaces.
+ */
+const GO_TRACE = [
+  'github.com/go-logr/zapr.(*zapLogger).Error',
+  '\t/go/pkg/mod/github.com/go-logr/zapr@v0.4.0/zapr.go:132',
+  'sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller[...]).reconcileHandler',
+  '    /go/pkg/mod/sigs.k8s.io/controller-runtime@v0.15.0/pkg/internal/controller/controller.go:329',
+  'panic: runtime error: invalid memory address or nil pointer dereference [recovered]',
+  '\tpanic: runtime error: invalid memory address or nil pointer dereference',
+  '    panic: runtime error: invalid memory address or nil pointer dereference',
+  '[signal SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x1a2b3c4]',
+  '',
+  'goroutine 412 [running]:',
+  'goroutine 1 [chan receive, 12 minutes]:',
+  'panic({0x1c2d3e0?, 0x2f4a5b0?})',
+  '\t/usr/local/go/src/runtime/panic.go:884 +0x213',
+  'github.com/mongodb/mongodb-kubernetes-operator/controllers.(*ReplicaSetReconciler).Reconcile(0xc000a1b2c0, {0x1f0e2a8, 0xc0004d5e90}, {{{0xc000a40f60, 0x5}, {0xc000a40f50, 0xf}}})',
+  'created by sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller[...]).Start.func2 in goroutine 97',
+  'main.main()',
+  'runtime.goexit()',
+  '\t/usr/local/go/src/runtime/asm_amd64.s:1598 +0x1',
+  'fatal error: concurrent map writes',
+  '...additional frames elided...',
+];
+
+/** Lines of other logs and pasted output, which a console record never goes on with. */
+const NOT_A_TRACE = [
+  ...realLines('agent-stderr-disk-full.log'),
+  realLines('agent-issue-threads.log')[11]!,
+  realLines('mongod-4.2-text.log')[0]!,
+  ...realLines('audit-json.log').slice(0, 1),
+  ...fileLines(path.join(REPO, 'test/fixtures/pasted/kubectl-output.log')),
+  'Skipping creating symlinks because this is not Static Containers Architecture',
+  'failed to create pod: pvc not found to schedule the pod',
+  '    Port:       27017/TCP',
+  'NAME               READY   STATUS    RESTARTS   AGE',
+  'Done.',
+  '3.14',
+];
+
+/**
+ * For each log read as it is whose records go on over several lines: the lines that are its
+ * after one of its records (`continuesWith`), and the lines that end the record and stand on
+ * their own.
+ */
+const CONTINUATIONS: Record<string, { readonly continues: readonly string[]; readonly ends: readonly string[] }> = {
+  operator: { continues: GO_TRACE, ends: NOT_A_TRACE },
+  versionhook: { continues: GO_TRACE, ends: NOT_A_TRACE },
+  // The agent's stdout and stderr: every line is the agent's, its free text too (its details
+  // after `…failed to validate:`, its disk-full complaint, which starts a record of its own).
+  'automation-agent-stdout': { continues: [realLines('agent-issue-threads.log')[11]!, ...realLines('agent-stderr-disk-full.log'), ...GO_TRACE], ends: [] },
+};
+
+test('after a record of a log read as it is, a line that is no entry is its only when the format says so', (t) => {
+  const joining = LOG_FORMATS.filter((format) => format.continuesRecords && format.recognizesLine);
+  t.deepEqual(joining.map((format) => format.name).sort(), Object.keys(CONTINUATIONS).sort(), 'each such format needs its row here');
+  t.true(NOT_A_TRACE.length > 15);
+  for (const format of joining) {
+    const { continues, ends } = CONTINUATIONS[format.name]!;
+    t.truthy(format.continuesWith, format.name);
+    for (const line of continues) t.true(format.continuesWith!(line), `${format.name} goes on with ${JSON.stringify(line)}`);
+    for (const line of ends) t.false(format.continuesWith!(line), `${format.name} ends before ${JSON.stringify(line)}`);
+  }
 });

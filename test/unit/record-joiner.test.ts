@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { KERNEL_INPUT_BYTES } from '../../src/kernels/json-kernels.js';
 import { readRecords } from '../_helpers/read-records.js';
-import { tempDir } from '../_helpers/sidecar-process.js';
+import { REAL_DATA, REPO, tempDir } from '../_helpers/sidecar-process.js';
 
 const dir = tempDir('joiner');
 let files = 0;
@@ -36,6 +36,38 @@ test("an operator's console record and its stack trace, with kubectl's prefixes"
   ]);
   const { other } = await readRecords(fileOf(`${text}\n`));
   t.deepEqual(other, [pod('op-2', 'a line of another pod')]);
+});
+
+test("an operator's console record goes on with its panic report only: pasted output and the agent's stderr after it are lines of their own", async (t) => {
+  const real = (file: string) => fs.readFileSync(file, 'utf8').split('\n').slice(0, -1);
+  // The real console lines (the last four of the file), the panic report Go prints, then lines of no log.
+  const operator = real(path.join(REAL_DATA, 'operator-issue-threads.log')).slice(-4);
+  const panic = [
+    'panic: runtime error: invalid memory address or nil pointer dereference [recovered]',
+    '\tpanic: runtime error: invalid memory address or nil pointer dereference',
+    '[signal SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x1a2b3c4]',
+    '',
+    'goroutine 412 [running]:',
+    'panic({0x1c2d3e0?, 0x2f4a5b0?})',
+    '\t/usr/local/go/src/runtime/panic.go:884 +0x213',
+    'created by sigs.k8s.io/controller-runtime/pkg/internal/controller.(*Controller[...]).Start.func2 in goroutine 97',
+    '\t/go/pkg/mod/sigs.k8s.io/controller-runtime@v0.15.0/pkg/internal/controller/controller.go:223 +0x587',
+  ];
+  const pasted = real(path.join(REPO, 'test/fixtures/pasted/kubectl-output.log'));
+  const diskFull = real(path.join(REAL_DATA, 'agent-stderr-disk-full.log'));
+  const { records, other } = await readRecords(fileOf([...operator, ...panic, ...pasted, operator[3], ...diskFull].join('\n') + '\n'));
+  t.deepEqual(
+    records.map((r) => [r.logType, r.lines, r.time]),
+    [
+      ['operator', 1, Date.parse('2020-09-08T14:24:56.496Z')],
+      ['operator', 1, Date.parse('2020-09-08T14:24:56.510Z')],
+      ['operator', 1, Date.parse('2020-10-27T09:41:43.424Z')],
+      ['operator', 1 + panic.length, Date.parse('2020-10-27T09:41:43.463Z')],
+      ['operator', 1, Date.parse('2020-10-27T09:41:43.463Z')],
+    ],
+  );
+  t.is(records[3]?.record?.message, ['StatefulSet Readiness', ...panic].join('\n'));
+  t.deepEqual(other, [...pasted, ...diskFull]);
 });
 
 test("kubectl's --prefix alone before pasted console lines (tabs as spaces): the line's own time is no kubectl time", async (t) => {
