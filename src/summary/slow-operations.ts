@@ -125,7 +125,7 @@ export class SlowOperations {
   }
 
   /** The groups, costliest first (groups beyond the limit as one row); the points in time order. */
-  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints' | 'slowPointsSeen' | 'collscansSampled' | 'slowest' | 'slowestTransactions' | 'responseSizes'> {
+  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints' | 'slowPointsSeen' | 'collscansSeen' | 'slowest' | 'slowestTransactions' | 'responseSizes'> {
     const groups = [...this.#groups.values()]
       .map((g): SlowGroup => ({
         kind: g.kind,

@@ -31,11 +31,11 @@ export const MAX_SERVER_PROBLEMS = 500;
 export const MAX_SLOW_GROUPS = 2000;
 /** Groups of applied oplog entries (namespace, operation). */
 export const MAX_APPLIED_GROUPS = 2000;
-/** Points of the slow-operation plot besides its outliers: a uniform sample of the rest. */
+/** Points of the slow-operation plot for the operations that are no COLLSCAN: a uniform sample of them. */
 export const MAX_SLOW_POINTS = 2000;
 /** The slowest operations, always drawn in the plot. */
 export const MAX_SLOWEST_POINTS = 100;
-/** COLLSCANs always drawn in the plot (beyond, they are in its sample). */
+/** COLLSCANs in the plot: all of them up to this many, beyond it a uniform sample of this many. */
 export const MAX_COLLSCAN_POINTS = 2000;
 /** The slowest single operations listed, each with its line. */
 export const MAX_SLOWEST_OPERATIONS = 20;

@@ -97,7 +97,8 @@ export interface ServerSummary {
   readonly appliedOperations: readonly AppliedGroup[];
   /**
    * Slow operations, transactions and applied entries for the plot over time, in time order:
-   * the outliers (the slowest, every COLLSCAN) and a uniform sample of the rest (slow-points.ts).
+   * the slowest, every COLLSCAN (beyond a budget, a uniform sample of them) and a uniform
+   * sample of the rest (slow-points.ts).
    */
   readonly slowPoints: readonly SlowPoint[];
   /** The slowest single operations (clients' and transactions), slowest first, each with its line. */
@@ -120,8 +121,8 @@ export interface ServerSummary {
   readonly connectionsNotFollowed: number;
   /** Points offered to the plot: every slow line with a time. */
   readonly slowPointsSeen: number;
-  /** COLLSCANs beyond those always drawn (they may be in the sample). */
-  readonly collscansSampled: number;
+  /** COLLSCANs offered to the plot: all drawn when they fit its budget, else a uniform sample of them. */
+  readonly collscansSeen: number;
 }
 
 export interface MemberSummary {
@@ -210,7 +211,7 @@ export interface SlowPoint {
   readonly durationMillis: number;
   readonly ns: string;
   readonly collscan: boolean;
-  /** Why it is drawn whatever the sample: one of the slowest, a COLLSCAN; null: in the sample. */
+  /** Why it is drawn: one of the slowest; a COLLSCAN (every one, or in their own sample); null: in the sample of the rest. */
   readonly outlier: 'slowest' | 'collscan' | null;
 }
 

@@ -228,13 +228,27 @@ export function stackedBars(axis: TimeAxis, id: string, title: string, unit: str
   return frame(title, id, axis, body, legend);
 }
 
-/** What the slow plot draws: every point, or its outliers and a sample of the rest, said so. */
-function slowPointsDrawn(server: NonNullable<Summary['server']>): string {
+/**
+ * What the slow plot draws, counted from its points: every operation, or the slowest always,
+ * every COLLSCAN or a uniform sample of them, and a uniform sample of the others, said so.
+ */
+export function slowPointsDrawn(server: Pick<NonNullable<Summary['server']>, 'slowPoints' | 'slowPointsSeen' | 'collscansSeen'>): string {
   const points = server.slowPoints;
-  const outliers = points.filter((p) => p.outlier !== null).length;
-  if (points.length >= server.slowPointsSeen) return `all ${number(points.length)}`;
-  const collscans = server.collscansSampled > 0 ? `the first ${number(points.filter((p) => p.outlier === 'collscan').length)} COLLSCANs` : 'every COLLSCAN';
-  return `${number(points.length)} of ${number(server.slowPointsSeen)}: the ${number(points.filter((p) => p.outlier === 'slowest').length)} slowest and ${collscans} (${number(outliers)} in all), and ${number(points.length - outliers)} sampled of the rest`;
+  const seen = server.slowPointsSeen;
+  const collscansSeen = server.collscansSeen;
+  const allCollscans = collscansSeen === 1 ? 'the 1 COLLSCAN' : `all ${number(collscansSeen)} COLLSCANs`;
+  if (points.length >= seen) return collscansSeen > 0 ? `all ${number(points.length)}, ${allCollscans} among them` : `all ${number(points.length)}`;
+  let collscans = 0;
+  let slowest = 0;
+  for (const p of points) {
+    if (p.collscan) collscans++;
+    if (p.outlier === 'slowest') slowest++;
+  }
+  const parts = [`the ${number(slowest)} slowest always`];
+  if (collscansSeen > 0) parts.push(collscans >= collscansSeen ? allCollscans : `${number(collscans)} of ${number(collscansSeen)} COLLSCANs, a uniform sample`);
+  const others = seen - collscansSeen;
+  if (others > 0) parts.push(`${number(points.length - collscans)} of the ${number(others)} other operations, a uniform sample`);
+  return `${number(points.length)} of ${number(seen)}: ${parts.join('; ')}`;
 }
 
 /**
@@ -259,7 +273,7 @@ export function slowPlot(summary: Summary, axis: TimeAxis | undefined): string {
   body += yTitle('duration (log scale)');
   const server = summary.server!;
   const pointColor = typeColor('mongodb');
-  // The sample first, the outliers (the slowest, every COLLSCAN) over it, never hidden by it.
+  // The sample first, the outliers (the slowest, the COLLSCANs) over it, never hidden by it.
   const order = points.map((_, i) => i).sort((a, b) => Number(points[a]!.outlier !== null) - Number(points[b]!.outlier !== null));
   for (const i of order) {
     const p = points[i]!;

@@ -6,9 +6,11 @@
  */
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { runFilter } from '../_helpers/filter-process.js';
-import { REAL_DATA } from '../_helpers/sidecar-process.js';
+import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
 import type { Summary } from '../../src/summary/summary.js';
 
 const real = (file: string) => path.join(REAL_DATA, file);
@@ -85,4 +87,60 @@ test('the 4.2 text log: connections as grep counts them, and the peak it says', 
     closed: grepCount('mongod-4.2-text.log', 'end connection'),
     peak: 6323,
   });
+});
+
+/** A real log's slow COLLSCANs, read here by the line's own words: their times, by minute. */
+function collscanMinutes(file: string): Map<number, number> {
+  const minutes = new Map<number, number>();
+  for (const line of gunzipSync(fs.readFileSync(real(file))).toString('utf8').split('\n')) {
+    if (!line.includes('"durationMillis"') || !line.includes('"planSummary":"COLLSCAN')) continue;
+    const minute = Math.floor(Date.parse(/"\$date":"([^"]+)"/.exec(line)![1]!) / 60_000);
+    minutes.set(minute, (minutes.get(minute) ?? 0) + 1);
+  }
+  return minutes;
+}
+
+test("two members read one after another (Hatchet's rs1, then rs2): the plot's COLLSCANs are a uniform sample of both, said so", (t) => {
+  const files = ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz'];
+  const page = path.join(tempDir('summary-collscans'), 'page.html');
+  const result = runFilter(['summary', '--json', '--as', 'mongodb', '--html', page, ...files.map(real)]);
+  t.is(result.status, 0, result.stderr);
+  const server = (JSON.parse(result.stdout) as Summary).server!;
+  const seen = new Map<number, number>();
+  for (const file of files) for (const [minute, count] of collscanMinutes(file)) seen.set(minute, (seen.get(minute) ?? 0) + count);
+  const total = [...seen.values()].reduce((a, b) => a + b, 0);
+  // rs1's spike (2,322 in one minute) and rs2's (416, four minutes later): more than the plot holds.
+  t.is(server.collscansSeen, total);
+  t.true(total > 3000, `${total}`);
+  const drawn = server.slowPoints.filter((p) => p.collscan);
+  t.true(drawn.length < total);
+  const drawnIn = new Map<number, number>();
+  for (const p of drawn) {
+    const minute = Math.floor(Date.parse(p.time) / 60_000);
+    drawnIn.set(minute, (drawnIn.get(minute) ?? 0) + 1);
+  }
+  // Every minute with COLLSCANs has some drawn; those with many, the same share of them.
+  const share = drawn.length / total;
+  for (const [minute, count] of seen) {
+    const shown = drawnIn.get(minute) ?? 0;
+    const at = new Date(minute * 60_000).toISOString().slice(11, 16);
+    t.true(shown > 0, `${at}: none of ${count} drawn`);
+    if (count >= 200) t.true(Math.abs(shown / count - share) < 0.08, `${at}: ${shown} of ${count} drawn, against ${(share * 100).toFixed(0)}% of all`);
+  }
+  // The slowest operation is drawn, and the page says what it draws.
+  const slowest = Math.max(...server.slowest.map((s) => s.durationMillis));
+  t.true(server.slowPoints.some((p) => p.durationMillis === slowest));
+  const caption = /Slow operations over time, by duration \(([^)]*)\)/.exec(fs.readFileSync(page, 'utf8'))?.[1];
+  t.regex(caption ?? '', new RegExp(`; ${drawn.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} COLLSCANs, a uniform sample; `));
+});
+
+test("one member within the plot's budget (Hatchet's rs2): every COLLSCAN drawn, and the page says all", (t) => {
+  const page = path.join(tempDir('summary-collscans'), 'page.html');
+  const result = runFilter(['summary', '--json', '--as', 'mongodb', '--html', page, real('mongod-replica-rs2.log.gz')]);
+  t.is(result.status, 0, result.stderr);
+  const server = (JSON.parse(result.stdout) as Summary).server!;
+  const total = [...collscanMinutes('mongod-replica-rs2.log.gz').values()].reduce((a, b) => a + b, 0);
+  t.is(server.collscansSeen, total);
+  t.is(server.slowPoints.filter((p) => p.collscan).length, total);
+  t.regex(fs.readFileSync(page, 'utf8'), new RegExp(`Slow operations over time, by duration \\([^)]*; all ${total} COLLSCANs; `));
 });
