@@ -52,7 +52,7 @@ export class TypeStats {
       entries: this.entries,
       first: isoString(this.first),
       last: isoString(this.last),
-      perMinute: Number.isFinite(spanMinutes) ? Math.round((this.entries / Math.max(1, spanMinutes)) * 10) / 10 : undefined,
+      perMinute: Number.isFinite(spanMinutes) ? perMinuteShown(this.entries, spanMinutes) : undefined,
       errors: this.errors,
       warnings: this.warnings,
       unparsed: this.unparsed,
@@ -62,4 +62,15 @@ export class TypeStats {
   problemsSummary(logType: string): TypeProblems {
     return { logType, errors: this.errors, warnings: this.warnings, messages: this.problems.top() };
   }
+}
+
+/**
+ * Entries a minute over a span (at least a minute), as shown: a tenth's precision from one a
+ * minute up, two significant digits below, so a type that wrote a few lines over days does
+ * not read as silent (0) beside the busy ones.
+ */
+export function perMinuteShown(entries: number, spanMinutes: number): number {
+  const rate = entries / Math.max(1, spanMinutes);
+  if (rate >= 1 || rate === 0) return Math.round(rate * 10) / 10;
+  return Number(rate.toPrecision(2));
 }
