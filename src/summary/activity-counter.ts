@@ -7,6 +7,7 @@ import { levelRank } from '../parse/log-record.js';
 import { isoString } from './iso-string.js';
 import type { Activity, MinuteActivity } from './summary.js';
 import { MAX_ACTIVITY_BUCKETS } from './summary-limits.js';
+import { timeFocus } from './time-focus.js';
 
 export const MINUTE_MS = 60_000;
 const ERROR_RANK = levelRank('error');
@@ -67,7 +68,8 @@ export class ActivityCounter {
         bucket.byType[type] = (bucket.byType[type] ?? 0) + n;
       });
     }
-    return { start: isoString(first * MINUTE_MS) ?? null, bucketMinutes, buckets: buckets satisfies MinuteActivity[] };
+    const focus = timeFocus([...this.#minutes].sort((a, b) => a[0] - b[0]).map(([minute, counts]) => [minute, counts.lines] as const));
+    return { start: isoString(first * MINUTE_MS) ?? null, bucketMinutes, buckets: buckets satisfies MinuteActivity[], ...(focus ? { focus } : {}) };
   }
 }
 

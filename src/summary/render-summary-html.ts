@@ -7,7 +7,7 @@
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { laneChart } from './lane-chart.js';
-import { incompleteLines, lifetime, primaryWords } from './render-summary-text.js';
+import { focusLine, incompleteLines, lifetime, primaryWords } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
 import { escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
@@ -79,7 +79,7 @@ export function renderSummaryHtml(summary: Summary): string {
   const sections = [
     `<h1>logtype summary</h1><p>${counted(summary.lines.entries, 'entry', 'entries', number)} read, ${number(summary.lines.selected)} selected, ${counted(summary.lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}${summary.first ? `; from ${when(summary.first)} to ${when(summary.last)}` : ''}.</p>${incompleteLines(summary)
       .map((why) => `<p class="incomplete"><b>Incomplete:</b> ${escapeHtml(why)}</p>`)
-      .join('')}`,
+      .join('')}${focusParagraph(summary)}`,
     '<h2>Log types</h2>',
     table(
       ['type', 'entries', 'first', 'last', 'per min', 'errors', 'warnings', 'unparsed'],
@@ -188,4 +188,10 @@ ${sections.join('\n')}
 <script>${TABLE_SORTER}</script>
 </body></html>
 `;
+}
+
+/** Where most lines are, when a few far from them stretch the charts (focusLine), or nothing. */
+function focusParagraph(summary: Summary): string {
+  const focus = focusLine(summary, when);
+  return focus ? `<p class="incomplete"><b>Most lines:</b> ${escapeHtml(focus)}</p>` : '';
 }

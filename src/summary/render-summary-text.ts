@@ -118,6 +118,23 @@ function membersText(server: NonNullable<Summary['server']>, out: string[], time
 /** How many of those kept a table shows, when not all: the rest are in --json and --html. */
 const keptNote = (shown: number, kept: number): string => (shown < kept ? ` (${shown} of the ${number(kept)} kept; --json and --html have them all)` : '');
 
+/**
+ * Where most timed lines are, when a few far from them stretch every chart's time axis
+ * (time-focus.ts), and the options that chart those alone; undefined otherwise. `time` writes
+ * a time as the report does; the options' times are exact, to be copied.
+ */
+export function focusLine(summary: Summary, time: (iso: string) => string): string | undefined {
+  const focus = summary.activity.focus;
+  if (!focus) return undefined;
+  const others = focus.before + focus.after;
+  const where = [focus.before > 0 ? `${number(focus.before)} before` : '', focus.after > 0 ? `${number(focus.after)} after` : ''].filter((part) => part !== '').join(', ');
+  return (
+    `${number(focus.lines)} of the ${number(focus.lines + others)} timed lines are from ${time(focus.from)} to ${time(focus.to)}; ` +
+    `${others === 1 ? 'the other' : `the other ${number(others)}`} (${where}) stretch every chart's time axis: ` +
+    `--since ${focus.from} --until ${focus.to} charts those ${number(focus.lines)} alone`
+  );
+}
+
 /** What the summary did not read, one line each (none when it read its whole input). */
 export function incompleteLines(summary: Summary): string[] {
   const incomplete = summary.incomplete;
@@ -147,6 +164,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     `${palette.bold('logtype summary')}: ${counted(lines.entries, 'entry', 'entries', number)} read, ${number(lines.selected)} selected, ${counted(lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}`,
   );
   if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)}${utc ? ' UTC' : ''}`);
+  const focus = focusLine(summary, time);
+  if (focus) out.push(palette.yellow(`most lines: ${focus}`));
   for (const why of incompleteLines(summary)) out.push(palette.yellow(`incomplete: ${escapeTerminal(why)}`));
 
   heading('Log types');

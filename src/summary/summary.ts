@@ -280,6 +280,19 @@ export interface Activity {
   /** 1, unless the lines span more than a week: then buckets widen to keep their number bounded. */
   readonly bucketMinutes: number;
   readonly buckets: readonly MinuteActivity[];
+  /** Where most lines are, when a few lie far from them (time-focus.ts); absent otherwise. */
+  readonly focus?: TimeFocus | undefined;
+}
+
+/** The shortest run of minutes holding most of the timed lines, and the lines outside it. */
+export interface TimeFocus {
+  /** The run's first minute's start and last minute's end (ISO). */
+  readonly from: string;
+  readonly to: string;
+  /** Timed lines in the run, and before and after it. */
+  readonly lines: number;
+  readonly before: number;
+  readonly after: number;
 }
 
 export interface MinuteActivity {
