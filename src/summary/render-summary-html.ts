@@ -7,7 +7,7 @@
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { laneChart } from './lane-chart.js';
-import { focusLine, incompleteLines, lifetime, primaryWords } from './render-summary-text.js';
+import { focusLine, incompleteLines, lifetime, memberCountWords, primaryWords } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
 import { escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
@@ -45,11 +45,13 @@ function table(header: readonly string[], rows: readonly (readonly (string | Mar
 /** The slowest operations, each line folded away under its row (a server line can be kilobytes). */
 function slowestTable(server: NonNullable<Summary['server']>): string {
   const cell = (value: number | null): string => (value === null ? '-' : number(value));
+  const several = server.members !== undefined;
   return table(
-    ['duration ms', 'time', 'connection', 'appName', 'namespace', 'operation', 'plan', 'keys examined', 'docs examined', 'line'],
+    ['duration ms', 'time', ...(several ? ['member'] : []), 'connection', 'appName', 'namespace', 'operation', 'plan', 'keys examined', 'docs examined', 'line'],
     server.slowest.map((op) => [
       number(op.durationMillis),
       when(op.time),
+      ...(several ? [op.member ?? '-'] : []),
       op.connection ?? '-',
       op.appName ?? '-',
       op.ns,
@@ -131,22 +133,22 @@ export function renderSummaryHtml(summary: Summary): string {
       '<h3>Slow operations</h3>',
       slowPlot(summary, axis),
       table(
-        ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', 'examined/returned', 'namespace', 'operation', 'shape', 'plan'],
-        server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), g.ns, g.operation, g.shape, `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
+        ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', 'examined/returned', ...(members ? ['members'] : []), 'namespace', 'operation', 'shape', 'plan'],
+        server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), ...(members ? [memberCountWords(g.members)] : []), g.ns, g.operation, g.shape, `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
         'slow',
       ),
       `<h3>Slowest operations (${number(server.slowest.length)})</h3>`,
       slowestTable(server),
       `<h3>Slowest transactions, with their parameters (${number(server.slowestTransactions.length)})</h3>`,
       table(
-        ['duration ms', 'time', 'connection', 'txnNumber', 'ended', 'active µs', 'inactive µs', 'yields', 'readConcern', 'autocommit', 'lsid'],
-        server.slowestTransactions.map((x) => [number(x.durationMillis), when(x.time), x.connection ?? '-', x.txnNumber === null ? '-' : number(x.txnNumber), x.terminationCause ?? '-', x.timeActiveMicros === null ? '-' : number(x.timeActiveMicros), x.timeInactiveMicros === null ? '-' : number(x.timeInactiveMicros), x.numYields === null ? '-' : number(x.numYields), x.readConcern ?? '-', x.autocommit === null ? '-' : String(x.autocommit), x.lsid ?? '-']),
+        ['duration ms', 'time', ...(members ? ['member'] : []), 'connection', 'txnNumber', 'ended', 'active µs', 'inactive µs', 'yields', 'readConcern', 'autocommit', 'lsid'],
+        server.slowestTransactions.map((x) => [number(x.durationMillis), when(x.time), ...(members ? [x.member ?? '-'] : []), x.connection ?? '-', x.txnNumber === null ? '-' : number(x.txnNumber), x.terminationCause ?? '-', x.timeActiveMicros === null ? '-' : number(x.timeActiveMicros), x.timeInactiveMicros === null ? '-' : number(x.timeInactiveMicros), x.numYields === null ? '-' : number(x.numYields), x.readConcern ?? '-', x.autocommit === null ? '-' : String(x.autocommit), x.lsid ?? '-']),
         'transactions',
       ),
       '<h3>Replica set, in time order</h3>',
       members ? table(['time', 'member', 'event'], server.replication.map((e) => [when(e.time), e.member ?? '-', e.event])) : table(['time', 'event'], server.replication.map((e) => [when(e.time), e.event])),
       `<h3>Warnings and errors, every message (${number(server.problems.length)})</h3>`,
-      table(['count', 'id', 'severity', 'first', 'last', 'message'], server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), p.msg]), 'problems'),
+      table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCountWords(p.members)] : []), p.msg]), 'problems'),
       '<h3>Most frequent messages</h3>',
       table(['count', 'id', 'severity', 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), m.severity, m.msg])),
       '<h3>Severity and components</h3>',

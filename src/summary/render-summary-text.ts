@@ -12,7 +12,7 @@ import { displayWidth, padToWidth } from '../render/display-width.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
-import type { Counted, ResponseSize, Summary } from './summary.js';
+import type { Counted, MemberCount, ResponseSize, Summary } from './summary.js';
 import { foldActivity } from './activity-fold.js';
 import { groupedNumber } from '../render/grouped-number.js';
 
@@ -85,6 +85,18 @@ export function primaryWords(interval: NonNullable<NonNullable<Summary['server']
   if (primaries.length === 1) return primaries[0]!;
   if (primaries.length > 1) return `${primaries.join(' and ')} (each said PRIMARY)`;
   return unknown.length > 0 ? `none said (${unknown.join(', ')}: state not known)` : 'none';
+}
+
+/**
+ * Whose lines a row's are, when the input holds several members: one member's name alone, else
+ * each member with its count, the most first (`my-db-0 118, my-db-1 2`): in an incident the
+ * question is whether a slow shape or a warning is one pod's (the primary's, a sick node's) or
+ * every pod's, and the counts say how much of it each one has, which a list of names hides.
+ */
+export function memberCountWords(members: readonly MemberCount[] | undefined): string {
+  if (members === undefined || members.length === 0) return '-';
+  if (members.length === 1) return members[0]!.name;
+  return members.map((m) => `${m.name} ${number(m.count)}`).join(', ');
 }
 
 /** The members' table, their lanes as strips, and who was primary when. */
@@ -193,6 +205,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   }
 
   const server = summary.server;
+  // Several members: the rows that are one line or one group say whose (the connection table already does).
+  const several = server?.members !== undefined;
   if (server) {
     heading('Server (mongodb)');
     out.push(`  severity:   ${inline(server.bySeverity)}`);
@@ -243,8 +257,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       out.push(`  every warning and error message (${number(server.problems.length)}), the worst first:`);
       out.push(
         ...formatTable(
-          ['count', 'id', 's', 'first', 'last', 'message'],
-          server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), escapeTerminal(p.severity), time(p.first), time(p.last), escapeTerminal(p.msg)]),
+          ['count', 'id', 's', 'first', 'last', ...(several ? ['members'] : []), 'message'],
+          server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), escapeTerminal(p.severity), time(p.first), time(p.last), ...(several ? [escapeTerminal(memberCountWords(p.members))] : []), escapeTerminal(p.msg)]),
           [true, true],
         ).map((l) => `  ${l}`),
       );
@@ -255,7 +269,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       heading('Slow operations, by total time');
       out.push(
         ...formatTable(
-          ['total', 'count', 'p50', 'p95', 'max', 'examined/returned', 'namespace', 'operation', 'shape / plan'],
+          ['total', 'count', 'p50', 'p95', 'max', 'examined/returned', ...(several ? ['members'] : []), 'namespace', 'operation', 'shape / plan'],
           server.slowOperations.slice(0, 15).map((g) => [
             millis(g.totalMillis),
             number(g.count),
@@ -263,6 +277,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
             `${g.exactQuantiles ? '' : '~'}${millis(g.p95Millis)}`,
             millis(g.maxMillis),
             g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned),
+            ...(several ? [escapeTerminal(memberCountWords(g.members))] : []),
             escapeTerminal(g.ns),
             escapeTerminal(g.operation),
             `${escapeTerminal(g.shape)}${g.plan && g.plan !== g.shape ? ` ${escapeTerminal(g.plan)}` : ''}${g.collscan ? ' ◀' : ''}`,
@@ -279,11 +294,12 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       const cell = (value: number | null): string => (value === null ? '-' : number(value));
       out.push(
         ...formatTable(
-          ['#', 'duration', 'time', 'connection', 'appName', 'keys', 'docs', 'namespace', 'operation', 'plan'],
+          ['#', 'duration', 'time', ...(several ? ['member'] : []), 'connection', 'appName', 'keys', 'docs', 'namespace', 'operation', 'plan'],
           shown.map((op, i) => [
             String(i + 1),
             millis(op.durationMillis),
             time(op.time),
+            ...(several ? [escapeTerminal(op.member ?? '-')] : []),
             escapeTerminal(op.connection ?? '-'),
             escapeTerminal(op.appName ?? '-'),
             cell(op.keysExamined),
@@ -292,7 +308,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
             escapeTerminal(op.operation),
             `${escapeTerminal(op.plan ?? '-')}${op.plan?.startsWith('COLLSCAN') ? ' ◀' : ''}`,
           ]),
-          [true, true, false, false, false, true, true],
+          [true, true, false, ...(several ? [false] : []), false, false, true, true],
         ).map((l) => (l.endsWith(' ◀') ? palette.bold(l) : l)),
       );
       out.push('  their lines:');
@@ -309,9 +325,9 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     const cell = (value: number | null): string => (value === null ? '-' : number(value));
     out.push(
       ...formatTable(
-        ['duration', 'time', 'connection', 'txnNumber', 'ended', 'active µs', 'inactive µs', 'yields', 'readConcern', 'autocommit', 'lsid'],
-        shown.map((x) => [millis(x.durationMillis), time(x.time), escapeTerminal(x.connection ?? '-'), cell(x.txnNumber), escapeTerminal(x.terminationCause ?? '-'), cell(x.timeActiveMicros), cell(x.timeInactiveMicros), cell(x.numYields), escapeTerminal(x.readConcern ?? '-'), x.autocommit === null ? '-' : String(x.autocommit), escapeTerminal(x.lsid ?? '-')]),
-        [true, false, false, true, false, true, true, true],
+        ['duration', 'time', ...(several ? ['member'] : []), 'connection', 'txnNumber', 'ended', 'active µs', 'inactive µs', 'yields', 'readConcern', 'autocommit', 'lsid'],
+        shown.map((x) => [millis(x.durationMillis), time(x.time), ...(several ? [escapeTerminal(x.member ?? '-')] : []), escapeTerminal(x.connection ?? '-'), cell(x.txnNumber), escapeTerminal(x.terminationCause ?? '-'), cell(x.timeActiveMicros), cell(x.timeInactiveMicros), cell(x.numYields), escapeTerminal(x.readConcern ?? '-'), x.autocommit === null ? '-' : String(x.autocommit), escapeTerminal(x.lsid ?? '-')]),
+        [true, false, ...(several ? [false] : []), false, true, false, true, true, true],
       ),
     );
   }

@@ -2,10 +2,12 @@
  * Every warning and error message of the server, each in a row of its own whatever its count:
  * grouped by id (a pre-4.4 text line's by its template), with how many, the worst severity
  * it was written at, and its first and last time. Only warning, error and fatal lines come
- * here; past MAX_SERVER_PROBLEMS messages, the rest are counted in one "(other)" row.
+ * here; past MAX_SERVER_PROBLEMS messages, the rest are counted in one "(other)" row. With
+ * several members in the input, each message says how many of its lines each member wrote.
  */
 import { isoString } from './iso-string.js';
 import type { ServerSummary } from './summary.js';
+import { MemberCounts, type Member } from './member-counts.js';
 import { cutLine } from './slowest-operations.js';
 import { MAX_MESSAGE_CHARS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
 
@@ -17,14 +19,15 @@ interface ProblemStats {
   count: number;
   first: number;
   last: number;
+  readonly members: MemberCounts;
 }
 
 export class ServerProblems {
   readonly #messages = new Map<number | string, ProblemStats>();
   readonly #other = { count: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
 
-  /** A line at warning level or worse: its group's key, id and message (the template of a text line), severity and its rank (levelRank). */
-  add(key: number | string, id: number | null, msg: string, severity: string, rank: number, time: number | undefined): void {
+  /** A line at warning level or worse: its group's key, id and message (the template of a text line), severity, its rank (levelRank) and its member. */
+  add(key: number | string, id: number | null, msg: string, severity: string, rank: number, time: number | undefined, member: Member): void {
     let stats = this.#messages.get(key);
     if (!stats) {
       if (this.#messages.size >= MAX_SERVER_PROBLEMS) {
@@ -32,10 +35,11 @@ export class ServerProblems {
         this.#other.count++;
         return;
       }
-      stats = { id, msg, severity, rank, count: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
+      stats = { id, msg, severity, rank, count: 0, first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY, members: new MemberCounts() };
       this.#messages.set(key, stats);
     }
     stats.count++;
+    stats.members.add(member);
     if (rank < stats.rank) {
       stats.rank = rank;
       stats.severity = severity;
@@ -43,11 +47,11 @@ export class ServerProblems {
     widen(stats, time);
   }
 
-  /** The worst severity first, then the most frequent. */
-  summary(): ServerSummary['problems'] {
+  /** The worst severity first, then the most frequent; `several`: the input holds several members (each row then says whose lines). */
+  summary(several = false): ServerSummary['problems'] {
     const rows = [...this.#messages.values()]
       .sort((a, b) => a.rank - b.rank || b.count - a.count || a.first - b.first)
-      .map((p) => ({ id: p.id, msg: cutLine(p.msg, MAX_MESSAGE_CHARS), severity: p.severity, count: p.count, first: isoString(p.first) ?? null, last: isoString(p.last) ?? null }));
+      .map((p) => ({ id: p.id, msg: cutLine(p.msg, MAX_MESSAGE_CHARS), severity: p.severity, count: p.count, first: isoString(p.first) ?? null, last: isoString(p.last) ?? null, ...(several ? { members: p.members.summary() } : {}) }));
     const other = this.#other;
     if (other.count > 0) rows.push({ id: null, msg: '(other)', severity: '', count: other.count, first: isoString(other.first) ?? null, last: isoString(other.last) ?? null });
     return rows;

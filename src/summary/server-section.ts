@@ -115,7 +115,7 @@ export class ServerSection implements SectionCounter {
     const held = template === '' ? undefined : this.#messages.add(id ?? `text:${template}`);
     const meaning = id !== null && held?.value?.msg === message ? held.value.meaning : messageMeaning(message);
     if (held && !held.value) held.value = { id, msg: template ?? message, severity, meaning };
-    if (rank <= WARN_RANK && template !== '') this.#problems.add(id ?? `text:${template}`, id, template ?? message, severity, rank, time);
+    if (rank <= WARN_RANK && template !== '') this.#problems.add(id ?? `text:${template}`, id, template ?? message, severity, rank, time, member);
     if (rank <= ERROR_RANK) member.error(time, id === null ? message : `${id}: ${message}`);
     const connection = id === CONNECTION_ACCEPTED_ID || id === CONNECTION_ENDED_ID ? this.#connectionInBytes(record) : undefined;
     if (connection) this.#connectionAt(connection, id === CONNECTION_ACCEPTED_ID, member, time);
@@ -140,7 +140,7 @@ export class ServerSection implements SectionCounter {
     else if (replication?.kind === 'election') member.election(time, message);
     // Other lines' attributes are never read: most lines are counted by their head alone.
     if (id !== null && !isSlowOperationId(id)) return;
-    if (this.#slow.add(record, time, source)) member.slowOperations++;
+    if (this.#slow.add(record, time, source, member)) member.slowOperations++;
   }
 
   /** A 4.4+ connection line's attributes read in one pass over its bytes; undefined when they can't be read so. */
@@ -214,8 +214,8 @@ export class ServerSection implements SectionCounter {
 
   /** `last`: the last server line's time (connections still open lived to it). */
   summary(last: number): ServerSummary {
-    const slow = this.#slow.summary();
     const several = this.#members.several;
+    const slow = this.#slow.summary(several);
     return {
       bySeverity: counted(this.#severities),
       byComponent: counted(this.#components),
@@ -227,7 +227,7 @@ export class ServerSection implements SectionCounter {
       },
       restarts: this.#restarts.map(({ at, version, member }) => ({ time: isoString(at) ?? null, version, ...(several ? { member: member.name } : {}) })),
       ...this.#clients.summary(),
-      problems: this.#problems.summary(),
+      problems: this.#problems.summary(several),
       replication: this.#replication.summary(several),
       ...this.#members.summary(),
       ...slow,

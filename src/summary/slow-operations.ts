@@ -3,7 +3,9 @@
  * was): clients' operations and slow transactions grouped by kind, namespace, operation and
  * shape (the query's hash, else its plan; a transaction's outcome), each with its query's
  * pattern; clients' response sizes (response-sizes.ts); oplog entries a secondary applied grouped by namespace and operation; each group's
- * durations and figures; and the points of the plot over time.
+ * durations and figures; and the points of the plot over time. With several members in the
+ * input, each group says how many of its operations each member ran, and each of the slowest
+ * whose it was (the member is passed by reference: no string is made per line).
  *
  * A query's pattern is read from its command once per group when the line has a queryHash
  * (the hash is of the query's shape: one hash, one pattern); without one, the pattern tells
@@ -14,6 +16,7 @@ import { attrValue } from '../parse/record-attributes.js';
 import { operationQueryPattern, serverOperationOf, transactionOutcome, type ServerOperation } from '../parse/server-operation.js';
 import { slowOperationOf } from '../parse/slow-operation.js';
 import { DurationQuantiles } from './duration-quantiles.js';
+import { MemberCounts, type Member } from './member-counts.js';
 import { ResponseSizes } from './response-sizes.js';
 import { SlowPoints } from './slow-points.js';
 import { SlowestOperations, type RecordSource } from './slowest-operations.js';
@@ -29,9 +32,13 @@ interface GroupStats {
   readonly pattern: string | undefined;
   readonly plan: string | undefined;
   readonly durations: DurationQuantiles;
+  readonly members: MemberCounts;
   examined: number;
   returned: number;
 }
+
+/** The member of lines given without one (one server: it is never named). */
+const NO_MEMBER: Member = { name: '' };
 
 interface AppliedStats {
   readonly ns: string;
@@ -52,8 +59,11 @@ export class SlowOperations {
   readonly #transactions = new SlowestTransactions();
   readonly #responseSizes = new ResponseSizes();
 
-  /** A line that may be slow work (one with a duration); any other is left alone (false). `source`: its line, read only if it is among the slowest. */
-  add(record: LogRecord, time: number | undefined, source?: RecordSource): boolean {
+  /**
+   * A line that may be slow work (one with a duration); any other is left alone (false).
+   * `source`: its line, read only if it is among the slowest; `member`: the server that wrote it.
+   */
+  add(record: LogRecord, time: number | undefined, source?: RecordSource, member: Member = NO_MEMBER): boolean {
     const slow = slowOperationOf(record);
     if (!slow) return false;
     const { durationMillis, plan } = slow;
@@ -61,16 +71,16 @@ export class SlowOperations {
     const { ns } = operation;
     if (operation.kind === 'applied') this.#addApplied(operation, durationMillis);
     else {
-      this.#addGroup(record, operation, durationMillis, plan);
-      this.#slowest.add(record, time, operation, durationMillis, plan, source);
-      if (operation.kind === 'transaction') this.#transactions.add(record, time, durationMillis);
+      this.#addGroup(record, operation, durationMillis, plan, member);
+      this.#slowest.add(record, time, operation, durationMillis, plan, source, member);
+      if (operation.kind === 'transaction') this.#transactions.add(record, time, durationMillis, member);
       if (operation.kind === 'operation') this.#responseSizes.add(record, ns);
     }
     if (time !== undefined) this.#points.add(time, durationMillis, ns, plan?.startsWith('COLLSCAN') === true);
     return true;
   }
 
-  #addGroup(record: LogRecord, operation: ServerOperation, durationMillis: number, plan: string | undefined): void {
+  #addGroup(record: LogRecord, operation: ServerOperation, durationMillis: number, plan: string | undefined, member: Member): void {
     const kind = operation.kind === 'transaction' ? 'transaction' : 'operation';
     const { ns, name } = operation;
     let shape: string;
@@ -100,10 +110,11 @@ export class SlowOperations {
         return;
       }
       if (patternLater) pattern = operationQueryPattern(record, operation);
-      group = { kind, ns, operation: name, shape, pattern, plan, durations: new DurationQuantiles(MAX_GROUP_DURATIONS), examined: 0, returned: 0 };
+      group = { kind, ns, operation: name, shape, pattern, plan, durations: new DurationQuantiles(MAX_GROUP_DURATIONS), members: new MemberCounts(), examined: 0, returned: 0 };
       this.#groups.set(key, group);
     }
     group.durations.add(durationMillis);
+    group.members.add(member);
     const examined = attrValue(record, 'docsExamined');
     const returned = attrValue(record, 'nreturned');
     if (typeof examined === 'number') group.examined += examined;
@@ -124,8 +135,11 @@ export class SlowOperations {
     group.durations.add(durationMillis);
   }
 
-  /** The groups, costliest first (groups beyond the limit as one row); the points in time order. */
-  summary(): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints' | 'slowPointsSeen' | 'collscansSeen' | 'slowest' | 'slowestTransactions' | 'responseSizes'> {
+  /**
+   * The groups, costliest first (groups beyond the limit as one row); the points in time order.
+   * `several`: the input holds several members (groups and the slowest then say whose).
+   */
+  summary(several = false): Pick<ServerSummary, 'slowOperations' | 'appliedOperations' | 'slowPoints' | 'slowPointsSeen' | 'collscansSeen' | 'slowest' | 'slowestTransactions' | 'responseSizes'> {
     const groups = [...this.#groups.values()]
       .map((g): SlowGroup => ({
         kind: g.kind,
@@ -142,6 +156,7 @@ export class SlowOperations {
         maxMillis: g.durations.max,
         exactQuantiles: g.durations.exact,
         examinedPerReturned: g.returned > 0 ? Math.round((g.examined / g.returned) * 10) / 10 : null,
+        ...(several ? { members: g.members.summary() } : {}),
       }))
       .sort((a, b) => b.totalMillis - a.totalMillis);
     const applied = [...this.#applied.values()]
@@ -159,8 +174,8 @@ export class SlowOperations {
     return {
       slowOperations: this.#other > 0 ? [...groups, otherGroups(this.#other)] : groups,
       appliedOperations: this.#otherApplied > 0 ? [...applied, otherApplied(this.#otherApplied)] : applied,
-      slowest: this.#slowest.summary(),
-      slowestTransactions: this.#transactions.summary(),
+      slowest: this.#slowest.summary(several),
+      slowestTransactions: this.#transactions.summary(several),
       responseSizes: this.#responseSizes.summary(),
       ...this.#points.summary(),
     };

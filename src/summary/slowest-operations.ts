@@ -9,6 +9,7 @@ import type { LogRecord } from '../parse/log-record.js';
 import { attrValue } from '../parse/record-attributes.js';
 import type { ServerOperation } from '../parse/server-operation.js';
 import { isoString } from './iso-string.js';
+import type { Member } from './member-counts.js';
 import type { SlowestOperation } from './summary.js';
 import { MAX_SLOWEST_LINE_CHARS, MAX_SLOWEST_OPERATIONS } from './summary-limits.js';
 import { TopN } from './top-n.js';
@@ -20,8 +21,10 @@ export interface RecordSource {
   readonly prefix?: { readonly source?: string | undefined } | undefined;
 }
 
-interface Held extends Omit<SlowestOperation, 'time'> {
+interface Held extends Omit<SlowestOperation, 'time' | 'member'> {
   readonly at: number;
+  /** Its member, named in the summary only when the input holds several. */
+  readonly of: Member | undefined;
 }
 
 /**
@@ -42,11 +45,12 @@ const word = (value: unknown): string | null => (typeof value === 'string' ? val
 export class SlowestOperations {
   readonly #top = new TopN<Held>(MAX_SLOWEST_OPERATIONS, (op) => op.durationMillis);
 
-  /** A slow line of a client's operation or a transaction, its operation read (server-operation.ts). */
-  add(record: LogRecord, time: number | undefined, operation: ServerOperation, durationMillis: number, plan: string | undefined, source: RecordSource | undefined): void {
+  /** A slow line of a client's operation or a transaction, its operation read (server-operation.ts), and the member that wrote it. */
+  add(record: LogRecord, time: number | undefined, operation: ServerOperation, durationMillis: number, plan: string | undefined, source: RecordSource | undefined, member?: Member): void {
     if (!this.#top.wouldHold(durationMillis)) return;
     this.#top.add({
       at: time ?? Number.NaN,
+      of: member,
       connection: record.context ?? null,
       appName: word(attrValue(record, 'appName')),
       ns: operation.ns,
@@ -59,8 +63,8 @@ export class SlowestOperations {
     });
   }
 
-  /** The slowest first. */
-  summary(): SlowestOperation[] {
-    return this.#top.items().map(({ at, ...op }) => ({ time: isoString(at) ?? null, ...op }));
+  /** The slowest first; `several`: the input holds several members (each row then names its own). */
+  summary(several = false): SlowestOperation[] {
+    return this.#top.items().map(({ at, of, ...op }) => ({ time: isoString(at) ?? null, ...op, ...(several && of ? { member: of.name } : {}) }));
   }
 }

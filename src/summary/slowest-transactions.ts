@@ -8,12 +8,15 @@
 import type { LogRecord } from '../parse/log-record.js';
 import { attrValue } from '../parse/record-attributes.js';
 import { isoString } from './iso-string.js';
+import type { Member } from './member-counts.js';
 import type { SlowestTransaction } from './summary.js';
 import { MAX_SLOWEST_TRANSACTIONS } from './summary-limits.js';
 import { TopN } from './top-n.js';
 
-interface Held extends Omit<SlowestTransaction, 'time'> {
+interface Held extends Omit<SlowestTransaction, 'time' | 'member'> {
   readonly at: number;
+  /** Its member, named in the summary only when the input holds several. */
+  readonly of: Member | undefined;
 }
 
 const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
@@ -36,14 +39,15 @@ function readConcernOf(value: unknown): string | null {
 export class SlowestTransactions {
   readonly #top = new TopN<Held>(MAX_SLOWEST_TRANSACTIONS, (t) => t.durationMillis);
 
-  /** A slow transaction's line and its duration. */
-  add(record: LogRecord, time: number | undefined, durationMillis: number): void {
+  /** A slow transaction's line, its duration and the member that wrote it. */
+  add(record: LogRecord, time: number | undefined, durationMillis: number, member?: Member): void {
     if (!this.#top.wouldHold(durationMillis)) return;
     const parameters = attrValue(record, 'parameters');
     const p = isObject(parameters) ? parameters : {};
     const autocommit = p['autocommit'];
     this.#top.add({
       at: time ?? Number.NaN,
+      of: member,
       connection: record.context ?? null,
       durationMillis,
       lsid: sessionId(p['lsid']),
@@ -57,8 +61,8 @@ export class SlowestTransactions {
     });
   }
 
-  /** The slowest first. */
-  summary(): SlowestTransaction[] {
-    return this.#top.items().map(({ at, ...t }) => ({ time: isoString(at) ?? null, ...t }));
+  /** The slowest first; `several`: the input holds several members (each row then names its own). */
+  summary(several = false): SlowestTransaction[] {
+    return this.#top.items().map(({ at, of, ...t }) => ({ time: isoString(at) ?? null, ...t, ...(several && of ? { member: of.name } : {}) }));
   }
 }

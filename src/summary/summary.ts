@@ -67,8 +67,12 @@ export interface ServerSummary {
   readonly bySeverity: readonly Counted[];
   readonly byComponent: readonly Counted[];
   readonly messages: readonly { readonly id: number | null; readonly msg: string; readonly count: number; readonly severity: string }[];
-  /** Every warning and error message (W, E, F), by id (text lines' by template), the worst first, then the most frequent. */
-  readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null }[];
+  /**
+   * Every warning and error message (W, E, F), by id (text lines' by template), the worst first,
+   * then the most frequent; `members`: how many of its lines each member wrote, when the input
+   * holds several (not on the `(other)` row).
+   */
+  readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null; readonly members?: readonly MemberCount[] }[];
   readonly connections: { readonly opened: number; readonly closed: number; readonly peak: number | null };
   /** Each start of the server (two start lines within 10 s are one), with the version it started when its build info says. */
   readonly restarts: readonly { readonly time: string | null; readonly version: string | null; readonly member?: string }[];
@@ -123,6 +127,13 @@ export interface ServerSummary {
   readonly slowPointsSeen: number;
   /** COLLSCANs offered to the plot: all drawn when they fit its budget, else a uniform sample of them. */
   readonly collscansSeen: number;
+}
+
+/** How many of a row's lines one member wrote (a group's, a message's: the input holds several members). */
+export interface MemberCount {
+  /** As in MemberSummary. */
+  readonly name: string;
+  readonly count: number;
 }
 
 export interface MemberSummary {
@@ -186,6 +197,8 @@ export interface SlowestOperation {
   readonly docsExamined: number | null;
   /** The line as read, cut at MAX_SLOWEST_LINE_CHARS with `…`; null when summary was not given it. */
   readonly line: string | null;
+  /** The member whose line it is, when the input holds several (see `members`): a quoted line has no prefix. */
+  readonly member?: string;
 }
 
 export interface SlowestTransaction {
@@ -204,6 +217,8 @@ export interface SlowestTransaction {
   readonly timeActiveMicros: number | null;
   readonly timeInactiveMicros: number | null;
   readonly numYields: number | null;
+  /** The member whose line it is, when the input holds several (see `members`). */
+  readonly member?: string;
 }
 
 export interface SlowPoint {
@@ -244,6 +259,12 @@ export interface SlowGroup {
   readonly exactQuantiles: boolean;
   /** Documents examined per document returned (null when none was returned). */
   readonly examinedPerReturned: number | null;
+  /**
+   * How many of its operations each member ran, the most first, when the input holds several
+   * (a group is one shape over all members: this says whether it is one member's or all of them);
+   * not on the `(other shapes)` row.
+   */
+  readonly members?: readonly MemberCount[];
 }
 
 export interface AppliedGroup {

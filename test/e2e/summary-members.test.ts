@@ -180,6 +180,11 @@ test('one member: no members, no lanes, no member named on its events', (t) => {
   t.true(server.restarts.every((r) => r.member === undefined));
   t.true(server.replication.every((e) => e.member === undefined));
   t.notRegex(text, /members \(|who was primary when/);
+  // Nor on its slow work or its warnings: one server's summary is as it was.
+  t.true(server.slowOperations.length > 0 && server.slowOperations.every((g) => !('members' in g)));
+  t.true(server.slowest.length > 0 && server.slowest.every((op) => !('member' in op)));
+  t.true(server.problems.length > 0 && server.problems.every((p) => !('members' in p)));
+  t.notRegex(text, /\bmembers?\s+(?:namespace|connection|message)\b/);
 });
 
 test("Hatchet's rs1 and rs2 as two members: each member's connections apart, a member's restart ends only its own", (t) => {
@@ -251,6 +256,79 @@ test("one file per pod, each copied out under its pod's name as mongodb.log.gz: 
     });
     const { summary, text } = summaryOf(files);
     checkMembers(t, summary, text, MEMBERS.map((m) => `${m.pod}/mongodb`), 'input');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** rs1 and rs2 as one `kubectl logs --prefix` stream, the pods' lines interleaved in time order: its file in `dir`. */
+function prefixedStream(dir: string): string {
+  const prefixed = both.flatMap((m) => m.lines.map((l) => ({ time: l.time, text: `[pod/${m.pod}/mongodb-enterprise-database] ${l.text}` }))).sort((a, b) => a.time - b.time);
+  const file = path.join(dir, 'kubectl-logs-prefix.log');
+  fs.writeFileSync(file, prefixed.map((l) => `${l.text}\n`).join(''));
+  return file;
+}
+
+/** Each member's count of the lines `which` picks, the most first (ties by name), as `members` says them. */
+const countsOf = (which: (l: Line) => boolean) =>
+  both
+    .map((m) => ({ name: m.pod, count: m.lines.filter(which).length }))
+    .filter((m) => m.count > 0)
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+
+test("rs1 and rs2 as one kubectl --prefix stream: each slowest operation, slow group and warning says whose lines it has (both pods have a conn44; a quoted line has no prefix)", (t) => {
+  const dir = tempDir('logtype-members-');
+  try {
+    const file = prefixedStream(dir);
+    // testdb.employees: both members' slow updates are among its slowest, their threads' numbers alike.
+    const { summary, text } = summaryOf(['--ns', 'testdb.employees', file]);
+    const server = summary.server!;
+    t.true(server.slowest.length > 0);
+    for (const op of server.slowest) {
+      const quoted = op.line!.replace(/…$/, '');
+      const whose = both.filter((m) => m.lines.some((l) => l.text.startsWith(quoted))).map((m) => m.pod);
+      t.deepEqual(whose, [op.member], `${op.time} ${op.connection} ${op.durationMillis}ms: the line of ${String(op.member)}`);
+    }
+    t.deepEqual([...new Set(server.slowest.map((op) => op.member))].sort(), ['my-db-0', 'my-db-1'], 'both pods among the slowest');
+    const slowText = text.slice(text.indexOf('\nSlowest operations'));
+    t.regex(slowText, /\n\s+#\s+duration\s+time\s+member\s+connection\s/);
+    for (const [i, op] of server.slowest.slice(0, 10).entries()) t.regex(slowText, new RegExp(`\\n\\s+${i + 1}\\s+\\S+\\s+\\S+ \\S+\\s+${op.member!}\\s+${op.connection!}\\s`), `row ${i + 1} names ${op.member!}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("rs1 and rs2 as one kubectl --prefix stream: each slow-operation group and each warning counts its lines by member, in the text, the JSON and the page", (t) => {
+  const dir = tempDir('logtype-members-');
+  try {
+    const file = prefixedStream(dir);
+    const page = path.join(dir, 'summary.html');
+    const { summary, text } = summaryOf(['--html', page, file]);
+    const server = summary.server!;
+    // Every group's members add up to its count, and each member's to its own slow operations (51803: no group beyond the limit here).
+    t.false(server.slowOperations.some((g) => g.ns === '(other shapes)'));
+    for (const g of server.slowOperations) t.is(g.members!.reduce((sum, m) => sum + m.count, 0), g.count, `${g.ns} ${g.operation} ${g.shape}`);
+    for (const m of both) {
+      const counted = server.slowOperations.reduce((sum, g) => sum + (g.members!.find((c) => c.name === m.pod)?.count ?? 0), 0);
+      t.is(counted, m.lines.filter((l) => l.id === 51803).length, `${m.pod}: its slow operations, over the groups`);
+    }
+    const inserts = server.slowOperations.find((g) => g.ns === 'testdb.robots' && g.operation === 'insert')!;
+    t.deepEqual(inserts.members, countsOf((l) => l.id === 51803 && l.attr!['ns'] === 'testdb.robots' && (l.attr!['command'] as Record<string, unknown>)['insert'] !== undefined));
+    // Every warning's and error's message: each member's lines of its id.
+    for (const p of server.problems) t.deepEqual(p.members, countsOf((l) => l.id === p.id && ['W', 'E', 'F'].includes(l.s)), `${String(p.id)} ${p.msg}`);
+    t.true(server.problems.some((p) => p.members!.length === 2) && server.problems.some((p) => p.members!.length === 1));
+    // The text: a members column in the groups' and the warnings' tables.
+    const socket = server.problems.find((p) => p.id === 4615610)!;
+    t.regex(text, new RegExp(`\\n\\s+${socket.count}\\s+4615610\\s+W\\s+\\S+ \\S+\\s+\\S+ \\S+\\s+${socket.members!.map((m) => `${m.name} ${m.count}`).join(', ')}\\s+Failed to check socket connectivity\\n`));
+    t.regex(text, /\n\s+total\s+count\s+p50\s+p95\s+max\s+examined\/returned\s+members\s+namespace\s/);
+    t.regex(text, new RegExp(`\\s${inserts.members!.map((m) => `${m.name} ${m.count}`).join(', ')}\\s+testdb\\.robots\\s+insert\\s`));
+    // The page: the same columns.
+    const html = fs.readFileSync(page, 'utf8');
+    const headers = (className: string): string[] => [...new RegExp(`<table class="${className}"><thead><tr>(.*?)</tr>`).exec(html)![1]!.matchAll(/<th>([^<]*)<\/th>/g)].map((m) => m[1]!);
+    t.true(headers('slow').includes('members'));
+    t.true(headers('slowest').includes('member'));
+    t.true(headers('problems').includes('members'));
+    t.true(html.includes(`<td>${socket.members!.map((m) => `${m.name} ${m.count}`).join(', ')}</td>`));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
