@@ -38,14 +38,35 @@ const ZERO: readonly (readonly [number, number])[] = [
 
 const within = (ranges: readonly (readonly [number, number])[], cp: number): boolean => ranges.some(([first, last]) => cp >= first && cp <= last);
 
+/** The columns one code point takes. */
+const widthOf = (cp: number): number => (cp < 0x300 ? 1 : within(ZERO, cp) ? 0 : within(WIDE, cp) ? 2 : 1);
+
 export function displayWidth(text: string): number {
   if (ASCII.test(text)) return text.length;
   let width = 0;
-  for (const char of text) {
-    const cp = char.codePointAt(0)!;
-    width += cp < 0x300 ? 1 : within(ZERO, cp) ? 0 : within(WIDE, cp) ? 2 : 1;
-  }
+  for (const char of text) width += widthOf(char.codePointAt(0)!);
   return width;
+}
+
+/**
+ * `text` in at most `columns` display columns (at least 1): as it is when it fits, else cut
+ * between two code points (never inside a surrogate pair, never between a character and the
+ * marks of no width after it) and ended with `…`, which takes one column. A wide character
+ * that would cross the bound is left out whole, so the cut text may take a column less.
+ */
+export function cutToWidth(text: string, columns: number): string {
+  if (ASCII.test(text)) return text.length <= columns ? text : `${text.slice(0, Math.max(0, columns - 1))}…`;
+  if (displayWidth(text) <= columns) return text;
+  const room = columns - 1;
+  let used = 0;
+  let end = 0;
+  for (const char of text) {
+    const width = widthOf(char.codePointAt(0)!);
+    if (width > 0 && used + width > room) break;
+    used += width;
+    end += char.length;
+  }
+  return `${text.slice(0, end)}…`;
 }
 
 /** `text` padded with spaces to `columns` display columns, at its end or (`start`) before it. */

@@ -8,7 +8,7 @@ import { cutLine } from './slowest-operations.js';
 import { counted } from '../render/counted.js';
 import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
-import { displayWidth, padToWidth } from '../render/display-width.js';
+import { cutToWidth, displayWidth, padToWidth } from '../render/display-width.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
@@ -23,16 +23,31 @@ export interface SummaryTextOptions {
   readonly width: number;
 }
 
-/** Rows under a header, columns padded to their widest cell; `right` columns align right. */
+/**
+ * The most terminal columns a table's cell takes, but in its last column: one 300-character
+ * namespace or an 85-character appName would otherwise widen its column in every row, and every
+ * row would wrap. 40 keeps whole the namespaces, appNames, pod names and threads met in practice
+ * (`config.tenantMigrationRecipients` is 32), and the widest table (the slowest operations, with
+ * its member, appName and namespace at the bound) near 180 columns before its last one. The
+ * JSON and the page keep the whole text.
+ */
+export const TEXT_CELL_COLUMNS = 40;
+
+/**
+ * Rows under a header, columns padded to their widest cell, each cell but the last column's cut
+ * at TEXT_CELL_COLUMNS (with `…`); `right` columns align right.
+ */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[] = []): string[] {
+  const last = header.length - 1;
+  const cells = rows.map((row) => row.map((cell, i) => (i === last ? cell : cutToWidth(cell, TEXT_CELL_COLUMNS))));
   // Columns by the terminal's cells, not string length: a CJK appName takes two a character.
-  const widths = header.map((h, i) => Math.max(displayWidth(h), ...rows.map((row) => displayWidth(row[i] ?? ''))));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((cell, i) => (i === cells.length - 1 && !right[i] ? cell : padToWidth(cell, widths[i]!, right[i])))
+  const widths = header.map((h, i) => Math.max(displayWidth(h), ...cells.map((row) => displayWidth(row[i] ?? ''))));
+  const line = (row: readonly string[]): string =>
+    row
+      .map((cell, i) => (i === row.length - 1 && !right[i] ? cell : padToWidth(cell, widths[i]!, right[i])))
       .join('  ')
       .trimEnd();
-  return [line(header), ...rows.map(line)].map((l) => `  ${l}`);
+  return [line(header), ...cells.map(line)].map((l) => `  ${l}`);
 }
 
 /** Slowest operations listed in the text (the JSON and the page have all that are kept). */

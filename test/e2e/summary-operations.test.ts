@@ -11,6 +11,8 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { runFilter } from '../_helpers/filter-process.js';
 import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
+import { displayWidth } from '../../src/render/display-width.js';
+import { TEXT_CELL_COLUMNS } from '../../src/summary/render-summary-text.js';
 import type { Summary } from '../../src/summary/summary.js';
 
 const real = (file: string) => path.join(REAL_DATA, file);
@@ -143,4 +145,47 @@ test("one member within the plot's budget (Hatchet's rs2): every COLLSCAN drawn,
   t.is(server.collscansSeen, total);
   t.is(server.slowPoints.filter((p) => p.collscan).length, total);
   t.regex(fs.readFileSync(page, 'utf8'), new RegExp(`Slow operations over time, by duration \\([^)]*; all ${total} COLLSCANs; `));
+});
+
+test("Hatchet's rs1 with a trial's strings on its slowest line (a 300-character namespace, an 85-character appName): the text tables cut those cells, the JSON and the page keep them whole", (t) => {
+  const lines = gunzipSync(fs.readFileSync(real('mongod-replica-rs1.log.gz'))).toString('utf8').split('\n').filter((line) => line !== '');
+  const durationOf = (line: string): number => (line.includes('"id":51803,') ? ((JSON.parse(line) as { attr: { durationMillis: number } }).attr.durationMillis ?? 0) : 0);
+  const slowest = lines.reduce((at, line, i) => (durationOf(line) > durationOf(lines[at]!) ? i : at), 0);
+  const namespace = `orders.${'customer_order_history_archive_'.repeat(10)}`.slice(0, 300);
+  const appName = `inventory-service ${'x'.repeat(60)} v2.3.1`.padEnd(85, 'y');
+  const record = JSON.parse(lines[slowest]!) as { attr: Record<string, unknown> };
+  record.attr['ns'] = namespace;
+  record.attr['appName'] = appName;
+  lines[slowest] = JSON.stringify(record);
+  const dir = tempDir('logtype-cells-');
+  try {
+    const file = path.join(dir, 'rs1.log');
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const page = path.join(dir, 'summary.html');
+    const json = runFilter(['summary', '--json', '--html', page, file]);
+    t.is(json.status, 0, json.stderr);
+    const server = (JSON.parse(json.stdout) as Summary).server!;
+    t.like(server.slowest[0], { ns: namespace, appName });
+    const html = fs.readFileSync(page, 'utf8');
+    t.true(html.includes(`<td>${namespace}</td>`) && html.includes(`<td>${appName}</td>`), 'the page: whole');
+    const text = runFilter(['summary', '--utc', file]).stdout;
+    // Each table of the text: its last column starts at the same terminal column on every line, within a 200-column terminal.
+    for (const [title, lastHeader] of [
+      ['\nSlowest operations', 'plan'],
+      ['\nSlow operations, by total time', 'shape / plan'],
+    ] as const) {
+      const rest = text.slice(text.indexOf(title)).split('\n').slice(2);
+      const table = rest.slice(0, rest.findIndex((line) => !/^ +(?:\d|total|#)/.test(line)));
+      const lastAt = displayWidth(table[0]!.slice(0, table[0]!.lastIndexOf(lastHeader)));
+      t.true(lastAt < 200, `${title.trim()}: its last column at ${lastAt}`);
+      const row = table.find((line) => line.includes('orders.customer'));
+      if (!row) return t.fail(`${title.trim()}: no row of the long namespace in ${table.join('\n')}`);
+      t.true(row.includes(`${namespace.slice(0, TEXT_CELL_COLUMNS - 1)}…`), row);
+      t.false(row.includes(namespace.slice(0, TEXT_CELL_COLUMNS)), row);
+    }
+    const slowestRow = text.slice(text.indexOf('\nSlowest operations')).split('\n')[3]!;
+    t.true(slowestRow.includes(`${appName.slice(0, TEXT_CELL_COLUMNS - 1)}…`), slowestRow);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
