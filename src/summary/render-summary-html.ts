@@ -2,7 +2,8 @@
  * The summary as one self-contained page: inline CSS and SVG, nothing fetched, so it opens
  * anywhere (a laptop at 3 a.m., an attachment to a ticket). Its one inline script sorts a
  * table by a click on a column header (table-sorter.ts); with scripts off, the page reads the
- * same, its tables in their written order. Every string from a log is HTML-escaped.
+ * same, its tables in their written order. Every string from a log goes through escapeHtml
+ * (time-charts.ts): its controls shown escaped as the text shows them, then HTML-escaped.
  */
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';

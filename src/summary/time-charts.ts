@@ -8,6 +8,7 @@
  * Each time chart's <svg> says its axis as data attributes (`data-start`, `data-end`,
  * `data-step`, epoch ms) and each tick its time (`data-time`), so a test reads what was drawn.
  */
+import { escapeTerminal } from '../render/escape-terminal.js';
 import { chartFold, foldBuckets } from './activity-fold.js';
 import { COLLSCAN_COLOR, ERROR_COLOR, MARKER_COLORS, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { MARKER_LETTERS, chartMarkers, type ChartMarker } from './chart-markers.js';
@@ -15,8 +16,14 @@ import type { Summary } from './summary.js';
 import { countTicks, timeTickLabel, timeTicks, type TimeTicks } from './time-ticks.js';
 import { selectTypeMarks, type DrawnTypeMark } from './type-marks.js';
 
+/**
+ * Text for the page, in an element or an attribute: its controls shown as the text output shows
+ * them (escape-terminal.ts: C0 but tab, DEL, C1 and the bidirectional controls as `\x07`,
+ * `\u{202e}`; an `app\u202Eevil` appName would otherwise display reversed, and a raw control is
+ * no character a page should hold), then HTML's five specials as entities.
+ */
 export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  escapeTerminal(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const number = (n: number): string => n.toLocaleString('en-US');
 
