@@ -43,6 +43,7 @@ export interface SelectionLimits {
 export interface SelectionCounts {
   entries: number;
   other: number;
+  /** Entries selected (the lines of a record over several lines each count). */
   selected: number;
   /** Entries read by type, for the first MAX_TYPES_COUNTED types seen. */
   readonly byType: Map<string, number>;
@@ -93,6 +94,8 @@ export class EntrySelector implements EntryHandler {
   readonly #joinsAll: boolean;
   readonly #context: ContextWindow | undefined;
   readonly #maxCount: number;
+  /** Records selected: what --max-count counts (a record over several lines is one). */
+  #selectedRecords = 0;
   /** The last selected entry --max-count allows was selected: only owed context is written now. */
   #limitReached = false;
   #done = false;
@@ -245,7 +248,9 @@ export class EntrySelector implements EntryHandler {
         return;
       }
     }
-    const selected = ++this.counts.selected;
+    // Counted in entries, as they were read: a record over several lines is that many.
+    this.counts.selected += lines?.length ?? 1;
+    const selected = ++this.#selectedRecords;
     if (this.#context) this.#context.selected(entry, record, lines);
     else this.#sink.selected(entry, record, lines);
     if (selected >= this.#maxCount) {

@@ -164,3 +164,14 @@ test('a line without a head continues the record before it from the same pod and
     "pod/db-1/agent agent         not the verbose log's",
   ]);
 });
+
+test("summary counts a record over several lines as the entries it was read as: nothing filtered, every entry read is selected (an agent's real records, one of them two lines)", (t) => {
+  const file = path.join(REAL_DATA, 'agent-issue-threads.log');
+  const entries = fs.readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').length;
+  const text = runFilter(['summary', file]);
+  t.is(text.status, 0, text.stderr);
+  t.regex(text.stdout, new RegExp(`^logtype summary: ${entries} entries read, ${entries} selected, 0 lines that were not entries$`, 'm'));
+  // Selected by type, the same: the record's lines are that type's entries.
+  const json = JSON.parse(runFilter(['summary', '--json', '-t', 'automation-agent'], fs.readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').map((line) => entryLine('automation-agent', line)).join('\n') + '\n').stdout) as { lines: { entries: number; selected: number } };
+  t.deepEqual(json.lines, { entries, selected: entries, notEntries: 0 });
+});
