@@ -21,7 +21,7 @@ export function chartMarkers(server: ServerSummary | undefined): ChartMarker[] {
   const markers: ChartMarker[] = [];
   for (const restart of server.restarts) {
     const time = restart.time === null ? Number.NaN : Date.parse(restart.time);
-    if (!Number.isNaN(time)) markers.push({ time, kind: 'restart', label: `restart${restart.version === null ? '' : ` (v${restart.version})`}` });
+    if (!Number.isNaN(time)) markers.push({ time, kind: 'restart', label: `${restart.atLogStart ? 'start' : 'restart'}${restart.version === null ? '' : ` (v${restart.version})`}` });
   }
   for (const { time: at, event } of server.replication) {
     const time = at === null ? Number.NaN : Date.parse(at);

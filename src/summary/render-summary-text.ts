@@ -12,7 +12,7 @@ import { cutToWidth, displayWidth, padToWidth } from '../render/display-width.js
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
-import type { Counted, MemberCount, ResponseSize, Summary } from './summary.js';
+import type { Counted, MemberCount, ResponseSize, ServerSummary, Summary } from './summary.js';
 import { foldActivity } from './activity-fold.js';
 import { groupedNumber } from '../render/grouped-number.js';
 
@@ -162,6 +162,21 @@ export function focusLine(summary: Summary, time: (iso: string) => string): stri
   );
 }
 
+/**
+ * The server's starts: the restarts the input shows, then (when there are some) the starts its
+ * members' logs begin with, which are no restart seen (a container's log begins so). Each with
+ * its time, its member when there are several, and the version it started when known.
+ */
+export function startLines(server: ServerSummary, time: (iso: string | null) => string): string[] {
+  const words = (r: ServerSummary['restarts'][number]): string => `${time(r.time)}${r.member === undefined ? '' : ` ${r.member}`}${r.version === null ? '' : ` v${r.version}`}`;
+  const restarts = server.restarts.filter((r) => r.atLogStart !== true);
+  const atLogStart = server.restarts.filter((r) => r.atLogStart === true);
+  return [
+    `restarts: ${restarts.length === 0 ? 'none' : `${restarts.length} (${restarts.map(words).join(', ')})`}`,
+    ...(atLogStart.length === 0 ? [] : [`started where ${atLogStart.length === 1 ? 'its log begins' : 'their logs begin'} (no restart seen): ${atLogStart.map(words).join(', ')}`]),
+  ];
+}
+
 /** What the summary did not read, one line each (none when it read its whole input). */
 export function incompleteLines(summary: Summary): string[] {
   const incomplete = summary.incomplete;
@@ -228,7 +243,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     out.push(`  components: ${inline(server.byComponent)}`);
     const { opened, closed, peak } = server.connections;
     out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, peak ${peak === null ? 'unknown' : number(peak)} open`);
-    out.push(`  restarts: ${server.restarts.length === 0 ? 'none' : `${server.restarts.length} (${server.restarts.map((r) => `${time(r.time)}${r.version === null ? '' : ` v${escapeTerminal(r.version)}`}`).join(', ')})`}`);
+    for (const line of startLines(server, time)) out.push(`  ${escapeTerminal(line)}`);
     if (server.replication.length > 0) {
       out.push('  replica set, in time order:');
       for (const { time: at, event, member } of server.replication) out.push(`    ${time(at)}  ${member === undefined ? '' : `${escapeTerminal(member)}: `}${escapeTerminal(event)}`);

@@ -52,7 +52,7 @@ export class MemberStats {
   readonly changes: StateChange[] = [];
   readonly starts: MemberRestart[] = [];
   /** Restarts, elections and errors; a restart's words are made at the end (its version is read after its start line). */
-  readonly marks: { time: number; kind: 'restart' | 'election' | 'error'; label: string; restart?: { readonly version: string | null } }[] = [];
+  readonly marks: { time: number; kind: 'restart' | 'election' | 'error'; label: string; restart?: { readonly version: string | null; readonly atLogStart: boolean } }[] = [];
   #errorMarks = 0;
   /** Events past MAX_MEMBER_EVENTS (or errors past MAX_MEMBER_ERROR_MARKS): counted, not kept. */
   dropped = 0;
@@ -76,16 +76,20 @@ export class MemberStats {
     if (time > this.last) this.last = time;
   }
 
-  /** A start of the server (the first start line of a restart); `restart`: the summary's, whose version may be known later. */
-  restart(time: number | undefined, restart: { readonly at: number; version: string | null }): void {
-    this.restarts++;
+  /**
+   * A start of the server (the first start line of a restart); `restart`: the summary's, whose
+   * version may be known later. One at its log's start (`atLogStart`) is marked, not counted a
+   * restart.
+   */
+  restart(time: number | undefined, restart: { readonly at: number; version: string | null; readonly atLogStart: boolean }): void {
+    if (!restart.atLogStart) this.restarts++;
     this.lastRestart = restart;
     const at = time ?? Number.NaN;
     if (this.#room()) {
       // Down from the line before the pause the start's own lines came after, not from the last of those.
       const before = at - this.pauseEnd <= START_PREAMBLE_MS ? this.pauseBefore : this.before;
       this.starts.push({ time: at, before: Number.isFinite(before) ? before : Number.NaN });
-      this.marks.push({ time: at, kind: 'restart', label: 'restart', restart });
+      this.marks.push({ time: at, kind: 'restart', label: restart.atLogStart ? 'start' : 'restart', restart });
     }
   }
 
@@ -146,7 +150,7 @@ export class MemberStats {
       events: this.marks
         .filter((m) => !Number.isNaN(m.time))
         .sort((a, b) => a.time - b.time)
-        .map((m) => ({ time: isoString(m.time)!, kind: m.kind, label: m.restart?.version ? `restart (v${m.restart.version})` : m.label })),
+        .map((m) => ({ time: isoString(m.time)!, kind: m.kind, label: m.restart?.version ? `${m.label} (v${m.restart.version})` : m.label })),
       eventsNotKept: this.dropped,
     };
   }

@@ -77,7 +77,7 @@ export class ServerSection implements SectionCounter {
   readonly #components = new BoundedCounts(MAX_COMPONENTS, RECENT_KEYS);
   readonly #messages = new BoundedCounts<MessageStats | undefined, number | string>(MAX_SERVER_MESSAGES, RECENT_KEYS);
   readonly #connections = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY };
-  readonly #restarts: { at: number; version: string | null; member: MemberStats }[] = [];
+  readonly #restarts: { at: number; version: string | null; member: MemberStats; atLogStart: boolean }[] = [];
   readonly #clients = new ClientConnections();
   readonly #problems = new ServerProblems();
   readonly #replication = new ReplicationEvents();
@@ -124,7 +124,10 @@ export class ServerSection implements SectionCounter {
     } else if (meaning.restart) {
       const at = time ?? Number.NaN;
       if (!(Math.abs(at - member.lastRestartLine) < RESTART_MERGE_MS)) {
-        const restart: { at: number; version: string | null; member: MemberStats } = { at, version: null, member };
+        // Nothing of this member's log before its start lines: the log begins with the start
+        // (a container's log does), which is no restart seen in the input.
+        const atLogStart = at - member.first < RESTART_MERGE_MS;
+        const restart: { at: number; version: string | null; member: MemberStats; atLogStart: boolean } = { at, version: null, member, atLogStart };
         this.#restarts.push(restart);
         member.restart(time, restart);
       }
@@ -225,7 +228,7 @@ export class ServerSection implements SectionCounter {
         closed: this.#connections.closed,
         peak: Number.isFinite(this.#connections.peak) ? this.#connections.peak : null,
       },
-      restarts: this.#restarts.map(({ at, version, member }) => ({ time: isoString(at) ?? null, version, ...(several ? { member: member.name } : {}) })),
+      restarts: this.#restarts.map(({ at, version, member, atLogStart }) => ({ time: isoString(at) ?? null, version, ...(several ? { member: member.name } : {}), ...(atLogStart ? { atLogStart } : {}) })),
       ...this.#clients.summary(),
       problems: this.#problems.summary(several),
       replication: this.#replication.summary(several),

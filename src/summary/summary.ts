@@ -74,8 +74,11 @@ export interface ServerSummary {
    */
   readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null; readonly members?: readonly MemberCount[] }[];
   readonly connections: { readonly opened: number; readonly closed: number; readonly peak: number | null };
-  /** Each start of the server (two start lines within 10 s are one), with the version it started when its build info says. */
-  readonly restarts: readonly { readonly time: string | null; readonly version: string | null; readonly member?: string }[];
+  /**
+   * Each start of the server (two start lines within 10 s are one), with the version it started
+   * when its build info says; `atLogStart`: its member's log begins with it (no restart seen).
+   */
+  readonly restarts: readonly { readonly time: string | null; readonly version: string | null; readonly member?: string; readonly atLogStart?: true }[];
   /** Connections opened and ended by client IP, the most opened first; past MAX_CLIENT_IPS, the rest as one `(other)` row. */
   readonly clients: readonly { readonly ip: string; readonly opened: number; readonly ended: number }[];
   /**

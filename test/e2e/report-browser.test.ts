@@ -233,7 +233,7 @@ testWithTool(CHROMIUM, "the members' lanes of rs1 and rs2 at 1400 and 390 px: on
         `${width} px: each member's PRIMARY drawn where its log said so`,
       );
       t.true(seen.primaries.every((p) => p.primary.length > 0));
-      t.true(seen.events.some((e) => e.startsWith('lane-event lane-event-restart') && e.includes('restart (v')) && seen.events.some((e) => e.startsWith('lane-event lane-event-election')), `${width} px: restarts and elections marked and titled`);
+      t.true(seen.events.some((e) => e.startsWith('lane-event lane-event-restart') && e.includes('start (v')) && seen.events.some((e) => e.startsWith('lane-event lane-event-election')), `${width} px: restarts and elections marked and titled`);
       await tab.close();
     }
     // Scripts off: the lanes are drawn the same (they are SVG, no script).

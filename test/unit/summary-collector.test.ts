@@ -37,6 +37,8 @@ test('server: severities, components, messages by id, connections and their peak
 
 test('server: restarts (two start lines are one restart), state changes and elections in time order', (t) => {
   const summary = collect([
+    // A line a minute before the start: the start is a restart the input shows.
+    ['mongodb', server('2026-11-22T09:59:00.000Z', 'I', 'NETWORK', 22944, 'conn5', 'Connection ended')],
     ['mongodb', server('2026-11-22T10:05:00.000Z', 'I', 'REPL', 21358, 'ReplCoord-1', 'Replica set state transition', { newState: 'PRIMARY', oldState: 'SECONDARY' })],
     ['mongodb', server('2026-11-22T10:00:00.000Z', 'I', 'CONTROL', 20698, 'thread1', '***** SERVER RESTARTED *****')],
     ['mongodb', server('2026-11-22T10:00:00.010Z', 'I', 'CONTROL', 4615611, 'initandlisten', 'MongoDB starting')],
@@ -48,6 +50,19 @@ test('server: restarts (two start lines are one restart), state changes and elec
     'this member: RECOVERING → SECONDARY',
     'election: Election succeeded, assuming primary role',
     'this member: SECONDARY → PRIMARY',
+  ]);
+});
+
+test('server: a start its log begins with is no restart seen: marked so; a later one is a restart', (t) => {
+  const summary = collect([
+    ['mongodb', server('2026-11-22T10:00:00.000Z', 'I', 'CONTROL', 20698, 'thread1', '***** SERVER RESTARTED *****')],
+    ['mongodb', server('2026-11-22T10:00:00.010Z', 'I', 'CONTROL', 4615611, 'initandlisten', 'MongoDB starting')],
+    ['mongodb', server('2026-11-22T10:03:00.000Z', 'I', 'NETWORK', 22944, 'conn5', 'Connection ended')],
+    ['mongodb', server('2026-11-22T10:05:00.000Z', 'I', 'CONTROL', 4615611, 'initandlisten', 'MongoDB starting')],
+  ]);
+  t.deepEqual(summary.server?.restarts, [
+    { time: '2026-11-22T10:00:00.000Z', version: null, atLogStart: true },
+    { time: '2026-11-22T10:05:00.000Z', version: null },
   ]);
 });
 
