@@ -27,7 +27,7 @@ import { statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
 import { reconcilePath, sameFile, type PathState } from './reconcile.js';
 import { resumeFiles } from './resume.js';
-import { rotatedNames, rotatedSiblings } from './rotated-siblings.js';
+import { linkTarget, rotatedNames, rotatedSiblings } from './rotated-siblings.js';
 
 export type { FollowEvent } from './follow-events.js';
 
@@ -94,6 +94,12 @@ export class FileFollower {
   #discoverWanted = false;
   /** Whether a name beside the path is one of its rotations' (rotatedNames). */
   readonly #isRotation: (name: string) => boolean;
+  /**
+   * When the path is a symbolic link: whether a name beside its target is one of the target's
+   * rotations (rotatedSiblings lists them there). Made again at every listing: the link may
+   * have been pointed elsewhere.
+   */
+  #isTargetRotation: ((name: string) => boolean) | undefined;
   /** The current file's size at the last look. */
   #size: number | undefined;
 
@@ -101,6 +107,7 @@ export class FileFollower {
     this.path = options.path;
     this.#options = options;
     this.#isRotation = rotatedNames(path.basename(options.path));
+    this.#isTargetRotation = targetRotations(options.path);
     const { onEvent, ignore } = options;
     this.#behind = new FilesBehind({
       path: options.path,
@@ -116,9 +123,12 @@ export class FileFollower {
     this.#warnings = new PathWarnings({ path: options.path, onEvent, missingWarningMs: options.missingWarningMs, repeatWarningMs: options.repeatWarningMs });
   }
 
-  /** inotify named an entry of the path's directory: a name beside the path is worth a look. */
+  /**
+   * inotify named an entry of the path's directory (or of its link target's): a rotation's name
+   * there is worth a look.
+   */
   nameChanged(name: string): void {
-    if (this.#isRotation(name)) this.#discoverWanted = true;
+    if (this.#isRotation(name) || this.#isTargetRotation?.(name)) this.#discoverWanted = true;
   }
 
   /** How far the file behind the name now has been read. */
@@ -396,6 +406,7 @@ export class FileFollower {
   #holdUnseen(now: number, sinceMs = this.#lastDiscovery, claimed: readonly fs.Stats[] = []): void {
     this.#discoverWanted = false;
     this.#lastDiscovery = now;
+    this.#isTargetRotation = targetRotations(this.path);
     // Looks only go forward from here: what changed before this window can never be unseen.
     for (const [key, file] of this.#past) if (file.mtimeMs < sinceMs - MTIME_SLACK_MS) this.#past.delete(key);
     const siblings = rotatedSiblings(this.path, this.#options.ignore);
@@ -444,6 +455,12 @@ export class FileFollower {
   #remember({ ino, mtimeMs }: PastFile): void {
     this.#past.set(pastKey({ ino, mtimeMs }), { ino, mtimeMs });
   }
+}
+
+/** When `file` is a symbolic link, which names are rotations of the name it leads to. */
+function targetRotations(file: string): ((name: string) => boolean) | undefined {
+  const target = linkTarget(file);
+  return target === undefined ? undefined : rotatedNames(path.basename(target));
 }
 
 /** A file as it was: a rename keeps both; a write to it, or a new file on a reused inode, changes the mtime. */

@@ -44,8 +44,22 @@ export interface SiblingFile {
   readonly stat: fs.Stats;
 }
 
-/** Regular files beside `file` whose names say they are its rotations (rotatedNames), with their stat; `ignore` drops our own files. */
+/**
+ * Regular files whose names say they are rotations of `file` (rotatedNames), with their stat;
+ * `ignore` drops our own files. Listed beside `file`, and, when `file` is a symbolic link to
+ * another name, beside that name too: a rotator works on the file it was given, so a link's
+ * target is renamed beside the target, under the target's name (`mongodb.log ->
+ * /data/mongod.log` rotates as `/data/mongod.log.1`).
+ */
 export function rotatedSiblings(file: string, ignore: (name: string) => boolean = () => false): SiblingFile[] {
+  const siblings = listRotations(file, ignore);
+  const target = linkTarget(file);
+  if (target === undefined) return siblings;
+  for (const sibling of listRotations(target, ignore)) if (!siblings.some((s) => s.name === sibling.name)) siblings.push(sibling);
+  return siblings;
+}
+
+function listRotations(file: string, ignore: (name: string) => boolean): SiblingFile[] {
   const directory = path.dirname(file);
   const isRotation = rotatedNames(path.basename(file));
   let names: string[];
@@ -63,6 +77,30 @@ export function rotatedSiblings(file: string, ignore: (name: string) => boolean 
     if (stat?.isFile()) siblings.push({ name, stat });
   }
   return siblings;
+}
+
+/** Links followed before giving up (the kernel's own limit for one path). */
+const MAX_LINKS = 40;
+
+/**
+ * The name a symbolic link at `file` leads to, through a chain of links, relative targets taken
+ * from each link's directory; whether anything is there does not matter (a rotation leaves the
+ * link dangling until the new file is made). Undefined when `file` is no link, or the chain
+ * loops or leads back to the name itself.
+ */
+export function linkTarget(file: string): string | undefined {
+  let at = path.resolve(file);
+  for (let hop = 0; hop < MAX_LINKS; hop++) {
+    let next: string;
+    try {
+      next = fs.readlinkSync(at);
+    } catch {
+      // Not a link (EINVAL), or nothing there: `at` is where the chain ends.
+      return hop === 0 || at === path.resolve(file) ? undefined : at;
+    }
+    at = path.resolve(path.dirname(at), next);
+  }
+  return undefined;
 }
 
 /** The birth time where the file system keeps one; 0 when it does not (or gives ctime instead). */

@@ -21,6 +21,7 @@ import { entryPrefix, isEntryLine } from '../encode/encode-entry.js';
 import type { FileSource } from '../config/sidecar-config.js';
 import { errorMessage } from '../follow/error-message.js';
 import { FileFollower } from '../follow/file-follower.js';
+import { linkTarget } from '../follow/rotated-siblings.js';
 import type { FileCheckpoint } from '../follow/file-checkpoint.js';
 import type { FileLineSink } from '../follow/line-stream.js';
 import { StreamSource, isFifo, openFifo } from '../follow/stream-source.js';
@@ -147,14 +148,24 @@ export class Sidecar {
         if (this.#streams.every((s) => s.source.ended || s.path !== 'stdin')) void this.#drainAndFinish();
       };
     } else {
+      // Each followed name's directory, and, for a name that is a symbolic link, its target's:
+      // the writes and rotations of a link's target happen there (a target it is pointed to
+      // later, in another directory, is seen by the poll).
       const byDirectory = new Map<string, FollowedFile[]>();
+      const followedNames = new Map<string, Set<string>>();
+      const watch = (file: FollowedFile, name: string): void => {
+        const directory = path.resolve(path.dirname(name));
+        const files = byDirectory.get(directory) ?? [];
+        if (!files.includes(file)) byDirectory.set(directory, [...files, file]);
+        followedNames.set(directory, (followedNames.get(directory) ?? new Set()).add(path.basename(name)));
+      };
       for (const file of this.#files) {
-        const directory = path.resolve(path.dirname(file.source.path));
-        byDirectory.set(directory, [...(byDirectory.get(directory) ?? []), file]);
+        watch(file, file.source.path);
+        const target = linkTarget(file.source.path);
+        if (target !== undefined) watch(file, target);
       }
       // Most events name a followed file (each write to it): none is a rotation of another's
       // (#ownFile), so they ask no follower.
-      const followedNames = new Map([...byDirectory].map(([directory, files]) => [directory, new Set(files.map((file) => path.basename(file.source.path)))]));
       this.#waker = wakeOnChanges({
         directories: [...byDirectory.keys()],
         pollMs: this.#options.pollMs,

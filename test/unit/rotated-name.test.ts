@@ -1,6 +1,8 @@
 import test from 'ava';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { rotatedName } from '../../src/follow/rotated-siblings.js';
+import { linkTarget, rotatedName, rotatedSiblings } from '../../src/follow/rotated-siblings.js';
 import { FILE_LOG_TYPES } from '../../src/log-types.js';
 
 /** What the rotators a pod may run name a rotation of `mongodb.log`, and the names that are not one. */
@@ -71,4 +73,36 @@ test("rotated name: no log type's file, nor any rotation of it, is a rotation of
     }
     for (const style of STYLES) t.true(rotatedName(base, style(base)), `${style(base)} beside ${base}`);
   }
+});
+
+test('link target: where a followed name that is a symbolic link leads, and its rotations found there', (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-link-target-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const logs = path.join(dir, 'logs');
+  const data = path.join(dir, 'data');
+  fs.mkdirSync(logs);
+  fs.mkdirSync(data);
+  fs.writeFileSync(path.join(data, 'mongod.log'), '');
+  fs.writeFileSync(path.join(data, 'mongod.log.1'), '');
+  fs.writeFileSync(path.join(data, 'mongod.log.2.gz'), '');
+  fs.writeFileSync(path.join(logs, 'plain.log'), '');
+  fs.symlinkSync('../data/mongod.log', path.join(logs, 'mongodb.log'));
+  fs.symlinkSync('mongodb.log', path.join(logs, 'chained.log'));
+  fs.symlinkSync(path.join(data, 'gone.log'), path.join(logs, 'dangling.log'));
+  fs.symlinkSync('loop-b.log', path.join(logs, 'loop-a.log'));
+  fs.symlinkSync('loop-a.log', path.join(logs, 'loop-b.log'));
+  const cases: { name: string; target: string | undefined; why: string }[] = [
+    { name: 'mongodb.log', target: path.join(data, 'mongod.log'), why: "a relative link, taken from the link's directory" },
+    { name: 'chained.log', target: path.join(data, 'mongod.log'), why: 'a link to a link' },
+    { name: 'dangling.log', target: path.join(data, 'gone.log'), why: 'a target rotated away and not made again yet' },
+    { name: 'loop-a.log', target: undefined, why: 'a loop leads nowhere' },
+    { name: 'plain.log', target: undefined, why: 'no link' },
+    { name: 'missing.log', target: undefined, why: 'nothing at the name' },
+  ];
+  for (const c of cases) t.is(linkTarget(path.join(logs, c.name)), c.target, c.why);
+  t.deepEqual(
+    rotatedSiblings(path.join(logs, 'mongodb.log')).map((s) => s.name),
+    [path.join(data, 'mongod.log.1')],
+    "the target's rotations, beside it and under its name, never compressed",
+  );
 });

@@ -1,0 +1,109 @@
+/**
+ * A followed name that is a symbolic link to a file in another directory (`mongodb.log ->
+ * /data/db/mongod.log`): the logger writes, and the rotator renames, the target, beside the
+ * target and under its name. The rotations are found there, and the target's directory is
+ * watched, as the link's own directory is.
+ */
+import test, { type ExecutionContext } from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
+import { SidecarProcess, tempDir } from '../_helpers/sidecar-process.js';
+import { checkNumbered } from '../_helpers/delivery.js';
+import { killAtTeardown } from '../_helpers/follower-scenario.js';
+
+interface Linked {
+  readonly logs: string;
+  /** The followed name: a link to `target`. */
+  readonly link: string;
+  /** The file the logger writes, in another directory. */
+  readonly target: string;
+}
+
+function linked(name: string): Linked {
+  const dir = tempDir(name);
+  const logs = path.join(dir, 'logs');
+  const data = path.join(dir, 'data');
+  fs.mkdirSync(logs, { recursive: true });
+  fs.mkdirSync(data, { recursive: true });
+  const target = path.join(data, 'mongod.log');
+  const link = path.join(logs, 'mongodb.log');
+  fs.writeFileSync(target, '');
+  fs.symlinkSync(target, link);
+  return { logs, link, target };
+}
+
+async function start(t: ExecutionContext, files: Linked, args: readonly string[] = []): Promise<SidecarProcess> {
+  const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', files.logs, '--stats-interval', '0', '--rotate-wait', '1', ...args]));
+  await sidecar.waitForDiagnostic((d) => ['opened', 'resumed', 'waiting'].includes(d['event'] as string) && d['path'] === files.link);
+  return sidecar;
+}
+
+/** The target renamed as logrotate's numbered rotation (`.1` shifted to `.2` first), the writer on a new target. */
+function rotateTarget(files: Linked, writer: NumberedWriter): void {
+  if (fs.existsSync(`${files.target}.1`)) fs.renameSync(`${files.target}.1`, `${files.target}.2`);
+  fs.renameSync(files.target, `${files.target}.1`);
+  writer.reopen();
+}
+
+function assertOnce(t: ExecutionContext, lines: readonly string[], writer: NumberedWriter, count: number): void {
+  const result = checkNumbered(lines, 'mongodb', 'mongodb', count, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  t.is(result.wrongContents, 0);
+}
+
+test('a followed symbolic link whose target is rotated while the sidecar is stopped: the rest of the rotated target, then the new one', async (t) => {
+  const files = linked('symlink-down');
+  const writer = new NumberedWriter(files.target, 'mongodb');
+  writer.write(10);
+  const first = await start(t, files, ['--from-start']);
+  await first.waitForLines(10);
+  await first.stop();
+  writer.write(10); // 11-20: while down, in the file about to be rotated
+  rotateTarget(files, writer);
+  writer.write(10); // 21-30: the new target
+  writer.close();
+  const second = await start(t, files);
+  await second.waitForLines(20);
+  await sleep(500);
+  await second.stop();
+  assertOnce(t, [...first.lines(), ...second.lines()], writer, 30);
+  t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === `${files.target}.1`), 'the saved file, found beside the target');
+  t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
+});
+
+test('a followed symbolic link whose target is rotated twice between two looks: the file made and rotated between is read', async (t) => {
+  const files = linked('symlink-twice');
+  const writer = new NumberedWriter(files.target, 'mongodb');
+  const sidecar = await start(t, files);
+  writer.write(10);
+  await sidecar.waitForLines(10);
+  await sidecar.whileFrozen(() => {
+    writer.write(10); // 11-20
+    rotateTarget(files, writer);
+    writer.write(10); // 21-30: a file only ever seen under its rotated name
+    rotateTarget(files, writer);
+    writer.write(10); // 31-40
+  });
+  writer.close();
+  await sidecar.waitForLines(40, 10_000);
+  await sleep(500);
+  await sidecar.stop();
+  assertOnce(t, sidecar.lines(), writer, 40);
+  t.true(sidecar.diagnostics().some((d) => d['event'] === 'unseen' && d['file'] === `${files.target}.1`), 'the middle file, found beside the target');
+});
+
+test("a line written to a followed symbolic link's target arrives without waiting for the poll", async (t) => {
+  const files = linked('symlink-latency');
+  const writer = new NumberedWriter(files.target, 'mongodb');
+  const sidecar = await start(t, files, ['--poll-interval', '30']);
+  await sleep(300);
+  writer.write(1);
+  writer.close();
+  // inotify on the target's directory wakes it; the 30 s poll would not before the test ends.
+  await sidecar.waitForLines(1, 5000);
+  await sidecar.stop();
+  assertOnce(t, sidecar.lines(), writer, 1);
+});
