@@ -16,6 +16,7 @@ import { LINE_RECOGNIZING_FORMATS, OBJECT_RECOGNIZING_FORMATS, logFormat } from 
 import { jsonObjectAt } from '../parse/json-members.js';
 import { matchesAt } from '../parse/match-bytes.js';
 import { EntryLine } from './entry-line.js';
+import { inputLines } from './input-lines.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
 
 export interface EntryHandler {
@@ -91,10 +92,13 @@ export class EntryReader {
 
   constructor(handler: EntryHandler) {
     this.#handler = handler;
-    this.#splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, (bytes, start, end, partial) => {
-      if (partial) handler.other(bytes, start, end);
-      else this.#line(bytes, start, end);
-    });
+    this.#splitter = new LineSplitter(
+      MAX_INPUT_LINE_BYTES,
+      inputLines(
+        (bytes, start, end) => this.#line(bytes, start, end),
+        (bytes, start, end) => handler.other(bytes, start, end),
+      ),
+    );
   }
 
   push(chunk: Buffer): void {

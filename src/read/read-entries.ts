@@ -8,6 +8,7 @@ import { logFormat } from '../formats/log-formats.js';
 import { EntryLine } from './entry-line.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputChunks } from './open-input.js';
+import { inputLines } from './input-lines.js';
 
 export interface InputSelection {
   /** Files to read, `-` for stdin; none: stdin. */
@@ -102,9 +103,12 @@ async function pausedFor(next: Promise<unknown>, ms: number): Promise<boolean> {
 /** `--as TYPE`: every raw line is the contents of an entry of that type. */
 function rawLineReader(logType: string, handler: EntryHandler): LineReader {
   const format = logFormat(logType);
-  const splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, (bytes, start, end, partial) => {
-    if (partial) handler.other(bytes, start, end);
-    else handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end));
-  });
+  const splitter = new LineSplitter(
+    MAX_INPUT_LINE_BYTES,
+    inputLines(
+      (bytes, start, end) => handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end)),
+      (bytes, start, end) => handler.other(bytes, start, end),
+    ),
+  );
   return { push: (chunk) => splitter.push(chunk), end: () => splitter.flush() };
 }

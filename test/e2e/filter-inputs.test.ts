@@ -1,0 +1,47 @@
+/**
+ * Inputs as an engineer in an incident brings them to the filter: a file saved with a byte
+ * order mark, a line longer than the filter holds, a shipper's wrapping of the entries, and
+ * names typed or globbed with control characters in them. Each test spawns the real command on
+ * real lines (test/fixtures/real/).
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
+import { runFilter } from '../_helpers/filter-process.js';
+import { MAX_INPUT_LINE_BYTES } from '../../src/read/entry-reader.js';
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** What `kubectl logs` showed of an agent container (six entries). */
+const KUBECTL_LOGS = fs.readFileSync(path.join(REAL_DATA, 'kubectl-logs-enterprise-agent.log'), 'utf8');
+const ENTRIES = KUBECTL_LOGS.split('\n').filter(Boolean);
+/** Each entry's contents as jq -r .contents writes them. */
+const CONTENTS = ENTRIES.map((line) => (JSON.parse(line) as { contents: string }).contents);
+const SERVER_TEXT = fs.readFileSync(path.join(REAL_DATA, 'mongod-4.2-text.log'));
+
+test('a file saved with a UTF-8 byte order mark: its first entry is read as an entry, not dropped as another line', (t) => {
+  const prefixed = ENTRIES.map((line, i) => `[pod/my-replica-set-0/mongodb-enterprise-database] 2019-09-10T04:07:5${i}.000000000Z ${line}\n`).join('');
+  for (const input of [KUBECTL_LOGS, prefixed]) {
+    const run = runFilter(['--summary'], Buffer.concat([BOM, Buffer.from(input)]));
+    t.is(run.stdout, CONTENTS.join('\n') + '\n');
+    t.regex(run.stderr, /^logtype: 6 entries read, 6 written, 0 other lines\n/);
+    t.is(run.status, 0);
+  }
+  // A copied server log with one: with --as and without it (its lines are recognised).
+  const withMark = Buffer.concat([BOM, SERVER_TEXT]);
+  t.deepEqual(Buffer.from(runFilter(['--as', 'mongodb'], withMark).stdout), SERVER_TEXT);
+  t.deepEqual(Buffer.from(runFilter([], withMark).stdout), SERVER_TEXT);
+});
+
+test('--as with a line longer than the filter holds: the line is another line, whole; its tail is never written as a line of its own', (t) => {
+  const [first, second] = SERVER_TEXT.toString('utf8').split('\n') as [string, string];
+  // A real server line, its message padded past the longest line held.
+  const long = `${second} ${'x'.repeat(MAX_INPUT_LINE_BYTES + 1000)}`;
+  const dir = tempDir('filter-long-line');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, `${first}\n${long}\n${first}\n`);
+  const run = runFilter(['--as', 'mongodb', '--summary', file]);
+  t.is(run.stdout, `${first}\n${first}\n`);
+  t.regex(run.stderr, /^logtype: 2 entries read, 2 written, 2 other lines\n/);
+  t.is(run.status, 0);
+});
