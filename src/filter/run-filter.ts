@@ -197,6 +197,8 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   out.flush();
   const { counts } = filter;
   if (options.summary) io.stderr.write(formatSummary(counts));
+  const notice = noEntryNotice(options, counts);
+  if (notice) io.stderr.write(notice);
   if (options.quiet && counts.selected > 0) return 0;
   if (unreadable > 0) return 2;
   if (options.quiet) return 1;
@@ -205,6 +207,20 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
     return 1;
   }
   return 0;
+}
+
+/**
+ * Input that held lines but not one entry, whose lines the output mode drops (raw, json and
+ * entry without --keep-other; -q): said on stderr, or the empty output and its exit status
+ * would read as "nothing matched" when nothing was read at all. That is what a shipper's
+ * wrapping gives (Docker's `{"log": "<entry>\n"}`, logcli's `--output jsonl`), or a file in
+ * another encoding; pretty output shows the lines, so it needs no word.
+ */
+export function noEntryNotice(options: Pick<FilterOptions, 'output' | 'keepOther' | 'quiet' | 'strict'>, counts: Pick<SelectionCounts, 'entries' | 'other'>): string | undefined {
+  // --strict says it in its own words.
+  if (counts.entries > 0 || counts.other === 0 || options.strict) return undefined;
+  if (!options.quiet && (options.output === 'pretty' || options.keepOther)) return undefined;
+  return `logtype: no entry in the ${counted(counts.other, 'line')} read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them)\n`;
 }
 
 /** Types listed by --summary at the most, the most frequent first; the rest are one line. */

@@ -45,3 +45,17 @@ test('--as with a line longer than the filter holds: the line is another line, w
   t.regex(run.stderr, /^logtype: 2 entries read, 2 written, 2 other lines\n/);
   t.is(run.status, 0);
 });
+
+test('input with lines but not one entry (a shipper\'s {"log": …} wrapping): one line on stderr says so, where the output drops them', (t) => {
+  // Docker's json-file log driver and Fluent Bit's tail of it keep the entry as a string.
+  const wrapped = ENTRIES.map((line) => JSON.stringify({ log: `${line}\n`, stream: 'stdout', time: '2019-09-10T04:07:51.398Z' })).join('\n') + '\n';
+  const notice = 'logtype: no entry in the 6 lines read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them)\n';
+  const raw = runFilter([], wrapped);
+  t.deepEqual([raw.stdout, raw.stderr, raw.status], ['', notice, 0]);
+  const quiet = runFilter(['-q', '-l', 'error'], wrapped);
+  t.deepEqual([quiet.stdout, quiet.stderr, quiet.status], ['', notice, 1]);
+  // Where the lines are written or shown, or some were entries: no word.
+  t.is(runFilter(['--keep-other'], wrapped).stderr, '');
+  t.is(runFilter(['-o', 'pretty', '--color', 'never'], wrapped).stderr, '');
+  t.is(runFilter(['-t', 'mongodb'], KUBECTL_LOGS + wrapped).stderr, '');
+});
