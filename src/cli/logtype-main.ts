@@ -8,6 +8,7 @@ import tty from 'node:tty';
 import { runDoctor } from '../doctor/run-doctor.js';
 import { runFilter } from '../filter/run-filter.js';
 import { runSummary } from '../summary/run-summary.js';
+import { escapeTerminal } from '../render/escape-terminal.js';
 import { nearestName } from './did-you-mean.js';
 import { FILTER_COMMAND, filterHelp, parseFilterArgs } from './filter-command.js';
 import { packageVersion } from './package-version.js';
@@ -73,7 +74,7 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     command = FILTER_COMMAND;
     run = () => runFilter(options, io);
   }
-  for (const warning of warnings ?? []) process.stderr.write(`${command}: ${warning}\n`);
+  for (const warning of warnings ?? []) process.stderr.write(`${command}: ${escapeTerminal(warning)}\n`);
   if (inputs.length === 0 && tty.isatty(0)) {
     process.stderr.write('logtype: reading entries from the terminal; pipe `kubectl logs POD` into it (see logtype --help)\n');
   }

@@ -3,6 +3,7 @@
  * as one line on stderr naming --help, and exits 2 (bin/ and cli/logtype-main.ts).
  */
 import type { Parsed } from '../config/parse-size.js';
+import { escapeTerminal } from '../render/escape-terminal.js';
 
 /** The exit status of bad usage. */
 export const USAGE_EXIT = 2;
@@ -14,7 +15,11 @@ export function usageError(message: string): { readonly ok: false; readonly erro
   return { ok: false, error: message };
 }
 
-/** The line a person reads: the message's first line, and where to read more. */
+/**
+ * The line a person reads: the message's first line, and where to read more. A message quotes
+ * what was typed (a file name a glob found, a value pasted from a log): it reaches the terminal
+ * escaped, as log contents do.
+ */
 export function usageLine(command: string, message: string): string {
-  return `${command}: ${message.split('\n')[0]} (see ${command} --help)\n`;
+  return `${command}: ${escapeTerminal(message.split('\n')[0]!)} (see ${command} --help)\n`;
 }

@@ -1,3 +1,5 @@
+import { escapeTerminal } from '../render/escape-terminal.js';
+
 /**
  * Why an input could not be read, in the words cat and grep use ("no such file or directory"),
  * for the one line that names it.
@@ -15,7 +17,7 @@ export function readErrorReason(error: unknown): string {
   return (code !== undefined && REASONS[code]) || String(message ?? error).split('\n')[0]!;
 }
 
-/** `cannot read PATH: REASON`; stdin is named as such. */
+/** `cannot read PATH: REASON`; stdin is named as such. The name is escaped for a terminal: any byte may be in a file name. */
 export function cannotRead(input: string, error: unknown): string {
-  return `cannot read ${input === '-' ? 'stdin' : input}: ${readErrorReason(error)}`;
+  return `cannot read ${input === '-' ? 'stdin' : escapeTerminal(input)}: ${readErrorReason(error)}`;
 }

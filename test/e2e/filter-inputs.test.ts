@@ -59,3 +59,13 @@ test('input with lines but not one entry (a shipper\'s {"log": …} wrapping): o
   t.is(runFilter(['-o', 'pretty', '--color', 'never'], wrapped).stderr, '');
   t.is(runFilter(['-t', 'mongodb'], KUBECTL_LOGS + wrapped).stderr, '');
 });
+
+test('a file name or a value with control characters in it reaches stderr escaped, as log contents reach a terminal', (t) => {
+  const dir = tempDir('filter-escaped-names');
+  const missing = path.join(dir, 'pod\u001b[2J\u001b]0;title\u0007.log');
+  const runs = [runFilter([missing], KUBECTL_LOGS), runFilter(['-t', 'mongo\u001b[31mdb'], KUBECTL_LOGS), runFilter(['--since', '\u009b2J'], KUBECTL_LOGS)];
+  t.true(runs[0]!.stderr.includes('pod\\e[2J\\e]0;title\\x07.log: no such file or directory'));
+  t.true(runs[1]!.stderr.includes('-t "mongo\\e[31mdb"'));
+  t.true(runs[2]!.stderr.includes('not "\\x9b2J"'));
+  for (const run of runs) t.notRegex(run.stderr, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+});
