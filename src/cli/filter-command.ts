@@ -38,7 +38,7 @@ const OPTIONS: OptionTable = {
   context: { type: 'string', short: 'C', value: 'N', min: 0, describe: 'Both: N entries before and after (grep -C)' },
   quiet: { type: 'boolean', short: 'q', describe: 'Write nothing: exit 0 at the first selected entry, 1 if there is none (grep -q)' },
   strict: { type: 'boolean', describe: 'Exit 1 at the end if any line was not an entry' },
-  summary: { type: 'boolean', describe: 'At the end, counts per type on stderr (see logtype summary for more)' },
+  summary: { type: 'boolean', describe: 'At the end, and at a Ctrl-C, counts per type on stderr (see logtype summary for more)' },
   color: { type: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour (NO_COLOR and FORCE_COLOR are honoured)' },
   'no-color': { type: 'boolean', describe: 'No colour: --color never' },
   utc: { type: 'boolean', describe: 'Times in UTC instead of local time' },

@@ -40,6 +40,8 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
   let inputs: readonly string[];
   let command: string;
   let warnings: readonly string[] | undefined;
+  /** The filter's --summary: its counts are written at a Ctrl-C too (`kubectl logs -f` ends no other way). */
+  let countsAtEnd = false;
   if (first === 'summary') {
     const parsed = parseSummaryArgs(rest, terminal);
     if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(SUMMARY_COMMAND, parsed, summaryHelp);
@@ -72,16 +74,17 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     const options = parsed.value;
     ({ inputs, warnings } = options);
     command = FILTER_COMMAND;
+    countsAtEnd = options.summary;
     run = () => runFilter(options, io);
   }
   for (const warning of warnings ?? []) process.stderr.write(`${command}: ${escapeTerminal(warning)}\n`);
   if (inputs.length === 0 && tty.isatty(0)) {
     process.stderr.write('logtype: reading entries from the terminal; pipe `kubectl logs POD` into it (see logtype --help)\n');
   }
-  const reports = command === SUMMARY_COMMAND || command === DOCTOR_COMMAND;
+  const reports = command === SUMMARY_COMMAND || command === DOCTOR_COMMAND || countsAtEnd;
   const onInterrupt = (): void => {
     interrupt.abort();
-    process.stderr.write(`${command}: interrupted (Ctrl-C): the report covers what was read until then; Ctrl-C again quits at once\n`);
+    process.stderr.write(`${command}: interrupted (Ctrl-C): ${command === FILTER_COMMAND ? 'the counts' : 'the report'} cover${command === FILTER_COMMAND ? '' : 's'} what was read until then; Ctrl-C again quits at once\n`);
   };
   if (reports) process.once('SIGINT', onInterrupt);
   try {

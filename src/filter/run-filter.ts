@@ -46,6 +46,8 @@ export interface FilterIO {
   readonly stderr: Writable;
   /** True when stdout is a terminal: contents are then escaped in every mode. */
   readonly stdoutIsTTY: boolean;
+  /** Aborted at a Ctrl-C with --summary: reading stops, and what was read is written and counted. */
+  readonly interrupted?: AbortSignal | undefined;
 }
 
 const OPEN_BRACE = 0x7b;
@@ -193,6 +195,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
       unreadable++;
       io.stderr.write(`logtype: ${cannotRead(input, error)}\n`);
     },
+    options.summary ? io.interrupted : undefined,
   );
   out.flush();
   const { counts } = filter;

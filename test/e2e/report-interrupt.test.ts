@@ -23,6 +23,15 @@ const bytesRead = (pid: number): number => {
   }
 };
 
+/** A process's command line, '' once it is gone (a child may end between the listing and the read). */
+const cmdlineOf = (pid: number): string => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The pids whose parent is `parent`, from /proc. */
@@ -42,7 +51,10 @@ function childrenOf(parent: number): number[] {
 
 const SENT_TO = { group: 'the pipeline (a terminal)', alone: 'logtype alone, the writer staying' } as const;
 
-for (const [command, sentTo] of (['summary', 'doctor'] as const).flatMap((c) => (['group', 'alone'] as const).map((s) => [c, s] as const))) {
+/** The commands whose Ctrl-C writes what was read: summary, doctor, and the filter with --summary (its counts). */
+const COMMANDS = { summary: 'summary', doctor: 'doctor', 'the filter with --summary': '-o raw --summary' } as const;
+
+for (const [command, sentTo] of (Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).flatMap((c) => (['group', 'alone'] as const).map((s) => [c, s] as const))) {
   test(`Ctrl-C during ${command} on a stream that never ends, sent to ${SENT_TO[sentTo]}: what was read is written, exit 130`, async (t) => {
     const dir = tempDir('logtype-interrupt-');
     const input = path.join(dir, 'entries.jsonl');
@@ -53,7 +65,7 @@ for (const [command, sentTo] of (['summary', 'doctor'] as const).flatMap((c) => 
     }
     fs.writeFileSync(input, `${lines.join('\n')}\n`);
     // Alone, the writer outlives logtype: its status is told by the shell that ran it.
-    const reader = `"${process.execPath}" "${FILTER_BIN}" ${command}`;
+    const reader = `"${process.execPath}" "${FILTER_BIN}" ${COMMANDS[command]}`;
     const shell = spawn('bash', ['-c', `{ cat "${input}"; exec sleep 60; } | ${sentTo === 'group' ? reader : `{ ${reader}; echo "logtype exit $?" >&2; }`}`], {
       env: cleanEnv(),
       detached: true,
@@ -73,8 +85,8 @@ for (const [command, sentTo] of (['summary', 'doctor'] as const).flatMap((c) => 
         () => {
           // Alone, logtype runs in a subshell of the pipeline's: a grandchild.
           const children = childrenOf(shell.pid!).flatMap((pid) => [pid, ...childrenOf(pid)]);
-          logtype = children.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1] === FILTER_BIN) ?? 0;
-          const writer = children.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep'));
+          logtype = children.find((pid) => cmdlineOf(pid).split('\0')[1] === FILTER_BIN) ?? 0;
+          const writer = children.find((pid) => cmdlineOf(pid).startsWith('sleep'));
           if (logtype === 0 || writer === undefined) return false;
           const bytes = bytesRead(logtype);
           if (bytes !== lastRead.bytes) {
@@ -98,8 +110,12 @@ for (const [command, sentTo] of (['summary', 'doctor'] as const).flatMap((c) => 
         t.true(Date.now() - sentAt < 5000, `the report took ${Date.now() - sentAt} ms after the Ctrl-C`);
         t.regex(stderr, /^logtype exit 130$/m);
       }
-      t.regex(stderr, new RegExp(`logtype ${command}: interrupted`));
-      if (command === 'summary') {
+      t.regex(stderr, new RegExp(`^logtype${command === 'the filter with --summary' ? '' : ` ${command}`}: interrupted`, 'm'));
+      if (command === 'the filter with --summary') {
+        // Every entry read was written, then counted.
+        t.is(stdout.split('\n').length - 1, ENTRIES);
+        t.regex(stderr, new RegExp(`^logtype: ${ENTRIES} entries read, ${ENTRIES} written, 0 other lines$`, 'm'));
+      } else if (command === 'summary') {
         t.regex(stdout, new RegExp(`^logtype summary: ${ENTRIES.toLocaleString('en-US')} entries read, ${ENTRIES.toLocaleString('en-US')} selected`, 'm'));
         t.regex(stdout, /^ {2}mongodb +5,000 /m);
         t.regex(stdout, /^incomplete: interrupted \(Ctrl-C\) before the end of the input; this summary covers what was read until then$/m);
