@@ -152,7 +152,12 @@ const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600
 export function parseTimeBound(text: string, now: Date): Date | undefined {
   const relative = RELATIVE.exec(text.trim());
   if (relative) return new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]!]!);
-  if (!/^\d{4}-\d\d-\d\d/.test(text)) return undefined;
+  const day = /^(\d{4})-(\d\d)-(\d\d)/.exec(text);
+  if (!day) return undefined;
+  // A day the calendar does not have (2024-02-30) is refused, not rolled over into the next month.
+  const [year, month, dayOfMonth] = [Number(day[1]), Number(day[2]), Number(day[3])];
+  const calendar = new Date(Date.UTC(year, month - 1, dayOfMonth));
+  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== dayOfMonth) return undefined;
   const date = new Date(text.length === 10 ? `${text}T00:00:00Z` : text);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }

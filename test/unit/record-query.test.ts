@@ -89,6 +89,11 @@ const bounds: [string, string | undefined][] = [
   ['yesterday', undefined],
   ['15x', undefined],
   ['2026-13-45', undefined],
+  // Days the calendar does not have: refused, not rolled over into the next month (a trial's --until 2024-02-30 read as 1 March).
+  ['2024-02-30T00:00:00Z', undefined],
+  ['2023-02-29', undefined],
+  ['2026-04-31T10:00:00+02:00', undefined],
+  ['2024-02-29T23:59:59.999Z', '2024-02-29T23:59:59.999Z'],
 ];
 for (const [text, expected] of bounds) {
   test(`time bound ${text}`, (t) => {
