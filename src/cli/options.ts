@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { nearestName } from './did-you-mean.js';
 import type { Parsed } from '../config/parse-size.js';
 import { usageError } from './usage-error.js';
 
@@ -157,7 +158,11 @@ export function parseByTable(
     const named = /argument is ambiguous/.test(first) ? /'(?:-(\w)|--([\w-]+))'/.exec(first) : undefined;
     const short = named?.[1];
     const long = named?.[2] ?? (short === undefined ? undefined : Object.keys(options).find((name) => options[name]!.short === short));
-    return usageError(long ? `${first}: to give a value that starts with a dash, write --${long}=VALUE` : first);
+    if (long) return usageError(`${first}: to give a value that starts with a dash, write --${long}=VALUE`);
+    // A misspelt flag (`--tpye`): the nearest the table has, as git suggests a command.
+    const unknown = /^Unknown option '--([^'=]+)'/.exec(first)?.[1];
+    const nearest = unknown === undefined ? undefined : nearestName(unknown, Object.keys(options));
+    return usageError(nearest ? `${first}; did you mean '--${nearest}'?` : first);
   }
   const values: Record<string, string | boolean | (string | boolean)[] | undefined> = { ...parsed.values };
   for (const [name, spec] of Object.entries(options)) {
