@@ -13,6 +13,7 @@ import type { RecordReader } from './record-reader.js';
 import { levelOf, type Level, type LineSource, type LogRecord } from './log-record.js';
 import { parseLogTime } from './log-time.js';
 import { parseServerLine } from './parse-server-line.js';
+import { isKubectlOutputLine } from './kubectl-output-line.js';
 
 /** The bracketed fields; the message is the rest of the line, cut out only when asked for. */
 const AGENT_LINE = /^\[([^\]]+)\] \[([^\]]*)\] \[([^\]]*)\]\s?/;
@@ -106,12 +107,13 @@ function freeTextRecord(line: string): LogRecord | undefined {
 
 /**
  * After an agent's line read as it is (its stdout, with its stderr, as `kubectl logs` of an
- * agent container shows them), every line that is no entry is the agent's: one without a head
+ * agent container shows them), a line that is no entry is the agent's: one without a head
  * continues the record before (its error details come so, as free text: `…failed to
- * validate:` then `&{builds …}`), and the free text above starts a record of its own.
+ * validate:` then `&{builds …}`), and the free text above starts a record of its own. Only
+ * kubectl's own output pasted after it (its events, errors, tables) is not: that ends the record.
  */
-export function isAgentContinuation(_line: string): boolean {
-  return true;
+export function isAgentContinuation(line: string): boolean {
+  return !isKubectlOutputLine(line);
 }
 
 export function parseAgentLine(line: string): LogRecord | undefined {

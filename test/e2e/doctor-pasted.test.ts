@@ -70,3 +70,12 @@ test('a console record still goes on with its stack trace before the pasted line
     ],
   );
 });
+
+test("kubectl output pasted after an agent's own lines (kubectl logs of its container, then kubectl describe): its problems are its own lines', not the agent's", (t) => {
+  const agent = read(path.join(REAL_DATA, 'agent-community-operator.log'));
+  const { problems } = doctor([], agent + KUBECTL);
+  t.deepEqual(found(problems), [
+    { id: 'pod-pending-resources', count: 1, first: undefined, example: kubectlLine('Warning  FailedScheduling'), exampleType: null },
+    { id: 'admission-denied', count: 1, first: undefined, example: kubectlLine('Error from server'), exampleType: null },
+  ]);
+});

@@ -140,13 +140,16 @@ const GO_TRACE = [
   '...additional frames elided...',
 ];
 
+/** kubectl's output pasted into an input (`kubectl describe` events, an admission webhook's refusal). */
+const KUBECTL_OUTPUT = fileLines(path.join(REPO, 'test/fixtures/pasted/kubectl-output.log'));
+
 /** Lines of other logs and pasted output, which a console record never goes on with. */
 const NOT_A_TRACE = [
   ...realLines('agent-stderr-disk-full.log'),
   realLines('agent-issue-threads.log')[11]!,
   realLines('mongod-4.2-text.log')[0]!,
   ...realLines('audit-json.log').slice(0, 1),
-  ...fileLines(path.join(REPO, 'test/fixtures/pasted/kubectl-output.log')),
+  ...KUBECTL_OUTPUT,
   'Skipping creating symlinks because this is not Static Containers Architecture',
   'failed to create pod: pvc not found to schedule the pod',
   '    Port:       27017/TCP',
@@ -163,9 +166,13 @@ const NOT_A_TRACE = [
 const CONTINUATIONS: Record<string, { readonly continues: readonly string[]; readonly ends: readonly string[] }> = {
   operator: { continues: GO_TRACE, ends: NOT_A_TRACE },
   versionhook: { continues: GO_TRACE, ends: NOT_A_TRACE },
-  // The agent's stdout and stderr: every line is the agent's, its free text too (its details
-  // after `…failed to validate:`, its disk-full complaint, which starts a record of its own).
-  'automation-agent-stdout': { continues: [realLines('agent-issue-threads.log')[11]!, ...realLines('agent-stderr-disk-full.log'), ...GO_TRACE], ends: [] },
+  // The agent's stdout and stderr: its lines are the agent's, its free text too (its details
+  // after `…failed to validate:`, its disk-full complaint, which starts a record of its own);
+  // kubectl's output pasted after them is not (its events would be found in the agent's log).
+  'automation-agent-stdout': {
+    continues: [realLines('agent-issue-threads.log')[11]!, ...realLines('agent-stderr-disk-full.log'), ...GO_TRACE, 'Skipping creating symlinks because this is not Static Containers Architecture', 'Done.'],
+    ends: [...KUBECTL_OUTPUT.filter((line) => line !== ''), 'NAME               READY   STATUS    RESTARTS   AGE', 'Events:  <none>', 'error: the server doesn\'t have a resource type "mdb"', 'Warning: resource mongodbcommunity is deprecated'],
+  },
 };
 
 test('after a record of a log read as it is, a line that is no entry is its only when the format says so', (t) => {
