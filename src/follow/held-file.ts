@@ -334,6 +334,7 @@ export class HeldFile implements FileIdentity {
         this.atEnd = true;
         break;
       }
+      this.#keepHead(readBuffer, lead, last);
       this.position += got;
       total += got;
       splitter.push(readBuffer, lead, last);
@@ -347,7 +348,6 @@ export class HeldFile implements FileIdentity {
     }
     if (total > 0) {
       this.quietSince = now;
-      if (this.#headLength < FINGERPRINT_BYTES && this.#headLength < this.position) this.#readHead();
       if (this.seenSize < this.position) this.seenSize = this.position;
     }
     return total;
@@ -399,6 +399,26 @@ export class HeldFile implements FileIdentity {
 
   close(): void {
     fs.closeSync(this.fd);
+  }
+
+  /**
+   * The head follows the bytes read, as the marker does: `bytes[start, end)` were just read at
+   * the position. Read from the file again, it could hold another file's bytes: a file opened
+   * at 0 and truncated and written again before its first read kept, from its open, the first
+   * KiB of what it held then, and its next read took the new bytes for a rewrite (the same
+   * lines delivered twice). Bytes of the head past the position, read at the open, go.
+   */
+  #keepHead(bytes: Buffer, start: number, end: number): void {
+    const at = this.position;
+    if (at >= FINGERPRINT_BYTES) return;
+    if (this.#headLength < at) {
+      // The head read at the open was cut short (a failed read): nothing better than the file now.
+      this.#readHead();
+      return;
+    }
+    const length = Math.min(end - start, FINGERPRINT_BYTES - at);
+    bytes.copy(this.#head, at, start, start + length);
+    this.#headLength = at + length;
   }
 
   #readHead(): void {

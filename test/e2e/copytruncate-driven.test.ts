@@ -92,3 +92,42 @@ testWithTool(LOGROTATE, 'real logrotate copytruncate while the sidecar cannot lo
   await assertDeliveredOnce(t, sidecar, writer);
   t.true(fs.existsSync(`${file}.1`), 'logrotate made its copy');
 });
+
+test('copytruncate of a file opened at 0 and not read yet (a rotated backlog first): its new lines are read once (torture seed 363544977)', async (t) => {
+  const dir = tempDir('copytruncate-unread');
+  const file = path.join(dir, 'mongodb.log');
+  const args = ['--log-dir', dir, '--state-file', path.join(dir, 'state.json'), '--stats-interval', '0', '--rotate-wait', '1'];
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(10);
+  const first = new SidecarProcess([...args, '--from-start']);
+  await first.waitForLines(10);
+  t.is((await first.stop()).code, 0);
+  // While down: a backlog for the rotated file (read first, over many turns), then a new file
+  // longer than the KiB whose first bytes tell a rewrite.
+  writer.write(40_000); // 11-40010
+  fs.renameSync(file, `${file}.1`);
+  writer.reopen();
+  writer.write(30); // 40011-40040: the new file, opened at 0 by the restart
+  const second = new SidecarProcess(args);
+  second.stallReader(); // the output fills on the backlog: nothing of the new file is read yet
+  await second.waitForDiagnostic(followsPath(file));
+  await second.whileFrozen(() => {
+    // copytruncate (logrotate's order): older ones shift, the file is copied, then emptied.
+    fs.renameSync(`${file}.1`, `${file}.2`);
+    fs.copyFileSync(file, `${file}.1`);
+    fs.truncateSync(file, 0);
+    writer.write(10); // 40041-40050: the file again from 0
+  });
+  second.resumeReader();
+  await second.waitForLines(writer.written - 10, 60_000);
+  await sleep(600);
+  writer.write(5); // 40051-40055: a read after the new lines
+  await second.waitForLines(writer.written - 10).catch(() => undefined);
+  await sleep(600);
+  writer.close();
+  await second.stop();
+  // Before the fix: `unseen` .1 (the copy, read whole), then `truncated` at 590 with no copy (10 lines read again).
+  for (const d of second.diagnostics()) if (['resumed', 'unseen', 'truncated'].includes(d['event'] as string)) t.log(d['event'], d['file'] ?? '', d['position'] ?? '');
+  const expected = Array.from({ length: writer.written }, (_, i) => JSON.stringify({ logType: 'mongodb', contents: writer.line(i + 1) }));
+  t.deepEqual([...first.lines(), ...second.lines()], expected);
+});

@@ -76,3 +76,26 @@ test('written again to exactly the size read, lines ending alike: rewritten', (t
   t.true(h.rewrittenInPlace(stat.size, stat.mtimeMs, Date.now()));
   h.close();
 });
+
+// Torture seed 363544977: a file opened at 0 behind a rotated backlog was copytruncated and
+// written again before its first read; the head read at the open was the old file's, and the
+// read after the new lines took them for a rewrite and read them again.
+test('opened at 0, truncated and written again before its first read: the new lines are read once, appends after them read on', (t) => {
+  const file = path.join(tempDir('held-file'), 'mongodb.log');
+  const line = (prefix: string, n: number): string => `${prefix} line ${String(n).padStart(4, '0')} ${'x'.repeat(40)}\n`;
+  const lines = (prefix: string, count: number): string => Array.from({ length: count }, (_, i) => line(prefix, i)).join('');
+  fs.writeFileSync(file, lines('old', 40)); // past the head's KiB
+  const { file: h, lines: read } = held(file, 0);
+  fs.truncateSync(file, 0);
+  fs.appendFileSync(file, lines('new', 10));
+  t.true(h.read(1 << 20, Date.now()) > 0);
+  t.deepEqual(read, lines('new', 10).trimEnd().split('\n'));
+  const stat = fs.statSync(file);
+  t.false(h.rewrittenInPlace(stat.size, stat.mtimeMs + 1, Date.now()), 'the new lines taken for a rewrite at a look');
+  fs.appendFileSync(file, line('more', 0));
+  const size = fs.statSync(file).size;
+  t.false(h.truncated(size));
+  t.not(h.read(1 << 20, Date.now(), size), -1, 'the new lines taken for a rewrite at the next read');
+  t.is(read.at(-1), line('more', 0).trimEnd());
+  h.close();
+});
