@@ -23,6 +23,12 @@ export function fingerprintOf(fd: number, length: number): Fingerprint {
   return { fingerprint: fnv1a64(scratch, 0, read), fingerprintBytes: read };
 }
 
+/** The fingerprint of bytes already in hand: the first `length` of `head` (at most FINGERPRINT_BYTES). */
+export function fingerprintOfBytes(head: Buffer, length: number): Fingerprint {
+  const bytes = Math.min(length, FINGERPRINT_BYTES, head.length);
+  return { fingerprint: fnv1a64(head, 0, bytes), fingerprintBytes: bytes };
+}
+
 /** The hash of the TAIL_BYTES before `position` (all of them when position is smaller). */
 export function tailHashOf(fd: number, position: number): string | undefined {
   const start = Math.max(0, position - TAIL_BYTES);

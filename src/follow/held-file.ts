@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import type { SavedFile } from '../state/state-file.js';
 import type { FileCheckpoint } from './file-checkpoint.js';
 import { ByteMarker, MARKER_BYTES } from './byte-marker.js';
-import { FINGERPRINT_BYTES, fingerprintOf, tailHashOf, type Fingerprint } from './fingerprint.js';
+import { FINGERPRINT_BYTES, TAIL_BYTES, fingerprintOf, fingerprintOfBytes, fnv1a64, tailHashOf, type Fingerprint } from './fingerprint.js';
 import { newLineStream, type LineOptions, type LineStream } from './line-stream.js';
 import { RecentBytes } from './recent-bytes.js';
 import { isTruncated, type FileIdentity } from './reconcile.js';
@@ -375,8 +375,13 @@ export class HeldFile implements FileIdentity {
     const { delivered, midLine } = this.#stream.checkpoint;
     const wanted = Math.min(this.position, FINGERPRINT_BYTES);
     if (!this.birthtimeMs) this.birthtimeMs = birthtimeOf(fs.fstatSync(this.fd));
-    if (!this.#fingerprint || this.#fingerprint.fingerprintBytes < wanted) this.#fingerprint = fingerprintOf(this.fd, wanted);
-    if (this.#tail?.position !== delivered) this.#tail = { position: delivered, hash: tailHashOf(this.fd, delivered) };
+    // From the bytes as read where they are in hand, not the file now: a file truncated and
+    // written again between a read and this save (its new first KiB alike, a banner) would
+    // otherwise be saved as the file read, and a restart would skip its new lines up to here.
+    if (!this.#fingerprint || this.#fingerprint.fingerprintBytes < wanted) {
+      this.#fingerprint = this.#headLength >= wanted ? fingerprintOfBytes(this.#head, wanted) : fingerprintOf(this.fd, wanted);
+    }
+    if (this.#tail?.position !== delivered) this.#tail = { position: delivered, hash: this.#tailAsRead(delivered) ?? tailHashOf(this.fd, delivered) };
     return {
       dev: this.dev,
       ino: this.ino,
@@ -386,6 +391,15 @@ export class HeldFile implements FileIdentity {
       ...(this.birthtimeMs ? { birthtimeMs: this.birthtimeMs } : {}),
       ...(midLine ? { midLine: true } : {}),
     };
+  }
+
+  /** The tail hash of `delivered` from the bytes last read (recent-bytes.ts), when they reach back that far. */
+  #tailAsRead(delivered: number): string | undefined {
+    const back = this.position - delivered;
+    const count = Math.min(delivered, TAIL_BYTES);
+    if (back < 0 || count === 0 || back + count > this.#recent.length) return undefined;
+    const bytes = this.#recent.endingBefore(back, count);
+    return fnv1a64(bytes, 0, bytes.length);
   }
 
   /** Its mtime now (undefined when the descriptor cannot be read). */

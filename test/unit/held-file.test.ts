@@ -6,6 +6,7 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
+import { FINGERPRINT_BYTES, TAIL_BYTES, fnv1a64, tailHashOf } from '../../src/follow/fingerprint.js';
 import { HeldFile } from '../../src/follow/held-file.js';
 import { tempDir } from '../_helpers/sidecar-process.js';
 
@@ -97,5 +98,38 @@ test('opened at 0, truncated and written again before its first read: the new li
   t.false(h.truncated(size));
   t.not(h.read(1 << 20, Date.now(), size), -1, 'the new lines taken for a rewrite at the next read');
   t.is(read.at(-1), line('more', 0).trimEnd());
+  h.close();
+});
+
+// From a review: the state a save wrote was taken from the file as it was at the save, not as
+// read. A file truncated and written again between a read and the save (its first KiB alike: a
+// banner) was saved as the file read, with its new bytes' tail: a restart took it for the same
+// file and skipped its new lines up to the saved position.
+test('saved from the bytes as read: a file written again before the save, its first KiB alike, is not saved as the file read', (t) => {
+  const file = path.join(tempDir('held-file'), 'mongodb.log');
+  const banner = `${'B'.repeat(1100)}\n`;
+  const old = `${banner}${Array.from({ length: 40 }, (_, i) => `old line ${i} ${'o'.repeat(30)}\n`).join('')}`;
+  fs.writeFileSync(file, old);
+  const lines: string[] = [];
+  const h = HeldFile.open(file, 'current', 0, 0, {
+    maxLineBytes: 1 << 20,
+    // The writer's part: each line, once out, moves the checkpoint.
+    sink: (bytes, start, end, _partial, endOffset, checkpoint) => {
+      lines.push(bytes.toString('utf8', start, end));
+      checkpoint.delivered = endOffset;
+    },
+  });
+  t.true(h.read(1 << 20, Date.now()) > 0);
+  t.is(lines.length, 41);
+  const asRead = { fingerprint: fnv1a64(Buffer.from(old), 0, FINGERPRINT_BYTES), tailHash: fnv1a64(Buffer.from(old), Buffer.byteLength(old) - TAIL_BYTES, Buffer.byteLength(old)) };
+  // Truncated and written again, longer, before anything looked: the same banner, new lines.
+  fs.writeFileSync(file, `${banner}${Array.from({ length: 80 }, (_, i) => `new line ${i} ${'n'.repeat(30)}\n`).join('')}`);
+  const saved = h.savedFile();
+  t.is(saved.position, Buffer.byteLength(old));
+  t.like(saved, asRead);
+  // What a restart compares it with: the file now, whose tail there differs.
+  const fd = fs.openSync(file, 'r');
+  t.not(tailHashOf(fd, saved.position), saved.tailHash);
+  fs.closeSync(fd);
   h.close();
 });
