@@ -393,8 +393,13 @@ export class HeldFile implements FileIdentity {
     };
   }
 
-  /** The tail hash of `delivered` from the bytes last read (recent-bytes.ts), when they reach back that far. */
+  /**
+   * The tail hash of `delivered` from the bytes last read (recent-bytes.ts), when they reach back
+   * that far. Only the file at the name keeps them: once rotated (behind) it reads on without
+   * them, and what they hold no longer ends at its position.
+   */
   #tailAsRead(delivered: number): string | undefined {
+    if (this.role !== 'current') return undefined;
     const back = this.position - delivered;
     const count = Math.min(delivered, TAIL_BYTES);
     if (back < 0 || count === 0 || back + count > this.#recent.length) return undefined;

@@ -133,3 +133,31 @@ test('saved from the bytes as read: a file written again before the save, its fi
   fs.closeSync(fd);
   h.close();
 });
+
+// The soak, on the change above: a file rotated (behind the name) reads on without keeping its
+// recent bytes, so they no longer ended at its position; its tail saved from them matched no
+// file at the restart, which read it again (7,015 lines twice after a SIGTERM).
+test('rotated, read on and saved: its tail is the bytes before its position, as a restart reads them from the file', (t) => {
+  const file = path.join(tempDir('held-file'), 'backup-agent.log');
+  fs.writeFileSync(file, Array.from({ length: 50 }, (_, i) => `before the rotation ${i} ${'b'.repeat(40)}\n`).join(''));
+  const h = HeldFile.open(file, 'current', 0, 0, {
+    maxLineBytes: 1 << 20,
+    sink: (_bytes, _start, _end, _partial, endOffset, checkpoint) => {
+      checkpoint.delivered = endOffset;
+    },
+  });
+  t.true(h.read(1 << 20, Date.now()) > 0);
+  t.truthy(h.savedFile().tailHash);
+  // Renamed away: the follower makes it a rotated file, which drains what the writer still adds.
+  fs.renameSync(file, `${file}.1`);
+  h.role = 'rotated';
+  fs.appendFileSync(`${file}.1`, Array.from({ length: 30 }, (_, i) => `after the rotation ${i} ${'a'.repeat(40)}\n`).join(''));
+  // Read to the size a look found, as the files behind are.
+  t.true(h.read(1 << 20, Date.now(), fs.statSync(`${file}.1`).size) > 0);
+  const saved = h.savedFile();
+  t.is(saved.position, fs.statSync(`${file}.1`).size);
+  const fd = fs.openSync(`${file}.1`, 'r');
+  t.is(saved.tailHash, tailHashOf(fd, saved.position));
+  fs.closeSync(fd);
+  h.close();
+});
