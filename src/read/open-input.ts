@@ -17,8 +17,9 @@ const GZIP_MAGIC = [0x1f, 0x8b];
 
 /** Chunks valid until the consumer asks for the next one (it must be done with them by then). */
 /**
- * `interrupted` (summary and doctor, which report what was read at a Ctrl-C): a pipe that may be
- * quiet is then read so that the Ctrl-C is seen at once; the input ends there.
+ * `interrupted` (summary, doctor and the filter's --summary, which write what was read at a
+ * Ctrl-C): a pipe that may be quiet is then read so that the Ctrl-C is seen at once; the input
+ * ends there.
  */
 export async function* inputChunks(path: string, stdin: () => Readable, interrupted?: AbortSignal): AsyncGenerator<Buffer> {
   const fd = path === '-' ? 0 : fs.openSync(path, 'r');
@@ -73,7 +74,8 @@ function isPipe(fd: number): boolean {
  * no output waits behind a read. A gzip stream, or a pipe that was left non-blocking, is read
  * as a stream.
  *
- * With `interrupted` (summary and doctor), the pipe is made non-blocking first (stdin's stream
+ * With `interrupted` (summary, doctor and the filter's --summary, which write what was read at
+ * a Ctrl-C), the pipe is made non-blocking first (stdin's stream
  * is made, not started: libuv makes its descriptor so), and a read that finds it empty waits
  * on a timer, polling, instead of in the read: a blocking read holds the main thread until the
  * writer writes or ends, so a Ctrl-C while the writer is quiet (`kubectl logs -f` of a quiet
