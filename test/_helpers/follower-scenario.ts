@@ -6,6 +6,8 @@
 import type { ExecutionContext } from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
+import { checkNumbered } from './delivery.js';
+import type { NumberedWriter } from './numbered-writer.js';
 import { SIDECAR_BIN, SidecarProcess, followsPath, tempDir } from './sidecar-process.js';
 
 /** The sidecar these tests run: $LOGTYPE_SIDECAR (another build's script), else this build's. */
@@ -19,6 +21,15 @@ export const START_BOUND_MS = 30_000;
 /** The sidecar with these arguments, killed at the test's teardown. */
 export function startSidecar(t: ExecutionContext, args: readonly string[]): SidecarProcess {
   return killAtTeardown(t, new SidecarProcess(args, { bin: sidecarBin() }));
+}
+
+/** The writer's mongodb lines 1..count delivered once each, in order, whole; no other mongodb entry. */
+export function assertDeliveredOnce(t: ExecutionContext, lines: readonly string[], writer: NumberedWriter, count: number): void {
+  const result = checkNumbered(lines, 'mongodb', 'mongodb', count, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  t.is(result.wrongContents, 0);
 }
 
 /** A sidecar a failing test leaves running would keep the test worker alive: kill it at teardown. */

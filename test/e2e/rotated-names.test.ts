@@ -11,7 +11,7 @@ import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
 import { SidecarProcess, followsPath, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
-import { killAtTeardown } from '../_helpers/follower-scenario.js';
+import { assertDeliveredOnce, killAtTeardown } from '../_helpers/follower-scenario.js';
 import { LOGROTATE, testWithTool } from '../_helpers/system-tool.js';
 
 interface Style {
@@ -55,15 +55,6 @@ async function start(t: ExecutionContext, dir: string, file: string, args: reado
   const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--stats-interval', '0', '--rotate-wait', '1', ...args]));
   await sidecar.waitForDiagnostic((d) => ['opened', 'resumed', 'waiting'].includes(d['event'] as string) && d['path'] === file);
   return sidecar;
-}
-
-/** Lines 1..count delivered once each, in order, whole; no other mongodb entry. */
-function assertOnce(t: ExecutionContext, lines: readonly string[], writer: NumberedWriter, count: number): void {
-  const result = checkNumbered(lines, 'mongodb', 'mongodb', count, (n) => writer.line(n));
-  t.deepEqual(result.lost, []);
-  t.is(result.duplicated, 0);
-  t.is(result.outOfOrder, 0);
-  t.is(result.wrongContents, 0);
 }
 
 /** Renames the file at the path as the style's `k`th rotation. */
@@ -115,7 +106,7 @@ for (const style of STYLES) {
       writer.reopen();
       writer.write(10); // 31-40
     });
-    assertOnce(t, lines, writer, 40);
+    assertDeliveredOnce(t, lines, writer, 40);
     t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === path.join(dir, style.older)), 'the saved file, found under its rotated name');
     t.true(second.diagnostics().some((d) => d['event'] === 'unseen' && d['file'] === path.join(dir, style.newer)), 'the file made and rotated while down');
   });
@@ -143,7 +134,7 @@ for (const style of STYLES) {
     sidecar.resumeReader();
     await sidecar.waitForLines(499);
     await sidecar.stop();
-    assertOnce(t, sidecar.lines(), writer, 499);
+    assertDeliveredOnce(t, sidecar.lines(), writer, 499);
     t.true(sidecar.diagnostics().some((d) => d['event'] === 'unseen' && d['file'] === path.join(dir, style.newer)), 'found by its name');
   });
 
@@ -156,7 +147,7 @@ for (const style of STYLES) {
       fs.truncateSync(file, 0);
       writer.write(10); // 21-30: the writer goes on at 0
     });
-    assertOnce(t, lines, writer, 30);
+    assertDeliveredOnce(t, lines, writer, 30);
     t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['how'] === 'copy' && d['file'] === copy));
   });
 }
@@ -178,7 +169,7 @@ testWithTool(LOGROTATE, 'real logrotate, dateext and create, while the sidecar i
     writer.reopen();
     writer.write(10); // 21-30
   });
-  assertOnce(t, lines, writer, 30);
+  assertDeliveredOnce(t, lines, writer, 30);
   t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === rotated), `resumed in ${path.basename(rotated)}`);
 });
 
@@ -188,7 +179,7 @@ testWithTool(LOGROTATE, 'real logrotate, dateext and copytruncate, while the sid
     copy = rotateWithDateext(logrotate, dir, file, 'copytruncate');
     writer.write(10); // 21-30: the writer goes on at 0
   });
-  assertOnce(t, lines, writer, 30);
+  assertDeliveredOnce(t, lines, writer, 30);
   t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['how'] === 'copy' && d['file'] === copy), `resumed in the copy ${path.basename(copy)}`);
 });
 
@@ -197,7 +188,7 @@ test("files beside the log that only look like its rotations (the audit log and 
   const { file, writer, second, lines } = await acrossARestart(t, 'names-not-rotations', 10, (dir) => {
     for (const name of lookalikes) fs.writeFileSync(path.join(dir, name), `not a rotation of mongodb.log: ${name}\n`);
   });
-  assertOnce(t, lines, writer, 20);
+  assertDeliveredOnce(t, lines, writer, 20);
   t.is(second.lines().filter((line) => (JSON.parse(line) as { logType: string }).logType === 'mongodb').length, 10);
   t.false(second.diagnostics().some((d) => d['event'] === 'unseen' && d['path'] === file));
 });
@@ -226,7 +217,7 @@ for (const lookalike of ['mongodb.log-1', 'mongodb.log.audit']) {
     await sleep(500);
     await second.stop();
     const lines = [...first.lines(), ...second.lines()];
-    assertOnce(t, lines, server, 20);
+    assertDeliveredOnce(t, lines, server, 20);
     const audits = checkNumbered(lines, 'mongodb-audit', 'audit', 20, (n) => auditWriter.line(n));
     t.deepEqual(audits.lost, []);
     t.is(audits.duplicated, 0);

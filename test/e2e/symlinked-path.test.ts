@@ -9,8 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
 import { SidecarProcess, tempDir } from '../_helpers/sidecar-process.js';
-import { checkNumbered } from '../_helpers/delivery.js';
-import { killAtTeardown } from '../_helpers/follower-scenario.js';
+import { assertDeliveredOnce, killAtTeardown } from '../_helpers/follower-scenario.js';
 
 interface Linked {
   readonly logs: string;
@@ -46,14 +45,6 @@ function rotateTarget(files: Linked, writer: NumberedWriter): void {
   writer.reopen();
 }
 
-function assertOnce(t: ExecutionContext, lines: readonly string[], writer: NumberedWriter, count: number): void {
-  const result = checkNumbered(lines, 'mongodb', 'mongodb', count, (n) => writer.line(n));
-  t.deepEqual(result.lost, []);
-  t.is(result.duplicated, 0);
-  t.is(result.outOfOrder, 0);
-  t.is(result.wrongContents, 0);
-}
-
 test('a followed symbolic link whose target is rotated while the sidecar is stopped: the rest of the rotated target, then the new one', async (t) => {
   const files = linked('symlink-down');
   const writer = new NumberedWriter(files.target, 'mongodb');
@@ -69,7 +60,7 @@ test('a followed symbolic link whose target is rotated while the sidecar is stop
   await second.waitForLines(20);
   await sleep(500);
   await second.stop();
-  assertOnce(t, [...first.lines(), ...second.lines()], writer, 30);
+  assertDeliveredOnce(t, [...first.lines(), ...second.lines()], writer, 30);
   t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === `${files.target}.1`), 'the saved file, found beside the target');
   t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
 });
@@ -91,7 +82,7 @@ test('a followed symbolic link whose target is rotated twice between two looks: 
   await sidecar.waitForLines(40, 10_000);
   await sleep(500);
   await sidecar.stop();
-  assertOnce(t, sidecar.lines(), writer, 40);
+  assertDeliveredOnce(t, sidecar.lines(), writer, 40);
   t.true(sidecar.diagnostics().some((d) => d['event'] === 'unseen' && d['file'] === `${files.target}.1`), 'the middle file, found beside the target');
 });
 
@@ -105,5 +96,5 @@ test("a line written to a followed symbolic link's target arrives without waitin
   // inotify on the target's directory wakes it; the 30 s poll would not before the test ends.
   await sidecar.waitForLines(1, 5000);
   await sidecar.stop();
-  assertOnce(t, sidecar.lines(), writer, 1);
+  assertDeliveredOnce(t, sidecar.lines(), writer, 1);
 });
