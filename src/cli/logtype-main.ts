@@ -84,7 +84,8 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
   const reports = command === SUMMARY_COMMAND || command === DOCTOR_COMMAND || countsAtEnd;
   const onInterrupt = (): void => {
     interrupt.abort();
-    process.stderr.write(`${command}: interrupted (Ctrl-C): ${command === FILTER_COMMAND ? 'the counts' : 'the report'} cover${command === FILTER_COMMAND ? '' : 's'} what was read until then; Ctrl-C again quits at once\n`);
+    const covered = command === FILTER_COMMAND ? 'the counts cover' : 'the report covers';
+    process.stderr.write(`${command}: interrupted (Ctrl-C): ${covered} what was read until then; Ctrl-C again quits at once\n`);
   };
   if (reports) process.once('SIGINT', onInterrupt);
   try {

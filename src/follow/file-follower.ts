@@ -107,7 +107,7 @@ export class FileFollower {
     this.path = options.path;
     this.#options = options;
     this.#isRotation = rotatedNames(path.basename(options.path));
-    this.#isTargetRotation = targetRotations(options.path);
+    this.#isTargetRotation = targetRotations(linkTarget(options.path));
     const { onEvent, ignore } = options;
     this.#behind = new FilesBehind({
       path: options.path,
@@ -406,10 +406,12 @@ export class FileFollower {
   #holdUnseen(now: number, sinceMs = this.#lastDiscovery, claimed: readonly fs.Stats[] = []): void {
     this.#discoverWanted = false;
     this.#lastDiscovery = now;
-    this.#isTargetRotation = targetRotations(this.path);
+    // The link's target read once for the listing and for the names inotify will tell.
+    const target = linkTarget(this.path);
+    this.#isTargetRotation = targetRotations(target);
     // Looks only go forward from here: what changed before this window can never be unseen.
     for (const [key, file] of this.#past) if (file.mtimeMs < sinceMs - MTIME_SLACK_MS) this.#past.delete(key);
-    const siblings = rotatedSiblings(this.path, this.#options.ignore);
+    const siblings = rotatedSiblings(this.path, this.#options.ignore, target);
     // copytruncate's copy listed just after its truncation, which the look before the listing
     // could not see: the truncation first, so the copy is read on from our position (the bytes
     // before it were delivered from the file), never again from its start; then list again.
@@ -457,9 +459,8 @@ export class FileFollower {
   }
 }
 
-/** When `file` is a symbolic link, which names are rotations of the name it leads to. */
-function targetRotations(file: string): ((name: string) => boolean) | undefined {
-  const target = linkTarget(file);
+/** For a path that is a symbolic link to `target` (its linkTarget), which names are rotations of the name it leads to. */
+function targetRotations(target: string | undefined): ((name: string) => boolean) | undefined {
   return target === undefined ? undefined : rotatedNames(path.basename(target));
 }
 

@@ -47,13 +47,13 @@ export interface SiblingFile {
 /**
  * Regular files whose names say they are rotations of `file` (rotatedNames), with their stat;
  * `ignore` drops our own files. Listed beside `file`, and, when `file` is a symbolic link to
- * another name, beside that name too: a rotator works on the file it was given, so a link's
- * target is renamed beside the target, under the target's name (`mongodb.log ->
- * /data/mongod.log` rotates as `/data/mongod.log.1`).
+ * another name (`target`, its linkTarget, when the caller has it already), beside that name
+ * too: a rotator works on the file it was given, so a link's target is renamed beside the
+ * target, under the target's name (`mongodb.log -> /data/mongod.log` rotates as
+ * `/data/mongod.log.1`).
  */
-export function rotatedSiblings(file: string, ignore: (name: string) => boolean = () => false): SiblingFile[] {
+export function rotatedSiblings(file: string, ignore: (name: string) => boolean = () => false, target = linkTarget(file)): SiblingFile[] {
   const siblings = listRotations(file, ignore);
-  const target = linkTarget(file);
   if (target === undefined) return siblings;
   for (const sibling of listRotations(target, ignore)) if (!siblings.some((s) => s.name === sibling.name)) siblings.push(sibling);
   return siblings;

@@ -15,8 +15,8 @@ import { KERNEL_INPUT_BYTES, leaseKernelInput, releaseKernelInput } from '../ker
 const READ_CHUNK = KERNEL_INPUT_BYTES;
 const GZIP_MAGIC = [0x1f, 0x8b];
 
-/** Chunks valid until the consumer asks for the next one (it must be done with them by then). */
 /**
+ * Chunks valid until the consumer asks for the next one (it must be done with them by then).
  * `interrupted` (summary, doctor and the filter's --summary, which write what was read at a
  * Ctrl-C): a pipe that may be quiet is then read so that the Ctrl-C is seen at once; the input
  * ends there.

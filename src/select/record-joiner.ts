@@ -3,8 +3,9 @@
  * line of such a type that its reader does not read (no head of its own) continues the record
  * before it from the same source, the same type and pod; so does a line that is no entry at
  * all after a record read from a log's own text, when its format says the line is of its shape
- * (a stack trace after an operator's console line; `continuesWith`). The first line's record is held until a line arrives that does not continue it, the
- * input pauses, or it ends; then it is delivered once, with all its lines.
+ * (a stack trace after an operator's console line; `continuesWith`). The first line's record is
+ * held until a line arrives that does not continue it, the input pauses, or it ends; then it is
+ * delivered once, with all its lines.
  *
  * Held lines never outlive their chunk's bytes (the next chunk reuses them): at a chunk's end
  * they are copied out. A record is held for at most MAX_CONTINUATION_LINES lines.
