@@ -10,24 +10,29 @@ import { findAgentHead, findServerHead, headAnswer, headMillis, keepHeadText } f
 import { HEAD_SLOT } from '../kernels/kernel-layout.js';
 import { parseLogTime } from './log-record.js';
 
-export interface ServerHead {
-  readonly time: number | undefined;
-  readonly severity: string;
-  readonly component: string;
-  readonly id: number;
-  readonly contextStart: number;
-  readonly contextEnd: number;
-  readonly message: string;
+/**
+ * A server line's head as read. One is filled line after line (every line asks, and its
+ * fields are copied into the line's record at once): reading makes no object.
+ */
+export class ServerHead {
+  time: number | undefined = undefined;
+  severity = '';
+  component = '';
+  id = 0;
+  contextStart = 0;
+  contextEnd = 0;
+  message = '';
   /** Where the head ends: attributes are looked for after it. */
-  readonly end: number;
+  end = 0;
 }
 
-export interface AgentHead {
-  readonly time: number | undefined;
-  readonly level: string;
-  readonly source: string;
+/** An agent line's head as read, filled line after line as ServerHead is. */
+export class AgentHead {
+  time: number | undefined = undefined;
+  level = '';
+  source = '';
   /** Where the rest of the line starts. */
-  readonly end: number;
+  end = 0;
 }
 
 /** Where headAnswer holds each field (kernel-layout.ts: serverHead's and agentHead's answer). */
@@ -66,36 +71,34 @@ function timeAt(bytes: Buffer, shift: number): number | undefined {
 }
 
 /**
- * The head of the server line in bytes[start, end), or undefined when it is not there in this
- * form (another shape, or an escape in one of its strings): then parse the line.
+ * Fills `head` with the head of the server line in bytes[start, end); false when it is not
+ * there in this form (another shape, or an escape in one of its strings): then parse the line.
  */
-export function readServerHead(bytes: Buffer, start: number, end: number, escaped: boolean): ServerHead | undefined {
+export function readServerHead(bytes: Buffer, start: number, end: number, escaped: boolean, head: ServerHead): boolean {
   const shift = findServerHead(bytes, start, end, escaped);
-  if (shift === undefined) return undefined;
+  if (shift === undefined) return false;
   const answer = headAnswer;
-  return {
-    time: timeAt(bytes, shift),
-    severity: textAt(bytes, SEVERITY, shift),
-    component: textAt(bytes, COMPONENT, shift),
-    id: answer[ID]!,
-    contextStart: answer[CONTEXT]! + shift,
-    contextEnd: answer[CONTEXT + 1]! + shift,
-    message: textAt(bytes, MESSAGE, shift),
-    end: answer[HEAD_END]! + shift,
-  };
+  head.time = timeAt(bytes, shift);
+  head.severity = textAt(bytes, SEVERITY, shift);
+  head.component = textAt(bytes, COMPONENT, shift);
+  head.id = answer[ID]!;
+  head.contextStart = answer[CONTEXT]! + shift;
+  head.contextEnd = answer[CONTEXT + 1]! + shift;
+  head.message = textAt(bytes, MESSAGE, shift);
+  head.end = answer[HEAD_END]! + shift;
+  return true;
 }
 
 /**
- * The bracketed fields of the agent line in bytes[start, end) (a line, or the inside of an
- * entry's literal), or undefined when they are not there or need decoding: then read the line.
+ * Fills `head` with the bracketed fields of the agent line in bytes[start, end) (a line, or the
+ * inside of an entry's literal); false when they are not there or need decoding: then read the line.
  */
-export function readAgentHead(bytes: Buffer, start: number, end: number): AgentHead | undefined {
+export function readAgentHead(bytes: Buffer, start: number, end: number, head: AgentHead): boolean {
   const shift = findAgentHead(bytes, start, end);
-  if (shift === undefined) return undefined;
-  return {
-    time: timeAt(bytes, shift),
-    level: textAt(bytes, SEVERITY, shift),
-    source: textAt(bytes, COMPONENT, shift),
-    end: headAnswer[HEAD_END]! + shift,
-  };
+  if (shift === undefined) return false;
+  head.time = timeAt(bytes, shift);
+  head.level = textAt(bytes, SEVERITY, shift);
+  head.source = textAt(bytes, COMPONENT, shift);
+  head.end = headAnswer[HEAD_END]! + shift;
+  return true;
 }

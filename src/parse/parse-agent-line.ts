@@ -8,7 +8,7 @@
  * the server's own JSON line the agent passed on from a process it started, read as such.
  */
 import { parseIsoMillis } from './iso-time.js';
-import { readAgentHead } from './line-head.js';
+import { AgentHead, readAgentHead } from './line-head.js';
 import type { RecordReader } from './record-reader.js';
 import { levelOf, type Level, type LineSource, type LogRecord } from './log-record.js';
 import { parseLogTime } from './log-time.js';
@@ -130,11 +130,14 @@ export function parseAgentLine(line: string): LogRecord | undefined {
  * parse the contents). `source.contents` decodes the line, on first use.
  */
 export function parseAgentLineInBytes(bytes: Buffer, start: number, end: number, source: LineSource): LogRecord | undefined {
-  const head = readAgentHead(bytes, start, end);
+  const head = HEAD;
   // The fields are ASCII without escapes: the rest starts at the same index in the contents.
   // A head whose time the kernel could not read is read from the text (a time naming no real moment is still a head).
-  return head && head.time !== undefined ? new AgentRecord(head.time, head.level, head.source, source, head.end - start) : undefined;
+  return readAgentHead(bytes, start, end, head) && head.time !== undefined ? new AgentRecord(head.time, head.level, head.source, source, head.end - start) : undefined;
 }
+
+/** The head read last: its fields are copied into the record at once. */
+const HEAD = new AgentHead();
 
 /** The agents' lines, read from their bytes where the head is ASCII without escapes (escaped or not, it reads the same). */
 export const agentRecordReader: RecordReader = {

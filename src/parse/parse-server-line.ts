@@ -4,7 +4,7 @@
  * (server-text-line.ts). A line in the server's own shape is read by its head from its bytes
  * (server-record.ts); any other JSON object with a message is parsed.
  */
-import { readServerHead } from './line-head.js';
+import { ServerHead, readServerHead } from './line-head.js';
 import { asObject, levelOf, parseJsonObject, type LineSource, type LogRecord } from './log-record.js';
 import { extendedJsonDate } from './log-time.js';
 import type { RecordReader } from './record-reader.js';
@@ -17,9 +17,11 @@ import { parseServerTextLine } from './server-text-line.js';
  * `source.contents` decodes the line (an entry's own getter, which decodes once for every user).
  */
 export function parseServerLineInBytes(bytes: Buffer, start: number, end: number, escaped: boolean, source: LineSource): LogRecord | undefined {
-  const head = readServerHead(bytes, start, end, escaped);
-  return head && new ServerRecord(bytes, end, escaped, head, source);
+  return readServerHead(bytes, start, end, escaped, HEAD) ? new ServerRecord(bytes, end, escaped, HEAD, source) : undefined;
 }
+
+/** The head read last: its fields are copied into the record at once. */
+const HEAD = new ServerHead();
 
 export function parseServerLine(line: string): LogRecord | undefined {
   if (line.startsWith('{"t":')) {

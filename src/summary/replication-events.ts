@@ -48,18 +48,30 @@ export class ReplicationEvents {
   }
 }
 
-/** A state change or an election: what it was, its words made when asked for. */
+/**
+ * A state change or an election: what it was, its words made when asked for. Every server line
+ * asks, so nothing here is captured by a closure: the closures' scopes are made by the small
+ * functions below, only for the lines that are events (a captured parameter would make one per call).
+ */
 function replicationEvent(record: LogRecord, election: boolean): ReplicationEvent | undefined {
-  if (record.id === STATE_TRANSITION) {
-    const from = attrValue(record, 'oldState');
-    const to = attrValue(record, 'newState');
-    return { kind: 'state', from: typeof from === 'string' ? from : undefined, to: String(to), words: () => `this member: ${String(from)} → ${String(to)}` };
-  }
-  if (record.id === MEMBER_STATE) return { kind: 'member', words: () => `${String(attrValue(record, 'hostAndPort') ?? 'a member')} is now ${String(attrValue(record, 'newState'))}` };
+  if (record.id === STATE_TRANSITION) return stateChange(attrValue(record, 'oldState'), attrValue(record, 'newState'));
+  if (record.id === MEMBER_STATE) return memberState(record);
   if (record.id === undefined) {
     const text = TEXT_TRANSITION.exec(record.message);
-    if (text) return { kind: 'state', from: text[2], to: text[1], words: () => `this member: ${text[2]} → ${text[1]}` };
+    if (text) return stateChange(text[2], text[1]);
   }
-  if (election) return { kind: 'election', words: () => `election: ${record.message}` };
+  if (election) return electionEvent(record.message);
   return undefined;
+}
+
+function stateChange(from: unknown, to: unknown): ReplicationEvent {
+  return { kind: 'state', from: typeof from === 'string' ? from : undefined, to: String(to), words: () => `this member: ${String(from)} → ${String(to)}` };
+}
+
+function memberState(record: LogRecord): ReplicationEvent {
+  return { kind: 'member', words: () => `${String(attrValue(record, 'hostAndPort') ?? 'a member')} is now ${String(attrValue(record, 'newState'))}` };
+}
+
+function electionEvent(message: string): ReplicationEvent {
+  return { kind: 'election', words: () => `election: ${message}` };
 }

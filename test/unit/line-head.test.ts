@@ -1,8 +1,19 @@
 import test from 'ava';
 import { parseLogTime } from '../../src/parse/log-record.js';
-import { readAgentHead, readServerHead } from '../../src/parse/line-head.js';
+import { AgentHead, ServerHead, readAgentHead as fillAgentHead, readServerHead as fillServerHead } from '../../src/parse/line-head.js';
 import { parseAgentLine, parseAgentLineInBytes } from '../../src/parse/parse-agent-line.js';
 import { OTHER_TIMES, VALID_ISO_TIMES } from '../_helpers/iso-times.js';
+
+/** Each head read into a head of its own, to compare them after. */
+function readServerHead(bytes: Buffer, start: number, end: number, escaped: boolean): ServerHead | undefined {
+  const head = new ServerHead();
+  return fillServerHead(bytes, start, end, escaped, head) ? head : undefined;
+}
+
+function readAgentHead(bytes: Buffer, start: number, end: number): AgentHead | undefined {
+  const head = new AgentHead();
+  return fillAgentHead(bytes, start, end, head) ? head : undefined;
+}
 
 const lineAt = (time: string, msg = 'Connection accepted', id = '22943') =>
   `{"t":{"$date":"${time}"},"s":"I",  "c":"NETWORK",  "id":${id},   "ctx":"listener","msg":"${msg}","attr":{"connectionCount":3}}`;
