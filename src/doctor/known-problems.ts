@@ -14,7 +14,11 @@ export interface KnownProblem {
   readonly where: string;
   /** Types whose lines are looked at (globs); none: every line, entries and other lines alike. */
   readonly types?: readonly string[];
-  /** Recognises the problem in a line's contents. */
+  /**
+   * Recognises the problem in a line's contents, as they came: where its message quotes a name,
+   * the quote may be written `\"`, as a JSON line (the operator's zap lines, a status as JSON)
+   * writes it inside a string.
+   */
   readonly matches: RegExp;
   /** A line that matches this is left to a more precise problem. */
   readonly unless?: RegExp;
@@ -57,7 +61,7 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     id: 'pvc-not-found',
     title: 'The pod and its volume claim were both deleted',
     where: 'events, operator log',
-    matches: /pvc not found to schedule the pod|persistentvolumeclaim "[^"]+" not found/i,
+    matches: /pvc not found to schedule the pod|persistentvolumeclaim \\?"[^"\\]+\\?" not found/i,
     meaning: 'The StatefulSet cannot schedule the pod: the claim it expects is gone with the pod.',
     remedy: 'Create a claim named data-<replicaset-pod-name> by hand; the pod then schedules.',
   },
@@ -85,7 +89,7 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     id: 'admission-denied',
     title: 'An invalid resource was rejected when applied',
     where: 'kubectl apply output',
-    matches: /admission webhook "[^"]+" denied the request/,
+    matches: /admission webhook \\?"[^"\\]+\\?" denied the request/,
     meaning: 'The operator\'s webhook found the resource invalid, and the API server did not store it.',
     remedy: 'Fix the field the reason after "denied the request:" names, and apply again.',
   },
@@ -93,7 +97,10 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     id: 'operator-upgrade-kubectl',
     title: 'Operator upgrade with kubectl failed on an immutable field',
     where: 'kubectl apply output',
-    matches: /updates to statefulset spec for fields other than 'replicas', 'template',? and 'updateStrategy' are forbidden/,
+    // The fields Kubernetes lists grew with its versions: 'replicas', 'template', and
+    // 'updateStrategy' at first, then 'minReadySeconds', 'ordinals', 'revisionHistoryLimit' and
+    // 'persistentVolumeClaimRetentionPolicy' among them; the list always starts with 'replicas'.
+    matches: /updates to statefulset spec for fields other than 'replicas', .*'updateStrategy'.* are forbidden/,
     meaning: 'The new operator manifest changes a field Kubernetes does not allow to change in place.',
     remedy: 'Delete the operator deployment (the database resources are not affected) and apply the manifest again.',
   },
@@ -101,7 +108,7 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     id: 'operator-upgrade-chart',
     title: 'Operator upgrade with a chart tool failed on an immutable field',
     where: 'chart tool (helm) output',
-    matches: /UPGRADE FAILED: cannot patch "[^"]+" with kind Deployment: .*field is immutable/,
+    matches: /UPGRADE FAILED: cannot patch \\?"[^"\\]+\\?" with kind Deployment: .*field is immutable/,
     meaning: 'The chart changes the operator deployment\'s selector or another field that cannot be patched.',
     remedy: 'Delete the operator deployment, then run the upgrade again.',
   },

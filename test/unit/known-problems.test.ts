@@ -49,7 +49,13 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
     misses: ['admission webhook "mdbpolicy.mongodb.com" allowed the request'],
   },
   'operator-upgrade-kubectl': {
-    matches: ["The StatefulSet \"mongodb-enterprise-operator\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden"],
+    matches: [
+      "The StatefulSet \"mongodb-enterprise-operator\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'template', and 'updateStrategy' are forbidden",
+      // As Kubernetes 1.22 and later word it (quoted from GitLab's chart documentation and a
+      // public kubectl apply transcript): the list of fields grew.
+      "Error: UPGRADE FAILED: cannot patch \"gitlab-redis-master\" with kind StatefulSet: StatefulSet.apps \"gitlab-redis-master\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'template', 'updateStrategy' and 'minReadySeconds' are forbidden",
+      "The StatefulSet \"catalog-mysql\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+    ],
     misses: ['statefulset.apps/my-replica-set configured'],
   },
   'operator-upgrade-chart': {
@@ -93,6 +99,27 @@ for (const [id, { type, matches, misses }] of Object.entries(CASES)) {
     }
   });
 }
+
+/**
+ * The operator's log is JSON (zap's JSON, or its console lines' fields): a problem's message
+ * there sits inside a JSON string, its quotes escaped. Every problem not kept to the agents'
+ * logs is found in such a line as it is in the plain message.
+ */
+test('known problems: each message is found inside the operator\'s zap JSON and console lines, quotes escaped', (t) => {
+  const inJson = KNOWN_PROBLEMS.filter((p) => p.types === undefined || p.types.includes('operator'));
+  t.true(inJson.length >= 8);
+  for (const problem of inJson) {
+    for (const message of CASES[problem.id]!.matches) {
+      const zapJson = JSON.stringify({ level: 'error', ts: '2026-11-22T10:00:00.123Z', caller: 'operator/mongodbreplicaset_controller.go:100', msg: 'Failed to reconcile', error: message });
+      const zapConsole = `2026-11-22T10:00:00.123Z\tERROR\toperator/mongodbreplicaset_controller.go:100\tFailed to reconcile\t${JSON.stringify({ ReplicaSet: 'mongodb/my-replica-set', error: message })}`;
+      for (const line of [zapJson, zapConsole]) {
+        const finder = new ProblemFinder();
+        finder.look('operator', line, () => undefined);
+        t.deepEqual(finder.findings().map((f) => f.problem.id), [problem.id], line);
+      }
+    }
+  }
+});
 
 test('an agent-only problem is not found in other logs (a 401 in the server log is something else)', (t) => {
   const finder = new ProblemFinder();
