@@ -40,7 +40,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
     options,
     {
       // kubectl's time is made only for lines without one of their own.
-      selected: (entry, record) => collector.add(entry.logType, record, record?.time === undefined ? entry.stampedAt : undefined, entry),
+      selected: (entry, record, lines) => collector.add(entry.logType, record, record?.time === undefined ? entry.stampedAt : undefined, entry, lines?.length ?? 1),
       other: () => undefined,
     },
     true,

@@ -41,9 +41,11 @@ export class SummaryCollector {
 
   /**
    * One selected entry and its record (undefined when its contents did not parse); `stampedAt`:
-   * kubectl's time; `source`: the entry, whose contents are read only for the few lines kept whole.
+   * kubectl's time; `source`: the entry, whose contents are read only for the few lines kept whole;
+   * `entries`: the entries it was read from (a record over several lines is one record, counted
+   * as that many entries, as the lines read are counted).
    */
-  add(logType: string, record: LogRecord | undefined, stampedAt?: number, source?: RecordSource): void {
+  add(logType: string, record: LogRecord | undefined, stampedAt?: number, source?: RecordSource, entries = 1): void {
     let stats = logType === this.#lastType ? this.#lastStats : this.#types.get(logType);
     if (!stats) stats = this.#types.size < MAX_TYPES ? this.#newType(logType) : this.#otherType(logType);
     this.#lastType = logType;
@@ -51,7 +53,7 @@ export class SummaryCollector {
     const time = record?.time ?? stampedAt;
     const level = record?.level;
     const rank = level === undefined ? Infinity : levelRank(level);
-    stats.count(record !== undefined, time, level, rank);
+    stats.count(entries, record !== undefined, time, level, rank);
     if (time !== undefined && !Number.isNaN(time)) this.#activity.add(time, stats.index, rank);
     if (!record) return;
     (stats.section ??= this.#sectionOf(stats)).add(record, time, level, rank, source);

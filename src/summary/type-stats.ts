@@ -33,9 +33,13 @@ export class TypeStats {
     this.problemsFirst = problemsFirst;
   }
 
-  /** One entry: parsed or not, its time where known (NaN: none), its level and that level's rank. */
-  count(parsed: boolean, time: number | undefined, level: Level | undefined, rank: number): void {
-    this.entries++;
+  /**
+   * One record, read from `entries` entries (more than one: a record over several lines): parsed
+   * or not, its time where known (NaN: none), its level and that level's rank. Its errors and
+   * warnings count once.
+   */
+  count(entries: number, parsed: boolean, time: number | undefined, level: Level | undefined, rank: number): void {
+    this.entries += entries;
     if (!parsed) this.unparsed++;
     if (time !== undefined && !Number.isNaN(time)) {
       if (time < this.first) this.first = time;

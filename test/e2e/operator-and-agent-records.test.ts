@@ -137,14 +137,18 @@ test("an agent's record over two lines: pretty shows one record, raw and json th
   t.deepEqual(lines(runFilter(['-o', 'json'], AGENT).stdout), entries);
 });
 
-test("summary counts an agent's record over two lines once, by its first line's words", (t) => {
+test("summary counts an agent's record over two lines once, by its first line's words; its type's row counts its entries, as the filter's --summary and grep -c do", (t) => {
   const summary = JSON.parse(runFilter(['summary', '--json'], AGENT).stdout) as {
     lines: { entries: number };
     types: { logType: string; entries: number; errors: number; unparsed: number }[];
     problems: { logType: string; messages: { message: string; count: number }[] }[];
   };
   t.is(summary.lines.entries, 4);
-  t.like(summary.types.find((type) => type.logType === 'automation-agent-verbose'), { entries: 2, errors: 1, unparsed: 0 });
+  // Three entries of the type (one record of two lines): the row said 2 where `logtype --summary`
+  // said 3 for the same input, and the rows did not add up to the entries read.
+  t.like(summary.types.find((type) => type.logType === 'automation-agent-verbose'), { entries: 3, errors: 1, unparsed: 0 });
+  t.is(summary.types.reduce((sum, type) => sum + type.entries, 0), summary.lines.entries);
+  t.regex(runFilter(['--summary', '-o', 'raw'], AGENT).stderr, /^ {2}automation-agent-verbose +3$/m);
   t.deepEqual(summary.problems[0]?.messages.map((m) => [m.message, m.count]), [['Error validating syntax of cluster config : clusterConfig failed to validate:', 1]]);
 });
 
