@@ -222,10 +222,10 @@ export class EntrySelector implements EntryHandler {
         joiner.hold(entry, record);
         return;
       }
-      joiner.release();
+      joiner.releaseFor(entry);
       return this.#deliver(entry, record, undefined, true);
     }
-    joiner.release();
+    joiner.releaseFor(entry);
     this.#deliver(entry, undefined, undefined, false);
   }
 

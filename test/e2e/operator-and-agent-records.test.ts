@@ -160,12 +160,14 @@ test('a line without a head continues the record before it from the same pod and
     `[pod/db-1/agent] ${entryLine('automation-agent-verbose', '[2026-11-22T10:00:01.000+0000] [.info] [b.go:1] verbose')}`,
     `[pod/db-1/agent] ${entryLine('automation-agent', "not the verbose log's")}`,
   ].join('\n') + '\n';
+  // db-0's record may go on after db-1's lines (kubectl interleaves pods): it is held while they
+  // pass, and leaves whole at the end.
   t.deepEqual(lines(runFilter(PRETTY, pods).stdout), [
-    'pod/db-0/agent agent         2026-11-22 10:00:00.000Z ERROR a.go:1 failed:',
-    '              the reason',
     'pod/db-1/agent agent         a line of db-1',
     'pod/db-1/agent agent-verbose 2026-11-22 10:00:01.000Z INFO  b.go:1 verbose',
     "pod/db-1/agent agent         not the verbose log's",
+    'pod/db-0/agent agent         2026-11-22 10:00:00.000Z ERROR a.go:1 failed:',
+    '              the reason',
   ]);
 });
 

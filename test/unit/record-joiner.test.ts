@@ -8,6 +8,7 @@ import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
 import { KERNEL_INPUT_BYTES } from '../../src/kernels/json-kernels.js';
+import { BOUND_CHECK_LINES, MAX_INTERLEAVED_LINES } from '../../src/select/record-joiner.js';
 import { readRecords } from '../_helpers/read-records.js';
 import { REAL_DATA, REPO, tempDir } from '../_helpers/sidecar-process.js';
 
@@ -121,4 +122,42 @@ test('a record held for at most so many lines; then the rest stand on their own'
   const records = (await readRecords(fileOf(`${text}\n`), 'automation-agent')).records;
   t.is(records[0]?.lines, 1000);
   t.is(records.length, 1 + 201);
+});
+
+/**
+ * `kubectl logs -l app=db --prefix --timestamps` of three database pods whose agents failed at
+ * once: each pod's record over two lines (agent-issue-threads.log, lines 11-12, the same
+ * failure in each pod) came with another pod's lines between its first line and the rest.
+ */
+test('records of several pods interleaved by kubectl: each pod continues its own record', async (t) => {
+  const real = fs.readFileSync(path.join(REAL_DATA, 'agent-issue-threads.log'), 'utf8').split('\n');
+  const [head, rest] = [real[10]!, real[11]!];
+  const line = (pod: string, contents: string, ns: number) =>
+    `[pod/${pod}/mongodb-enterprise-database] 2020-12-04T16:39:07.${String(ns).padStart(9, '0')}Z ${JSON.stringify({ logType: 'automation-agent-verbose', contents })}`;
+  const text = [line('db-0', head, 1), line('db-1', head, 2), line('db-2', head, 3), line('db-1', rest, 4), line('db-0', rest, 5), line('db-2', rest, 6), line('db-0', real[12]!, 7)].join('\n');
+  const { records, other } = await readRecords(fileOf(`${text}\n`));
+  t.deepEqual(other, []);
+  const failed = [2, 'error', 'Error validating syntax of cluster config : clusterConfig failed to validate:\n&{builds 0xc00013cdc0} : Invalid type. Expected: array, given: null'];
+  // db-0's record leaves when db-0's next line comes; then, at the end, what is held, in the order it began.
+  t.deepEqual(
+    records.map((r) => [r.lines, r.record?.level, r.record?.message]),
+    [failed, failed, failed, [1, 'info', records[3]?.record?.message]],
+  );
+  t.deepEqual(records.map((r) => r.contents), [`${head}\n${rest}`, `${head}\n${rest}`, `${head}\n${rest}`, real[12]]);
+});
+
+test("a pod's record held while other pods' lines go by is delivered after so many of them; its late line then stands alone", async (t) => {
+  const line = (pod: string, contents: string) => `[pod/${pod}/agent] ${JSON.stringify({ logType: 'automation-agent', contents })}`;
+  const count = MAX_INTERLEAVED_LINES + BOUND_CHECK_LINES;
+  const busy = Array.from({ length: count }, (_, i) => line('db-1', `[2026-11-22T10:00:01.000+0000] [.info] [b.go:1] busy ${i}`));
+  const text = [line('db-0', '[2026-11-22T10:00:00.000+0000] [.error] [a.go:1] failed:'), ...busy, line('db-0', 'too late'), line('db-1', 'the last busy line goes on')].join('\n');
+  const records = (await readRecords(fileOf(`${text}\n`))).records;
+  // Delivered once the busy pod's lines passed the bound (looked at every BOUND_CHECK_LINES lines), not at the end.
+  const failed = records.findIndex((r) => r.record?.message === 'failed:');
+  t.true(failed >= MAX_INTERLEAVED_LINES && failed < count, String(failed));
+  t.is(records.length, count + 2);
+  t.deepEqual(records.slice(-2).map((r) => [r.lines, r.contents]), [
+    [1, 'too late'],
+    [2, `[2026-11-22T10:00:01.000+0000] [.info] [b.go:1] busy ${count - 1}\nthe last busy line goes on`],
+  ]);
 });
