@@ -16,7 +16,7 @@ import { LINE_RECOGNIZING_FORMATS, OBJECT_RECOGNIZING_FORMATS, logFormat } from 
 import { jsonObjectAt } from '../parse/json-members.js';
 import { matchesAt } from '../parse/match-bytes.js';
 import { EntryLine } from './entry-line.js';
-import { inputLines } from './input-lines.js';
+import { inputLines, type InputLines } from './input-lines.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
 
 export interface EntryHandler {
@@ -88,17 +88,17 @@ function isClosingQuote(bytes: Buffer, at: number, floor: number): boolean {
 export class EntryReader {
   readonly #handler: EntryHandler;
   readonly #splitter: LineSplitter;
+  readonly #lines: InputLines;
   readonly #types = new EntryTypes();
 
   constructor(handler: EntryHandler) {
     this.#handler = handler;
-    this.#splitter = new LineSplitter(
+    this.#lines = inputLines(
+      (bytes, start, end) => this.#line(bytes, start, end),
+      (bytes, start, end) => handler.other(bytes, start, end),
       MAX_INPUT_LINE_BYTES,
-      inputLines(
-        (bytes, start, end) => this.#line(bytes, start, end),
-        (bytes, start, end) => handler.other(bytes, start, end),
-      ),
     );
+    this.#splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, this.#lines);
   }
 
   push(chunk: Buffer): void {
@@ -108,6 +108,7 @@ export class EntryReader {
   /** The end of the input: a last line without newline is read too. */
   end(): void {
     this.#splitter.flush();
+    this.#lines.end();
   }
 
   #line(bytes: Buffer, lineStart: number, lineEnd: number): void {

@@ -6,6 +6,7 @@
  * too: that piece ends at a newline but is only the tail of a line, never a line of its own.
  */
 import type { LineSink } from '../follow/split-lines.js';
+import { criPiece } from './cri-line.js';
 
 export type InputLine = (bytes: Buffer, start: number, end: number) => void;
 
@@ -14,12 +15,31 @@ export function startsWithByteOrderMark(bytes: Buffer, start: number, end: numbe
   return end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf;
 }
 
-/** A sink for one input's splitter: whole lines to `line`, pieces of overlong lines to `other`. */
-export function inputLines(line: InputLine, other: InputLine): LineSink {
+/**
+ * A sink for one input's splitter: whole lines to `line`, pieces of overlong lines to `other`.
+ * A line the container runtime cut in pieces (a CRI log file's `P` lines, cri-line.ts) is given
+ * whole: its first piece's head, then every piece's text, up to the `F` piece that ends it
+ * (the pieces are copied, as they span chunks); past `maxBytes` what is held goes to `other`.
+ */
+export interface InputLines extends LineSink {
+  /** The input ended: a CRI line whose last piece never came is given as it is. */
+  readonly end: () => void;
+}
+
+export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinity): InputLines {
   let first = true;
   /** The last piece given was partial: the next one is still the same overlong line. */
   let inLongLine = false;
-  return (bytes, start, end, partial) => {
+  /** A CRI line's pieces so far, with the first one's head. */
+  let pieces: Buffer[] | undefined;
+  let piecesLength = 0;
+  const endPieces = (to: InputLine): void => {
+    const joined = Buffer.concat(pieces!, piecesLength);
+    pieces = undefined;
+    piecesLength = 0;
+    to(joined, 0, joined.length);
+  };
+  const sink: LineSink = (bytes, start, end, partial) => {
     let from = start;
     if (first) {
       first = false;
@@ -27,7 +47,22 @@ export function inputLines(line: InputLine, other: InputLine): LineSink {
     }
     if (partial || inLongLine) {
       inLongLine = partial;
+      if (pieces) endPieces(other);
       other(bytes, from, end);
-    } else line(bytes, from, end);
+      return;
+    }
+    const cri = criPiece(bytes, from, end);
+    if (!cri) {
+      if (pieces) endPieces(other);
+      line(bytes, from, end);
+      return;
+    }
+    if (!pieces && !cri.partial) return line(bytes, from, end);
+    const piece = Buffer.from(bytes.subarray(pieces ? cri.textStart : from, end));
+    (pieces ??= []).push(piece);
+    piecesLength += piece.length;
+    if (!cri.partial) endPieces(line);
+    else if (piecesLength > maxBytes) endPieces(other);
   };
+  return Object.assign(sink, { end: () => (pieces ? endPieces(line) : undefined) });
 }

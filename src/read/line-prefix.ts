@@ -6,6 +6,8 @@
  * default, in any `--timezone`), or `--timestamps=short`'s `MM-DD hh:mm:ss`, which has no year
  * and no zone and so is kept as text only. Works on the head of a line only.
  */
+import { CRI_HEAD } from './cri-line.js';
+
 export interface LinePrefix {
   /** Length of the prefix in the line's head (UTF-16 units = bytes: prefixes are ASCII). */
   readonly length: number;
@@ -34,6 +36,8 @@ export const PREFIX_HEAD_BYTES = 400;
  */
 export function parseLinePrefix(head: string): LinePrefix | undefined {
   if (head.startsWith('{')) return { length: 0, text: '' };
+  const cri = criPrefix(head);
+  if (cri) return head[cri.length] === '{' ? cri : undefined;
   const kubectl = KUBECTL.exec(head);
   if (kubectl && kubectl[0].length > 0 && head[kubectl[0].length] === '{') {
     return {
@@ -53,6 +57,18 @@ function sternPrefix(head: string): LinePrefix | undefined {
   return sternWords(head.slice(0, brace).split(' '), head.slice(0, brace + 1));
 }
 
+/**
+ * A CRI log file's head (cri-line.ts): its time is the line's stamp, as kubectl's; the file is
+ * one container's, so its lines have no source of their own (stdout and stderr are one stream,
+ * as kubectl shows them). A piece's tag is no part of what is kept: pieces are joined before.
+ */
+function criPrefix(head: string): LinePrefix | undefined {
+  const first = head.charCodeAt(0);
+  if (first < 0x30 || first > 0x39) return undefined;
+  const cri = CRI_HEAD.exec(head);
+  return cri ? { length: cri[0].length, text: cri[0], time: cri[1]! } : undefined;
+}
+
 /** stern's prefix `text` made of `words`: NAMESPACE? POD CONTAINER and its time, if any; else undefined. */
 function sternWords(words: string[], text: string): LinePrefix | undefined {
   let time: string | undefined;
@@ -69,6 +85,8 @@ function sternWords(words: string[], text: string): LinePrefix | undefined {
  * any line's first two. Undefined when there is none.
  */
 export function parseTextPrefix(head: string): LinePrefix | undefined {
+  const cri = criPrefix(head);
+  if (cri) return cri;
   const kubectl = KUBECTL.exec(head);
   if (!kubectl || kubectl[0].length === 0 || (kubectl[1] !== undefined && !kubectl[1].startsWith('pod/'))) return undefined;
   return {

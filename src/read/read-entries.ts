@@ -103,12 +103,17 @@ async function pausedFor(next: Promise<unknown>, ms: number): Promise<boolean> {
 /** `--as TYPE`: every raw line is the contents of an entry of that type. */
 function rawLineReader(logType: string, handler: EntryHandler): LineReader {
   const format = logFormat(logType);
-  const splitter = new LineSplitter(
+  const lines = inputLines(
+    (bytes, start, end) => handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end)),
+    (bytes, start, end) => handler.other(bytes, start, end),
     MAX_INPUT_LINE_BYTES,
-    inputLines(
-      (bytes, start, end) => handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end)),
-      (bytes, start, end) => handler.other(bytes, start, end),
-    ),
   );
-  return { push: (chunk) => splitter.push(chunk), end: () => splitter.flush() };
+  const splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, lines);
+  return {
+    push: (chunk) => splitter.push(chunk),
+    end: () => {
+      splitter.flush();
+      lines.end();
+    },
+  };
 }

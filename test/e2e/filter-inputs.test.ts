@@ -69,3 +69,34 @@ test('a file name or a value with control characters in it reaches stderr escape
   t.true(runs[2]!.stderr.includes('not "\\x9b2J"'));
   for (const run of runs) t.notRegex(run.stderr, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
 });
+
+/**
+ * A container runtime's log file read on the node (/var/log/pods/…/0.log): every line behind the
+ * runtime's `<time> <stream> <F|P> ` head, a long line cut in P pieces. Its head was read as
+ * stern's three words (the time as a namespace), so every line was a source of its own, and a
+ * line in pieces was dropped from raw output without a word.
+ */
+test("a CRI log file: the runtime's head taken off, a line cut in pieces read whole, an agent's record over two lines joined", (t) => {
+  const stamp = (i: number) => `2026-11-22T09:58:00.${String(i).padStart(9, '0')}Z`;
+  const agent = fs.readFileSync(path.join(REAL_DATA, 'agent-issue-threads.log'), 'utf8').split('\n').slice(10, 12);
+  const entry = ENTRIES[0]!;
+  const lines = [
+    `${stamp(1)} stdout F ${ENTRIES[1]}`,
+    `${stamp(2)} stdout P ${entry.slice(0, 40)}`,
+    `${stamp(3)} stdout P ${entry.slice(40, 90)}`,
+    `${stamp(4)} stdout F ${entry.slice(90)}`,
+    ...agent.map((line, i) => `${stamp(5 + i)} stderr F ${line}`),
+    `${stamp(7)} stdout F ${ENTRIES[2]}`,
+  ];
+  const input = lines.join('\n') + '\n';
+  const raw = runFilter(['-o', 'raw', '--keep-other'], input);
+  t.is(raw.status, 0, raw.stderr);
+  t.deepEqual(raw.stdout.split('\n').slice(0, -1), [CONTENTS[1], CONTENTS[0], ...agent, CONTENTS[2]]);
+  const pretty = runFilter(['-o', 'pretty', '--color', 'never', '--utc'], input).stdout.split('\n').slice(0, -1);
+  t.is(pretty.length, 5, pretty.join('\n'));
+  t.false(pretty.some((line) => / std(?:out|err) [FP] /.test(line)), pretty.join('\n'));
+  t.regex(pretty[2]!, /^agent-stdout +2020-12-04 16:39:07\.259Z ERROR /);
+  t.is(pretty[3]!.trim(), agent[1]!);
+  const summary = JSON.parse(runFilter(['summary', '--json'], input).stdout) as { lines: { entries: number; selected: number; notEntries: number } };
+  t.deepEqual(summary.lines, { entries: 5, selected: 5, notEntries: 0 });
+});

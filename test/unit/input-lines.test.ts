@@ -2,6 +2,7 @@ import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LineSplitter } from '../../src/follow/split-lines.js';
+import { criPiece } from '../../src/read/cri-line.js';
 import { inputLines, startsWithByteOrderMark } from '../../src/read/input-lines.js';
 import { REAL_DATA } from '../_helpers/sidecar-process.js';
 
@@ -14,15 +15,14 @@ type Got = { line: string } | { other: string };
 /** The input through a splitter of `max` bytes a line, in chunks of 5 bytes. */
 function split(input: Buffer, max: number): Got[] {
   const got: Got[] = [];
-  const splitter = new LineSplitter(
-    max,
-    inputLines(
-      (bytes, start, end) => got.push({ line: bytes.toString('utf8', start, end) }),
-      (bytes, start, end) => got.push({ other: bytes.toString('utf8', start, end) }),
-    ),
+  const lines = inputLines(
+    (bytes, start, end) => got.push({ line: bytes.toString('utf8', start, end) }),
+    (bytes, start, end) => got.push({ other: bytes.toString('utf8', start, end) }),
   );
+  const splitter = new LineSplitter(max, lines);
   for (let at = 0; at < input.length; at += 5) splitter.push(input.subarray(at, at + 5));
   splitter.flush();
+  lines.end();
   return got;
 }
 
@@ -54,4 +54,33 @@ test('startsWithByteOrderMark: the three bytes of U+FEFF at the start, nothing e
     [Buffer.from(AGENT[0]!), false],
   ];
   for (const [bytes, expected] of cases) t.is(startsWithByteOrderMark(bytes, 0, bytes.length), expected, bytes.toString('hex'));
+});
+
+/** A CRI log file's line: the runtime's time, the stream, F (a line's last piece) or P (a piece of a longer one). */
+const cri = (tag: 'F' | 'P', text: string, stream = 'stdout') => `2026-11-22T09:58:00.024117905Z ${stream} ${tag} ${text}`;
+
+test('criPiece: the CRI head, in every shape the runtime writes; anything else has none', (t) => {
+  const cases: [line: string, expected: { text: string; partial: boolean } | undefined][] = [
+    [cri('F', AGENT[0]!), { text: AGENT[0]!, partial: false }],
+    [cri('P', '{"logType":"mongodb","con', 'stderr'), { text: '{"logType":"mongodb","con', partial: true }],
+    ['2026-11-22T09:58:00Z stdout F ', { text: '', partial: false }],
+    ['2026-11-22T10:58:00.1+01:00 stderr F x', { text: 'x', partial: false }],
+    ['2026-11-22T09:58:00.024117905Z {"logType":"mongodb","contents":""}', undefined],
+    ['2026-11-22T09:58:00.024117905Z stdin F x', undefined],
+    ['2026-11-22T09:58:00.024117905Z stdout X x', undefined],
+    ['2020-09-13T08:33:14.361Z\tINFO\toperator/x.go:61\tReconcile', undefined],
+    [AGENT[0]!, undefined],
+  ];
+  for (const [line, expected] of cases) {
+    const bytes = Buffer.from(line);
+    const piece = criPiece(bytes, 0, bytes.length);
+    t.deepEqual(piece && { text: bytes.toString('utf8', piece.textStart), partial: piece.partial }, expected, line);
+  }
+});
+
+test("a CRI line the runtime cut in pieces (P … F) is one line: the first piece's head, every piece's text; others pass as they are", (t) => {
+  const line = AGENT[1]!;
+  const pieces = [line.slice(0, 10), line.slice(10, 40), line.slice(40)];
+  const input = [cri('F', AGENT[0]!), cri('P', pieces[0]!), cri('P', pieces[1]!), cri('F', pieces[2]!), cri('F', AGENT[2]!), cri('P', 'cut at the end')].join('\n') + '\n';
+  t.deepEqual(split(Buffer.from(input), 1 << 20), [{ line: cri('F', AGENT[0]!) }, { line: cri('P', line) }, { line: cri('F', AGENT[2]!) }, { line: cri('P', 'cut at the end') }]);
 });

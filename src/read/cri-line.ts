@@ -1,0 +1,33 @@
+/**
+ * The container runtime's own log files (CRI: containerd, CRI-O), which `kubectl logs` reads
+ * and an engineer on a node reads directly (`/var/log/pods/<ns>_<pod>_<uid>/<container>/0.log`,
+ * `/var/log/containers/*.log`): every line is `<RFC 3339 time> <stdout|stderr> <F|P> <text>`,
+ * `F` for a line's last (or only) piece, `P` for a piece the runtime cut from a longer line
+ * (16 KiB in containerd), the rest following on the next lines of the file.
+ */
+import { EntryLine } from './entry-line.js';
+
+/** The CRI head: its time, the stream, the tag, and the space after each. */
+export const CRI_HEAD = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) (?:stdout|stderr) ([FP]) /;
+
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const SPACE = 0x20;
+/** Longest CRI head: a time with nanoseconds and an offset, the stream, the tag. */
+const MAX_HEAD_BYTES = 48;
+
+/**
+ * Where the text of a CRI line in bytes[start, end) starts, and whether it is a partial piece;
+ * undefined when the line has no CRI head. Looks at a line starting with a digit only, so
+ * entries and other logs' lines cost one byte's test.
+ */
+export function criPiece(bytes: Buffer, start: number, end: number): { readonly textStart: number; readonly partial: boolean } | undefined {
+  const first = bytes[start]!;
+  if (end - start < 22 || first < DIGIT_0 || first > DIGIT_9) return undefined;
+  const space = bytes.indexOf(SPACE, start);
+  if (space === -1 || space - start > MAX_HEAD_BYTES - 10 || space + 10 > end) return undefined;
+  const head = bytes.toString('latin1', start, space + 10);
+  const match = CRI_HEAD.exec(head);
+  if (!match) return undefined;
+  return { textStart: start + match[0].length, partial: match[2] === 'P' };
+}
