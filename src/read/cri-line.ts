@@ -26,6 +26,8 @@ export function criPiece(bytes: Buffer, start: number, end: number): { readonly 
   if (end - start < 22 || first < DIGIT_0 || first > DIGIT_9) return undefined;
   const space = bytes.indexOf(SPACE, start);
   if (space === -1 || space - start > MAX_HEAD_BYTES - 10 || space + 10 > end) return undefined;
+  // `std` after the time: kubectl's --timestamps lines start with a time too, and are not looked at further.
+  if (bytes[space + 1] !== 0x73 || bytes[space + 2] !== 0x74 || bytes[space + 3] !== 0x64) return undefined;
   const head = bytes.toString('latin1', start, space + 10);
   const match = CRI_HEAD.exec(head);
   if (!match) return undefined;
