@@ -18,6 +18,7 @@ import { matchesAt } from '../parse/match-bytes.js';
 import { EntryLine } from './entry-line.js';
 import { inputLines, type InputLines } from './input-lines.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
+import { entryFields, shippedLine } from './shipper-record.js';
 
 export interface EntryHandler {
   /** False for a type that is only counted: its entries are then never built. */
@@ -182,12 +183,32 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
   if (typeof value !== 'object' || value === null) return undefined;
   const object = value as Record<string, unknown>;
   const { logType, contents, partial } = object;
+  const shipped = glued ? undefined : shippedLine(object);
+  if (shipped !== undefined) {
+    // A shipper's record (shipper-record.ts): the entry it wraps; else, where it names no type
+    // of its own, the log line it wraps, read as that log's.
+    // The line is not the entry's JSON (start = end): output that writes entries makes them anew.
+    const entry = entryFields(shipped);
+    if (entry) return new EntryLine(entry.logType, logFormat(entry.logType), entry.partial, prefix, bytes, lineStart, end, end, -1, -1, entry.contents);
+    const format = typeof logType === 'string' ? undefined : shippedLineFormat(shipped);
+    if (format) return new EntryLine(format.name, format, false, prefix, bytes, lineStart, end, end, -1, -1, shipped);
+  }
   if (typeof logType !== 'string' || glued) {
     // A log read as it is (the operator's, piped in): its lines are entries of their own type.
     const format = OBJECT_RECOGNIZING_FORMATS.find((candidate) => candidate.recognizesObject!(object));
     return format && new EntryLine(format.name, format, false, prefix, bytes, lineStart, start, end, -1, -1, text, start, end, true);
   }
   return new EntryLine(logType, logFormat(logType), partial === true, prefix, bytes, lineStart, start, end, -1, -1, typeof contents === 'string' ? contents : text);
+}
+
+/** The format that recognises a log's line a shipper wrapped: a JSON object of its own (the server's, the operator's), or text. */
+function shippedLineFormat(line: string): LogFormat | undefined {
+  if (line.startsWith('{')) {
+    const object = jsonObjectAt(line, 0)?.object;
+    const format = object && OBJECT_RECOGNIZING_FORMATS.find((candidate) => candidate.recognizesObject!(object));
+    if (format) return format;
+  }
+  return lineFormat(line);
 }
 
 /** The format that recognises a line of text, or undefined. */

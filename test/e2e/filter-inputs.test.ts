@@ -1,6 +1,7 @@
 /**
  * Inputs as an engineer in an incident brings them to the filter: a file saved with a byte
- * order mark, a line longer than the filter holds, a shipper's wrapping of the entries, and
+ * order mark, a line longer than the filter holds, a shipper's record of each entry, a file
+ * saved as UTF-16, and
  * names typed or globbed with control characters in them. Each test spawns the real command on
  * real lines (test/fixtures/real/).
  */
@@ -18,6 +19,7 @@ const ENTRIES = KUBECTL_LOGS.split('\n').filter(Boolean);
 /** Each entry's contents as jq -r .contents writes them. */
 const CONTENTS = ENTRIES.map((line) => (JSON.parse(line) as { contents: string }).contents);
 const SERVER_TEXT = fs.readFileSync(path.join(REAL_DATA, 'mongod-4.2-text.log'));
+const lines = (text: string): string[] => text.split('\n').filter(Boolean);
 
 test('a file saved with a UTF-8 byte order mark: its first entry is read as an entry, not dropped as another line', (t) => {
   const prefixed = ENTRIES.map((line, i) => `[pod/my-replica-set-0/mongodb-enterprise-database] 2019-09-10T04:07:5${i}.000000000Z ${line}\n`).join('');
@@ -46,18 +48,43 @@ test('--as with a line longer than the filter holds: the line is another line, w
   t.is(run.status, 0);
 });
 
-test('input with lines but not one entry (a shipper\'s {"log": …} wrapping): one line on stderr says so, where the output drops them', (t) => {
-  // Docker's json-file log driver and Fluent Bit's tail of it keep the entry as a string.
-  const wrapped = ENTRIES.map((line) => JSON.stringify({ log: `${line}\n`, stream: 'stdout', time: '2019-09-10T04:07:51.398Z' })).join('\n') + '\n';
-  const notice = 'logtype: no entry in the 6 lines read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them)\n';
-  const raw = runFilter([], wrapped);
+test("a shipper's record of an entry, as a store gives it back (Docker's and Fluent Bit's log, logcli's jsonl line, Vector's message): read as the entry it wraps", (t) => {
+  const shapes: [string, (line: string) => unknown][] = [
+    // Docker's json-file log driver, and Fluent Bit's tail of the container logs.
+    ['docker', (line) => ({ log: `${line}\n`, stream: 'stdout', time: '2019-09-10T04:07:51.398Z' })],
+    // sidecar/fluent-bit.yaml's records, exported from Elasticsearch: the logType its parser adds beside the entry.
+    ['fluent-bit', (line) => ({ log: line, logType: (JSON.parse(line) as { logType: string }).logType, kubernetes: { pod_name: 'my-replica-set-0' } })],
+    ['logcli jsonl', (line) => ({ labels: { job: 'logtype', pod: 'my-replica-set-0' }, line, timestamp: '2019-09-10T04:07:51.398Z' })],
+    ['vector', (line) => ({ message: line, kubernetes: { pod_name: 'my-replica-set-0' } })],
+  ];
+  for (const [name, wrap] of shapes) {
+    const wrapped = ENTRIES.map((line) => JSON.stringify(wrap(line))).join('\n') + '\n';
+    const run = runFilter(['--summary'], wrapped);
+    t.is(run.stdout, CONTENTS.join('\n') + '\n', name);
+    t.regex(run.stderr, /^logtype: 6 entries read, 6 written, 0 other lines\n/, name);
+    t.deepEqual(lines(runFilter(['-o', 'entry'], wrapped).stdout), ENTRIES, name);
+  }
+  // A log's own line a shipper wrapped (a container without the sidecar) is read as that log's.
+  const server = SERVER_TEXT.toString('utf8').split('\n').filter(Boolean);
+  const docker = server.map((line) => JSON.stringify({ log: `${line}\n`, stream: 'stdout' })).join('\n') + '\n';
+  const run = runFilter(['--summary'], docker);
+  t.is(run.stdout, server.join('\n') + '\n');
+  t.regex(run.stderr, new RegExp(`^logtype: ${server.length} entries read, ${server.length} written, 0 other lines\n {2}mongodb +${server.length}\n`));
+});
+
+test('input with lines but not one entry (a file saved as UTF-16, as PowerShell saves it): one line on stderr says so, where the output drops them', (t) => {
+  const utf16 = Buffer.from(KUBECTL_LOGS, 'utf16le');
+  // Its last newline is followed by the byte that completes it: a line of its own.
+  const lineCount = utf16.toString('latin1').split('\n').filter((line) => line !== '').length;
+  const notice = `logtype: no entry in the ${lineCount} lines read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them)\n`;
+  const raw = runFilter([], utf16);
   t.deepEqual([raw.stdout, raw.stderr, raw.status], ['', notice, 0]);
-  const quiet = runFilter(['-q', '-l', 'error'], wrapped);
+  const quiet = runFilter(['-q', '-l', 'error'], utf16);
   t.deepEqual([quiet.stdout, quiet.stderr, quiet.status], ['', notice, 1]);
   // Where the lines are written or shown, or some were entries: no word.
-  t.is(runFilter(['--keep-other'], wrapped).stderr, '');
-  t.is(runFilter(['-o', 'pretty', '--color', 'never'], wrapped).stderr, '');
-  t.is(runFilter(['-t', 'mongodb'], KUBECTL_LOGS + wrapped).stderr, '');
+  t.is(runFilter(['--keep-other'], utf16).stderr, '');
+  t.is(runFilter(['-o', 'pretty', '--color', 'never'], utf16).stderr, '');
+  t.is(runFilter(['-t', 'mongodb'], Buffer.concat([Buffer.from(KUBECTL_LOGS), utf16])).stderr, '');
 });
 
 test('a file name or a value with control characters in it reaches stderr escaped, as log contents reach a terminal', (t) => {

@@ -1,0 +1,40 @@
+/**
+ * A line a log shipper or store wrapped in a record of its own, as it comes back out of it:
+ * Docker's json-file log and Fluent Bit's records (`{"log":"<line>\n","stream":…}`, with the
+ * fields its filters added: our fluent-bit.yaml adds `logType` beside `log`), logcli's
+ * `--output jsonl` (`{"labels":{…},"line":"<line>","timestamp":…}`), Vector's (`message`).
+ * Exported from Elasticsearch or Loki, our own pipeline's records have this shape.
+ */
+
+/** The keys shippers keep the line under, in the order looked at. */
+const LINE_KEYS = ['log', 'line', 'message'] as const;
+
+/**
+ * The line a shipper's record wraps (its runtime's trailing newline taken off), or undefined
+ * when the object is no such record: it has `contents` (an entry), or none of the line keys
+ * holds a string.
+ */
+export function shippedLine(object: Record<string, unknown>): string | undefined {
+  if (typeof object['contents'] === 'string') return undefined;
+  for (const key of LINE_KEYS) {
+    const value = object[key];
+    if (typeof value !== 'string') continue;
+    return value.endsWith('\r\n') ? value.slice(0, -2) : value.endsWith('\n') ? value.slice(0, -1) : value;
+  }
+  return undefined;
+}
+
+/** An entry's fields, when `line` is an entry line (`{"logType":…,"contents":…}`). */
+export function entryFields(line: string): { readonly logType: string; readonly contents: string; readonly partial: boolean } | undefined {
+  if (!line.startsWith('{')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { logType, contents, partial } = value as Record<string, unknown>;
+  if (typeof logType !== 'string' || typeof contents !== 'string') return undefined;
+  return { logType, contents, partial: partial === true };
+}
