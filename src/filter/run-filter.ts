@@ -215,9 +215,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
 /**
  * Input that held lines but not one entry, whose lines the output mode drops (raw, json and
  * entry without --keep-other; -q): said on stderr, or the empty output and its exit status
- * would read as "nothing matched" when nothing was read at all. That is what a shipper's
- * wrapping gives (Docker's `{"log": "<entry>\n"}`, logcli's `--output jsonl`), or a file in
- * another encoding; pretty output shows the lines, so it needs no word.
+ * would read as "nothing matched" when nothing was read at all. That is what a file in another
+ * encoding gives (UTF-16, as PowerShell saves it), or a wrapping no reader knows (the shippers'
+ * own are read: shipper-record.ts); pretty output shows the lines, so it needs no word.
  */
 export function noEntryNotice(options: Pick<FilterOptions, 'output' | 'keepOther' | 'quiet' | 'strict'>, counts: Pick<SelectionCounts, 'entries' | 'other'>): string | undefined {
   // --strict says it in its own words.
