@@ -24,7 +24,7 @@ const EXAMPLE_CHARS = 400;
 const MAX_REMEMBERED_TYPES = 1024;
 
 export class ProblemFinder {
-  readonly #problems: readonly { readonly problem: KnownProblem; readonly typeTest?: ((logType: string | undefined) => boolean) | undefined }[];
+  readonly #problems: readonly { readonly problem: KnownProblem; readonly typeTest: (logType: string | undefined) => boolean }[];
   readonly #found = new Map<string, ProblemFinding>();
   /** The problems looked for in a type's lines, decided once a type (a stream holds a handful). */
   readonly #byType = new Map<string | undefined, readonly KnownProblem[]>();
@@ -34,7 +34,10 @@ export class ProblemFinder {
   constructor(problems: readonly KnownProblem[] = KNOWN_PROBLEMS) {
     this.#problems = problems.map((problem) => {
       const globs = problem.types?.map((glob) => globToRegExp(glob));
-      return { problem, typeTest: globs && ((logType) => logType !== undefined && globs.some((re) => re.test(logType))) };
+      const except = problem.exceptTypes?.map((glob) => globToRegExp(glob)) ?? [];
+      const typeTest = (logType: string | undefined): boolean =>
+        (globs === undefined || (logType !== undefined && globs.some((re) => re.test(logType)))) && (logType === undefined || !except.some((re) => re.test(logType)));
+      return { problem, typeTest };
     });
   }
 
@@ -42,7 +45,7 @@ export class ProblemFinder {
     if (logType === this.#lastType && this.#lastProblems) return this.#lastProblems;
     let problems = this.#byType.get(logType);
     if (!problems) {
-      problems = this.#problems.filter(({ typeTest }) => !typeTest || typeTest(logType)).map(({ problem }) => problem);
+      problems = this.#problems.filter(({ typeTest }) => typeTest(logType)).map(({ problem }) => problem);
       if (this.#byType.size < MAX_REMEMBERED_TYPES) this.#byType.set(logType, problems);
     }
     this.#lastType = logType;

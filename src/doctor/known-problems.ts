@@ -14,6 +14,8 @@ export interface KnownProblem {
   readonly where: string;
   /** Types whose lines are looked at (globs); none: every line, entries and other lines alike. */
   readonly types?: readonly string[];
+  /** Types whose lines are not looked at (globs): left to a problem of their own. */
+  readonly exceptTypes?: readonly string[];
   /**
    * Recognises the problem in a line's contents, as they came: where its message quotes a name,
    * the quote may be written `\"`, as a JSON line (the operator's zap lines, a status as JSON)
@@ -30,6 +32,8 @@ export interface KnownProblem {
 
 /** The agent's modules' logs and its launcher's. */
 const AGENT_TYPES = logTypesWrittenBy('agent');
+/** The server's log (the audit log names no disk). */
+const SERVER_TYPES = ['mongodb'];
 
 export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
   {
@@ -125,9 +129,21 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     id: 'agent-disk-full',
     title: "The agents' log disk is full",
     where: 'automation-agent-stderr',
+    // The server's own words are server-disk-full's: its data volume, not the agents' logs.
+    exceptTypes: SERVER_TYPES,
     matches: /no space left on device/i,
     meaning: 'The volume that holds the logs (and perhaps the data) has no space left; the agent cannot write its log, and the server may stop next.',
     remedy: 'Free or grow the volume (expand the PVC); lower the agents\' -maxLogFiles/-maxLogFileSize and the server\'s log retention.',
+  },
+  {
+    id: 'server-disk-full',
+    title: "The server's disk is full",
+    where: 'mongodb (the server log)',
+    types: SERVER_TYPES,
+    // WiredTiger's error 28 (ENOSPC), in its own words: `WiredTiger error`, `…: No space left on device`.
+    matches: /no space left on device/i,
+    meaning: 'The server could not write its data files or journal: WiredTiger stops the server on a failed write (a fatal assertion), and the member stays down until there is room.',
+    remedy: 'Grow the data volume (expand the PVC, where its storage class allows it) or free space on it, then let the member start again; a member that resyncs needs room for a full copy.',
   },
   {
     id: 'automatic-recovery',

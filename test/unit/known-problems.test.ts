@@ -74,6 +74,15 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
     matches: [fs.readFileSync(path.join(REAL_DATA, 'agent-stderr-disk-full.log'), 'utf8').split('\n')[0]!],
     misses: ['disk usage at 80%, space left: 20 GB'],
   },
+  'server-disk-full': {
+    type: 'mongodb',
+    matches: [
+      // WiredTiger's error in the 4.4+ shape (a real line's, with error 28 and its words for ENOSPC), and in the text shape before it.
+      '{"t":{"$date":"2022-04-27T09:13:09.292+00:00"},"s":"E",  "c":"STORAGE",  "id":22435,   "ctx":"WTCheckpointThread","msg":"WiredTiger error","attr":{"error":28,"message":"[1651050789:292831][1:0x7f169df86100], file:collection-2--8597162973160007227.wt, WT_SESSION.checkpoint: __posix_file_write, 579: /data/collection-2--8597162973160007227.wt: handle-write: pwrite: failed to write 8192 bytes at offset 140288000: No space left on device"}}',
+      '2016-05-21T22:31:48.042-0400 E STORAGE  [thread1] WiredTiger error (28) [1463884307:558146][277593:0x7faf94a62700], file:collection-2--8597162973160007227.wt, WT_SESSION.checkpoint: collection-2--8597162973160007227.wt write error: failed to write 8192 bytes at offset 140288000: No space left on device',
+    ],
+    misses: ['{"t":{"$date":"2022-04-27T09:13:09.292+00:00"},"s":"E",  "c":"STORAGE",  "id":22435,   "ctx":"initandlisten","msg":"WiredTiger error","attr":{"error":95,"message":"[1651050789:292831][1:0x7f169df86100], connection: __posix_std_fallocate, 58: /data/journal/WiredTigerTmplog.0000000001: fallocate:: Operation not supported"}}'],
+  },
   'automatic-recovery': {
     type: 'operator',
     matches: ['Applying automatic recovery: pushing the automation configuration, the resource has been Failed for longer than MDB_AUTOMATIC_RECOVERY_BACKOFF_TIME_S (1200s)'],
