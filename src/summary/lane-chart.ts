@@ -3,15 +3,24 @@
  * (time-charts.ts), each coloured by the state its log said it was in (STATE_COLORS), its
  * restarts (a dark triangle), elections (a violet bar) and errors (a red dot, the errors'
  * colour) marked on it, every segment and mark titled with what it was. The member's name is
- * written inside the plot above its lane, cut to fit, so no text leaves the chart at any width.
+ * written inside the plot in a row of its own above its lane, cut to fit, so no text leaves the
+ * chart and no mark covers a name at any width.
  */
 import { ERROR_COLOR, MARKER_COLORS, OTHER_STATE_COLOR, STATE_COLORS } from './chart-colors.js';
 import type { MemberSummary } from './summary.js';
 import { PLOT, escapeHtml, frame, xOf, type TimeAxis } from './time-charts.js';
 
-/** One lane's height in the SVG's units: its name's line and its bar. */
-const LANE_HEIGHT = 38;
-const BAR_TOP = 15;
+/**
+ * One lane's height in the SVG's units: its name's row, then its bar. The name's row holds
+ * nothing else: a mark reaches at most MARK_OVERHANG above the bar (a restart's triangle), and
+ * the bar starts that far below the name's box (12-unit text on its baseline at NAME_BASELINE,
+ * its descent to about 15, a few units clear), so no mark covers a name at any width (at 390 px the plot is at its
+ * least width, where the first marks of a lane sat under its name).
+ */
+const LANE_HEIGHT = 46;
+const NAME_BASELINE = 12;
+const MARK_OVERHANG = 6;
+const BAR_TOP = 19 + MARK_OVERHANG;
 const BAR_HEIGHT = 16;
 /** A member's name is cut here on the chart (its title has it whole). */
 const MAX_NAME_CHARS = 48;
@@ -49,7 +58,7 @@ export function laneChart(members: readonly MemberSummary[], axis: TimeAxis): st
   members.forEach((member, i) => {
     const top = PLOT.top + i * LANE_HEIGHT;
     const barY = top + BAR_TOP;
-    names += `<text class="lane-name" data-member="${escapeHtml(member.name)}" x="${PLOT.left + 4}" y="${top + 12}"><title>${escapeHtml(member.name)}</title>${escapeHtml(cutName(member.name))}</text>`;
+    names += `<text class="lane-name" data-member="${escapeHtml(member.name)}" x="${PLOT.left + 4}" y="${top + NAME_BASELINE}"><title>${escapeHtml(member.name)}</title>${escapeHtml(cutName(member.name))}</text>`;
     body += `<g class="lane" data-member="${escapeHtml(member.name)}">`;
     marks += `<g class="lane-events" data-member="${escapeHtml(member.name)}">`;
     for (const segment of member.lane) {
@@ -65,7 +74,7 @@ export function laneChart(members: readonly MemberSummary[], axis: TimeAxis): st
       const title = `<title>${escapeHtml(`${event.time} ${member.name}: ${event.label}`)}</title>`;
       const shape =
         event.kind === 'restart'
-          ? `<path d="M${(at - 5).toFixed(1)} ${barY - 6}h10l-5 8z" fill="${MARKER_COLORS.restart}"/>`
+          ? `<path d="M${(at - 5).toFixed(1)} ${barY - MARK_OVERHANG}h10l-5 8z" fill="${MARKER_COLORS.restart}"/>`
           : event.kind === 'election'
             ? `<rect x="${(at - 1.5).toFixed(1)}" y="${barY - 3}" width="3" height="${BAR_HEIGHT + 6}" fill="${MARKER_COLORS.election}"/>`
             : `<circle cx="${at.toFixed(1)}" cy="${barY + BAR_HEIGHT / 2}" r="3.5" fill="${ERROR_COLOR}" stroke="#fff" stroke-width="1"/>`;

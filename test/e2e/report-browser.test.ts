@@ -192,7 +192,7 @@ testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outli
   t.true(fs.statSync(path.join(ARTIFACTS, 'summary-rs1-390.png')).size > 10_000);
 });
 
-testWithTool(CHROMIUM, "the members' lanes of rs1 and rs2 at 1400 and 390 px: one lane per member on the same time axis as the other charts, no lane text out of its chart, no overflow of the page, each member primary where its log said so", async (t, executablePath) => {
+testWithTool(CHROMIUM, "the members' lanes of rs1 and rs2 at 1400 and 390 px: one lane per member on the same time axis as the other charts, no lane text out of its chart, no name over a lane's mark, no overflow of the page, each member primary where its log said so", async (t, executablePath) => {
   const logs = ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz'].map((file) => path.join(REAL_DATA, file));
   const { dir, page, summary } = summaryPage(t, 'members.html', logs);
   const members = summary.server!.members!;
@@ -212,8 +212,12 @@ testWithTool(CHROMIUM, "the members' lanes of rs1 and rs2 at 1400 and 390 px: on
         const names = [...lanes.querySelectorAll('text.lane-name')].map((text) => { const b = text.getBoundingClientRect(); return { name: text.dataset.member, inside: b.left >= area.left && b.right <= area.right, height: b.height }; });
         const primaries = [...lanes.querySelectorAll('g.lane')].map((g) => ({ member: g.dataset.member, primary: [...g.querySelectorAll('rect.lane-state[data-state="PRIMARY"]')].map((r) => [Number(r.dataset.from), Number(r.dataset.to)]) }));
         const events = [...lanes.querySelectorAll('g.lane-event')].map((g) => g.getAttribute('class') + ' ' + g.querySelector('title').textContent);
-        return { charts, cut, names, primaries, events, scrollWidth: document.documentElement.scrollWidth };
-      })()`)) as { charts: { id: string; axis: number[]; ticks: string[] }[]; cut: string[]; names: { name: string; inside: boolean; height: number }[]; primaries: { member: string; primary: number[][] }[]; events: string[]; scrollWidth: number };
+        // A name's box against every mark drawn in any lane (restart, election, error): none may cover another.
+        const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        const marks = [...lanes.querySelectorAll('g.lane-event')].map((g) => ({ box: g.getBoundingClientRect(), title: g.querySelector('title').textContent }));
+        const overlaps = [...lanes.querySelectorAll('text.lane-name')].flatMap((text) => { const b = text.getBoundingClientRect(); return marks.filter((m) => meets(b, m.box)).map((m) => text.dataset.member + ' over ' + m.title); });
+        return { charts, cut, names, primaries, events, overlaps, scrollWidth: document.documentElement.scrollWidth };
+      })()`)) as { charts: { id: string; axis: number[]; ticks: string[] }[]; cut: string[]; names: { name: string; inside: boolean; height: number }[]; primaries: { member: string; primary: number[][] }[]; events: string[]; overlaps: string[]; scrollWidth: number };
       t.deepEqual(seen.charts.map((c) => c.id), ['plot-types', 'plot-severity', 'plot-lanes', 'plot-slow'], `${width} px: the lanes among the time charts`);
       const lanes = seen.charts.find((c) => c.id === 'plot-lanes')!;
       for (const chart of seen.charts) {
@@ -221,6 +225,7 @@ testWithTool(CHROMIUM, "the members' lanes of rs1 and rs2 at 1400 and 390 px: on
         t.deepEqual(lanes.ticks, chart.ticks, `${width} px: the lanes with ${chart.id}'s ticks`);
       }
       t.deepEqual(seen.cut, [], `${width} px: no lane text out of its chart`);
+      t.deepEqual(seen.overlaps, [], `${width} px: no member's name over a mark of a lane`);
       t.deepEqual(seen.names.map((n) => n.name), members.map((m) => m.name));
       for (const name of seen.names) {
         t.true(name.inside, `${width} px: ${name.name} inside the plot`);
