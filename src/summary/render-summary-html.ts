@@ -32,6 +32,15 @@ interface Markup {
   readonly className?: string;
 }
 
+/**
+ * A cell of names made of words (a driver's name, an appName): broken only between its words,
+ * at a space or after a hyphen or `|` (`NetworkInterfaceTL-` / `ReplNetwork`), never inside one
+ * as free text is (`Netwo` / `rkInter`); the table scrolls sideways when a word is wider.
+ */
+const words = (text: string): Markup => ({ html: escapeHtml(text), className: 'words' });
+/** A version is no number (`4.3.3` beside `v1.12.1`): text, on one line. */
+const version = (text: string): Markup => ({ html: escapeHtml(text), className: 'one-line' });
+
 /** A string cell's class: a number's (right-aligned, one line), another short fixed format's (one line), or none. */
 const cellClass = (text: string): string => (NUMERIC.test(text) ? ' class="n"' : ONE_LINE.test(text) ? ' class="one-line"' : '');
 
@@ -119,7 +128,7 @@ export function renderSummaryHtml(summary: Summary): string {
       '<h3>Connections by client IP</h3>',
       table(['IP', 'opened', 'ended'], server.clients.map((c) => [c.ip, number(c.opened), number(c.ended)]), 'clients'),
       '<h3>Drivers and applications (client metadata)</h3>',
-      table(['driver', 'version', 'appName', 'connections', 'from'], server.drivers.map((d) => [d.driver, d.version, d.appName, number(d.connections), `${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`]), 'drivers'),
+      table(['driver', 'version', 'appName', 'connections', 'from'], server.drivers.map((d) => [words(d.driver), version(d.version), words(d.appName), number(d.connections), `${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`]), 'drivers'),
       '<h3>Response sizes (reslen of slow operations)</h3>',
       table(['namespace', 'count', 'total bytes', 'max bytes'], server.responseSizes.byNamespace.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-ns'),
       table(['appName', 'count', 'total bytes', 'max bytes'], server.responseSizes.byAppName.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-app'),
@@ -175,7 +184,7 @@ export function renderSummaryHtml(summary: Summary): string {
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1360px;color:#1c2833;padding:0 12px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d5dbdb}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}
+td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words{overflow-wrap:normal}
 figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3px 0 8px}.type-mark path{stroke-linejoin:round}.lane-name{font-size:12px;fill:#1c2833;paint-order:stroke;stroke:#fbfcfc;stroke-width:4px;stroke-linejoin:round}.lane-state{stroke:#fff;stroke-width:.5}figcaption{font-weight:600}svg.plot{width:100%;min-width:800px;height:auto}
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}.axis-title{font-size:11px;fill:#34495e}
 .slow-point{fill-opacity:.6}.slow-point.collscan{fill-opacity:.9}
