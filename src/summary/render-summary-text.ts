@@ -294,7 +294,13 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       );
     }
     out.push('  most frequent messages:');
-    out.push(...formatTable(['count', 'id', 's', 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), escapeTerminal(m.severity), escapeTerminal(m.msg)]), [true, true]).map((l) => `  ${l}`));
+    out.push(
+      ...formatTable(
+        ['count', 'id', 's', ...(several ? ['members'] : []), 'message'],
+        server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), escapeTerminal(m.severity), ...(several ? [escapeTerminal(memberCountWords(m.members))] : []), escapeTerminal(m.msg)]),
+        [true, true],
+      ).map((l) => `  ${l}`),
+    );
     if (server.slowOperations.length > 0) {
       heading('Slow operations, by total time');
       out.push(
@@ -317,6 +323,18 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       );
       if (server.slowOperations.length > 15) out.push(`  … ${server.slowOperations.length - 15} more groups (--json has them all)`);
       if (server.slowOperations.slice(0, 15).some((g) => !g.exactQuantiles)) out.push(`  ~: within ${RELATIVE_ACCURACY * 100}% (a group of more than ${number(MAX_GROUP_DURATIONS)} operations keeps a sketch of its durations)`);
+    }
+    if (server.appliedOperations.length > 0) {
+      const shown = server.appliedOperations.slice(0, 15);
+      heading(`Oplog entries applied slowly (by secondaries), by total time${shown.length < server.appliedOperations.length ? ` (${shown.length} of ${number(server.appliedOperations.length)} groups; --json has them all)` : ''}`);
+      out.push(
+        ...formatTable(
+          ['total', 'count', 'p50', 'p95', 'max', ...(several ? ['members'] : []), 'namespace', 'operation'],
+          shown.map((g) => [millis(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${millis(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${millis(g.p95Millis)}`, millis(g.maxMillis), ...(several ? [escapeTerminal(memberCountWords(g.members))] : []), escapeTerminal(g.ns), escapeTerminal(g.operation)]),
+          [true, true, true, true, true],
+        ),
+      );
+      if (shown.some((g) => !g.exactQuantiles)) out.push(`  ~: within ${RELATIVE_ACCURACY * 100}% (a group of more than ${number(MAX_GROUP_DURATIONS)} entries keeps a sketch of its durations)`);
     }
     if (server.slowest.length > 0) {
       const shown = server.slowest.slice(0, TEXT_SLOWEST);

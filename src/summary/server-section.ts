@@ -17,6 +17,7 @@ import { ConnectionLifetimes, type OpenBudget } from './connection-lifetimes.js'
 import { counted } from './counted.js';
 import { isElectionMessage } from './election-message.js';
 import { isoString } from './iso-string.js';
+import { MemberCounts } from './member-counts.js';
 import { messageShape } from './message-shape.js';
 import { ReplicaMembers, type MemberStats } from './replica-members.js';
 import { ReplicationEvents } from './replication-events.js';
@@ -62,12 +63,16 @@ interface MessageMeaning {
   readonly election: boolean;
 }
 
-/** A message as counted by id, and what it means (one id, one message: tested once). */
+/**
+ * A message as counted by id, and what it means (one id, one message: tested once); how many
+ * of its lines each member wrote (a line costs one comparison: a member's lines come in runs).
+ */
 interface MessageStats {
   readonly id: number | null;
   readonly msg: string;
   readonly severity: string;
   readonly meaning: MessageMeaning;
+  readonly members: MemberCounts;
 }
 
 const messageMeaning = (message: string): MessageMeaning => ({ restart: RESTART.test(message), election: isElectionMessage(message) });
@@ -114,7 +119,7 @@ export class ServerSection implements SectionCounter {
     const template = id === null ? messageShape(textMessageTemplate(message)) : undefined;
     const held = template === '' ? undefined : this.#messages.add(id ?? `text:${template}`);
     const meaning = id !== null && held?.value?.msg === message ? held.value.meaning : messageMeaning(message);
-    if (held && !held.value) held.value = { id, msg: template ?? message, severity, meaning };
+    if (held) (held.value ??= { id, msg: template ?? message, severity, meaning, members: new MemberCounts() }).members.add(member);
     if (rank <= WARN_RANK && template !== '') this.#problems.add(id ?? `text:${template}`, id, template ?? message, severity, rank, time, member);
     if (rank <= ERROR_RANK) member.error(time, id === null ? message : `${id}: ${message}`);
     const connection = id === CONNECTION_ACCEPTED_ID || id === CONNECTION_ENDED_ID ? this.#connectionInBytes(record) : undefined;
@@ -222,7 +227,7 @@ export class ServerSection implements SectionCounter {
     return {
       bySeverity: counted(this.#severities),
       byComponent: counted(this.#components),
-      messages: this.#messages.top(TOP_MESSAGES).map(({ count, value }) => ({ id: value!.id, msg: cutLine(value!.msg, MAX_MESSAGE_CHARS), severity: value!.severity, count })),
+      messages: this.#messages.top(TOP_MESSAGES).map(({ count, value }) => ({ id: value!.id, msg: cutLine(value!.msg, MAX_MESSAGE_CHARS), severity: value!.severity, count, ...(several ? { members: value!.members.summary() } : {}) })),
       connections: {
         opened: this.#connections.opened,
         closed: this.#connections.closed,

@@ -44,6 +44,7 @@ interface AppliedStats {
   readonly ns: string;
   readonly operation: string;
   readonly durations: DurationQuantiles;
+  readonly members: MemberCounts;
 }
 
 export class SlowOperations {
@@ -69,7 +70,7 @@ export class SlowOperations {
     const { durationMillis, plan } = slow;
     const operation = serverOperationOf(record, slow);
     const { ns } = operation;
-    if (operation.kind === 'applied') this.#addApplied(operation, durationMillis);
+    if (operation.kind === 'applied') this.#addApplied(operation, durationMillis, member);
     else {
       this.#addGroup(record, operation, durationMillis, plan, member);
       this.#slowest.add(record, time, operation, durationMillis, plan, source, member);
@@ -121,7 +122,7 @@ export class SlowOperations {
     if (typeof returned === 'number') group.returned += returned;
   }
 
-  #addApplied(operation: ServerOperation, durationMillis: number): void {
+  #addApplied(operation: ServerOperation, durationMillis: number, member: Member): void {
     const key = `${operation.ns}\u0000${operation.name}`;
     let group = this.#applied.get(key);
     if (!group) {
@@ -129,10 +130,11 @@ export class SlowOperations {
         this.#otherApplied++;
         return;
       }
-      group = { ns: operation.ns, operation: operation.name, durations: new DurationQuantiles(MAX_GROUP_DURATIONS) };
+      group = { ns: operation.ns, operation: operation.name, durations: new DurationQuantiles(MAX_GROUP_DURATIONS), members: new MemberCounts() };
       this.#applied.set(key, group);
     }
     group.durations.add(durationMillis);
+    group.members.add(member);
   }
 
   /**
@@ -169,6 +171,7 @@ export class SlowOperations {
         p95Millis: g.durations.quantile(0.95),
         maxMillis: g.durations.max,
         exactQuantiles: g.durations.exact,
+        ...(several ? { members: g.members.summary() } : {}),
       }))
       .sort((a, b) => b.totalMillis - a.totalMillis || b.count - a.count);
     return {

@@ -66,7 +66,12 @@ export interface Counted {
 export interface ServerSummary {
   readonly bySeverity: readonly Counted[];
   readonly byComponent: readonly Counted[];
-  readonly messages: readonly { readonly id: number | null; readonly msg: string; readonly count: number; readonly severity: string }[];
+  /**
+   * The most frequent messages, by id (text lines' by template); `members`: how many of its lines
+   * each member wrote, the most first, when the input holds several (a message all members write,
+   * or one member's alone, reads apart only so).
+   */
+  readonly messages: readonly { readonly id: number | null; readonly msg: string; readonly count: number; readonly severity: string; readonly members?: readonly MemberCount[] }[];
   /**
    * Every warning and error message (W, E, F), by id (text lines' by template), the worst first,
    * then the most frequent; `members`: how many of its lines each member wrote, when the input
@@ -282,6 +287,11 @@ export interface AppliedGroup {
   readonly maxMillis: number;
   /** Whether p50 and p95 are exact; else within 1% (a sketch, duration-quantiles.ts). */
   readonly exactQuantiles: boolean;
+  /**
+   * How many of its entries each member applied, the most first, when the input holds several
+   * (a secondary that lags applies slowly alone); not on the `(other namespaces)` row.
+   */
+  readonly members?: readonly MemberCount[];
 }
 
 export interface AuditSummary {

@@ -334,3 +334,51 @@ test("rs1 and rs2 as one kubectl --prefix stream: each slow-operation group and 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** A secondary's 'Applied op' line (an oplog entry applied slowly). */
+const APPLIED_OP = 51801;
+
+test('rs1 and rs2 as one kubectl --prefix stream: the most frequent messages and the oplog entries applied slowly count their lines by member, in the text, the JSON and the page', (t) => {
+  const dir = tempDir('logtype-members-');
+  try {
+    const file = prefixedStream(dir);
+    const page = path.join(dir, 'summary.html');
+    const { summary, text } = summaryOf(['--html', page, file]);
+    const server = summary.server!;
+    // Each message's lines by member, as the lines' ids say (every message here has an id).
+    t.true(server.messages.length > 5);
+    for (const m of server.messages) t.deepEqual(m.members, countsOf((l) => l.id === m.id), `${String(m.id)} ${m.msg}`);
+    // Applied entries: each group's members add up to its count, and each member's to its own 51801 lines.
+    t.false(server.appliedOperations.some((g) => g.ns === '(other namespaces)'));
+    for (const g of server.appliedOperations) t.is(g.members!.reduce((sum, m) => sum + m.count, 0), g.count, `${g.ns} ${g.operation}`);
+    for (const m of both) {
+      const counted = server.appliedOperations.reduce((sum, g) => sum + (g.members!.find((c) => c.name === m.pod)?.count ?? 0), 0);
+      t.is(counted, m.lines.filter((l) => l.id === APPLIED_OP).length, `${m.pod}: its applied entries, over the groups`);
+    }
+    const crud = (l: Line) => (l.attr?.['CRUD'] ?? {}) as Record<string, unknown>;
+    const inserts = server.appliedOperations.find((g) => g.ns === 'testdb.vehicles' && g.operation === 'insert')!;
+    t.deepEqual(inserts.members, countsOf((l) => l.id === APPLIED_OP && crud(l)['ns'] === 'testdb.vehicles' && crud(l)['op'] === 'i'));
+    t.is(inserts.members!.length, 2, 'both members applied testdb.vehicles inserts');
+    // The text: a members column in both tables.
+    const words = (members: readonly { name: string; count: number }[]) => members.map((m) => `${m.name} ${m.count.toLocaleString('en-US')}`).join(', ');
+    const slowQuery = server.messages.find((m) => m.id === 51803)!;
+    t.regex(text, new RegExp(`\\n\\s+most frequent messages:\\n\\s+count\\s+id\\s+s\\s+members\\s+message\\n`));
+    t.regex(text, new RegExp(`\\n\\s+${slowQuery.count.toLocaleString('en-US')}\\s+51803\\s+I\\s+${words(slowQuery.members!)}\\s+Slow query\\n`));
+    const applied = text.slice(text.indexOf('\nOplog entries applied slowly'));
+    t.regex(applied, /^\nOplog entries applied slowly \(by secondaries\), by total time.*\n\s+total\s+count\s+p50\s+p95\s+max\s+members\s+namespace\s+operation\n/);
+    t.regex(applied, new RegExp(`\\s${words(inserts.members!)}\\s+testdb\\.vehicles\\s+insert\\n`));
+    // The page: the same columns, and every applied group.
+    const html = fs.readFileSync(page, 'utf8');
+    const rows = (className: string): string[][] =>
+      [...new RegExp(`<table class="${className}">(.*?)</table>`).exec(html)![1]!.matchAll(/<tr>(.*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/g)].map((c) => c[1]!));
+    const messages = rows('messages');
+    t.deepEqual(messages[0], ['count', 'id', 'severity', 'members', 'message']);
+    t.deepEqual(messages.find((r) => r[1] === '51803'), [slowQuery.count.toLocaleString('en-US'), '51803', 'I', words(slowQuery.members!), 'Slow query']);
+    const appliedRows = rows('applied');
+    t.deepEqual(appliedRows[0], ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', 'members', 'namespace', 'operation']);
+    t.is(appliedRows.length - 1, server.appliedOperations.length, 'every applied group on the page');
+    t.true(appliedRows.some((r) => r.slice(5).join(' ') === `${words(inserts.members!)} testdb.vehicles insert`));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
