@@ -41,6 +41,19 @@ const words = (text: string): Markup => ({ html: escapeHtml(text), className: 'w
 /** A version is no number (`4.3.3` beside `v1.12.1`): text, on one line. */
 const version = (text: string): Markup => ({ html: escapeHtml(text), className: 'one-line' });
 
+/**
+ * Whose lines a row's are (memberCountWords), each member's name and count kept together: the
+ * cell breaks only after a count's comma, where `my-db-0 10, my-db-1` / `10` read as a member
+ * without a count and a count without a member.
+ */
+function memberCounts(members: Parameters<typeof memberCountWords>[0]): Markup {
+  if (members === undefined || members.length < 2) return { html: escapeHtml(memberCountWords(members)), className: 'members' };
+  return { html: members.map((m) => `<span class="pair">${escapeHtml(m.name)} ${number(m.count)}</span>`).join(', '), className: 'members' };
+}
+
+/** A query's shape (its hash, or a plan's word): text, even a hash of digits alone (`17830885` beside `740C02B0`). */
+const shape = (text: string): Markup => ({ html: escapeHtml(text) });
+
 /** A string cell's class: a number's (right-aligned, one line), another short fixed format's (one line), or none. */
 const cellClass = (text: string): string => (NUMERIC.test(text) ? ' class="n"' : ONE_LINE.test(text) ? ' class="one-line"' : '');
 
@@ -144,13 +157,13 @@ export function renderSummaryHtml(summary: Summary): string {
       slowPlot(summary, axis),
       table(
         ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', 'examined/returned', ...(members ? ['members'] : []), 'namespace', 'operation', 'shape', 'plan'],
-        server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), ...(members ? [memberCountWords(g.members)] : []), g.ns, g.operation, g.shape, `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
+        server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), ...(members ? [memberCounts(g.members)] : []), g.ns, g.operation, shape(g.shape), `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
         'slow',
       ),
       `<h3>Oplog entries applied slowly (by secondaries) (${number(server.appliedOperations.reduce((n, g) => n + g.count, 0))})</h3>`,
       table(
         ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', ...(members ? ['members'] : []), 'namespace', 'operation'],
-        server.appliedOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), ...(members ? [memberCountWords(g.members)] : []), g.ns, g.operation]),
+        server.appliedOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), ...(members ? [memberCounts(g.members)] : []), g.ns, g.operation]),
         'applied',
       ),
       `<h3>Slowest operations (${number(server.slowest.length)})</h3>`,
@@ -164,9 +177,9 @@ export function renderSummaryHtml(summary: Summary): string {
       '<h3>Replica set, in time order</h3>',
       members ? table(['time', 'member', 'event'], server.replication.map((e) => [when(e.time), e.member ?? '-', e.event])) : table(['time', 'event'], server.replication.map((e) => [when(e.time), e.event])),
       `<h3>Warnings and errors, every message (${number(server.problems.length)})</h3>`,
-      table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCountWords(p.members)] : []), p.msg]), 'problems'),
+      table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCounts(p.members)] : []), p.msg]), 'problems'),
       '<h3>Most frequent messages</h3>',
-      table(['count', 'id', 'severity', ...(members ? ['members'] : []), 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), m.severity, ...(members ? [memberCountWords(m.members)] : []), m.msg]), 'messages'),
+      table(['count', 'id', 'severity', ...(members ? ['members'] : []), 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), m.severity, ...(members ? [memberCounts(m.members)] : []), m.msg]), 'messages'),
       '<h3>Severity and components</h3>',
       table(['severity', 'count'], server.bySeverity.map((c) => [c.key, number(c.count)])),
       table(['component', 'count'], server.byComponent.map((c) => [c.key, number(c.count)])),
@@ -190,7 +203,7 @@ export function renderSummaryHtml(summary: Summary): string {
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1360px;color:#1c2833;padding:0 12px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d5dbdb}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words{overflow-wrap:normal}
+td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members{overflow-wrap:normal}.pair{white-space:nowrap}
 figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3px 0 8px}.type-mark path{stroke-linejoin:round}.lane-name{font-size:12px;fill:#1c2833;paint-order:stroke;stroke:#fbfcfc;stroke-width:4px;stroke-linejoin:round}.lane-state{stroke:#fff;stroke-width:.5}figcaption{font-weight:600}svg.plot{width:100%;min-width:800px;height:auto}
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}.axis-title{font-size:11px;fill:#34495e}
 .slow-point{fill-opacity:.6}.slow-point.collscan{fill-opacity:.9}
