@@ -29,3 +29,16 @@ export function chartMarkers(server: ServerSummary | undefined): ChartMarker[] {
   }
   return markers.sort((a, b) => a.time - b.time);
 }
+
+/**
+ * What a kind of marker stands for, in a legend, from the markers drawn: an E marks step-downs
+ * too (isElectionMessage), and an R a start a log begins with, which is no restart seen (the text
+ * says "restarts: none" beside it); a legend saying "election" or "restart" there claims more
+ * than happened. `labels`: the drawn markers' labels of that kind.
+ */
+export function markerKindWords(kind: ChartMarker['kind'], labels: readonly string[]): string {
+  if (kind === 'state') return 'state change';
+  if (kind === 'election') return 'election or step-down';
+  const starts = labels.filter((label) => label.startsWith('start')).length;
+  return starts === 0 ? 'restart' : starts === labels.length ? 'start where a log begins' : 'restart, or start where a log begins';
+}

@@ -7,6 +7,7 @@
  * chart and no mark covers a name at any width.
  */
 import { ERROR_COLOR, MARKER_COLORS, OTHER_STATE_COLOR, STATE_COLORS } from './chart-colors.js';
+import { markerKindWords } from './chart-markers.js';
 import type { MemberSummary } from './summary.js';
 import { PLOT, escapeHtml, frame, xOf, type TimeAxis } from './time-charts.js';
 
@@ -89,6 +90,6 @@ export function laneChart(members: readonly MemberSummary[], axis: TimeAxis): st
       .sort((a, b) => (order.includes(a) ? order.indexOf(a) : order.length) - (order.includes(b) ? order.indexOf(b) : order.length))
       .map((state) => `<span class="swatch" data-key="${escapeHtml(state)}" style="background:${stateColor(state)};outline:1px solid #cfd8dc"></span>${escapeHtml(state)}`)
       .join(' ') +
-    ` <span class="marker-key">on a lane: <b style="color:${MARKER_COLORS.restart}">▼</b> restart, <b style="color:${MARKER_COLORS.election}">|</b> election or step-down, <b style="color:${ERROR_COLOR}">●</b> error${left > 0 ? ` (${left.toLocaleString('en-US')} more not drawn)` : ''}</span>`;
+    ` <span class="marker-key">on a lane: <b style="color:${MARKER_COLORS.restart}">▼</b> ${markerKindWords('restart', members.flatMap((m) => m.events.filter((e) => e.kind === 'restart').map((e) => e.label)))}, <b style="color:${MARKER_COLORS.election}">|</b> election or step-down, <b style="color:${ERROR_COLOR}">●</b> error${left > 0 ? ` (${left.toLocaleString('en-US')} more not drawn)` : ''}</span>`;
   return frame(`Replica set members (${members.length}), one lane each: the state each member's log said it was in`, 'plot-lanes', axis, body, legend, height, names + marks, false);
 }

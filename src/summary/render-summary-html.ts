@@ -128,7 +128,7 @@ export function renderSummaryHtml(summary: Summary): string {
       table(['from', 'to', 'for', 'primary'], (server!.primaries ?? []).map((p) => [when(p.from), when(p.to), lifetime(Date.parse(p.to) - Date.parse(p.from)), primaryWords(p)]), 'primaries'),
       '<h3>Each member</h3>',
       table(
-        ['member', 'lines', 'warnings', 'errors', 'slow ops', 'restarts', 'elections', 'state changes', 'last state', 'first', 'last'],
+        ['member', 'lines', 'warnings', 'errors', 'slow ops', 'restarts', 'elections or step-downs', 'state changes', 'last state', 'first', 'last'],
         members.map((m) => [m.name, number(m.lines), number(m.warnings), number(m.errors), number(m.slowOperations), number(m.restarts), number(m.elections), number(m.stateChanges), m.lastState ?? '-', when(m.first), when(m.last)]),
         'members',
       ),

@@ -120,7 +120,7 @@ function membersText(server: NonNullable<Summary['server']>, out: string[], time
   out.push(`  members (${members.length}), each a pod or an input:`);
   out.push(
     ...formatTable(
-      ['member', 'lines', 'warnings', 'errors', 'slow ops', 'restarts', 'elections', 'state changes', 'last state', 'first', 'last'],
+      ['member', 'lines', 'warnings', 'errors', 'slow ops', 'restarts', 'elections or step-downs', 'state changes', 'last state', 'first', 'last'],
       members.map((m) => [escapeTerminal(m.name), number(m.lines), number(m.warnings), number(m.errors), number(m.slowOperations), number(m.restarts), number(m.elections), number(m.stateChanges), escapeTerminal(m.lastState ?? '-'), time(m.first), time(m.last)]),
       [false, true, true, true, true, true, true, true],
     ).map((l) => `  ${l}`),

@@ -383,3 +383,28 @@ test('rs1 and rs2 as one kubectl --prefix stream: the most frequent messages and
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("rs1 and rs2, each log beginning with its start and no restart seen: the page's legends say 'start where a log begins', not 'restart', and an E or a violet bar 'election or step-down'; the members' table says its count has both", (t) => {
+  const dir = tempDir('logtype-members-');
+  try {
+    const page = path.join(dir, 'summary.html');
+    const { summary, text } = summaryOf(['--html', page, ...MEMBERS.map((m) => path.join(REAL_DATA, m.file))]);
+    const server = summary.server!;
+    t.true(server.restarts.length === 2 && server.restarts.every((r) => r.atLogStart === true), 'two starts, each where its log begins');
+    // Each member stepped down once and won an election once: the count has both, as the lines say.
+    for (const m of both) {
+      const episodes = m.lines.filter((l) => /Election succeeded|Starting an election|step ?down/i.test(l.msg) && !/^Not starting an election/.test(l.msg));
+      t.true(episodes.some((l) => /step ?down/i.test(l.msg)) && episodes.some((l) => /Election succeeded/.test(l.msg)), `${m.pod}: an election and a step-down in its lines`);
+    }
+    const html = fs.readFileSync(page, 'utf8');
+    const keys = [...html.matchAll(/<span class="marker-key">(.*?)<\/span>/g)].map((m) => m[1]!.replace(/<[^>]*>/g, ''));
+    t.true(keys.length >= 3);
+    for (const key of keys.filter((k) => k.startsWith('marked: '))) t.regex(key, /^marked: R start where a log begins, E election or step-down, S state change /);
+    t.true(keys.some((k) => /^on a lane: ▼ start where a log begins, \| election or step-down, ● error/.test(k)), keys.join('\n'));
+    t.false(keys.some((k) => /\brestart\b/.test(k)), 'no legend says restart');
+    t.true(html.includes('<th>elections or step-downs</th>'));
+    t.regex(text, /\n\s+member\s+lines\s+warnings\s+errors\s+slow ops\s+restarts\s+elections or step-downs\s+state changes\s/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
