@@ -94,6 +94,16 @@ export function sparkline(values: readonly number[]): string {
   return values.map((v) => (v === 0 ? ' ' : SPARKS[Math.min(SPARKS.length - 1, Math.floor((v / max) * (SPARKS.length - 1) + 0.5))])).join('');
 }
 
+/**
+ * The connections' peak in words: with several members it is one member's own count, named
+ * (`peak 27 open, on my-db-1`), for a bare figure beside the members' summed opened and
+ * closed reads as the replica set's.
+ */
+export function peakWords(connections: ServerSummary['connections']): string {
+  if (connections.peak === null) return 'peak unknown';
+  return `peak ${number(connections.peak)} open${connections.peakMember === undefined ? '' : `, on ${connections.peakMember} (each member counts its own)`}`;
+}
+
 /** Who was primary in an interval, in words. */
 export function primaryWords(interval: NonNullable<NonNullable<Summary['server']>['primaries']>[number]): string {
   const { primaries, unknown } = interval;
@@ -241,8 +251,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     heading('Server (mongodb)');
     out.push(`  severity:   ${inline(server.bySeverity)}`);
     out.push(`  components: ${inline(server.byComponent)}`);
-    const { opened, closed, peak } = server.connections;
-    out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, peak ${peak === null ? 'unknown' : number(peak)} open`);
+    const { opened, closed } = server.connections;
+    out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, ${escapeTerminal(peakWords(server.connections))}`);
     for (const line of startLines(server, time)) out.push(`  ${escapeTerminal(line)}`);
     if (server.replication.length > 0) {
       out.push('  replica set, in time order:');

@@ -81,7 +81,8 @@ export class ServerSection implements SectionCounter {
   readonly #severities = new BoundedCounts(MAX_SEVERITIES);
   readonly #components = new BoundedCounts(MAX_COMPONENTS, RECENT_KEYS);
   readonly #messages = new BoundedCounts<MessageStats | undefined, number | string>(MAX_SERVER_MESSAGES, RECENT_KEYS);
-  readonly #connections = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY };
+  /** `peakMember`: whose own count the peak was (each server counts its own connections). */
+  readonly #connections: { opened: number; closed: number; peak: number; peakMember: MemberStats | undefined } = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY, peakMember: undefined };
   readonly #restarts: { at: number; version: string | null; member: MemberStats; atLogStart: boolean }[] = [];
   readonly #clients = new ClientConnections();
   readonly #problems = new ServerProblems();
@@ -180,7 +181,10 @@ export class ServerSection implements SectionCounter {
   #connectionEvent(opened: boolean, open: number | undefined, connectionId: number | undefined, remote: RemoteText, member: MemberStats, time: number | undefined): void {
     if (opened) this.#connections.opened++;
     else this.#connections.closed++;
-    if (open !== undefined && open > this.#connections.peak) this.#connections.peak = open;
+    if (open !== undefined && open > this.#connections.peak) {
+      this.#connections.peak = open;
+      this.#connections.peakMember = member;
+    }
     const lifetimes = this.#lifetimesOf(member);
     if (opened) lifetimes.opened(connectionId, remote, time);
     else lifetimes.ended(connectionId, remote, time);
@@ -232,6 +236,7 @@ export class ServerSection implements SectionCounter {
         opened: this.#connections.opened,
         closed: this.#connections.closed,
         peak: Number.isFinite(this.#connections.peak) ? this.#connections.peak : null,
+        ...(several && this.#connections.peakMember ? { peakMember: this.#connections.peakMember.name } : {}),
       },
       restarts: this.#restarts.map(({ at, version, member, atLogStart }) => ({ time: isoString(at) ?? null, version, ...(several ? { member: member.name } : {}), ...(atLogStart ? { atLogStart } : {}) })),
       ...this.#clients.summary(),

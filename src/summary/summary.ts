@@ -78,7 +78,11 @@ export interface ServerSummary {
    * holds several (not on the `(other)` row).
    */
   readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null; readonly members?: readonly MemberCount[] }[];
-  readonly connections: { readonly opened: number; readonly closed: number; readonly peak: number | null };
+  /**
+   * Connections opened and closed over every member; `peak`: the most a server said it had open
+   * at once, each counting its own (with several members, no sum over them): `peakMember`, whose.
+   */
+  readonly connections: { readonly opened: number; readonly closed: number; readonly peak: number | null; readonly peakMember?: string };
   /**
    * Each start of the server (two start lines within 10 s are one), with the version it started
    * when its build info says; `atLogStart`: its member's log begins with it (no restart seen).

@@ -408,3 +408,24 @@ test("rs1 and rs2, each log beginning with its start and no restart seen: the pa
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("rs1 and rs2 as one kubectl --prefix stream: the connections' peak is one member's own count (each server counts its own), and the text and the page name that member", (t) => {
+  const dir = tempDir('logtype-members-');
+  try {
+    const file = prefixedStream(dir);
+    const page = path.join(dir, 'summary.html');
+    const { summary, text } = summaryOf(['--html', page, file]);
+    const peaks = both.map((m) => ({ pod: m.pod, peak: Math.max(...m.lines.flatMap((l) => (typeof l.attr?.['connectionCount'] === 'number' ? [l.attr['connectionCount']] : []))) }));
+    const top = peaks.reduce((a, b) => (b.peak > a.peak ? b : a));
+    t.true(peaks.every((p) => p.peak > 0) && peaks.some((p) => p.peak < top.peak), `two members, two peaks (${peaks.map((p) => `${p.pod} ${p.peak}`).join(', ')})`);
+    t.like(summary.server!.connections, { peak: top.peak, peakMember: top.pod });
+    t.regex(text, new RegExp(`\\n  connections: [\\d,]+ opened, [\\d,]+ closed, peak ${top.peak} open, on ${top.pod} \\(each member counts its own\\)\\n`));
+    t.true(fs.readFileSync(page, 'utf8').includes(`closed, peak ${top.peak} open, on ${top.pod} (each member counts its own).`));
+    // One server alone: its peak, no member named.
+    const one = summaryOf([path.join(REAL_DATA, MEMBERS[0]!.file)]);
+    t.is(one.summary.server!.connections.peakMember, undefined);
+    t.regex(one.text, new RegExp(`\\n  connections: [\\d,]+ opened, [\\d,]+ closed, peak ${peaks[0]!.peak} open\\n`));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
