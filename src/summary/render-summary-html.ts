@@ -33,11 +33,17 @@ interface Markup {
 }
 
 /**
- * A cell of names made of words (a driver's name, an appName): broken only between its words,
+ * A cell of words (a driver's name, an appName, a server's message): broken only between its words,
  * at a space or after a hyphen or `|` (`NetworkInterfaceTL-` / `ReplNetwork`), never inside one
  * as free text is (`Netwo` / `rkInter`); the table scrolls sideways when a word is wider.
  */
 const words = (text: string): Markup => ({ html: escapeHtml(text), className: 'words' });
+/**
+ * A server's message: words, in a column kept wide enough for a few of them a line (at 390 px
+ * the times and counts before it left it one word wide, a row a dozen lines tall); the table
+ * scrolls sideways instead.
+ */
+const message = (text: string): Markup => ({ html: escapeHtml(text), className: 'words message' });
 /** A version is no number (`4.3.3` beside `v1.12.1`): text, on one line. */
 const version = (text: string): Markup => ({ html: escapeHtml(text), className: 'one-line' });
 
@@ -177,9 +183,9 @@ export function renderSummaryHtml(summary: Summary): string {
       '<h3>Replica set, in time order</h3>',
       members ? table(['time', 'member', 'event'], server.replication.map((e) => [when(e.time), e.member ?? '-', e.event])) : table(['time', 'event'], server.replication.map((e) => [when(e.time), e.event])),
       `<h3>Warnings and errors, every message (${number(server.problems.length)})</h3>`,
-      table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCounts(p.members)] : []), p.msg]), 'problems'),
+      table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCounts(p.members)] : []), message(p.msg)]), 'problems'),
       '<h3>Most frequent messages</h3>',
-      table(['count', 'id', 'severity', ...(members ? ['members'] : []), 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), m.severity, ...(members ? [memberCounts(m.members)] : []), m.msg]), 'messages'),
+      table(['count', 'id', 'severity', ...(members ? ['members'] : []), 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), m.severity, ...(members ? [memberCounts(m.members)] : []), message(m.msg)]), 'messages'),
       '<h3>Severity and components</h3>',
       table(['severity', 'count'], server.bySeverity.map((c) => [c.key, number(c.count)])),
       table(['component', 'count'], server.byComponent.map((c) => [c.key, number(c.count)])),
@@ -203,7 +209,7 @@ export function renderSummaryHtml(summary: Summary): string {
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1360px;color:#1c2833;padding:0 12px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d5dbdb}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members{overflow-wrap:normal}.pair{white-space:nowrap}
+td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members{overflow-wrap:normal}td.message{min-width:16em}.pair{white-space:nowrap}
 figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3px 0 8px}.type-mark path{stroke-linejoin:round}.lane-name{font-size:12px;fill:#1c2833;paint-order:stroke;stroke:#fbfcfc;stroke-width:4px;stroke-linejoin:round}.lane-state{stroke:#fff;stroke-width:.5}figcaption{font-weight:600}svg.plot{width:100%;min-width:800px;height:auto}
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}.axis-title{font-size:11px;fill:#34495e}
 .slow-point{fill-opacity:.6}.slow-point.collscan{fill-opacity:.9}

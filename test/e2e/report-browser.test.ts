@@ -347,7 +347,7 @@ testWithTool(CHROMIUM, 'a page over 5 days (an agent line, then rs1): the per-mi
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 
-testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and lifetimes on one line in the log types, who was primary when and each member's tables, long messages still wrapped, drivers' names, versions and appNames broken only between words, versions and query hashes aligned as text, each member's count kept beside its name; no overflow of the page at 1400 and 390 px", async (t, executablePath) => {
+testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and lifetimes on one line in the log types, who was primary when and each member's tables, long messages still wrapped, drivers' names, versions and appNames broken only between words, versions and query hashes aligned as text, each member's count kept beside its name, messages broken between words in a column wide enough for a few; no overflow of the page at 1400 and 390 px", async (t, executablePath) => {
   const { dir, page } = summaryPage(t, 'cells.html', [path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'), path.join(REAL_DATA, 'mongod-replica-rs2.log.gz')]);
   await withBrowser(executablePath, dir, async (browser) => {
     for (const width of [1400, 390]) {
@@ -360,7 +360,7 @@ testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and 
           .filter((td) => time.test(td.textContent) || /^[\\d,.]+$/.test(td.textContent) || /^\\d+(\\.\\d)?(ms|s)$|^\\d+[mhd] \\d\\d[smh]$/.test(td.textContent) || td.querySelector('.swatch'))
           .map((td) => ({ text: td.textContent, time: time.test(td.textContent), lines: lines(td) }));
         const messages = [...document.querySelectorAll('table.problems td:last-child')].map((td) => ({ text: td.textContent, lines: lines(td) }));
-        // Where a driver's cell (name, version, appName) breaks its text: the characters each new line starts after.
+        // Where a cell breaks its text: the cell's text with a ⏎ where each new line starts.
         const breaks = (td) => {
           const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
           const chars = [];
@@ -368,7 +368,7 @@ testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and 
           const range = document.createRange();
           const tops = chars.map(({ text, i }) => { range.setStart(text, i); range.setEnd(text, i + 1); return Math.round(range.getBoundingClientRect().top); });
           const all = td.textContent;
-          return tops.flatMap((top, i) => (i > 0 && top > tops[i - 1] ? [all.slice(0, i) + ' / ' + all.slice(i)] : []));
+          return tops.flatMap((top, i) => (i > 0 && top > tops[i - 1] ? [all.slice(0, i) + '⏎' + all.slice(i)] : []));
         };
         const column = (table, header) => { const at = [...table.querySelectorAll('thead th')].findIndex((th) => th.textContent === header); return at === -1 ? [] : [...table.querySelectorAll('tbody tr')].map((row) => row.cells[at]); };
         const driverCells = [...document.querySelectorAll('table.drivers tbody tr')].flatMap((row) => [0, 1, 2].map((i) => row.cells[i]));
@@ -376,15 +376,20 @@ testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and 
         const versionAlign = [...document.querySelectorAll('table.drivers tbody tr')].map((row) => row.cells[1].textContent + ' ' + getComputedStyle(row.cells[1]).textAlign);
         // Whose lines: each member's name and its count kept together ('my-db-1 / 10' read as two members' words).
         const memberCells = ['slow', 'problems', 'messages', 'applied'].flatMap((name) => column(document.querySelector('table.' + name), 'members').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td) })));
+        const messageCells = ['problems', 'messages'].flatMap((name) => column(document.querySelector('table.' + name), 'message').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td), width: td.getBoundingClientRect().width })));
         const shapeAlign = column(document.querySelector('table.slow'), 'shape').map((td) => td.textContent + ' ' + getComputedStyle(td).textAlign);
-        return { fixed, messages, drivers, versionAlign, memberCells, shapeAlign, scrollWidth: document.documentElement.scrollWidth };
-      })()`)) as { fixed: { text: string; time: boolean; lines: number }[]; messages: { text: string; lines: number }[]; drivers: { text: string; breaks: string[] }[]; versionAlign: string[]; memberCells: { table: string; text: string; breaks: string[] }[]; shapeAlign: string[]; scrollWidth: number };
+        return { fixed, messages, drivers, versionAlign, memberCells, messageCells, shapeAlign, scrollWidth: document.documentElement.scrollWidth };
+      })()`)) as { fixed: { text: string; time: boolean; lines: number }[]; messages: { text: string; lines: number }[]; drivers: { text: string; breaks: string[] }[]; versionAlign: string[]; memberCells: { table: string; text: string; breaks: string[] }[]; messageCells: { table: string; text: string; breaks: string[]; width: number }[]; shapeAlign: string[]; scrollWidth: number };
       t.true(seen.drivers.some((d) => d.text.length > 30), `${width} px: a long driver name among them`);
-      // A break is after a space, a hyphen, a '|' or a '/' (NetworkInterfaceTL- / ReplNetwork), never inside a word.
-      for (const cell of seen.drivers) for (const at of cell.breaks) t.regex(at, /[ \-|/] \/ /, `${width} px: "${cell.text}" broken between words`);
+      // A break is at a space or after a hyphen, a '|' or a '/' (NetworkInterfaceTL-⏎ReplNetwork), never inside a word.
+      for (const cell of seen.drivers) for (const at of cell.breaks) t.regex(at, /[ \-|/]⏎|⏎ /, `${width} px: "${cell.text}" broken between words`);
       t.true(seen.versionAlign.length > 2 && seen.versionAlign.every((v) => v.endsWith(' left') || v.endsWith(' start')), `${width} px: versions aligned as text (${seen.versionAlign.join(', ')})`);
       t.deepEqual([...new Set(seen.memberCells.map((c) => c.table))], ['slow', 'problems', 'messages', 'applied'], `${width} px: a members column in each table of groups`);
-      for (const cell of seen.memberCells) for (const at of cell.breaks) t.regex(at, /, {1,2}\/ /, `${width} px: ${cell.table}: "${cell.text}" broken only after a member's count`);
+      for (const cell of seen.memberCells) for (const at of cell.breaks) t.regex(at, /, ?⏎/, `${width} px: ${cell.table}: "${cell.text}" broken only after a member's count`);
+      // A message is words: broken between them, not every few letters ('Connecti⏎on⏎accep') beside the members' column.
+      t.true(seen.messageCells.some((c) => c.table === 'messages') && seen.messageCells.some((c) => c.table === 'problems'));
+      for (const cell of seen.messageCells) t.true(cell.width >= 200, `${width} px: ${cell.table}: "${cell.text}" in a column ${cell.width.toFixed(0)} px wide`);
+      for (const cell of seen.messageCells) for (const at of cell.breaks) t.regex(at, /[ \-|/,]⏎|⏎ /, `${width} px: ${cell.table}: "${cell.text}" broken between words`);
       // A query hash is no number, even one of digits alone (17830885 beside 740C02B0).
       t.true(seen.shapeAlign.some((s) => /^\d+ /.test(s)) && seen.shapeAlign.every((s) => s.endsWith(' left') || s.endsWith(' start')), `${width} px: shapes aligned as text (${seen.shapeAlign.filter((s) => !s.startsWith('- ')).join(', ')})`);
       t.true(seen.fixed.filter((c) => c.time).length >= 2 + 2 * 5 + 2 * 2, `${width} px: the times of the three tables found (${seen.fixed.filter((c) => c.time).length})`);
