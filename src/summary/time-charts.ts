@@ -294,5 +294,15 @@ export function slowPlot(summary: Summary, axis: TimeAxis | undefined): string {
     } else body += `<circle class="${classes}" cx="${cx}" cy="${cy}" r="${p.outlier ? 4 : 3}" fill="${pointColor}">${title}</circle>`;
   }
   const legend = `<span class="swatch" style="background:${pointColor};border-radius:50%"></span>indexed or other plan <span class="swatch diamond" style="background:${COLLSCAN_COLOR}"></span>COLLSCAN`;
-  return frame(`Slow operations over time, by duration (${slowPointsDrawn(server)})`, 'plot-slow', axis, body, legend);
+  return frame(`Slow operations over time, by duration (${slowPointsDrawn(server)})${appliedAmong(server)}`, 'plot-slow', axis, body, legend);
+}
+
+/**
+ * The plot draws the oplog entries secondaries applied slowly beside the slow queries and
+ * transactions, where the tables count them apart: its title says how many of its operations they are.
+ */
+export function appliedAmong(server: Pick<NonNullable<Summary['server']>, 'appliedOperations' | 'slowPointsSeen'>): string {
+  const applied = server.appliedOperations.reduce((sum, group) => sum + group.count, 0);
+  if (applied === 0) return '';
+  return applied === server.slowPointsSeen ? ': all oplog entries applied slowly' : `: ${number(applied)} of the ${number(server.slowPointsSeen)} are oplog entries applied slowly, counted apart in their own table`;
 }

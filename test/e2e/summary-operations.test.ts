@@ -134,6 +134,13 @@ test("two members read one after another (Hatchet's rs1, then rs2): the plot's C
   t.true(server.slowPoints.some((p) => p.durationMillis === slowest));
   const caption = /Slow operations over time, by duration \(([^)]*)\)/.exec(fs.readFileSync(page, 'utf8'))?.[1];
   t.regex(caption ?? '', new RegExp(`; ${drawn.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} COLLSCANs, a uniform sample; `));
+  // The secondaries' applied entries are among the plotted operations, and counted apart in the tables: the title says how many.
+  const applied = gunzipSync(fs.readFileSync(real(files[0]!))).toString('utf8').split('\n').filter((line) => line.includes('"id":51801,')).length +
+    gunzipSync(fs.readFileSync(real(files[1]!))).toString('utf8').split('\n').filter((line) => line.includes('"id":51801,')).length;
+  t.true(applied > 0);
+  t.true(
+    fs.readFileSync(page, 'utf8').includes(`: ${applied.toLocaleString('en-US')} of the ${server.slowPointsSeen.toLocaleString('en-US')} are oplog entries applied slowly, counted apart in their own table`),
+  );
 });
 
 test("one member within the plot's budget (Hatchet's rs2): every COLLSCAN drawn, and the page says all", (t) => {
