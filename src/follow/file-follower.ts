@@ -26,7 +26,7 @@ import { MTIME_SLACK_MS, unseenSiblings } from './identity.js';
 import { statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
 import { reconcilePath, sameFile, type PathState } from './reconcile.js';
-import { resumeFiles } from './resume.js';
+import { deniedAmong, resumeFiles } from './resume.js';
 import { linkTarget, rotatedNames, rotatedSiblings } from './rotated-siblings.js';
 
 export type { FollowEvent } from './follow-events.js';
@@ -146,7 +146,7 @@ export class FileFollower {
     if (!this.#looked) {
       this.#looked = true;
       this.#lastDiscovery = now;
-      this.#firstLook(now);
+      this.#looked = this.#firstLook(now);
       return;
     }
     this.#behind.closeDrained(now);
@@ -251,15 +251,27 @@ export class FileFollower {
     this.#current = undefined;
   }
 
-  #firstLook(now: number): void {
+  /**
+   * The first look. Returns false, having done nothing but warn, when a saved file (or the
+   * path) may not be read now: the restart is decided at a later look, once it can be, and
+   * until then the state file keeps this path's saved files as they were (see deniedAmong).
+   */
+  #firstLook(now: number): boolean {
     const { resume } = this.#options;
+    if (resume) {
+      const denied = deniedAmong(this.path, resume.files, this.#options.ignore);
+      if (denied) {
+        this.#warnings.cannotRead(now, statPath(denied.name), errorMessage(denied.error), denied.error);
+        return false;
+      }
+    }
     if (!resume) {
       for (const sibling of rotatedSiblings(this.path, this.#options.ignore)) this.#remember(sibling.stat);
       const action = reconcilePath(undefined, 1, statPath(this.path), true);
       if (action.kind === 'open') this.#openCurrent(now, this.#options.fromStart ? 0 : 'end');
       else if (action.kind === 'unreadable') this.#warnings.cannotRead(now, statPath(this.path), action.what);
       else this.#warnings.startWaiting(now);
-      return;
+      return true;
     }
     for (const past of resume.past ?? []) this.#remember(past);
     const plan = resumeFiles(this.path, resume.files, this.#options.ignore);
@@ -287,6 +299,7 @@ export class FileFollower {
       else this.#warnings.cannotRead(now, state, state.what);
     }
     this.#holdUnseen(now, resume.savedAt, plan.claimed);
+    return true;
   }
 
   /**

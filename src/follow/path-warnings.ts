@@ -57,7 +57,13 @@ export class PathWarnings {
       onEvent({ kind: 'error', path, message: `${what}; waiting for a readable file at this path` });
       return;
     }
-    const stat = fs.statSync(path, { throwIfNoEntry: false, bigint: false }) as fs.Stats | undefined;
+    // A directory on the way we may not search denies the stat too: then the owner is not known.
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(path, { throwIfNoEntry: false });
+    } catch {
+      stat = undefined;
+    }
     onEvent({ kind: 'unreadable', path, message: what, fileUid: stat?.uid, fileGid: stat?.gid, fileMode: stat ? stat.mode & 0o7777 : undefined });
   }
 

@@ -68,6 +68,42 @@ export function resumeFiles(path: string, saved: readonly SavedFile[], ignore?: 
   return { held, lost, retired, claimed: [...claimed].map((c) => c.stat) };
 }
 
+/** A saved file that is there but that we may not read now: where, and the error. */
+export interface DeniedFile {
+  readonly name: string;
+  readonly error: NodeJS.ErrnoException;
+}
+
+/**
+ * The first place a restart may not look into: the path when its stat is denied (a directory on
+ * the way we may not search), or a file there whose inode a saved file has and that we may not
+ * open.
+ * Such a file is not lost: it is there, and its saved position still holds once it is readable
+ * again (a permission put right, the sidecar run as the right user). Deciding then would take
+ * it for gone (`resume-lost`), forget its position at the next save, and read it from its start
+ * once it can be read: every line delivered before the restart again.
+ */
+export function deniedAmong(path: string, saved: readonly SavedFile[], ignore?: (name: string) => boolean): DeniedFile | undefined {
+  const denied = (error: unknown): boolean => ['EACCES', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '');
+  let atPath: fs.Stats | undefined;
+  try {
+    atPath = fs.statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (denied(error)) return { name: path, error: error as NodeJS.ErrnoException };
+  }
+  const inodes = new Set(saved.filter((file) => !file.retired).map((file) => file.ino));
+  const candidates: SiblingFile[] = [...(atPath?.isFile() ? [{ name: path, stat: atPath }] : []), ...rotatedSiblings(path, ignore)];
+  for (const { name, stat } of candidates) {
+    if (!inodes.has(stat.ino)) continue;
+    try {
+      fs.closeSync(fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK));
+    } catch (error) {
+      if (denied(error)) return { name, error: error as NodeJS.ErrnoException };
+    }
+  }
+  return undefined;
+}
+
 /** `name` as a known file, when `is(fd)` says it is one of ours (undefined otherwise). */
 export function knownFile(name: string, stat: fs.Stats, is: (fd: number) => boolean): KnownFile | undefined {
   return withFile(name, stat, (fd) =>

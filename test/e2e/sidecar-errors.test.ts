@@ -9,6 +9,7 @@ import path from 'node:path';
 import { SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir } from '../_helpers/sidecar-process.js';
 import { sleep } from '../_helpers/numbered-writer.js';
 import { testWithTool, type SystemTool } from '../_helpers/system-tool.js';
+import { killAtTeardown } from '../_helpers/follower-scenario.js';
 import { FILE_LOG_TYPES } from '../../src/log-types.js';
 
 const SETPRIV: SystemTool = { command: 'setpriv', debianPackage: 'util-linux' };
@@ -38,6 +39,65 @@ if (isRoot) {
     t.like(said[0], { level: 40, path: file, uid: OTHER_UID, fileUid: 2000, fileMode: '0600' });
     t.regex(said[0]!['msg'] as string, /do not set runAsUser; the pod's user is uid 2000 with fsGroup 2000/);
   });
+
+  /**
+   * A restart that finds a saved file it may not read (run for a while as another uid, a mode
+   * put wrong and right again, a directory on the way not searchable): the saved position
+   * stands until the file can be read, then the file is read on from there. Before, the file
+   * was said gone (`resume-lost`), its position was forgotten at the next save, and once
+   * readable it was read from its start: every line delivered before the restart again.
+   */
+  for (const [what, deny, allow] of [
+    ['the file mode 000', (file: string) => fs.chmodSync(file, 0o000), (file: string) => fs.chmodSync(file, 0o600)],
+    ['its directory not searchable', (file: string) => fs.chmodSync(path.dirname(file), 0o000), (file: string) => fs.chmodSync(path.dirname(file), 0o755)],
+  ] as const) {
+    testWithTool(SETPRIV, `a restart while a saved file may not be read (${what}): its position waits, then it is read on from there, nothing again`, async (t, setpriv) => {
+      const dir = tempDir('eacces-resume');
+      fs.chmodSync(dir, 0o755);
+      const logs = path.join(dir, 'logs');
+      fs.mkdirSync(logs, { mode: 0o755 });
+      fs.chownSync(logs, 2000, 2000);
+      // Beside the logs, not among them: a directory made unsearchable must not hide it.
+      const stateDir = path.join(dir, 'state');
+      fs.mkdirSync(stateDir);
+      fs.chownSync(stateDir, 2000, 2000);
+      const stateFile = path.join(stateDir, 'positions');
+      const file = path.join(logs, 'mongodb.log');
+      fs.writeFileSync(file, '');
+      fs.chownSync(file, 2000, 2000);
+      fs.chmodSync(file, 0o600);
+      const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+      const write = (from: number, to: number): void => fs.appendFileSync(file, lines.slice(from, to).map((l) => `${l}\n`).join(''));
+      const start = (): SidecarProcess =>
+        killAtTeardown(
+          t,
+          new SidecarProcess([SIDECAR_BIN, '--file', `mongodb=${file}`, '--log-dir', logs, '--state-file', stateFile, '--stats-interval', '0', '--poll-interval', '0.2'], {
+            bin: '--',
+            command: [setpriv, '--reuid', '2000', '--regid', '2000', '--clear-groups', process.execPath],
+          }),
+        );
+      const first = start();
+      await first.waitForDiagnostic(followsPath(file), 30_000);
+      write(0, 10);
+      await first.waitForLines(10);
+      await first.stop();
+      deny(file);
+      write(10, 20);
+      const second = start();
+      await second.waitForDiagnostic((d) => d['event'] === 'unreadable', 30_000);
+      await sleep(1500); // saves and polls while it may not read: the position must stand
+      allow(file);
+      write(20, 30);
+      await second.waitForLines(20);
+      await sleep(500);
+      await second.stop();
+      const contents = [...first.lines(), ...second.lines()].map((line) => (JSON.parse(line) as { contents: string }).contents);
+      t.deepEqual(contents, lines);
+      t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['path'] === file));
+      t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
+      t.is(second.diagnostics().filter((d) => d['event'] === 'unreadable' && d['path'] === file).length, 1);
+    });
+  }
 } else {
   test.skip('a file the sidecar may not read [skipped: needs root to give a file to uid 2000 and run as another uid]', () => {});
 }
