@@ -64,6 +64,28 @@ test('| head -1: EPIPE is a quiet exit 0', async (t) => {
   t.false(fs.readFileSync(`${dir}/err`, 'utf8').includes('"level":50'));
 });
 
+test('the reader closes stdout while the sidecar is quiet: the line whose write met EPIPE is not counted delivered; the restart sends it', async (t) => {
+  const { dir, file, sidecar } = await followEmptyFile('epipe-resume', 'mongodb');
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(300);
+  await sidecar.waitForLines(300);
+  // The reader goes (a shipper restarted, `| head` done) and the sidecar does not know yet.
+  sidecar.child.stdout!.destroy();
+  writer.write(1);
+  const exit = await sidecar.exited;
+  t.deepEqual(exit, { code: 0, signal: null });
+  // Its write failed at once: the pipe took none of it (it used to be saved as delivered, and lost).
+  const second = new SidecarProcess(['--log-dir', dir]);
+  writer.write(1);
+  await second.waitForLines(2);
+  await second.stop();
+  writer.close();
+  const result = checkNumbered([...sidecar.lines(), ...second.lines()], 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.wrongContents, 0);
+});
+
 test('a reader stopped with SIGSTOP: reading pauses, memory stays bounded, nothing is lost', async (t) => {
   const dir = tempDir('sigstop');
   const file = path.join(dir, 'mongodb.log');
