@@ -20,12 +20,12 @@ import type { FollowEvent } from './follow-events.js';
 import { CopyFinder } from './copy-finder.js';
 import { errorMessage } from './error-message.js';
 import { FileCheckpoint } from './file-checkpoint.js';
-import { FilesBehind, sizeOf } from './files-behind.js';
+import { FilesBehind, sizeOf, waitingFile } from './files-behind.js';
 import { HeldFile, type FileLineSink, type HeldRole, type LineStream } from './held-file.js';
 import { MTIME_SLACK_MS, unseenSiblings } from './identity.js';
 import { statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
-import { reconcilePath, sameFile, type PathState } from './reconcile.js';
+import { reconcilePath, sameFile, type FileIdentity, type PathState } from './reconcile.js';
 import { deniedAmong, resumeFiles } from './resume.js';
 import { linkTarget, rotatedNames, rotatedSiblings } from './rotated-siblings.js';
 
@@ -118,6 +118,8 @@ export class FileFollower {
       onForget: ({ ino, mtimeMs }) => {
         if (mtimeMs !== undefined) this.#remember({ ino, mtimeMs });
       },
+      open: (waiting, now) =>
+        this.#openKnown(waiting.name, waiting, waiting.role, waiting.position, now, { midLine: waiting.saved?.midLine === true }),
     });
     this.#copies = new CopyFinder({ path: options.path, ignore, knows: (name, stat) => this.#knows(name, stat) });
     this.#warnings = new PathWarnings({ path: options.path, onEvent, missingWarningMs: options.missingWarningMs, repeatWarningMs: options.repeatWarningMs });
@@ -194,7 +196,8 @@ export class FileFollower {
     const upTo = current && this.#behind.files.length > 0 ? sizeOf(current) : Infinity;
     const left = budget - this.#behind.read(now, budget);
     if (left <= 0) return true;
-    if (!current) return false;
+    // Older files wait to be opened (as held ones close): the file at the name comes after them.
+    if (!current || this.#behind.waiting) return false;
     const size = this.#size;
     this.#size = undefined;
     const read = current.read(left, now, size, upTo);
@@ -282,6 +285,16 @@ export class FileFollower {
     this.#behind.adoptRetired(plan.retired);
     for (const found of plan.held) {
       const role = found.name === this.path ? 'current' : found.how === 'copy' ? 'copy' : 'rotated';
+      if (role !== 'current') {
+        // Opened now, or when held files close (a restart after more rotations than the bound).
+        if (this.#behind.hold(waitingFile(found.name, found.stat, role, found.saved.position, found.saved), now)) {
+          this.#options.onEvent({ kind: 'resumed', path: this.path, file: found.name, position: found.saved.position, how: found.how });
+        } else {
+          this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: found.saved.position });
+          this.#closePiece(found.saved);
+        }
+        continue;
+      }
       const held = this.#openKnown(found.name, found.stat, role, found.saved.position, now, { midLine: found.saved.midLine === true });
       if (!held) {
         this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: found.saved.position });
@@ -327,7 +340,7 @@ export class FileFollower {
    */
   #openKnown(
     name: string,
-    stat: fs.Stats,
+    stat: FileIdentity,
     role: HeldRole,
     position: number,
     now: number,
@@ -450,14 +463,13 @@ export class FileFollower {
       // now), or, once truncated, the copy is found by the bytes we read (truncation handling).
       if (this.#copies.pendingCopyOf(this.#current, sibling.name, stat, now)) continue;
       if (known(sibling.name, stat)) continue;
-      const held = this.#openKnown(sibling.name, stat, 'unseen', 0, now);
-      if (!held) {
+      // Opened now, or, past the bound on held files, when they close.
+      if (!this.#behind.hold(waitingFile(sibling.name, stat, 'unseen', 0), now)) {
         // Gone or moved beyond recognition between the listing and the open: look again soon.
         this.#discoverWanted = true;
         this.#lastDiscovery = sinceMs;
         continue;
       }
-      this.#behind.push(held);
       this.#options.onEvent({ kind: 'unseen', path: this.path, file: sibling.name });
     }
   }

@@ -8,16 +8,36 @@
  * then closes (a reader must not pin deleted files: the operator's issue #174). What is held is
  * bounded (`maxBehind` files): past that, files read to their end close first, then the oldest is
  * given up with a `gave-up` event naming the bytes.
+ *
+ * Files found by name that nobody has read (rotated while the sidecar was down, or faster than it
+ * looked; saved rotated files at a restart) need no descriptor to stay readable: past the bound
+ * they wait by name and identity (WaitingFile), in their place in the order, and are opened as
+ * held files close. A restart after more rotations than the bound reads them all, instead of
+ * giving up every file past the 16th with its lines still on disk.
  */
 import type fs from 'node:fs';
 import type { SavedFile } from '../state/state-file.js';
 import type { FollowEvent } from './follow-events.js';
-import type { HeldFile } from './held-file.js';
+import { HeldFile, type HeldRole } from './held-file.js';
+import type { FileIdentity } from './reconcile.js';
 import { drainIsOver, sameFile } from './reconcile.js';
 import { isKnown, type KnownFile } from './resume.js';
-import { rotatedSiblings } from './rotated-siblings.js';
+import { birthtimeOf, rotatedSiblings } from './rotated-siblings.js';
+import { fingerprintOfBytes } from './fingerprint.js';
 
 const DEFAULT_MAX_BEHIND = 16;
+
+/** A file to read that is not open yet: found by name, opened (by its identity) when there is room. */
+export interface WaitingFile extends FileIdentity {
+  readonly name: string;
+  readonly role: HeldRole;
+  readonly position: number;
+  readonly birthtimeMs: number;
+  /** Its size when found (what `lag` counts until it is open). */
+  readonly size: number;
+  /** What the state file said of it (a restart), kept as it was until it is open. */
+  readonly saved?: SavedFile | undefined;
+}
 /** Files closed after draining that are still recognised (not read again if they change). */
 const MAX_RETIRED = 16;
 
@@ -29,10 +49,17 @@ export interface FilesBehindOptions {
   readonly ignore?: ((name: string) => boolean) | undefined;
   /** A retired file pushed out of the bounded list: whoever still needs to recognise it. */
   readonly onForget?: ((known: KnownFile) => void) | undefined;
+  /** Opens a waiting file where it is now (undefined: gone, or not readable). */
+  readonly open: (waiting: WaitingFile, now: number) => HeldFile | undefined;
 }
+
+type Behind = HeldFile | WaitingFile;
+const isHeld = (file: Behind): file is HeldFile => file instanceof HeldFile;
 
 export class FilesBehind {
   readonly #options: FilesBehindOptions;
+  /** Oldest first: held files, and waiting ones in their place. */
+  #queue: Behind[] = [];
   #files: HeldFile[] = [];
   /** Closed files still recognised, newest last. */
   #retired: KnownFile[] = [];
@@ -41,8 +68,85 @@ export class FilesBehind {
     this.#options = options;
   }
 
+  /** The files held open now. */
   get files(): readonly HeldFile[] {
     return this.#files;
+  }
+
+  /** Files wait to be opened: nothing newer (the file at the name) may be read before them. */
+  get waiting(): boolean {
+    return this.#files.length < this.#queue.length;
+  }
+
+  /**
+   * A file found by name to read from `position` (a rotated file nobody read, a saved one at a
+   * restart): opened now when the bound allows and nothing waits before it; else it waits in
+   * its place. Returns false when it could not be opened now (gone meanwhile).
+   */
+  hold(waiting: WaitingFile, now: number): boolean {
+    if (!this.waiting && this.#files.length < this.#max) {
+      const held = this.#options.open(waiting, now);
+      if (!held) return false;
+      this.push(held);
+      return true;
+    }
+    this.#queue.push(waiting);
+    return true;
+  }
+
+  get #max(): number {
+    return this.#options.maxBehind ?? DEFAULT_MAX_BEHIND;
+  }
+
+  /**
+   * Opens waiting files in order while the bound allows; the first file of all is opened
+   * whatever the bound (files held behind it cannot be read before it, nor close).
+   */
+  #openWaiting(now: number): void {
+    for (let i = 0; i < this.#queue.length; i++) {
+      const file = this.#queue[i]!;
+      if (isHeld(file)) continue;
+      if (i > 0 && this.#files.length >= this.#max) {
+        if (!this.#closeOneRead()) return;
+        // The file closed was before this one.
+        i = this.#queue.indexOf(file);
+      }
+      const held = this.#options.open(file, now);
+      if (held) {
+        this.#queue[i] = held;
+      } else {
+        // Gone before it was read (deleted, or renamed out of sight).
+        this.#queue.splice(i--, 1);
+        this.#options.onEvent({ kind: 'gave-up', path: this.#options.path, file: file.name, bytes: Math.max(0, file.size - file.position) });
+      }
+      this.#sync();
+    }
+  }
+
+  /**
+   * Makes room for a waiting file, as `push` does past the bound: closes the oldest held file
+   * that is read to its end with every line of it out (none held unfinished), without waiting
+   * for its grace period. Returns false when no file is so.
+   */
+  #closeOneRead(): boolean {
+    const done = this.#files.find((file) => {
+      try {
+        return file.size() <= file.position && file.splitter.heldBytes === 0 && file.allDelivered;
+      } catch {
+        return false;
+      }
+    });
+    if (!done) return false;
+    this.#queue.splice(this.#queue.indexOf(done), 1);
+    this.#sync();
+    this.#retire(done);
+    this.#options.onEvent({ kind: 'drained', path: this.#options.path, file: done.name, position: done.position });
+    return true;
+  }
+
+  /** #files: the held files of the queue, in its order. */
+  #sync(): void {
+    this.#files = this.#queue.filter(isHeld);
   }
 
   /** Files the state file knew as read to their end (at the first look). */
@@ -52,24 +156,28 @@ export class FilesBehind {
 
   /** A file to drain, after the others. */
   push(held: HeldFile): void {
-    this.#files.push(held);
-    const max = this.#options.maxBehind ?? DEFAULT_MAX_BEHIND;
+    this.#queue.push(held);
+    this.#sync();
+    const max = this.#max;
     if (this.#files.length <= max) return;
     const { path, onEvent } = this.#options;
     // Over the bound: files read to their end are closed first (their lines are out or on their way).
     let excess = this.#files.length - max;
     const closed: HeldFile[] = [];
-    this.#files = this.#files.filter((file) => {
-      if (excess <= 0 || file === held || file.size() > file.position) return true;
+    this.#queue = this.#queue.filter((file) => {
+      if (excess <= 0 || file === held || !isHeld(file) || file.size() > file.position) return true;
       excess--;
       file.emitHeld(false);
       this.#retire(file);
       closed.push(file);
       return false;
     });
+    this.#sync();
     for (const file of closed) onEvent({ kind: 'drained', path, file: file.name, position: file.position });
     while (this.#files.length > max) {
-      const oldest = this.#files.shift()!;
+      const oldest = this.#files[0]!;
+      this.#queue.splice(this.#queue.indexOf(oldest), 1);
+      this.#sync();
       const name = this.#currentName(oldest);
       const bytes = oldest.giveUp();
       this.#retire(oldest);
@@ -85,8 +193,8 @@ export class FilesBehind {
 
   /** Held here, or retired: a file of ours, by device, inode and (where kept) birth time. */
   knows(name: string, stat: fs.Stats): boolean {
-    // A held file's inode cannot be reused while we hold it open.
-    return this.#files.some((h) => sameFile(h, stat)) || this.#retired.some((r) => isKnown(r, name, stat));
+    // A held file's inode cannot be reused while we hold it open (nor, for our purpose, a waiting one's).
+    return this.#queue.some((h) => sameFile(h, stat)) || this.#retired.some((r) => isKnown(r, name, stat));
   }
 
   /**
@@ -94,8 +202,11 @@ export class FilesBehind {
    * its size now, not at the last look: the logger may still be writing to it.
    */
   read(now: number, budget: number): number {
+    this.#openWaiting(now);
     let left = budget;
-    for (const held of this.#files) {
+    for (const held of this.#queue) {
+      // Newer files wait behind one not open yet.
+      if (!isHeld(held)) break;
       let read = held.read(left, now, sizeOf(held));
       if (read < 0) {
         // A rotated file rewritten under us (not the logger's way): read again from its start.
@@ -113,7 +224,8 @@ export class FilesBehind {
   closeDrained(now: number): void {
     if (this.#files.length === 0) return;
     const drained: HeldFile[] = [];
-    this.#files = this.#files.filter((held) => {
+    this.#queue = this.#queue.filter((held) => {
+      if (!isHeld(held)) return true;
       let atEnd: boolean;
       try {
         atEnd = held.size() <= held.position;
@@ -133,6 +245,8 @@ export class FilesBehind {
       drained.push(held);
       return false;
     });
+    this.#sync();
+    this.#openWaiting(now);
     for (const held of drained) this.#options.onEvent({ kind: 'drained', path: this.#options.path, file: held.name, position: held.position });
   }
 
@@ -143,18 +257,19 @@ export class FilesBehind {
 
   /** What the state file keeps of them: the retired ones marked so, then the held ones. */
   savedFiles(): SavedFile[] {
-    return [...this.#retired.map((r) => ({ ...r.saved, retired: true })), ...this.#files.map((h) => h.savedFile())];
+    return [...this.#retired.map((r) => ({ ...r.saved, retired: true })), ...this.#queue.map((h) => (isHeld(h) ? h.savedFile() : waitingSaved(h)))];
   }
 
   /** Bytes on disk not yet read. */
   lag(): number {
     let lag = 0;
-    for (const held of this.#files) lag += Math.max(0, held.size() - held.position);
+    for (const held of this.#queue) lag += Math.max(0, (isHeld(held) ? held.size() : held.size) - held.position);
     return lag;
   }
 
   close(): void {
     for (const held of this.#files) held.close();
+    this.#queue = [];
     this.#files = [];
   }
 
@@ -179,4 +294,25 @@ export function sizeOf(held: HeldFile): number {
   } catch {
     return Infinity;
   }
+}
+
+/**
+ * What the state file keeps of a file not opened yet: what it said (a restart), or, for a file
+ * found unread, its identity at position 0 (no bytes to tell it by: any file with its inode and
+ * birth time is read from its start, which is what it needs).
+ */
+function waitingSaved(file: WaitingFile): SavedFile {
+  if (file.saved) return file.saved;
+  return {
+    dev: file.dev,
+    ino: file.ino,
+    position: 0,
+    ...fingerprintOfBytes(Buffer.alloc(0), 0),
+    ...(file.birthtimeMs ? { birthtimeMs: file.birthtimeMs } : {}),
+  };
+}
+
+/** A file as listed (`stat` at `name`), to wait for room. */
+export function waitingFile(name: string, stat: fs.Stats, role: HeldRole, position: number, saved?: SavedFile): WaitingFile {
+  return { name, dev: stat.dev, ino: stat.ino, role, position, birthtimeMs: birthtimeOf(stat), size: stat.size, ...(saved ? { saved } : {}) };
 }

@@ -190,6 +190,56 @@ test('two followed files whose first KiB is the same: each read as its own, acro
 
 // Vector #2701 and #445 (a checksum needs 256 bytes: tiny files are never read), Filebeat's
 // fingerprint (1024 B); torture scenario 5.
+/**
+ * More rotations while down than the 16 files a path holds open at once (a sidecar down for a
+ * day with hourly rotation; mongod rotating by size under load): every rotated file is still on
+ * disk, and every line arrives, in order. The files past the bound wait by name and are opened as
+ * the first ones close (they were given up, 24 files' lines lost, with `gave-up` warnings).
+ * With `stalled`, the reader takes nothing until after a SIGTERM: the files still waiting are
+ * saved as they are, and the next start reads them.
+ */
+for (const stalled of [false, true]) {
+  test(`40 rotations while down${stalled ? ', the restart stopped by SIGTERM while its reader is stalled' : ''}: every rotated file read, in order, nothing given up`, async (t) => {
+    const dir = tempDir('fs-many-rotations-down');
+    const file = path.join(dir, 'mongodb.log');
+    fs.writeFileSync(file, '');
+    const first = await start(t, dir, [file]);
+    fs.appendFileSync(file, text(lines('line', 1, 5)));
+    await settle(first, 5);
+    await first.stop();
+    const written = lines('line', 1, 5);
+    for (let rotation = 0; rotation < 40; rotation++) {
+      const more = lines('line', written.length + 1, written.length + (stalled ? 2000 : 5));
+      fs.appendFileSync(file, text(more));
+      written.push(...more);
+      // mongod's own rename (logRotate: rename), one name a rotation.
+      fs.renameSync(file, `${file}.2026-11-26T10-${String(rotation).padStart(2, '0')}-00`);
+    }
+    const last = lines('line', written.length + 1, written.length + 5);
+    fs.writeFileSync(file, text(last));
+    written.push(...last);
+    const delivered = [...contentsOf(first)];
+    const runs: SidecarProcess[] = [];
+    if (stalled) {
+      const second = await start(t, dir, [file], ['--stop-timeout', '1']);
+      second.stallReader();
+      await sleep(1500);
+      const stopped = second.stop();
+      await sleep(1500);
+      second.resumeReader();
+      await stopped;
+      runs.push(second);
+    }
+    const next = await start(t, dir, [file]);
+    await settle(next, written.length - delivered.length - runs.reduce((sum, run) => sum + contentsOf(run).length, 0));
+    await next.stop();
+    runs.push(next);
+    for (const run of runs) delivered.push(...contentsOf(run));
+    t.deepEqual(delivered, written);
+    t.false(runs.some((run) => run.diagnostics().some((d) => d['event'] === 'gave-up')));
+  });
+}
+
 test('files under 256 bytes: read when one appears, when one appears while down, and when one is rotated while down', async (t) => {
   const dir = tempDir('fs-tiny');
   const file = path.join(dir, 'backup-agent.log');
