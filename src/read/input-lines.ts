@@ -33,6 +33,8 @@ export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinit
   /** A CRI line's pieces so far, with the first one's head. */
   let pieces: Buffer[] | undefined;
   let piecesLength = 0;
+  /** Where the first piece's `P` tag is in its copy: a line whose last piece came is tagged `F` there (--keep-prefix shows the head). */
+  let tagAt = 0;
   const endPieces = (to: InputLine): void => {
     const joined = Buffer.concat(pieces!, piecesLength);
     pieces = undefined;
@@ -59,9 +61,13 @@ export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinit
     }
     if (!pieces && !cri.partial) return line(bytes, from, end);
     const piece = Buffer.from(bytes.subarray(pieces ? cri.textStart : from, end));
+    if (!pieces) tagAt = cri.textStart - from - 2;
     (pieces ??= []).push(piece);
     piecesLength += piece.length;
-    if (!cri.partial) endPieces(line);
+    if (!cri.partial) {
+      pieces[0]![tagAt] = 0x46;
+      endPieces(line);
+    }
     else if (piecesLength > maxBytes) endPieces(other);
   };
   return Object.assign(sink, { end: () => (pieces ? endPieces(line) : undefined) });

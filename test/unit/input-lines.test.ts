@@ -78,9 +78,9 @@ test('criPiece: the CRI head, in every shape the runtime writes; anything else h
   }
 });
 
-test("a CRI line the runtime cut in pieces (P … F) is one line: the first piece's head, every piece's text; others pass as they are", (t) => {
+test("a CRI line the runtime cut in pieces (P … F) is one line: the first piece's head (tagged F: the line is whole), every piece's text; others pass as they are", (t) => {
   const line = AGENT[1]!;
   const pieces = [line.slice(0, 10), line.slice(10, 40), line.slice(40)];
   const input = [cri('F', AGENT[0]!), cri('P', pieces[0]!), cri('P', pieces[1]!), cri('F', pieces[2]!), cri('F', AGENT[2]!), cri('P', 'cut at the end')].join('\n') + '\n';
-  t.deepEqual(split(Buffer.from(input), 1 << 20), [{ line: cri('F', AGENT[0]!) }, { line: cri('P', line) }, { line: cri('F', AGENT[2]!) }, { line: cri('P', 'cut at the end') }]);
+  t.deepEqual(split(Buffer.from(input), 1 << 20), [{ line: cri('F', AGENT[0]!) }, { line: cri('F', line) }, { line: cri('F', AGENT[2]!) }, { line: cri('P', 'cut at the end') }]);
 });
