@@ -26,7 +26,7 @@ export { colorEnabled, palette, type ColorMode, type Palette, type Paint } from 
 export { renderPrettyEntry, typeBadge, type PrettyOptions } from './render/render-pretty.js';
 export type { ByteOutput } from './output/byte-output.js';
 export { FilterOutput, runFilter, formatSummary, type FilterOptions, type FilterIO, type OutputMode } from './filter/run-filter.js';
-export { readEntries, type InputSelection, type InputHandler } from './read/read-entries.js';
+export { readEntries, stdinSource, type InputSelection, type InputHandler, type StdinIO, type StdinSource } from './read/read-entries.js';
 export { LEVELS, levelOf, parseLogTime, type Level, type LineSource, type EntrySource, type LogRecord } from './parse/log-record.js';
 export { parseServerLine } from './parse/parse-server-line.js';
 export { slowOperationOf, type SlowOperation } from './parse/slow-operation.js';

@@ -25,8 +25,14 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
   // Ctrl-C in summary and doctor ends the reading, not the command: the report of what was read
   // is written, then the exit is 130 (as a shell's for SIGINT). A second Ctrl-C ends it at once.
   const interrupt = new AbortController();
-  const io = {
-    interrupted: interrupt.signal,
+  /**
+   * `interruptible`: the command writes what was read at a Ctrl-C (summary, doctor, the filter's
+   * --summary); the others are ended by it, and read a pipe with blocking reads.
+   */
+  const ioFor = (interruptible: boolean) => ({
+    interrupted: interruptible ? interrupt.signal : undefined,
+    // The process's own stdin: a file or pipe is read through its descriptor.
+    stdinFd: 0,
     get stdin() {
       stdinMade = true;
       return process.stdin;
@@ -34,7 +40,7 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     stdout: process.stdout,
     stderr: process.stderr,
     stdoutIsTTY,
-  };
+  });
   const [first, ...rest] = argv;
   let run: () => Promise<number>;
   let inputs: readonly string[];
@@ -48,14 +54,14 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     const options = parsed.value;
     ({ inputs, warnings } = options);
     command = SUMMARY_COMMAND;
-    run = () => runSummary(options, io, terminalProgress(options.inputs, process.stderr));
+    run = () => runSummary(options, ioFor(true), terminalProgress(options.inputs, process.stderr));
   } else if (first === 'doctor') {
     const parsed = parseDoctorArgs(rest, terminal);
     if (!parsed.ok || parsed.value === 'help' || parsed.value === 'version') return ended(DOCTOR_COMMAND, parsed, doctorHelp);
     const options = parsed.value;
     ({ inputs, warnings } = options);
     command = DOCTOR_COMMAND;
-    run = () => runDoctor(options, io);
+    run = () => runDoctor(options, ioFor(true));
   } else if (first === 'completion') {
     // Loaded only when asked for: it reads every command's table, the sidecar's too.
     const { COMPLETION_COMMAND, completionHelp, completionOf, parseCompletionArgs } = await import('./completion-command.js');
@@ -75,7 +81,7 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     ({ inputs, warnings } = options);
     command = FILTER_COMMAND;
     countsAtEnd = options.summary;
-    run = () => runFilter(options, io);
+    run = () => runFilter(options, ioFor(options.summary));
   }
   for (const warning of warnings ?? []) process.stderr.write(`${command}: ${escapeTerminal(warning)}\n`);
   if (inputs.length === 0 && tty.isatty(0)) {

@@ -6,7 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseLogTime } from '../parse/log-record.js';
 import type { EntryLine } from '../read/entry-line.js';
-import { readEntries, type InputSelection } from '../read/read-entries.js';
+import { readEntries, stdinSource, type InputSelection, type StdinIO } from '../read/read-entries.js';
 import { cannotRead } from '../read/read-error.js';
 import { palette } from '../render/colors.js';
 import { terminalSafeJson } from '../render/escape-terminal.js';
@@ -20,7 +20,7 @@ export interface DoctorOptions extends Selection, InputSelection {
   readonly utc: boolean;
 }
 
-export interface ReportIO {
+export interface ReportIO extends StdinIO {
   readonly stdin: Readable;
   readonly stdout: Writable;
   readonly stderr: Writable;
@@ -65,7 +65,7 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     unreadable++;
     io.stderr.write(`logtype doctor: ${cannotRead(input, error)}; what was read of it was looked at\n`);
   };
-  await readEntries(options, selector, () => io.stdin, () => undefined, cannotReadInput, io.interrupted);
+  await readEntries(options, selector, stdinSource(io), () => undefined, cannotReadInput, io.interrupted);
   const findings = finder.findings();
   const linesRead = selector.counts.entries + selector.counts.other;
   io.stdout.write(options.json ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, linesRead)))}\n` : renderDoctorText(findings, linesRead, palette(options.color), options.utc));

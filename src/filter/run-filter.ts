@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { encodeEntry } from '../encode/encode-entry.js';
 import { ByteOutput } from '../output/byte-output.js';
 import type { EntryLine } from '../read/entry-line.js';
-import { readEntries } from '../read/read-entries.js';
+import { readEntries, stdinSource, type StdinIO } from '../read/read-entries.js';
 import { cannotRead } from '../read/read-error.js';
 import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts, type SelectionLimits, MAX_TYPES_COUNTED } from '../select/entry-selector.js';
 import type { LogRecord } from '../parse/log-record.js';
@@ -40,13 +40,13 @@ export interface FilterOptions extends Selection, SelectionLimits {
   readonly utc: boolean;
 }
 
-export interface FilterIO {
+export interface FilterIO extends StdinIO {
   readonly stdin: Readable;
   readonly stdout: Writable;
   readonly stderr: Writable;
   /** True when stdout is a terminal: contents are then escaped in every mode. */
   readonly stdoutIsTTY: boolean;
-  /** Aborted at a Ctrl-C with --summary: reading stops, and what was read is written and counted. */
+  /** Aborted (the command's Ctrl-C with --summary): reading stops, and what was read is written and counted. */
   readonly interrupted?: AbortSignal | undefined;
 }
 
@@ -184,7 +184,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   await readEntries(
     options,
     filter,
-    () => io.stdin,
+    stdinSource(io),
     async () => {
       // Flushed before the next chunk: its bytes may be reused then.
       if (!out.flush()) await once(io.stdout, 'drain');
@@ -195,7 +195,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
       unreadable++;
       io.stderr.write(`logtype: ${cannotRead(input, error)}\n`);
     },
-    options.summary ? io.interrupted : undefined,
+    io.interrupted,
   );
   out.flush();
   const { counts } = filter;

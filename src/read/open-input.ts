@@ -16,13 +16,29 @@ const READ_CHUNK = KERNEL_INPUT_BYTES;
 const GZIP_MAGIC = [0x1f, 0x8b];
 
 /**
+ * Where `-` is read from. A function: the caller's stream, made when first read (any Readable:
+ * a library user's). `{ fd, stream }`: the process's own stdin, whose descriptor is read
+ * directly when it is a file or a pipe (the commands': faster than a stream, and making
+ * process.stdin turns a pipe non-blocking); `stream` makes it otherwise.
+ */
+export type StdinSource = (() => Readable) | { readonly fd: number; readonly stream: () => Readable };
+
+/**
  * Chunks valid until the consumer asks for the next one (it must be done with them by then).
  * `interrupted` (summary, doctor and the filter's --summary, which write what was read at a
  * Ctrl-C): a pipe that may be quiet is then read so that the Ctrl-C is seen at once; the input
  * ends there.
  */
-export async function* inputChunks(path: string, stdin: () => Readable, interrupted?: AbortSignal): AsyncGenerator<Buffer> {
-  const fd = path === '-' ? 0 : fs.openSync(path, 'r');
+export async function* inputChunks(path: string, stdin: StdinSource, interrupted?: AbortSignal): AsyncGenerator<Buffer> {
+  const stream = typeof stdin === 'function' ? stdin : stdin.stream;
+  let fd: number;
+  if (path !== '-') fd = fs.openSync(path, 'r');
+  else if (typeof stdin !== 'function') fd = stdin.fd;
+  else {
+    // The caller's own stream (a library user's): the process's descriptor 0 may hold anything else.
+    yield* streamChunks(stream(), true, interrupted);
+    return;
+  }
   try {
     if (isRegularFile(fd) && !startsWithGzip(fd)) {
       // Inside the JSON kernels' memory when it is free: raw output unescapes in place.
@@ -40,14 +56,14 @@ export async function* inputChunks(path: string, stdin: () => Readable, interrup
       }
       return;
     }
-    if (fd === 0 && isPipe(fd)) {
-      yield* pipeChunks(fd, stdin, interrupted);
+    if (path === '-' && isPipe(fd)) {
+      yield* pipeChunks(fd, stream, interrupted);
       return;
     }
-    const readable = path === '-' ? stdin() : fs.createReadStream('', { fd, highWaterMark: READ_CHUNK, autoClose: false });
-    yield* streamChunks(readable);
+    const readable = path === '-' ? stream() : fs.createReadStream('', { fd, highWaterMark: READ_CHUNK, autoClose: false });
+    yield* streamChunks(readable, true, interrupted);
   } finally {
-    if (fd !== 0) fs.closeSync(fd);
+    if (path !== '-') fs.closeSync(fd);
   }
 }
 
@@ -101,14 +117,14 @@ async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: Abor
           continue;
         }
         // Non-blocking (as the writer left it): the rest as a stream, nothing read is lost.
-        yield* streamChunks(stdin(), first);
+        yield* streamChunks(stdin(), first, interrupted);
         return;
       }
       waitMs = 0;
       if (read === 0) return;
       if (first && read >= 2 && buffer[0] === GZIP_MAGIC[0] && buffer[1] === GZIP_MAGIC[1]) {
         // The rest of the pipe behind what was read, through gunzip.
-        yield* streamChunks(Readable.from(prepend(Buffer.from(buffer.subarray(0, read)), stdin())), true);
+        yield* streamChunks(Readable.from(prepend(Buffer.from(buffer.subarray(0, read)), stdin())), true, interrupted);
         return;
       }
       first = false;
@@ -150,15 +166,19 @@ function startsWithGzip(fd: number): boolean {
   return read === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
 }
 
-/** `mayBeGzip`: the stream starts at the input's start, where gzip's magic number would be. */
-async function* streamChunks(readable: Readable, mayBeGzip = true): AsyncGenerator<Buffer> {
+/**
+ * `mayBeGzip`: the stream starts at the input's start, where gzip's magic number would be.
+ * `interrupted`: the stream ends there, as at its end (one that never ends: a pipe, `kubectl
+ * logs -f`); the stream itself is left to its owner.
+ */
+async function* streamChunks(readable: Readable, mayBeGzip = true, interrupted?: AbortSignal): AsyncGenerator<Buffer> {
   const iterator = readable[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const first = await iterator.next();
+  const first = await nextUnlessInterrupted(iterator, interrupted);
   if (first.done) return;
   const head = first.value;
   async function* all(): AsyncGenerator<Buffer> {
     yield head;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    for (let next = await nextUnlessInterrupted(iterator, interrupted); !next.done; next = await nextUnlessInterrupted(iterator, interrupted)) yield next.value;
   }
   if (mayBeGzip && head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1]) {
     const gunzip = createGunzip();
@@ -170,9 +190,37 @@ async function* streamChunks(readable: Readable, mayBeGzip = true): AsyncGenerat
         gunzip.destroy(error as Error);
       }
     })();
-    yield* gunzip as AsyncIterable<Buffer>;
+    try {
+      yield* gunzip as AsyncIterable<Buffer>;
+    } catch (error) {
+      // Cut short by the interruption, the compressed stream ends mid-block: not an input error.
+      if (!interrupted?.aborted) throw error;
+    }
     await feeding;
   } else {
     yield* all();
   }
+}
+
+const ENDED: IteratorResult<Buffer> = { done: true, value: undefined };
+
+/** The iterator's next chunk; its end at once when `interrupted` is aborted before the chunk comes. */
+function nextUnlessInterrupted(iterator: AsyncIterator<Buffer>, interrupted?: AbortSignal): Promise<IteratorResult<Buffer>> {
+  if (!interrupted) return iterator.next();
+  if (interrupted.aborted) return Promise.resolve(ENDED);
+  const next = iterator.next();
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(ENDED);
+    interrupted.addEventListener('abort', onAbort, { once: true });
+    next.then(
+      (result) => {
+        interrupted.removeEventListener('abort', onAbort);
+        resolve(result);
+      },
+      (error: unknown) => {
+        interrupted.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

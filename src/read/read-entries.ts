@@ -7,7 +7,9 @@ import { LineSplitter } from '../follow/split-lines.js';
 import { logFormat } from '../formats/log-formats.js';
 import { EntryLine } from './entry-line.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
-import { inputChunks } from './open-input.js';
+import { inputChunks, type StdinSource } from './open-input.js';
+
+export type { StdinSource };
 import { inputLines } from './input-lines.js';
 
 export interface InputSelection {
@@ -41,8 +43,8 @@ export const HELD_LINE_WAIT_MS = 200;
 export async function readEntries(
   selection: InputSelection,
   handler: InputHandler,
-  /** stdin, asked for only when it is read as a stream (making the stream turns the descriptor non-blocking). */
-  stdin: () => Readable,
+  /** Where `-` is read from: a stream made only when read (stdinSource gives it from an IO). */
+  stdin: StdinSource,
   afterChunk: (bytes: number) => Promise<void> | void,
   unreadable?: (input: string, error: unknown) => void,
   /** Aborted (Ctrl-C): reading stops after the chunk in hand, and the handler ends as at the input's end. */
@@ -116,4 +118,21 @@ function rawLineReader(logType: string, handler: EntryHandler): LineReader {
       lines.end();
     },
   };
+}
+
+/** What the commands' IO says stdin is: the process's own descriptor (`stdinFd`), or only a stream. */
+export interface StdinIO {
+  readonly stdin: Readable;
+  /**
+   * The descriptor `stdin` reads, when it is the process's own (the commands pass 0): read
+   * directly when it is a file or a pipe, and `stdin` is then not made. Without it, `stdin`
+   * is read as the stream it is, whatever the process's descriptor 0 holds.
+   */
+  readonly stdinFd?: number | undefined;
+}
+
+/** `io.stdin` as readEntries takes it: its getter is called only when it is read as a stream. */
+export function stdinSource(io: StdinIO): StdinSource {
+  const fd = io.stdinFd;
+  return fd === undefined ? () => io.stdin : { fd, stream: () => io.stdin };
 }

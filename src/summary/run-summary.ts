@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import type { ReportIO } from '../doctor/run-doctor.js';
-import { readEntries, type InputSelection } from '../read/read-entries.js';
+import { readEntries, stdinSource, type InputSelection } from '../read/read-entries.js';
 import { cannotRead } from '../read/read-error.js';
 import { palette } from '../render/colors.js';
 import { terminalSafeJson } from '../render/escape-terminal.js';
@@ -53,7 +53,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
       unread.push(why);
       io.stderr.write(`logtype summary: ${why}; the summary covers what was read of it\n`);
     };
-    await readEntries(options, selector, () => io.stdin, (bytes) => progress?.read(bytes), cannotReadInput, io.interrupted, (input) => collector.input(input, options.inputs));
+    await readEntries(options, selector, stdinSource(io), (bytes) => progress?.read(bytes), cannotReadInput, io.interrupted, (input) => collector.input(input, options.inputs));
   } finally {
     progress?.done();
   }

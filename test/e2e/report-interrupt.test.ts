@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import test from 'ava';
 import { FILTER_BIN, cleanEnv, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 
@@ -54,16 +55,24 @@ const SENT_TO = { group: 'the pipeline (a terminal)', alone: 'logtype alone, the
 /** The commands whose Ctrl-C writes what was read: summary, doctor, and the filter with --summary (its counts). */
 const COMMANDS = { summary: 'summary', doctor: 'doctor', 'the filter with --summary': '-o raw --summary' } as const;
 
-for (const [command, sentTo] of (Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).flatMap((c) => (['group', 'alone'] as const).map((s) => [c, s] as const))) {
-  test(`Ctrl-C during ${command} on a stream that never ends, sent to ${SENT_TO[sentTo]}: what was read is written, exit 130`, async (t) => {
+const CASES = [
+  ...(Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).flatMap((c) => (['group', 'alone'] as const).map((s) => [c, s, false] as const)),
+  // gzip on the pipe is read through a stream (gunzip), not the pipe's own reads: the Ctrl-C ends it too.
+  ['summary', 'alone', true] as const,
+];
+
+for (const [command, sentTo, gzipped] of CASES) {
+  test(`Ctrl-C during ${command} on a ${gzipped ? 'gzip ' : ''}stream that never ends, sent to ${SENT_TO[sentTo]}: what was read is written, exit 130`, async (t) => {
     const dir = tempDir('logtype-interrupt-');
-    const input = path.join(dir, 'entries.jsonl');
+    const input = path.join(dir, gzipped ? 'entries.jsonl.gz' : 'entries.jsonl');
     const lines: string[] = [];
     for (let i = 0; i < ENTRIES; i++) {
       const contents = `{"t":{"$date":"2026-11-23T10:${String(Math.floor(i / 100) % 60).padStart(2, '0')}:00.000+00:00"},"s":"${i % 50 === 0 ? 'E' : 'I'}","c":"NETWORK","id":22943,"ctx":"listener","msg":"Connection accepted","attr":{"connectionId":${i}}}`;
       lines.push(JSON.stringify({ logType: 'mongodb', contents }));
     }
-    fs.writeFileSync(input, `${lines.join('\n')}\n`);
+    const text = `${lines.join('\n')}\n`;
+    // Flushed, not ended: the writer's stream goes on, as a live gzip stream would.
+    fs.writeFileSync(input, gzipped ? zlib.gzipSync(text, { finishFlush: zlib.constants.Z_SYNC_FLUSH }) : text);
     // Alone, the writer outlives logtype: its status is told by the shell that ran it.
     const reader = `"${process.execPath}" "${FILTER_BIN}" ${COMMANDS[command]}`;
     const shell = spawn('bash', ['-c', `{ cat "${input}"; exec sleep 60; } | ${sentTo === 'group' ? reader : `{ ${reader}; echo "logtype exit $?" >&2; }`}`], {
