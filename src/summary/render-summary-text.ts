@@ -369,7 +369,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
           [true, true, false, ...(several ? [false] : []), false, false, true, true],
         ).map((l) => (l.endsWith(' ◀') ? palette.bold(l) : l)),
       );
-      out.push('  their lines:');
+      // A collector given records without their entries (the library's add(type, record)) has no lines to show.
+      if (shown.some((op) => op.line !== null)) out.push('  their lines:');
       shown.forEach((op, i) => {
         if (op.line !== null) out.push(`  ${String(i + 1).padStart(3)}  ${cutLine(escapeTerminal(op.line), TEXT_LINE_CHARS)}`);
       });
