@@ -126,9 +126,13 @@ function continuationLines(record: LogRecord, palette: Palette): string {
 
 const CONTINUATION_INDENT = ' '.repeat(BADGE_WIDTH + 1);
 
+/** A path the line's object does not have is left out, as in the JSON projection (not `attr.ns=undefined`). */
 function renderFields(object: unknown, fields: readonly (readonly string[])[], palette: Palette, escape: (text: string) => string): string {
   return fields
-    .map((path) => `${palette.gray(`${escape(path.join('.'))}=`)}${escape(compactValue(valueAt(object, path), Infinity))}`)
+    .flatMap((path) => {
+      const value = valueAt(object, path);
+      return value === undefined ? [] : [`${palette.gray(`${escape(path.join('.'))}=`)}${escape(compactValue(value, Infinity))}`];
+    })
     .join(' ');
 }
 

@@ -108,6 +108,14 @@ test('-f in a pipe writes the fields as JSON (pretty on a terminal, the same rul
   t.is(raw.stderr, 'logtype: --fields needs -o json or -o pretty (see logtype --help)\n');
 });
 
+test('-o pretty -f leaves out a field the line does not have, as the JSON projection does (no attr.ns=undefined)', (t) => {
+  const input = `${entryLine('mongodb', server('00.000', 'W', 1, 'm1 warning'))}\n`;
+  const pretty = runFilter(['-t', 'mongodb', '-o', 'pretty', '--color', 'never', '--utc', '-f', 'msg,attr.ns'], input);
+  t.is(pretty.status, 0, pretty.stderr);
+  t.is(pretty.stdout, 'mongodb       2026-11-22 10:00:00.000Z msg=m1 warning\n');
+  t.is(runFilter(['-t', 'mongodb', '-o', 'json', '-f', 'msg,attr.ns'], input).stdout, '{"msg":"m1 warning"}\n');
+});
+
 const SLOW = [500, 80, 2500].map((ms, i) =>
   entryLine('mongodb', JSON.stringify({ t: { $date: `2026-11-22T10:00:0${i}.000Z` }, s: 'I', c: 'COMMAND', id: 51803, ctx: 'conn1', msg: 'Slow query', attr: { ns: 'app.x', durationMillis: ms } })),
 ).join('\n') + '\n';
