@@ -145,11 +145,16 @@ export function recordPredicate(
 const RELATIVE = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/;
 const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
+/** A time's zone at its end: `Z`, `+01:00`, `+0100`, `-05`. */
+const ZONE = /(?:Z|[+-]\d\d(?::?\d\d)?)$/i;
+
 /**
- * `--since`/`--until`: RFC 3339 (a date alone is its midnight UTC) or a span back from now
- * (`15m`, `2h`, `1d`). Undefined when it is neither.
+ * `--since`/`--until`: RFC 3339, or a span back from now (`15m`, `2h`, `1d`). A time without a
+ * zone (`2026-11-22 10:00:00`, a date alone: its midnight) is read in the zone times are shown
+ * in: local, or UTC with `utc` (--utc), so a time copied from the output selects what it says.
+ * Undefined when it is none of these.
  */
-export function parseTimeBound(text: string, now: Date): Date | undefined {
+export function parseTimeBound(text: string, now: Date, utc = false): Date | undefined {
   const relative = RELATIVE.exec(text.trim());
   if (relative) return new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]!]!);
   const day = /^(\d{4})-(\d\d)-(\d\d)/.exec(text);
@@ -158,6 +163,10 @@ export function parseTimeBound(text: string, now: Date): Date | undefined {
   const [year, month, dayOfMonth] = [Number(day[1]), Number(day[2]), Number(day[3])];
   const calendar = new Date(Date.UTC(year, month - 1, dayOfMonth));
   if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== dayOfMonth) return undefined;
-  const date = new Date(text.length === 10 ? `${text}T00:00:00Z` : text);
+  if (text.length === 10) return utc ? calendar : new Date(year, month - 1, dayOfMonth);
+  // The output's `2026-11-22 10:00:00`, with a space: read as RFC 3339's T. Without a zone, a date-time is local time.
+  // An offset of hours alone (`-05`, as agent 10.x writes `-00`) is `-05:00`.
+  const iso = text.replace(' ', 'T').replace(/(T[^+-]*[+-]\d\d)$/, '$1:00');
+  const date = new Date(utc && !ZONE.test(iso) ? `${iso}Z` : iso);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }

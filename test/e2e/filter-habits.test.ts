@@ -420,3 +420,20 @@ test('--help lists every log type of the registry with its short name, and each 
     t.regex(text, /\nExit status:\n {2}0 +\S.*\n(?: {2}1 +\S.*\n)? {2}2 +\S.*\n(?: {2}130 {2}\S.*\n)?$/, command.join(' '));
   }
 });
+
+test('--since and --until without a zone are read in the zone times are shown in: local (TZ), or UTC with --utc; a time copied from either output selects what it says', (t) => {
+  const lines = ['00', '20', '40'].map((minute) => entryLine('mongodb', JSON.stringify({ t: { $date: `2026-11-22T10:${minute}:00.000Z` }, s: 'I', c: 'NETWORK', id: 1, ctx: 'conn1', msg: `at ${minute}` })));
+  const input = lines.join('\n') + '\n';
+  const berlin = { TZ: 'Europe/Berlin' };
+  const shown = (args: string[]): string[] => runFilter(['-o', 'pretty', '--color', 'never', ...args], input, berlin).stdout.trimEnd().split('\n');
+  // Berlin is UTC+1 in November: the pretty output shows 11:20 local, 10:20Z with --utc.
+  t.regex(shown([])[1]!, /2026-11-22 11:20:00\.000 /);
+  t.regex(shown(['--utc'])[1]!, /2026-11-22 10:20:00\.000Z /);
+  t.deepEqual(shown(['--since', '2026-11-22 11:20:00', '--until', '2026-11-22 11:20:00']).map((line) => line.slice(-5)), ['at 20']);
+  t.deepEqual(shown(['--utc', '--since', '2026-11-22 10:20:00', '--until', '2026-11-22T10:20']).map((line) => line.slice(-5)), ['at 20']);
+  // A zone given is the zone, with --utc or not; a date alone is its midnight in the zone shown.
+  t.deepEqual(shown(['--since', '2026-11-22T10:20:00Z']).map((line) => line.slice(-5)), ['at 20', 'at 40']);
+  t.deepEqual(shown(['--utc', '--since', '2026-11-22T11:20:00+01:00']).map((line) => line.slice(-5)), ['at 20', 'at 40']);
+  t.is(shown(['--until', '2026-11-22']).join(''), '');
+  t.is(shown(['--utc', '--since', '2026-11-22']).length, 3);
+});

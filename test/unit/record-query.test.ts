@@ -85,7 +85,8 @@ const bounds: [string, string | undefined][] = [
   ['1d', '2026-11-21T12:00:00.000Z'],
   ['30s', '2026-11-22T11:59:30.000Z'],
   ['2026-11-22T10:00:00+01:00', '2026-11-22T09:00:00.000Z'],
-  ['2026-11-20', '2026-11-20T00:00:00.000Z'],
+  ['2026-11-20T10:00:00Z', '2026-11-20T10:00:00.000Z'],
+  ['2026-11-20 10:00:00-05', '2026-11-20T15:00:00.000Z'],
   ['yesterday', undefined],
   ['15x', undefined],
   ['2026-13-45', undefined],
@@ -100,6 +101,19 @@ for (const [text, expected] of bounds) {
     t.is(parseTimeBound(text, now)?.toISOString(), expected);
   });
 }
+
+test('time bound without a zone: in the zone the output shows times in, local, or UTC with --utc (a time copied from the output selects what it says)', (t) => {
+  // Local: as the pretty and summary output show times without --utc.
+  t.is(parseTimeBound('2026-11-20 10:00:00', now)?.getTime(), new Date(2026, 10, 20, 10, 0, 0).getTime());
+  t.is(parseTimeBound('2026-11-20T10:00:00.250', now)?.getTime(), new Date(2026, 10, 20, 10, 0, 0, 250).getTime());
+  t.is(parseTimeBound('2026-11-20', now)?.getTime(), new Date(2026, 10, 20).getTime());
+  // --utc: as its output shows them.
+  t.is(parseTimeBound('2026-11-20 10:00:00', now, true)?.toISOString(), '2026-11-20T10:00:00.000Z');
+  t.is(parseTimeBound('2026-11-20', now, true)?.toISOString(), '2026-11-20T00:00:00.000Z');
+  // A zone given is the zone, whatever --utc says.
+  t.is(parseTimeBound('2026-11-20T10:00:00+01:00', now, true)?.toISOString(), '2026-11-20T09:00:00.000Z');
+  t.is(parseTimeBound('2026-11-20 10:00:00.5Z', now)?.toISOString(), '2026-11-20T10:00:00.500Z');
+});
 
 test('fields: nested projection keeps the shape; missing paths are left out', (t) => {
   const object = { t: { $date: 'x' }, attr: { ns: 'a.b', durationMillis: 5, other: 1 }, msg: 'm' };
