@@ -14,6 +14,7 @@
  * positions of what the reader took are saved, and it ends with 0. The next start delivers
  * exactly the rest.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../diag/logger.js';
@@ -33,6 +34,7 @@ import { logFollowEvent } from './event-log.js';
 import { Heartbeat } from './heartbeat.js';
 import { Scheduler } from './scheduler.js';
 import { logStats, newStats, type SourceStats, type StatsSource } from './source-stats.js';
+import { missingReports } from './once-missing.js';
 
 export interface SidecarOptions {
   readonly files: readonly FileSource[];
@@ -219,13 +221,10 @@ export class Sidecar {
     clearTimeout(this.#deadline);
     let code = EXIT_OK;
     if (this.#options.once && !this.#stopping) {
-      for (const file of this.#files.filter((f) => !f.present)) {
-        this.#io.log.warn(
-          { event: 'missing', source: file.logType, path: file.path, variable: file.source.variable },
-          `--once: ${file.path} is not there; the other files were read (exit ${EXIT_ONCE_MISSING})`,
-        );
-        code = EXIT_ONCE_MISSING;
-      }
+      const missing = this.#files.filter((f) => !f.present).map((f) => ({ logType: f.logType, path: f.path, variable: f.source.variable }));
+      const present = this.#files.length - missing.length + this.#streams.length;
+      for (const { fields, message } of missingReports(missing, present, EXIT_ONCE_MISSING, isDirectory)) this.#io.log.warn(fields, message);
+      if (missing.length > 0) code = EXIT_ONCE_MISSING;
     }
     this.#end(code);
   }
@@ -378,5 +377,14 @@ export class Sidecar {
 
   #logStats(): void {
     logStats(this.#io.log, [...this.#files, ...this.#streams]);
+  }
+}
+
+/** Whether a directory is there (a missing file's, to say so once). */
+function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
   }
 }

@@ -136,6 +136,18 @@ test('--once with a missing file: the others are read, a warning names it, exit 
   t.like(warnings[0], { path: path.join(dir, 'backup-agent.log'), variable: 'MDB_LOG_FILE_BACKUP_AGENT' });
 });
 
+test('--once with a --log-dir that is not there: one warning names the directory and its files, nothing read, exit 3', (t) => {
+  const dir = path.join(tempDir('once-missing-dir'), 'no-such-dir');
+  const result = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', dir, '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8' });
+  t.is(result.status, 3);
+  t.is(result.stdout, '');
+  const warnings = result.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((d) => d['level'] === 40);
+  t.is(warnings.length, 1);
+  t.like(warnings[0], { event: 'missing-dir', path: dir });
+  t.is((warnings[0]!['files'] as string[]).length, FILE_LOG_TYPES.length);
+  t.regex(String(warnings[0]!['msg']), /nothing was read \(exit 3\)\. Check --log-dir or MMS_LOG_DIR$/);
+});
+
 test('a heartbeat file that cannot be written: one warning, however many polls', async (t) => {
   const dir = tempDir('heartbeat-bad');
   const heartbeat = path.join(dir, 'no-such-dir', 'alive');

@@ -1,0 +1,50 @@
+/**
+ * What `--once` says of the followed files that were not there: a line a file, or, where
+ * their directory itself is not there (a mistyped --log-dir, a volume not mounted), one line for
+ * the directory and its files; and whether anything else was read, as it was.
+ */
+import path from 'node:path';
+
+export interface MissingFile {
+  readonly logType: string;
+  readonly path: string;
+  /** The variable that sets its path (the launcher's MDB_LOG_FILE_*). */
+  readonly variable: string | undefined;
+}
+
+export interface MissingReport {
+  readonly fields: Record<string, unknown>;
+  readonly message: string;
+}
+
+/**
+ * `present`: how many followed files were there and read. `dirExists`: whether a directory is
+ * there (asked once a directory).
+ */
+export function missingReports(missing: readonly MissingFile[], present: number, exitCode: number, dirExists: (dir: string) => boolean): MissingReport[] {
+  const rest = present > 0 ? 'the other files were read' : 'nothing was read';
+  const byDir = new Map<string, MissingFile[]>();
+  for (const file of missing) {
+    const dir = path.dirname(file.path);
+    const files = byDir.get(dir);
+    if (files) files.push(file);
+    else byDir.set(dir, [file]);
+  }
+  const reports: MissingReport[] = [];
+  for (const [dir, files] of byDir) {
+    if (!dirExists(dir)) {
+      reports.push({
+        fields: { event: 'missing-dir', path: dir, files: files.map((file) => path.basename(file.path)) },
+        message: `--once: the directory ${dir} is not there (${files.length === 1 ? 'the file' : `the ${files.length} files`} followed in it: ${files.map((file) => path.basename(file.path)).join(', ')}); ${rest} (exit ${exitCode}). Check --log-dir or MMS_LOG_DIR`,
+      });
+      continue;
+    }
+    for (const file of files) {
+      reports.push({
+        fields: { event: 'missing', source: file.logType, path: file.path, variable: file.variable },
+        message: `--once: ${file.path} is not there; ${rest} (exit ${exitCode})`,
+      });
+    }
+  }
+  return reports;
+}

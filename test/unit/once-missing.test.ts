@@ -1,0 +1,29 @@
+import test from 'ava';
+import { missingReports, type MissingFile } from '../../src/sidecar/once-missing.js';
+
+const file = (logType: string, at: string): MissingFile => ({ logType, path: `${at}/${logType}.log`, variable: `MDB_LOG_FILE_${logType.toUpperCase()}` });
+
+test('--once, missing files: a line a file whose directory is there, saying whether the others were read', (t) => {
+  const reports = missingReports([file('backup-agent', '/logs')], 7, 3, () => true);
+  t.deepEqual(reports, [
+    {
+      fields: { event: 'missing', source: 'backup-agent', path: '/logs/backup-agent.log', variable: 'MDB_LOG_FILE_BACKUP-AGENT' },
+      message: '--once: /logs/backup-agent.log is not there; the other files were read (exit 3)',
+    },
+  ]);
+  t.is(missingReports([file('mongodb', '/logs')], 0, 3, () => true)[0]!.message, '--once: /logs/mongodb.log is not there; nothing was read (exit 3)');
+});
+
+test('--once, a directory that is not there: one line for it and its files (a mistyped --log-dir), files elsewhere apart', (t) => {
+  const missing = [file('mongodb', '/typo'), file('automation-agent', '/typo'), file('mongodb-audit', '/audit')];
+  const reports = missingReports(missing, 1, 3, (dir) => dir === '/audit');
+  t.deepEqual(
+    reports.map((r) => r.fields),
+    [
+      { event: 'missing-dir', path: '/typo', files: ['mongodb.log', 'automation-agent.log'] },
+      { event: 'missing', source: 'mongodb-audit', path: '/audit/mongodb-audit.log', variable: 'MDB_LOG_FILE_MONGODB-AUDIT' },
+    ],
+  );
+  t.is(reports[0]!.message, '--once: the directory /typo is not there (the 2 files followed in it: mongodb.log, automation-agent.log); the other files were read (exit 3). Check --log-dir or MMS_LOG_DIR');
+  t.deepEqual(missingReports([], 8, 3, () => false), []);
+});
