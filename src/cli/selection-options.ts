@@ -157,6 +157,9 @@ export function parseSelection(parsed: ParsedArgs, now: Date): Parsed<Selection 
   if (!since.ok) return since;
   const until = timeOption(values, 'until', now);
   if (!until.ok) return until;
+  if (since.value && until.value && since.value.getTime() > until.value.getTime()) {
+    return usageError(`--since ${lastValue(values, 'since')} is after --until ${lastValue(values, 'until')}: no line can be both (swap them?)`);
+  }
   const asType = text('as');
   const ids = numbers('id', allValues(values, 'id'));
   if (!ids.ok) return ids;

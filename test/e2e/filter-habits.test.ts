@@ -437,3 +437,14 @@ test('--since and --until without a zone are read in the zone times are shown in
   t.is(shown(['--until', '2026-11-22']).join(''), '');
   t.is(shown(['--utc', '--since', '2026-11-22']).length, 3);
 });
+
+test('--since after --until: one usage line saying so, exit 2 (not an empty output read as "nothing happened")', (t) => {
+  for (const command of [[], ['summary'], ['doctor']]) {
+    const run = runFilter([...command, '--since', '2026-11-22T11:00:00Z', '--until', '2026-11-22T10:00:00Z'], `${entryLine('mongodb', 'x')}\n`);
+    t.is(run.status, 2, command.join(' '));
+    t.is(run.stdout, '');
+    t.regex(run.stderr, /^logtype( summary| doctor)?: --since 2026-11-22T11:00:00Z is after --until 2026-11-22T10:00:00Z: no line can be both \(swap them\?\)/);
+  }
+  t.is(runFilter(['--since', '1h', '--until', '2h'], '').status, 2);
+  t.is(runFilter(['--since', '2h', '--until', '1h'], '').status, 0);
+});
