@@ -99,9 +99,18 @@ function typeWarnings(values: ParsedArgs['values']): string[] {
   const warnings: string[] = [];
   for (const [flag, name] of [['-t', 'type'], ['-x', 'exclude'], ['--as', 'as']] as const) {
     for (const pattern of unknownTypePatterns(allValues(values, name))) {
-      const nearest = /[*?]/.test(pattern) ? undefined : nearestName(pattern, names);
-      const hint = nearest ? `; did you mean "${nearest}"?` : ' (logtype --help lists them)';
-      warnings.push(`${flag} "${pattern}" ${/[*?]/.test(pattern) ? 'matches' : 'names'} no log type logtype knows${hint}`);
+      const glob = /[*?]/.test(pattern);
+      const nearest = glob ? undefined : nearestName(pattern, names);
+      // A name's beginning (`mongo`): the names it begins, or a pattern for them all.
+      const begun = glob || nearest ? [] : [...names].filter((name) => name.toLowerCase().startsWith(pattern.toLowerCase()));
+      const hint = nearest
+        ? `; did you mean "${nearest}"?`
+        : begun.length === 1
+          ? `; did you mean "${begun[0]}"?`
+          : begun.length > 1
+            ? `; did you mean one of ${begun.map((name) => `"${name}"`).join(', ')}, or "${pattern}*" for them all?`
+            : ' (logtype --help lists them)';
+      warnings.push(`${flag} "${pattern}" ${glob ? 'matches' : 'names'} no log type logtype knows${hint}`);
     }
   }
   return warnings;

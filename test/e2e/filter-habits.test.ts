@@ -86,6 +86,9 @@ test('-t with a name logtype does not know: one warning line with "did you mean"
   t.is(custom.stderr, 'logtype: -t "my-app" names no log type logtype knows (logtype --help lists them)\n');
   // summary and doctor take the same selection, and say the same.
   t.is(runFilter(['summary', '-t', 'adit'], TYPES).stderr, 'logtype summary: -t "adit" names no log type logtype knows; did you mean "audit"?\n');
+  // The beginning of names: those names, and a pattern for them all.
+  t.is(runFilter(['-t', 'mongo'], TYPES).stderr, 'logtype: -t "mongo" names no log type logtype knows; did you mean one of "mongodb", "mongodb-audit", or "mongo*" for them all?\n');
+  t.is(runFilter(['-x', 'automation-agent-verb'], TYPES).stderr, 'logtype: -x "automation-agent-verb" names no log type logtype knows; did you mean "automation-agent-verbose"?\n');
 });
 
 test('-f in a pipe writes the fields as JSON (pretty on a terminal, the same rule as without -f), not a usage error', (t) => {
