@@ -10,6 +10,9 @@ const REASONS: Readonly<Record<string, string>> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   EISDIR: 'is a directory',
+  // gzip's: the compressed data stops before its end (a file cut short, or copied while written), or is damaged.
+  Z_BUF_ERROR: 'its gzip data ends early (the file was cut short)',
+  Z_DATA_ERROR: 'its gzip data is damaged',
 };
 
 export function readErrorReason(error: unknown): string {
