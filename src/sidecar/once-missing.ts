@@ -17,11 +17,14 @@ export interface MissingReport {
   readonly message: string;
 }
 
+/** What is at a missing file's directory's path. */
+export type DirectoryState = 'directory' | 'missing' | 'not a directory';
+
 /**
- * `present`: how many followed files were there and read. `dirExists`: whether a directory is
- * there (asked once a directory).
+ * `present`: how many followed files were there and read. `directoryState`: what is at a
+ * directory's path (asked once a directory).
  */
-export function missingReports(missing: readonly MissingFile[], present: number, exitCode: number, dirExists: (dir: string) => boolean): MissingReport[] {
+export function missingReports(missing: readonly MissingFile[], present: number, exitCode: number, directoryState: (dir: string) => DirectoryState): MissingReport[] {
   const rest = present > 0 ? 'the other files were read' : 'nothing was read';
   const byDir = new Map<string, MissingFile[]>();
   for (const file of missing) {
@@ -32,10 +35,11 @@ export function missingReports(missing: readonly MissingFile[], present: number,
   }
   const reports: MissingReport[] = [];
   for (const [dir, files] of byDir) {
-    if (!dirExists(dir)) {
+    const state = directoryState(dir);
+    if (state !== 'directory') {
       reports.push({
         fields: { event: 'missing-dir', path: dir, files: files.map((file) => path.basename(file.path)) },
-        message: `--once: the directory ${dir} is not there (${files.length === 1 ? 'the file' : `the ${files.length} files`} followed in it: ${files.map((file) => path.basename(file.path)).join(', ')}); ${rest} (exit ${exitCode}). Check --log-dir or MMS_LOG_DIR`,
+        message: `--once: ${state === 'missing' ? `the directory ${dir} is not there` : `${dir} is not a directory`} (${files.length === 1 ? 'the file' : `the ${files.length} files`} followed in it: ${files.map((file) => path.basename(file.path)).join(', ')}); ${rest} (exit ${exitCode}). Check --log-dir or MMS_LOG_DIR`,
       });
       continue;
     }

@@ -34,7 +34,7 @@ import { logFollowEvent } from './event-log.js';
 import { Heartbeat } from './heartbeat.js';
 import { Scheduler } from './scheduler.js';
 import { logStats, newStats, type SourceStats, type StatsSource } from './source-stats.js';
-import { missingReports } from './once-missing.js';
+import { missingReports, type DirectoryState } from './once-missing.js';
 
 export interface SidecarOptions {
   readonly files: readonly FileSource[];
@@ -223,7 +223,7 @@ export class Sidecar {
     if (this.#options.once && !this.#stopping) {
       const missing = this.#files.filter((f) => !f.present).map((f) => ({ logType: f.logType, path: f.path, variable: f.source.variable }));
       const present = this.#files.length - missing.length + this.#streams.length;
-      for (const { fields, message } of missingReports(missing, present, EXIT_ONCE_MISSING, isDirectory)) this.#io.log.warn(fields, message);
+      for (const { fields, message } of missingReports(missing, present, EXIT_ONCE_MISSING, directoryState)) this.#io.log.warn(fields, message);
       if (missing.length > 0) code = EXIT_ONCE_MISSING;
     }
     this.#end(code);
@@ -380,11 +380,11 @@ export class Sidecar {
   }
 }
 
-/** Whether a directory is there (a missing file's, to say so once). */
-function isDirectory(dir: string): boolean {
+/** What is at a missing file's directory's path (to say so once for its files). */
+function directoryState(dir: string): DirectoryState {
   try {
-    return fs.statSync(dir).isDirectory();
+    return fs.statSync(dir).isDirectory() ? 'directory' : 'not a directory';
   } catch {
-    return false;
+    return 'missing';
   }
 }

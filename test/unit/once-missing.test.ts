@@ -4,19 +4,19 @@ import { missingReports, type MissingFile } from '../../src/sidecar/once-missing
 const file = (logType: string, at: string): MissingFile => ({ logType, path: `${at}/${logType}.log`, variable: `MDB_LOG_FILE_${logType.toUpperCase()}` });
 
 test('--once, missing files: a line a file whose directory is there, saying whether the others were read', (t) => {
-  const reports = missingReports([file('backup-agent', '/logs')], 7, 3, () => true);
+  const reports = missingReports([file('backup-agent', '/logs')], 7, 3, () => 'directory');
   t.deepEqual(reports, [
     {
       fields: { event: 'missing', source: 'backup-agent', path: '/logs/backup-agent.log', variable: 'MDB_LOG_FILE_BACKUP-AGENT' },
       message: '--once: /logs/backup-agent.log is not there; the other files were read (exit 3)',
     },
   ]);
-  t.is(missingReports([file('mongodb', '/logs')], 0, 3, () => true)[0]!.message, '--once: /logs/mongodb.log is not there; nothing was read (exit 3)');
+  t.is(missingReports([file('mongodb', '/logs')], 0, 3, () => 'directory')[0]!.message, '--once: /logs/mongodb.log is not there; nothing was read (exit 3)');
 });
 
 test('--once, a directory that is not there: one line for it and its files (a mistyped --log-dir), files elsewhere apart', (t) => {
   const missing = [file('mongodb', '/typo'), file('automation-agent', '/typo'), file('mongodb-audit', '/audit')];
-  const reports = missingReports(missing, 1, 3, (dir) => dir === '/audit');
+  const reports = missingReports(missing, 1, 3, (dir) => (dir === '/audit' ? 'directory' : 'missing'));
   t.deepEqual(
     reports.map((r) => r.fields),
     [
@@ -25,5 +25,7 @@ test('--once, a directory that is not there: one line for it and its files (a mi
     ],
   );
   t.is(reports[0]!.message, '--once: the directory /typo is not there (the 2 files followed in it: mongodb.log, automation-agent.log); the other files were read (exit 3). Check --log-dir or MMS_LOG_DIR');
-  t.deepEqual(missingReports([], 8, 3, () => false), []);
+  t.deepEqual(missingReports([], 8, 3, () => 'missing'), []);
+  // A file where the directory should be.
+  t.regex(missingReports([file('mongodb', '/etc/hosts')], 0, 3, () => 'not a directory')[0]!.message, /^--once: \/etc\/hosts is not a directory \(the file followed in it: mongodb\.log\); nothing was read/);
 });
