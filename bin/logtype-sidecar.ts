@@ -23,7 +23,7 @@ if (parsed.value === 'help' || parsed.value === 'version') {
   process.stdout.write(parsed.value === 'help' ? sidecarHelp() : `${packageVersion()}\n`);
   process.exit(0);
 }
-const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, log: createDiagnostics(SIDECAR_LOG_TYPE) });
+const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, stdinFd: 0, log: createDiagnostics(SIDECAR_LOG_TYPE) });
 const running = sidecar.run();
 onStop = () => sidecar.stop();
 if (stops.length > 0) sidecar.stop();

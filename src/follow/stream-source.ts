@@ -95,6 +95,27 @@ export function openFifo(path: string): { readonly readable: Readable; readonly 
   return { readable: new net.Socket({ fd, readable: true, writable: false }), fd };
 }
 
+/**
+ * Whether descriptor `fd` is a FIFO this process holds open for reading and writing, as the
+ * pod's `logtype-pod sidecar` gives the agent's stdout pipe (`0<>PIPE`): the process is then one
+ * of its writers, so it never ends, and a stop must take what it holds rather than wait for an
+ * end. `drainable`: the descriptor is non-blocking (libuv makes a pipe it reads so), so a
+ * synchronous drain at the stop cannot wait. Read from /proc/self/fdinfo (Linux, where the
+ * sidecar runs); false where that is missing.
+ */
+export function fifoHeldReadWrite(fd: number): { readonly readWrite: boolean; readonly drainable: boolean } {
+  try {
+    if (!fs.fstatSync(fd).isFIFO()) return { readWrite: false, drainable: false };
+    const flags = /^flags:\s*([0-7]+)$/m.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'));
+    if (!flags) return { readWrite: false, drainable: false };
+    const value = Number.parseInt(flags[1]!, 8);
+    // The access mode is the flags' two low bits (O_ACCMODE).
+    return { readWrite: (value & 3) === fs.constants.O_RDWR, drainable: (value & fs.constants.O_NONBLOCK) !== 0 };
+  } catch {
+    return { readWrite: false, drainable: false };
+  }
+}
+
 function drainDescriptor(fd: number, onBytes: (bytes: Buffer, length: number) => void): void {
   const buffer = Buffer.allocUnsafe(64 * 1024);
   for (;;) {

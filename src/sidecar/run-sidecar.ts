@@ -6,7 +6,8 @@
  * happened (event-log.ts).
  *
  * Stopping (SIGTERM, SIGINT, SIGHUP): for up to `stopTimeoutMs` it goes on reading what is left
- * (stdin from a pipe or FIFO until its writer closes it: the agent stops with the pod too) and
+ * (stdin from a pipe or FIFO until its writer closes it: the agent stops with the pod too; a
+ * FIFO held read-write, which never ends, for what it holds) and
  * offering it to the reader; held unfinished lines leave as partial pieces (positions kept)
  * or whole (none kept); once the reader took everything, positions are saved and it ends with 0.
  * At the deadline nothing more is offered: if the pipe took part of an entry, that one entry is
@@ -25,7 +26,7 @@ import { FileFollower } from '../follow/file-follower.js';
 import { linkTarget } from '../follow/rotated-siblings.js';
 import type { FileCheckpoint } from '../follow/file-checkpoint.js';
 import type { FileLineSink } from '../follow/line-stream.js';
-import { StreamSource, isFifo, openFifo } from '../follow/stream-source.js';
+import { StreamSource, fifoHeldReadWrite, isFifo, openFifo } from '../follow/stream-source.js';
 import { wakeOnChanges, type Waker } from '../follow/wake.js';
 import { EntryWriter } from '../output/entry-writer.js';
 import { Checkpointer } from '../state/checkpointer.js';
@@ -60,6 +61,8 @@ export interface SidecarOptions {
 export interface SidecarIO {
   readonly stdout: Writable;
   readonly stdin: Readable;
+  /** stdin's descriptor when it is the process's own (0): tells a FIFO held read-write. */
+  readonly stdinFd?: number | undefined;
   readonly log: Logger;
 }
 
@@ -128,8 +131,15 @@ export class Sidecar {
   run(): Promise<number> {
     const saved = this.#loadState();
     for (const source of this.#options.files) this.#addFile(source, saved);
-    // stdin from a pipe or FIFO is read to its end at a stop; from a terminal, not (nobody closes it).
-    if (this.#options.stdinType) this.#addStream(this.#options.stdinType, 'stdin', this.#io.stdin, undefined, newStats(), !(this.#io.stdin as { isTTY?: boolean }).isTTY);
+    if (this.#options.stdinType) {
+      // stdin from a pipe or FIFO is read to its end at a stop. Not from a terminal (nobody
+      // closes it), nor from a FIFO we hold read-write (the pod's `0<>PIPE`: we are a writer
+      // too, so it never ends): that one is drained at the stop, as a FIFO given as a file is.
+      const held = this.#io.stdinFd === undefined ? undefined : fifoHeldReadWrite(this.#io.stdinFd);
+      const heldOpen = held?.readWrite === true;
+      const drainFd = heldOpen && held.drainable ? this.#io.stdinFd : undefined;
+      this.#addStream(this.#options.stdinType, 'stdin', this.#io.stdin, drainFd, newStats(), !heldOpen && !(this.#io.stdin as { isTTY?: boolean }).isTTY);
+    }
     if (this.#options.stateFile) {
       this.#checkpointer = new Checkpointer(this.#options.stateFile, this.#io.log, () => this.#files.map((f) => f.follower), saved);
     }

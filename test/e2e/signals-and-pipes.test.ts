@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { FILTER_BIN, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, followEmptyFile } from '../_helpers/sidecar-process.js';
+import { FILTER_BIN, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath, followEmptyFile } from '../_helpers/sidecar-process.js';
 import { FILE_LOG_TYPES } from '../../src/log-types.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 
@@ -208,6 +208,39 @@ test('at SIGTERM stdin from a FIFO is read until its writer closes it; a FIFO gi
     '{"logType":"automation-agent-stdout","contents":"last words"}',
     '{"logType":"automation-agent-stdout","contents":"written after the SIGTERM"}',
   ]);
+});
+
+// The pod's actual wiring (logtype-pod sidecar): the agent's stdout pipe opened read-write as
+// stdin (`0<>PIPE`), so that the open never waits and the agent's restarts never end it. The
+// sidecar is then a writer of its own stdin, which never ends: at SIGTERM (the agent has already
+// exited, a native sidecar is signalled after the database container) what the pipe holds is
+// delivered and the stop is prompt, not a wait for the whole stop timeout.
+test('at SIGTERM stdin from a FIFO held read-write (the pod\'s 0<>PIPE) is drained, not waited for until the stop timeout', async (t) => {
+  const dir = tempDir('stdin-fifo-rw');
+  const stdout = path.join(dir, 'automation-agent-stdout.fifo');
+  spawnSync('mkfifo', [stdout]);
+  const sidecar = new SidecarProcess(
+    ['-c', 'exec "$0" "$@" 0<> "$AGENT_STDOUT"', process.execPath, SIDECAR_BIN, '--log-dir', dir, '--stdin-type', 'automation-agent-stdout', '--stop-timeout', '20s'],
+    { command: ['sh'], bin: '--', env: cleanEnv({ AGENT_STDOUT: stdout }) },
+  );
+  await sidecar.waitForDiagnostic(waitsForPath(path.join(dir, 'mongodb.log')));
+  // An agent run: it opens the pipe, writes, and exits.
+  fs.writeFileSync(stdout, 'agent started\n');
+  await sidecar.waitForLines(1);
+  // The last words are still in the pipe when the signal comes.
+  fs.writeFileSync(stdout, 'agent stopping\nlast words');
+  const started = Date.now();
+  sidecar.child.kill('SIGTERM');
+  const exit = await sidecar.exited;
+  const tookMs = Date.now() - started;
+  t.deepEqual(exit, { code: 0, signal: null });
+  t.true(tookMs < 5000, `took ${tookMs} ms of a 20 s stop timeout`);
+  t.deepEqual(sidecar.lines(), [
+    '{"logType":"automation-agent-stdout","contents":"agent started"}',
+    '{"logType":"automation-agent-stdout","contents":"agent stopping"}',
+    '{"logType":"automation-agent-stdout","contents":"last words"}',
+  ]);
+  t.false(sidecar.diagnostics().some((d) => d['event'] === 'stop-timeout'), sidecar.stderr);
 });
 
 test('--once reads every file whole and exits 0', async (t) => {
