@@ -71,6 +71,9 @@ if [[ -d "\${logtype_run_dir}" ]]; then
     logtype_sidecar="yes"
   fi
 fi
+# The tail pipelines kept this script's last \`wait\` waiting while mongod runs: an agent that
+# exits must not end the container, which would kill mongod with it. One idle process keeps it.
+if [[ -n "\${logtype_sidecar}" ]]; then sleep infinity < /dev/null > /dev/null 2>&1 & fi
 EOF
 }
 

@@ -12,6 +12,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, SIDECAR_BIN, cleanEnv, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
+import { sleep } from '../_helpers/numbered-writer.js';
 import { JQ, testWithTool } from '../_helpers/system-tool.js';
 
 const LOGTYPE_POD = path.join(REPO, 'sidecar/logtype-pod.sh');
@@ -251,10 +252,11 @@ testWithTool(JQ, 'in the pod: the sidecar delivers the files and the agent strea
   fs.appendFileSync(path.join(pod.logDir, 'mongodb.log'), '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","msg":"from the file"}\n');
   await waitUntil(() => sidecar.has('mongodb', /from the file/), 10_000, 'mongodb line');
 
+  // Beside the agent, only the idle process that keeps the launcher's last `wait` (see below).
   t.deepEqual(
-    children(launcher.child.pid!).map((c) => c.pid),
-    [Number(agentPid)],
-    'the agent is the only child of the launcher: no tail, jq or process substitution beside it',
+    children(launcher.child.pid!).map((c) => (c.comm === 'sleep' ? 'sleep' : c.pid)).sort(),
+    [Number(agentPid), 'sleep'].sort(),
+    'the agent and one sleep are the only children of the launcher: no tail, jq or process substitution beside them',
   );
   t.is(launcher.stdout, '', 'the database container prints nothing of its own');
 
@@ -274,6 +276,35 @@ testWithTool(JQ, 'in the pod: the sidecar delivers the files and the agent strea
   t.true(Date.now() - stopped < 5000, `the sidecar took ${Date.now() - stopped} ms to stop`);
   t.false(sidecar.stderr.includes('"event":"stop-timeout"'), sidecar.stderr);
   t.is(sidecar.entries().filter((e) => e.logType === 'automation-agent-stdout').length, 1, 'each line once');
+});
+
+// The operator's launcher ends with a bare `wait`, which its tail pipelines (they never end)
+// kept waiting after the agent exits: mongod, which the agent started and the liveness probe
+// accepts alone, goes on serving until the container is stopped, then cleanup shuts it down.
+// Had the launcher ended, PID 1 would be gone and the kernel would SIGKILL mongod with the
+// container. With the sidecar no tail runs, so something else must keep that `wait`.
+testWithTool(JQ, 'in the pod: an agent that exits leaves the launcher running, as its tail pipelines did (mongod is not killed with the container)', async (t) => {
+  for (const withSidecar of [true, false]) {
+    const pod = makePod(withSidecar ? 'launcher-agent-exits' : 'launcher-agent-exits-fallback');
+    t.is(patch(pod.launcher).status, 0);
+    const env = withSidecar ? pod.env : { ...pod.env, LOGTYPE_RUN_DIR: path.join(pod.dir, 'not-mounted') };
+    const sidecar = withSidecar ? new Running('bash', [LOGTYPE_POD, 'sidecar', '--log-dir', pod.logDir, '--poll-interval', '0.2'], env) : undefined;
+    t.teardown(() => sidecar?.killGroup());
+    if (sidecar) await waitUntil(() => sidecar.stderr.includes('automation-agent-stderr.fifo'), 10_000, `sidecar start: ${sidecar.stderr}`);
+    const launcher = new Running('bash', [pod.launcher], env);
+    t.teardown(() => launcher.killGroup());
+    const output = sidecar ?? launcher;
+    await waitUntil(() => output.has('automation-agent-stdout', /^agent started, pid \d+$/), 10_000, `agent stdout: ${output.stdout}`);
+    await waitUntil(() => catchesSigterm(launcher.child.pid!), 10_000, 'the launcher has set its trap');
+    const agentPid = Number(/pid (\d+)/.exec(output.entries().find((e) => e.logType === 'automation-agent-stdout')!.contents)![1]);
+    process.kill(agentPid, 'SIGKILL');
+    await sleep(1000);
+    t.is(launcher.child.exitCode, null, `${withSidecar ? 'with' : 'without'} the sidecar: the launcher ended when the agent did`);
+    // SIGTERM still ends it, through cleanup (the fallback's tails hold its output open: its exit, not its close).
+    launcher.child.kill('SIGTERM');
+    await waitUntil(() => launcher.child.exitCode !== null, 10_000, 'the launcher ends on SIGTERM');
+    launcher.killGroup();
+  }
 });
 
 testWithTool(JQ, 'the patched launcher without the logtype run directory runs its tail | jq pipelines as before', async (t) => {
