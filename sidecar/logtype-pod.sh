@@ -68,7 +68,13 @@ if [[ -d "\${logtype_run_dir}" ]]; then
     [[ -p "\${logtype_pipe}" ]] || mkfifo -m 0600 "\${logtype_pipe}" 2> /dev/null
   done
   if [[ -p "\${logtype_stdout_pipe}" && -p "\${logtype_stderr_pipe}" ]]; then
-    logtype_sidecar="yes"
+    # Pipes made by a logtype container running as another user cannot be opened here: the
+    # agent would not start. Then the pipelines run, as without the sidecar.
+    if [[ -r "\${logtype_stdout_pipe}" && -w "\${logtype_stdout_pipe}" && -r "\${logtype_stderr_pipe}" && -w "\${logtype_stderr_pipe}" ]]; then
+      logtype_sidecar="yes"
+    else
+      echo "logtype: uid \$(id -u) cannot open the named pipes in \${logtype_run_dir}: the logtype container runs as another user (it must set no runAsUser of its own); the tail | jq pipelines run instead" >&2
+    fi
   fi
 fi
 # The tail pipelines kept this script's last \`wait\` waiting while mongod runs: an agent that

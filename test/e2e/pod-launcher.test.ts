@@ -7,13 +7,17 @@
  * `tail -F -n0 ... | json_log` per file, the agent's two `>(json_log ...)` streams) around what
  * the patch must keep (no `set -e`, the agent's pid in agentPid, the SIGTERM trap and cleanup).
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, SIDECAR_BIN, cleanEnv, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { sleep } from '../_helpers/numbered-writer.js';
-import { JQ, testWithTool } from '../_helpers/system-tool.js';
+import { JQ, findTool, testWithTool } from '../_helpers/system-tool.js';
+import { POD_UID, asUser, testAsOtherUsers } from '../_helpers/other-users.js';
+
+/** A uid that is not the pod's. */
+const OTHER_UID = 1000;
 
 const LOGTYPE_POD = path.join(REPO, 'sidecar/logtype-pod.sh');
 
@@ -306,6 +310,34 @@ testWithTool(JQ, 'in the pod: an agent that exits leaves the launcher running, a
     launcher.killGroup();
   }
 });
+
+// A logtype container given a runAsUser of its own makes its pipes as that user, mode 0600: the
+// database container (uid 2000) cannot open them. The agent, started with its output there,
+// would not start at all; the launcher runs the pipelines instead, and says why.
+const OTHER_USER_PIPES = 'the patched launcher, when the pipes were made by another user, starts the agent with its pipelines and says why';
+const otherUserPipes = async (t: ExecutionContext, setpriv: string): Promise<void> => {
+  const pod = makePod('launcher-other-user');
+  t.is(patch(pod.launcher).status, 0);
+  fs.chmodSync(pod.dir, 0o755);
+  for (const dir of [pod.logDir, path.dirname(pod.launcher)]) {
+    fs.chownSync(dir, POD_UID, POD_UID);
+    for (const file of fs.readdirSync(dir)) fs.chownSync(path.join(dir, file), POD_UID, POD_UID);
+  }
+  fs.chmodSync(pod.runDir, 0o777);
+  for (const pipe of ['automation-agent-stdout.fifo', 'automation-agent-stderr.fifo']) {
+    const file = path.join(pod.runDir, pipe);
+    t.is(spawnSync('mkfifo', ['-m', '0600', file]).status, 0);
+    fs.chownSync(file, OTHER_UID, OTHER_UID);
+  }
+  const { command, prefix } = asUser(setpriv, POD_UID);
+  const launcher = new Running(command, [...prefix, 'bash', pod.launcher], pod.env);
+  t.teardown(() => launcher.killGroup());
+  await waitUntil(() => launcher.has('automation-agent-stdout', /^agent started, pid \d+$/), 10_000, `the agent's stdout from the launcher: ${launcher.stdout} ${launcher.stderr}`);
+  await waitUntil(() => launcher.has('automation-agent-stderr', /^agent warning on stderr$/), 10_000, 'agent stderr');
+  t.regex(launcher.stderr, new RegExp(`logtype: uid ${POD_UID} cannot open the named pipes in .*runAsUser.*pipelines run instead`));
+};
+if (findTool(JQ)) testAsOtherUsers(OTHER_USER_PIPES, otherUserPipes);
+else testWithTool(JQ, OTHER_USER_PIPES, () => undefined);
 
 testWithTool(JQ, 'the patched launcher without the logtype run directory runs its tail | jq pipelines as before', async (t) => {
   const pod = makePod('launcher-fallback');

@@ -3,39 +3,15 @@
  * leaves its log files 0600, and the pod's fsGroup 2000 owns the log volume. The sidecar run as
  * the pod's user reads them; run as any other uid (here 1000, in group 2000 as fsGroup would
  * put it) it cannot, and must say so with the fix, not keep a fresh heartbeat and ship nothing.
- *
- * Changing uid takes root and setpriv (util-linux): without them the tests are skipped with the
- * reason, and fail under CI=true, as the other tests that need a system program are.
+ * Changing uid takes root and setpriv (test/_helpers/other-users.ts).
  */
-import test, { type ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath } from '../_helpers/sidecar-process.js';
-import { findTool, mustHaveTools, type SystemTool } from '../_helpers/system-tool.js';
+import { POD_UID, asUser, testAsOtherUsers } from '../_helpers/other-users.js';
 
-const SETPRIV: SystemTool = { command: 'setpriv', debianPackage: 'util-linux' };
-/** The operator's database pod: runAsUser and fsGroup. */
-const POD_UID = 2000;
 const OTHER_UID = 1000;
-
-/** Registers a test that needs to run commands as other uids. */
-function testAsOtherUsers(title: string, implementation: (t: ExecutionContext, setpriv: string) => Promise<void>): void {
-  const setpriv = findTool(SETPRIV);
-  const root = process.getuid?.() === 0;
-  if (setpriv && root) {
-    test(title, (t) => implementation(t, setpriv));
-    return;
-  }
-  const reason = !setpriv ? `setpriv is not installed; apt-get install ${SETPRIV.debianPackage}` : 'the tests do not run as root, so they cannot change uid';
-  if (mustHaveTools()) test(title, (t) => t.fail(`${reason}: CI runs every test as root with setpriv (.ci/run)`));
-  else test.skip(`${title} [skipped: ${reason}]`, () => {});
-}
-
-/** `setpriv` arguments that run a command as `uid`, with the pod's fsGroup as a supplementary group. */
-function asUser(setpriv: string, uid: number): { command: string; prefix: string[] } {
-  return { command: setpriv, prefix: [`--reuid=${uid}`, `--regid=${uid}`, `--groups=${POD_UID}`, '--'] };
-}
 
 /** Writes as mongod does: as the pod's user, with group and others masked off. */
 function writeAsMongod(setpriv: string, file: string, text: string): void {
