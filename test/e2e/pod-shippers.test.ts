@@ -132,6 +132,17 @@ test("Fluent Bit: the logtype container's file is read, its tag carries the pref
   for (const plugin of [...fluentBit.pipeline.filters, ...fluentBit.pipeline.outputs]) t.regex(tag, glob(String(plugin['match'])), plugin.name);
 });
 
+// The fluent-bit Helm chart's DaemonSet (fluent/helm-charts, charts/fluent-bit/values.yaml:
+// daemonSetVolumes) mounts the node's /var/log read-write at /var/log, /var/lib/docker/containers
+// read-only and /etc/machine-id; nothing else outlives the Fluent Bit pod. tail.md: without a db
+// entry a file found at the start is read from its end (read_from_head false).
+test('Fluent Bit: read positions are kept where the usual DaemonSet mounts the node\'s /var/log, so a restarted Fluent Bit resumes', (t) => {
+  const [tail] = fluentBit.pipeline.inputs;
+  const db = String(tail!['db']);
+  t.true(db.startsWith('/var/log/') && !db.startsWith('/var/log/containers/') && !db.startsWith('/var/log/pods/'), db);
+  t.not(tail!['read_from_head'], true, 'a restart without its positions would ship every log again from its start');
+});
+
 test("Fluent Bit: the parser finds each line's logType, and Loki gets the entry itself as the line, logType as a label", (t) => {
   const parser = fluentBit.parsers.find((p) => p['name'] === fluentBit.pipeline.filters.find((f) => f.name === 'parser')!['parser'])!;
   t.is(parser['format'], 'regex');
