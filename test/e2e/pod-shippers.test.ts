@@ -123,6 +123,8 @@ test("Fluent Bit: the logtype container's file is read, its tag carries the pref
   const file = `/var/log/containers/my-replica-set-0_mongodb_logtype-${CONTAINER_ID}.log`;
   t.regex(file, glob(String(tail!['path'])));
   t.notRegex(`/var/log/containers/my-replica-set-0_mongodb_mongodb-enterprise-database-${CONTAINER_ID}.log`, glob(String(tail!['path'])));
+  // Any container of a pod in a namespace whose name starts with "logtype-" is not the sidecar.
+  t.notRegex(`/var/log/containers/web-0_logtype-system_nginx-${CONTAINER_ID}.log`, glob(String(tail!['path'])));
   // tail.md: a * in the tag becomes the file's absolute path with / replaced by .
   const tag = String(tail!['tag']).replace('*', file.replaceAll('/', '.').replace(/^\./, ''));
   t.is(tag, `logtype.var.log.containers.my-replica-set-0_mongodb_logtype-${CONTAINER_ID}.log`);
