@@ -10,11 +10,12 @@
 #   logtype-pod patch-launcher [FILE]
 #       The override-agent-launcher init container's command: edits the operator's launcher
 #       (default /opt/scripts/agent-launcher.sh, on the pod's database-scripts volume) so that,
-#       when the logtype run directory is mounted in the database container, the tail | jq
-#       pipelines do not start and the agent writes its stdout and stderr to the pipes. Every
-#       other line stays as the operator wrote it: no `set -e`, the agent's pid in agentPid for
-#       cleanup, and the SIGTERM trap. Without that directory the patched launcher behaves as
-#       the original. A launcher without the lines this edits is left unchanged, with a warning.
+#       when the sidecar's pipes are in the run directory mounted in the database container, the
+#       tail | jq pipelines do not start and the agent writes its stdout and stderr to the pipes.
+#       Every other line stays as the operator wrote it: no `set -e`, the agent's pid in agentPid
+#       for cleanup, the SIGTERM trap and the last `wait`. Without those pipes the patched
+#       launcher behaves as the original. A launcher without the lines this edits is left
+#       unchanged, with a warning.
 #
 # Both containers mount the same emptyDir at LOGTYPE_RUN_DIR (default /run/logtype): that
 # directory and the two pipe names below are the contract between them.
@@ -32,7 +33,7 @@ diag() {
     "${level}" "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" "${event}" "${message//\"/\\\"}" >&2
 }
 
-# Makes a named pipe unless it is there; another process may make it at the same moment.
+# Makes a named pipe unless it is there (a restarted sidecar finds the ones it made before).
 make_pipe() {
   [[ -p "$1" ]] || mkfifo -m 0600 "$1" 2> /dev/null || [[ -p "$1" ]]
 }
@@ -56,17 +57,16 @@ run_sidecar() {
 setup_block() {
   cat << EOF
 ${marker}.
-# When the logtype sidecar's run directory is mounted here, the sidecar follows the log files
-# itself, and the agent's stdout and stderr go to two named pipes the sidecar reads: the
-# tail | jq pipelines below do not start. Without that directory this script runs as before.
+# When the logtype sidecar runs in this pod, it follows the log files itself, and the agent's
+# stdout and stderr go to the two named pipes it made in its run directory (a native sidecar,
+# it made them before this container started): the tail | jq pipelines below do not start.
+# Without those pipes (no run directory, or a pod without the sidecar) this script runs as
+# before; it never makes them, for then nobody would read what the agent writes there.
 logtype_run_dir="\${LOGTYPE_RUN_DIR:-${run_dir}}"
 logtype_stdout_pipe="\${logtype_run_dir}/${stdout_pipe_name}"
 logtype_stderr_pipe="\${logtype_run_dir}/${stderr_pipe_name}"
 logtype_sidecar=""
 if [[ -d "\${logtype_run_dir}" ]]; then
-  for logtype_pipe in "\${logtype_stdout_pipe}" "\${logtype_stderr_pipe}"; do
-    [[ -p "\${logtype_pipe}" ]] || mkfifo -m 0600 "\${logtype_pipe}" 2> /dev/null
-  done
   if [[ -p "\${logtype_stdout_pipe}" && -p "\${logtype_stderr_pipe}" ]]; then
     # Pipes made by a logtype container running as another user cannot be opened here: the
     # agent would not start. Then the pipelines run, as without the sidecar.

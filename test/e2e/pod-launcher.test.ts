@@ -339,6 +339,23 @@ const otherUserPipes = async (t: ExecutionContext, setpriv: string): Promise<voi
 if (findTool(JQ)) testAsOtherUsers(OTHER_USER_PIPES, otherUserPipes);
 else testWithTool(JQ, OTHER_USER_PIPES, () => undefined);
 
+// The run directory mounted but no sidecar in the pod (removed from the template alone, say):
+// its emptyDir is new and holds no pipe. Pipes the launcher made itself would have no reader, and
+// the agent would block once 64 KiB of its output waited there; so it makes none and runs the
+// pipelines.
+testWithTool(JQ, 'the patched launcher with the run directory but no sidecar (no pipes) makes none and runs its pipelines', async (t) => {
+  const pod = makePod('launcher-no-sidecar');
+  t.is(patch(pod.launcher).status, 0);
+  const launcher = new Running('bash', [pod.launcher], pod.env);
+  try {
+    await waitUntil(() => launcher.has('automation-agent-stdout', /^agent started/), 10_000, `agent stdout: ${launcher.stdout}`);
+    await waitUntil(() => launcher.has('automation-agent-stderr', /^agent warning on stderr$/), 10_000, 'agent stderr');
+    t.deepEqual(fs.readdirSync(pod.runDir), [], 'no pipe made');
+  } finally {
+    launcher.killGroup();
+  }
+});
+
 testWithTool(JQ, 'the patched launcher without the logtype run directory runs its tail | jq pipelines as before', async (t) => {
   const pod = makePod('launcher-fallback');
   t.is(patch(pod.launcher).status, 0);
