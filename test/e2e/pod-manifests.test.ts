@@ -72,6 +72,55 @@ function flag(args: readonly string[] | undefined, name: string): string | undef
   return args?.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 }
 
+/**
+ * The fields each Kubernetes type the examples use has, read from kubernetes-models' declarations
+ * (generated from the Kubernetes OpenAPI). Its validate() lets unknown fields through, as the API
+ * server's decoding drops them: a misspelt `restartPolicy` would make logtype a plain init
+ * container without a word. Only the types the examples set are walked; maps are not.
+ */
+const NESTED_TYPES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  PodTemplateSpec: { metadata: 'ObjectMeta', spec: 'PodSpec' },
+  PodSpec: { initContainers: 'Container', containers: 'Container', volumes: 'Volume' },
+  Container: {
+    env: 'EnvVar', resources: 'ResourceRequirements', securityContext: 'SecurityContext', startupProbe: 'Probe', livenessProbe: 'Probe',
+    readinessProbe: 'Probe', volumeMounts: 'VolumeMount',
+  },
+  SecurityContext: { capabilities: 'Capabilities' },
+  Probe: { exec: 'ExecAction' },
+  Volume: { emptyDir: 'EmptyDirVolumeSource' },
+};
+
+function declaredFields(type: string): Set<string> {
+  const file =
+    type === 'ObjectMeta'
+      ? path.join(REPO, 'node_modules/@kubernetes-models/apimachinery/apis/meta/v1/ObjectMeta.d.ts')
+      : path.join(REPO, `node_modules/kubernetes-models/v1/${type}.d.ts`);
+  const text = fs.readFileSync(file, 'utf8');
+  const body = new RegExp(`^export interface I${type} \\{\\n([\\s\\S]*?)^\\}`, 'm').exec(text)![1]!;
+  return new Set([...body.matchAll(/^ {4}"?(\w+)"?\??:/gm)].map((m) => m[1]!));
+}
+
+/** The paths of the fields in `value` that its Kubernetes type does not have. */
+function unknownFields(value: unknown, type: string, at: string): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => unknownFields(item, type, `${at}[${i}]`));
+  if (value === null || typeof value !== 'object') return [];
+  const known = declaredFields(type);
+  return Object.entries(value).flatMap(([key, field]) => {
+    if (!known.has(key)) return [`${at}.${key}`];
+    const nested = NESTED_TYPES[type]?.[key];
+    return nested ? unknownFields(field, nested, `${at}.${key}`) : [];
+  });
+}
+
+test('the field check finds a misspelt field at any depth, and knows the native sidecar\'s restartPolicy', (t) => {
+  t.true(declaredFields('Container').has('restartPolicy'));
+  const template = { spec: { initContainers: [{ name: 'logtype', restartpolicy: 'Always', livenessProbe: { exec: { comand: ['true'] } } }], containers: [] } };
+  t.deepEqual(unknownFields(template, 'PodTemplateSpec', 'podTemplate'), [
+    'podTemplate.spec.initContainers[0].restartpolicy',
+    'podTemplate.spec.initContainers[0].livenessProbe.exec.comand',
+  ]);
+});
+
 test('every example resource in sidecar/ is one of those checked here', (t) => {
   const yamlFiles = fs.readdirSync(path.join(REPO, 'sidecar')).filter((f) => f.endsWith('.yaml'));
   const resources = yamlFiles.filter((f) => (parse(fs.readFileSync(path.join(REPO, 'sidecar', f), 'utf8')) as { kind?: string }).kind === 'MongoDB');
@@ -91,6 +140,7 @@ for (const example of EXAMPLES) {
       const resource = load(example.file);
       const template = resource.spec[field]!.podTemplate!;
       t.notThrows(() => new PodTemplateSpec(template).validate());
+      t.deepEqual(unknownFields(template, 'PodTemplateSpec', `${field}.podTemplate`), [], 'fields the API server would drop');
       const merged = mergePodTemplate(operatorPod(resource.metadata.name, component, resource.spec).template, template);
       t.notThrows(() => new PodTemplateSpec(merged).validate());
     });
