@@ -14,8 +14,8 @@
 #       tail | jq pipelines do not start and the agent writes its stdout and stderr to the pipes.
 #       Every other line stays as the operator wrote it: no `set -e`, the agent's pid in agentPid
 #       for cleanup, the SIGTERM trap and the last `wait`. Without those pipes the patched
-#       launcher behaves as the original. A launcher without the lines this edits is left
-#       unchanged, with a warning.
+#       launcher behaves as the original. A launcher without the lines this edits, or no
+#       launcher at all (the static architecture), is left as it is, with a warning and exit 0.
 #
 # Both containers mount the same emptyDir at LOGTYPE_RUN_DIR (default /run/logtype): that
 # directory and the two pipe names below are the contract between them.
@@ -102,9 +102,11 @@ to_pipes() {
 
 patch_launcher() {
   local file="${1:-/opt/scripts/agent-launcher.sh}"
+  # Not an error that stops the pod: an init container that fails holds the database in Init.
+  # Unpatched, the launcher runs its pipelines, and each line is shipped twice; nothing is lost.
   if [[ ! -f "${file}" ]]; then
-    diag 50 launcher-missing "no launcher at ${file}: this container must run after the operator's init-database container (its name must sort after mongodb-kubernetes-init-database) and mount the database-scripts volume"
-    exit 1
+    diag 40 launcher-missing "no launcher at ${file}: left as it is, so the database container runs its own tail | jq pipelines and each line is shipped twice. In the static architecture the agent container links the launcher only when it starts, after the init containers, and this is expected; otherwise this container must run after the operator's init-database container (its name must sort after mongodb-kubernetes-init-database) and mount the database-scripts volume"
+    return 0
   fi
   if grep -qF "${marker}" "${file}"; then
     diag 30 launcher-already-patched "${file} is already patched; left as it is"
