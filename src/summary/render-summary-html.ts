@@ -39,6 +39,12 @@ interface Markup {
  */
 const words = (text: string): Markup => ({ html: escapeHtml(text), className: 'words' });
 /**
+ * A namespace (`db.collection.more`): broken after a dot where the column is narrow, and inside
+ * a part only where that part alone is wider than the column (a cell that may break anywhere
+ * lets the table squeeze its column to a letter).
+ */
+const namespace = (ns: string): Markup => ({ html: escapeHtml(ns).replaceAll('.', '.<wbr>'), className: 'ns' });
+/**
  * A server's message: words, in a column kept wide enough for a few of them a line (at 390 px
  * the times and counts before it left it one word wide, a row a dozen lines tall); the table
  * scrolls sideways instead.
@@ -83,7 +89,7 @@ function slowestTable(server: NonNullable<Summary['server']>): string {
       ...(several ? [op.member ?? '-'] : []),
       op.connection ?? '-',
       op.appName ?? '-',
-      op.ns,
+      namespace(op.ns),
       op.operation,
       `${op.plan ?? '-'}${op.plan?.startsWith('COLLSCAN') ? ' ◀' : ''}`,
       cell(op.keysExamined),
@@ -149,7 +155,7 @@ export function renderSummaryHtml(summary: Summary): string {
       '<h3>Drivers and applications (client metadata)</h3>',
       table(['driver', 'version', 'appName', 'connections', 'from'], server.drivers.map((d) => [words(d.driver), version(d.version), words(d.appName), number(d.connections), `${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`]), 'drivers'),
       '<h3>Response sizes (reslen of slow operations)</h3>',
-      table(['namespace', 'count', 'total bytes', 'max bytes'], server.responseSizes.byNamespace.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-ns'),
+      table(['namespace', 'count', 'total bytes', 'max bytes'], server.responseSizes.byNamespace.map((r) => [namespace(r.key), number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-ns'),
       table(['appName', 'count', 'total bytes', 'max bytes'], server.responseSizes.byAppName.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-app'),
       table(['client IP', 'count', 'total bytes', 'max bytes'], server.responseSizes.byClient.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-client'),
       `<h3>Longest-lived connections (${number(server.longLivedConnections.length)})</h3>`,
@@ -163,13 +169,13 @@ export function renderSummaryHtml(summary: Summary): string {
       slowPlot(summary, axis),
       table(
         ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', 'examined/returned', ...(members ? ['members'] : []), 'namespace', 'operation', 'shape', 'plan'],
-        server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), ...(members ? [memberCounts(g.members)] : []), g.ns, g.operation, shape(g.shape), `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
+        server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation, shape(g.shape), `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
         'slow',
       ),
       `<h3>Oplog entries applied slowly (by secondaries) (${number(server.appliedOperations.reduce((n, g) => n + g.count, 0))})</h3>`,
       table(
         ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', ...(members ? ['members'] : []), 'namespace', 'operation'],
-        server.appliedOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), ...(members ? [memberCounts(g.members)] : []), g.ns, g.operation]),
+        server.appliedOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation]),
         'applied',
       ),
       `<h3>Slowest operations (${number(server.slowest.length)})</h3>`,
@@ -209,7 +215,7 @@ export function renderSummaryHtml(summary: Summary): string {
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1360px;color:#1c2833;padding:0 12px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d5dbdb}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members{overflow-wrap:normal}td.message{min-width:16em}.pair{white-space:nowrap}
+td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members{overflow-wrap:normal}td.ns{overflow-wrap:break-word}td.message{min-width:16em}.pair{white-space:nowrap}
 figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3px 0 8px}.type-mark path{stroke-linejoin:round}.lane-name{font-size:12px;fill:#1c2833;paint-order:stroke;stroke:#fbfcfc;stroke-width:4px;stroke-linejoin:round}.lane-state{stroke:#fff;stroke-width:.5}figcaption{font-weight:600}svg.plot{width:100%;min-width:800px;height:auto}
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}.axis-title{font-size:11px;fill:#34495e}
 .slow-point{fill-opacity:.6}.slow-point.collscan{fill-opacity:.9}

@@ -347,7 +347,7 @@ testWithTool(CHROMIUM, 'a page over 5 days (an agent line, then rs1): the per-mi
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 
-testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and lifetimes on one line in the log types, who was primary when and each member's tables, long messages still wrapped, drivers' names, versions and appNames broken only between words, versions and query hashes aligned as text, each member's count kept beside its name, messages broken between words in a column wide enough for a few; no overflow of the page at 1400 and 390 px", async (t, executablePath) => {
+testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and lifetimes on one line in the log types, who was primary when and each member's tables, long messages still wrapped, drivers' names, versions and appNames broken only between words, versions and query hashes aligned as text, each member's count kept beside its name, messages broken between words in a column wide enough for a few, namespaces broken after a dot; no overflow of the page at 1400 and 390 px", async (t, executablePath) => {
   const { dir, page } = summaryPage(t, 'cells.html', [path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'), path.join(REAL_DATA, 'mongod-replica-rs2.log.gz')]);
   await withBrowser(executablePath, dir, async (browser) => {
     for (const width of [1400, 390]) {
@@ -378,8 +378,9 @@ testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and 
         const memberCells = ['slow', 'problems', 'messages', 'applied'].flatMap((name) => column(document.querySelector('table.' + name), 'members').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td) })));
         const messageCells = ['problems', 'messages'].flatMap((name) => column(document.querySelector('table.' + name), 'message').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td), width: td.getBoundingClientRect().width })));
         const shapeAlign = column(document.querySelector('table.slow'), 'shape').map((td) => td.textContent + ' ' + getComputedStyle(td).textAlign);
-        return { fixed, messages, drivers, versionAlign, memberCells, messageCells, shapeAlign, scrollWidth: document.documentElement.scrollWidth };
-      })()`)) as { fixed: { text: string; time: boolean; lines: number }[]; messages: { text: string; lines: number }[]; drivers: { text: string; breaks: string[] }[]; versionAlign: string[]; memberCells: { table: string; text: string; breaks: string[] }[]; messageCells: { table: string; text: string; breaks: string[]; width: number }[]; shapeAlign: string[]; scrollWidth: number };
+        const namespaces = ['slow', 'applied', 'slowest', 'sizes-ns'].flatMap((name) => column(document.querySelector('table.' + name), 'namespace').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td) })));
+        return { fixed, messages, drivers, versionAlign, memberCells, messageCells, shapeAlign, namespaces, scrollWidth: document.documentElement.scrollWidth };
+      })()`)) as { fixed: { text: string; time: boolean; lines: number }[]; messages: { text: string; lines: number }[]; drivers: { text: string; breaks: string[] }[]; versionAlign: string[]; memberCells: { table: string; text: string; breaks: string[] }[]; messageCells: { table: string; text: string; breaks: string[]; width: number }[]; shapeAlign: string[]; namespaces: { table: string; text: string; breaks: string[] }[]; scrollWidth: number };
       t.true(seen.drivers.some((d) => d.text.length > 30), `${width} px: a long driver name among them`);
       // A break is at a space or after a hyphen, a '|' or a '/' (NetworkInterfaceTL-⏎ReplNetwork), never inside a word.
       for (const cell of seen.drivers) for (const at of cell.breaks) t.regex(at, /[ \-|/]⏎|⏎ /, `${width} px: "${cell.text}" broken between words`);
@@ -390,6 +391,10 @@ testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and 
       t.true(seen.messageCells.some((c) => c.table === 'messages') && seen.messageCells.some((c) => c.table === 'problems'));
       for (const cell of seen.messageCells) t.true(cell.width >= 200, `${width} px: ${cell.table}: "${cell.text}" in a column ${cell.width.toFixed(0)} px wide`);
       for (const cell of seen.messageCells) for (const at of cell.breaks) t.regex(at, /[ \-|/,]⏎|⏎ /, `${width} px: ${cell.table}: "${cell.text}" broken between words`);
+      // A namespace breaks after a dot ('admin.system.⏎keys'), never inside a part ('admin.system.key⏎s').
+      t.deepEqual([...new Set(seen.namespaces.map((c) => c.table))], ['slow', 'applied', 'slowest', 'sizes-ns'], `${width} px: a namespace column in each table that has one`);
+      for (const cell of seen.namespaces) for (const at of cell.breaks) t.regex(at, /\.⏎/, `${width} px: ${cell.table}: "${cell.text}" broken after a dot`);
+      if (width === 390) t.true(seen.namespaces.some((c) => c.breaks.length > 0), `${width} px: some namespace broken`);
       // A query hash is no number, even one of digits alone (17830885 beside 740C02B0).
       t.true(seen.shapeAlign.some((s) => /^\d+ /.test(s)) && seen.shapeAlign.every((s) => s.endsWith(' left') || s.endsWith(' start')), `${width} px: shapes aligned as text (${seen.shapeAlign.filter((s) => !s.startsWith('- ')).join(', ')})`);
       t.true(seen.fixed.filter((c) => c.time).length >= 2 + 2 * 5 + 2 * 2, `${width} px: the times of the three tables found (${seen.fixed.filter((c) => c.time).length})`);
