@@ -7,14 +7,12 @@
  * held until a line arrives from its source that does not continue it, the input pauses, or it
  * ends; then it is delivered once, with all its lines.
  *
- * One record is held a source and type (pod and container, by kubectl's or stern's prefix;
- * lines without a prefix are one source): `kubectl logs -l … --prefix` writes the lines of
- * several pods as they come, and the sidecar the entries of its eight logs as it reads them, so
- * another pod's line, or another log's entry, may stand between a record's first line and the
- * rest. Lines of another source or type pass a held record by; one passed by more than
- * MAX_INTERLEAVED_LINES of them without a line of its own is delivered as it is, so no record
- * waits long behind busier pods or logs. Within a source and type, records and lines leave in
- * the order they came.
+ * One record is held a source (pod and container, by kubectl's or stern's prefix; lines without
+ * a prefix are one source): `kubectl logs -l … --prefix` writes the lines of several pods as they
+ * come, so another pod's line may stand between a record's first line and the rest. Lines of
+ * another source pass a held record by; one passed by more than MAX_INTERLEAVED_LINES of them
+ * without a line of its own is delivered as it is, so no record waits long behind busier pods.
+ * Within a source, records and lines leave in the order they came.
  *
  * Held lines never outlive their chunk's bytes (the next chunk reuses them): at a chunk's end
  * they are copied out. A record is held for at most MAX_CONTINUATION_LINES lines.
@@ -45,9 +43,8 @@ export const BOUND_CHECK_LINES = 16;
 export type DeliverRecord = (entry: EntryLine, record: LogRecord, lines: readonly EntryLine[] | undefined) => void;
 
 interface Held {
-  /** The source its lines come from (sourceOf), and their type. */
+  /** The source its lines come from (sourceOf). */
   readonly source: string;
-  readonly logType: string;
   head: EntryLine;
   record: LogRecord;
   readonly lines: EntryLine[];
@@ -59,7 +56,7 @@ interface Held {
 
 /** A record held: made in one place, so that every one has one shape. */
 function heldOf(source: string, head: EntryLine, record: LogRecord, touched: number): Held {
-  return { source, logType: head.logType, head, record, lines: [], detached: false, touched };
+  return { source, head, record, lines: [], detached: false, touched };
 }
 
 /** The source a line comes from, as held records are keyed: its pod's prefix, or none. */
@@ -74,7 +71,7 @@ function sourceOf(entry: EntryLine): string {
  * fields are written at load tells V8 they change.
  */
 function writeHeldFields(): void {
-  const held = heldOf('', { logType: '' } as EntryLine, {} as LogRecord, 0);
+  const held = heldOf('', {} as EntryLine, {} as LogRecord, 0);
   held.head = {} as EntryLine;
   held.record = {} as LogRecord;
   held.detached = true;
@@ -84,7 +81,7 @@ writeHeldFields();
 
 export class RecordJoiner {
   readonly #deliver: DeliverRecord;
-  /** Held records, one a source and type, in the order their first lines came (a handful: a few a pod). */
+  /** Held records, one a source, in the order their first lines came (a handful: one a pod). */
   readonly #held: Held[] = [];
   /** Lines of the types that may be continued, seen so far: what `touched` counts in. */
   #lines = 0;
@@ -97,24 +94,24 @@ export class RecordJoiner {
     return this.#held.length > 0;
   }
 
-  /** Holds the record of a line that may be continued (delivering the one held before from its source and type). */
+  /** Holds the record of a line that may be continued (delivering the one held before from its source). */
   hold(entry: EntryLine, record: LogRecord): void {
     const source = sourceOf(entry);
     const touched = ++this.#lines;
-    this.#releaseHeld(source, entry.logType, entry.recognized);
+    this.releaseSource(source);
     if (this.#held.length >= MAX_HELD_SOURCES) this.#releaseAt(0);
     this.#held.push(heldOf(source, entry, record, touched));
   }
 
   /**
-   * True when the entry continues the record held from its source and of its type (its line has
-   * no record of its own): it is taken.
+   * True when the entry continues the record held from its source (its line has no record of
+   * its own, and is of the record's type): it is taken.
    */
   continues(entry: EntryLine, record: LogRecord | undefined): boolean {
     if (this.#held.length === 0 || record !== undefined) return false;
-    const at = this.#indexOf(sourceOf(entry), entry.logType);
-    if (at === -1) return false;
-    const held = this.#held[at]!;
+    const at = this.#indexOf(sourceOf(entry));
+    const held = at === -1 ? undefined : this.#held[at]!;
+    if (!held || entry.logType !== held.head.logType) return false;
     held.touched = ++this.#lines;
     this.#add(held, at, entry);
     return true;
@@ -156,26 +153,26 @@ export class RecordJoiner {
   }
 
   /**
-   * A line of this entry's source and type that continues no record came (it is delivered
-   * next): the record held from them, if any, is delivered first. Records held from other
-   * sources or of other types stay held, unless too many lines went by them.
+   * A line of this entry's source that continues no record came (it is delivered next): the
+   * record held from its source, if any, is delivered first. Records held from other sources
+   * stay held, unless too many lines went by them.
    */
   releaseFor(entry: EntryLine): void {
     if (this.#held.length === 0) return;
     this.#lines++;
-    this.#releaseHeld(sourceOf(entry), entry.logType, entry.recognized);
+    this.releaseSource(sourceOf(entry));
   }
 
   /**
-   * Delivers the record held from this source and of this type, if any; then, with other
-   * records held, those more than MAX_INTERLEAVED_LINES lines went by (this one counted: the
-   * caller counted it), looked at every BOUND_CHECK_LINES lines, so that a stream of several
-   * pods and logs pays for the look that seldom.
+   * Delivers the record held from this source, if any; then, with records of other sources
+   * held, those more than MAX_INTERLEAVED_LINES lines went by (this one counted: the caller
+   * counted it), looked at every BOUND_CHECK_LINES lines, so that a stream of several pods pays
+   * for the look that seldom.
    */
-  #releaseHeld(source: string, logType: string, recognized: boolean): void {
+  releaseSource(source: string): void {
     const held = this.#held;
     if (held.length === 0) return;
-    const at = this.#endedBy(source, logType, recognized);
+    const at = this.#indexOf(source);
     if (at !== -1) this.#releaseAt(at);
     if (held.length === 0 || (this.#lines & (BOUND_CHECK_LINES - 1)) !== 0) return;
     for (let i = 0; i < held.length; ) {
@@ -189,23 +186,9 @@ export class RecordJoiner {
     while (this.#held.length > 0) this.#releaseAt(0);
   }
 
-  #indexOf(source: string, logType: string): number {
+  #indexOf(source: string): number {
     const held = this.#held;
-    for (let i = 0; i < held.length; i++) if (held[i]!.source === source && held[i]!.logType === logType) return i;
-    return -1;
-  }
-
-  /**
-   * The record a line of this source and type ends: the one held of its type, or one read from
-   * a log's own text whatever the line's type (a container's output, as the versionhook's lines
-   * beside the server's: one writer's lines, in the order they were written, never held apart).
-   */
-  #endedBy(source: string, logType: string, recognized: boolean): number {
-    const held = this.#held;
-    for (let i = 0; i < held.length; i++) {
-      const one = held[i]!;
-      if (one.source === source && (one.logType === logType || recognized || one.head.recognized)) return i;
-    }
+    for (let i = 0; i < held.length; i++) if (held[i]!.source === source) return i;
     return -1;
   }
 

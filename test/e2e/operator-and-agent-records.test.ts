@@ -160,34 +160,15 @@ test('a line without a head continues the record before it from the same pod and
     `[pod/db-1/agent] ${entryLine('automation-agent-verbose', '[2026-11-22T10:00:01.000+0000] [.info] [b.go:1] verbose')}`,
     `[pod/db-1/agent] ${entryLine('automation-agent', "not the verbose log's")}`,
   ].join('\n') + '\n';
-  // db-0's record may go on after db-1's lines (kubectl interleaves pods), and db-1's verbose
-  // record after its other logs' entries (the sidecar interleaves its files): each is held while
-  // they pass, and leaves whole at the end, in the order their first lines came.
+  // db-0's record may go on after db-1's lines (kubectl interleaves pods): it is held while they
+  // pass, and leaves whole at the end.
   t.deepEqual(lines(runFilter(PRETTY, pods).stdout), [
     'pod/db-1/agent agent         a line of db-1',
+    'pod/db-1/agent agent-verbose 2026-11-22 10:00:01.000Z INFO  b.go:1 verbose',
     "pod/db-1/agent agent         not the verbose log's",
     'pod/db-0/agent agent         2026-11-22 10:00:00.000Z ERROR a.go:1 failed:',
     '              the reason',
-    'pod/db-1/agent agent-verbose 2026-11-22 10:00:01.000Z INFO  b.go:1 verbose',
   ]);
-});
-
-test("an agent's record whose lines the sidecar's other logs stand between (it takes turns over its files) is one record", (t) => {
-  const stream = [
-    entryLine('automation-agent', '[2026-11-22T10:00:00.000+0000] [.error] [a.go:1] Error validating syntax of cluster config : clusterConfig failed to validate:'),
-    entryLine('mongodb', '{"t":{"$date":"2026-11-22T10:00:00.100+00:00"},"s":"I",  "c":"NETWORK",  "id":22943,   "ctx":"listener","msg":"Connection accepted","attr":{"remote":"10.0.0.1:5","connectionId":1,"connectionCount":1}}'),
-    entryLine('automation-agent-verbose', '[2026-11-22T10:00:00.200+0000] [.info] [b.go:1] plan computed'),
-    entryLine('automation-agent', '&{builds [] processes [...]}'),
-    entryLine('automation-agent', '[2026-11-22T10:00:01.000+0000] [.info] [a.go:2] next'),
-  ].join('\n') + '\n';
-  const pretty = lines(runFilter(PRETTY, stream).stdout);
-  t.deepEqual(pretty.filter((line) => line.includes('agent ') || line.startsWith(' ')), [
-    'agent         2026-11-22 10:00:00.000Z ERROR a.go:1 Error validating syntax of cluster config : clusterConfig failed to validate:',
-    '              &{builds [] processes [...]}',
-    'agent         2026-11-22 10:00:01.000Z INFO  a.go:2 next',
-  ]);
-  const errors = runFilter(['-l', 'error', '-o', 'raw'], stream).stdout;
-  t.deepEqual(errors.trimEnd().split('\n'), ['[2026-11-22T10:00:00.000+0000] [.error] [a.go:1] Error validating syntax of cluster config : clusterConfig failed to validate:', '&{builds [] processes [...]}']);
 });
 
 test("summary counts a record over several lines as the entries it was read as: nothing filtered, every entry read is selected (an agent's real records, one of them two lines)", (t) => {
