@@ -45,7 +45,7 @@ test('--help names every variable and default, with examples', (t) => {
   t.regex(result.stdout, /Examples:/);
   t.regex(result.stdout, /--stop-timeout SECONDS .*\[default: 30\]/);
   t.regex(result.stdout, /SIGHUP/);
-  t.regex(result.stdout, /3 +--once, and a followed file was missing/);
+  t.regex(result.stdout, /3 +--once, and a followed file \(or its directory\) was not there/);
 });
 
 test('MDB_LOG_FILE_* variables name the files; --file overrides them', (t) => {

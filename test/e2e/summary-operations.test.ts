@@ -174,7 +174,8 @@ test("Hatchet's rs1 with a trial's strings on its slowest line (a 300-character 
     const server = (JSON.parse(json.stdout) as Summary).server!;
     t.like(server.slowest[0], { ns: namespace, appName });
     const html = fs.readFileSync(page, 'utf8');
-    t.true(html.includes(`<td>${namespace}</td>`) && html.includes(`<td>${appName}</td>`), 'the page: whole');
+    // Whole, with a place to break after each dot (<wbr>, no character of its own).
+    t.true(html.includes(`<td class="ns">${namespace.replaceAll('.', '.<wbr>')}</td>`) && html.includes(`<td>${appName}</td>`), 'the page: whole');
     const text = runFilter(['summary', '--utc', file]).stdout;
     // Each table of the text: its last column starts at the same terminal column on every line, within a 200-column terminal.
     for (const [title, lastHeader] of [

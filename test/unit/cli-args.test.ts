@@ -100,7 +100,7 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
   { name: 'a repeated flag: the last one', args: ['-o', 'json', '-o', 'entry'], expected: { ...FILTER_DEFAULTS, output: 'entry' } },
   {
     name: 'selection options',
-    args: ['-t', 'mongodb,mongodb-audit', '-x', 'x*', '-g', 'a.c', '-i', '-v', '-m', 'elect', '-l', 'warn', '--since', '15m', '--until', '2026-11-22', '--as', 'mongodb'],
+    args: ['-t', 'mongodb,mongodb-audit', '-x', 'x*', '-g', 'a.c', '-i', '-v', '-m', 'elect', '-l', 'warn', '--since', '15m', '--until', '2026-11-23', '--as', 'mongodb'],
     expected: {
       ...FILTER_DEFAULTS,
       as: 'mongodb',
@@ -108,7 +108,7 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
       exclude: ['x*'],
       grep: /a.c/iu,
       invertGrep: true,
-      query: { ...NO_SELECTION.query, level: 'warn', message: /elect/iu, since: new Date('2026-11-22T11:45:00.000Z'), until: new Date('2026-11-22T00:00:00.000Z') },
+      query: { ...NO_SELECTION.query, level: 'warn', message: /elect/iu, since: new Date('2026-11-22T11:45:00.000Z'), until: new Date(2026, 10, 23) },
       warnings: ['-x "x*" matches no log type logtype knows (logtype --help lists them)'],
     },
   },
