@@ -120,6 +120,13 @@ export class FileFollower {
       },
       open: (waiting, now) =>
         this.#openKnown(waiting.name, waiting, waiting.role, waiting.position, now, { midLine: waiting.saved?.midLine === true }),
+      onGone: (waiting) => {
+        if (waiting.saved) {
+          // A saved file, as at the restart when it cannot be found: its unfinished line is closed.
+          this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: waiting.saved.position });
+          this.#closePiece(waiting.saved);
+        } else this.#options.onEvent({ kind: 'gave-up', path: this.path, file: waiting.name, bytes: Math.max(0, waiting.size - waiting.position) });
+      },
     });
     this.#copies = new CopyFinder({ path: options.path, ignore, knows: (name, stat) => this.#knows(name, stat) });
     this.#warnings = new PathWarnings({ path: options.path, onEvent, missingWarningMs: options.missingWarningMs, repeatWarningMs: options.repeatWarningMs });
@@ -194,10 +201,13 @@ export class FileFollower {
     // With files behind, the current file is read only up to its size before they were: a line
     // written to a rotated file before the logger reopened never comes after the new file's.
     const upTo = current && this.#behind.files.length > 0 ? sizeOf(current) : Infinity;
-    const left = budget - this.#behind.read(now, budget);
+    const readBehind = this.#behind.read(now, budget);
+    const left = budget - readBehind;
     if (left <= 0) return true;
     // Older files wait to be opened (as held ones close): the file at the name comes after them.
-    if (!current || this.#behind.waiting) return false;
+    // While they are read, another turn comes at once: the files read may close and let them open.
+    if (this.#behind.waiting) return readBehind > 0;
+    if (!current) return false;
     const size = this.#size;
     this.#size = undefined;
     const read = current.read(left, now, size, upTo);
@@ -207,6 +217,14 @@ export class FileFollower {
       return this.read(now, left);
     }
     return left - read <= 0;
+  }
+
+  /**
+   * The end (--once, a stop): files waiting past the bound on held files are opened whatever it,
+   * to be read before the end. True when one was (then read on).
+   */
+  openAllWaiting(now: number): boolean {
+    return this.#behind.openAllWaiting(now);
   }
 
   /** Reading waits (the output is full): remember what is there, to notice a truncation later. */

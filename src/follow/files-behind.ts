@@ -51,6 +51,8 @@ export interface FilesBehindOptions {
   readonly onForget?: ((known: KnownFile) => void) | undefined;
   /** Opens a waiting file where it is now (undefined: gone, or not readable). */
   readonly open: (waiting: WaitingFile, now: number) => HeldFile | undefined;
+  /** A waiting file that could not be opened when its turn came: gone before it was read. */
+  readonly onGone: (waiting: WaitingFile) => void;
 }
 
 type Behind = HeldFile | WaitingFile;
@@ -102,25 +104,37 @@ export class FilesBehind {
    * Opens waiting files in order while the bound allows; the first file of all is opened
    * whatever the bound (files held behind it cannot be read before it, nor close).
    */
-  #openWaiting(now: number): void {
+  #openWaiting(now: number, unbounded = false): boolean {
+    let opened = false;
     for (let i = 0; i < this.#queue.length; i++) {
       const file = this.#queue[i]!;
       if (isHeld(file)) continue;
-      if (i > 0 && this.#files.length >= this.#max) {
-        if (!this.#closeOneRead()) return;
+      if (!unbounded && i > 0 && this.#files.length >= this.#max) {
+        if (!this.#closeOneRead()) return opened;
         // The file closed was before this one.
         i = this.#queue.indexOf(file);
       }
       const held = this.#options.open(file, now);
       if (held) {
         this.#queue[i] = held;
+        opened = true;
       } else {
         // Gone before it was read (deleted, or renamed out of sight).
         this.#queue.splice(i--, 1);
-        this.#options.onEvent({ kind: 'gave-up', path: this.#options.path, file: file.name, bytes: Math.max(0, file.size - file.position) });
+        this.#options.onGone(file);
       }
       this.#sync();
     }
+    return opened;
+  }
+
+  /**
+   * The end (--once, a stop): every waiting file is opened whatever the bound, so that all is
+   * read before it (the held files that keep them waiting may never close: a last line without
+   * its newline, held until the rotate wait is over). True when one was.
+   */
+  openAllWaiting(now: number): boolean {
+    return this.waiting && this.#openWaiting(now, true);
   }
 
   /**

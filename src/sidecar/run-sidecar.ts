@@ -157,7 +157,8 @@ export class Sidecar {
     this.#scheduler = scheduler;
     if (this.#options.once) {
       scheduler.onCaughtUp = () => {
-        if (this.#streams.every((s) => s.source.ended || s.path !== 'stdin')) void this.#drainAndFinish();
+        if (this.#openAllWaiting()) scheduler.wake();
+        else if (this.#streams.every((s) => s.source.ended || s.path !== 'stdin')) void this.#drainAndFinish();
       };
     } else {
       // Each followed name's directory, and, for a name that is a symbolic link, its target's:
@@ -212,9 +213,18 @@ export class Sidecar {
     this.#deadline = setTimeout(() => this.#atDeadline(), this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS);
     // Files read to their end, and stdin to its end (its writer closes it as it stops too).
     scheduler.onCaughtUp = () => {
-      if (this.#streams.every((s) => s.source.ended || !s.source.readsToEnd)) void this.#drainAndFinish();
+      if (this.#openAllWaiting()) scheduler.wake();
+      else if (this.#streams.every((s) => s.source.ended || !s.source.readsToEnd)) void this.#drainAndFinish();
     };
     scheduler.wake();
+  }
+
+  /** At the end: rotated files still waiting for room (past the bound on held files) are opened, to be read first. */
+  #openAllWaiting(): boolean {
+    const now = Date.now();
+    let opened = false;
+    for (const file of this.#files) opened = file.follower.openAllWaiting(now) || opened;
+    return opened;
   }
 
   /** Everything was read: held lines out, then wait for the reader to take it all. */
