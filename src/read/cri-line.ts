@@ -8,7 +8,7 @@
 import { EntryLine } from './entry-line.js';
 
 /** The CRI head: its time, the stream, the tag, and the space after each. */
-export const CRI_HEAD = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) (?:stdout|stderr) ([FP]) /;
+export const CRI_HEAD = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) (stdout|stderr) ([FP]) /;
 
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
@@ -17,11 +17,12 @@ const SPACE = 0x20;
 const MAX_HEAD_BYTES = 48;
 
 /**
- * Where the text of a CRI line in bytes[start, end) starts, and whether it is a partial piece;
+ * Where the text of a CRI line in bytes[start, end) starts, whether it is a partial piece, and
+ * of which stream (the runtime writes both into one file, each line's pieces in order);
  * undefined when the line has no CRI head. Looks at a line starting with a digit only, so
  * entries and other logs' lines cost one byte's test.
  */
-export function criPiece(bytes: Buffer, start: number, end: number): { readonly textStart: number; readonly partial: boolean } | undefined {
+export function criPiece(bytes: Buffer, start: number, end: number): { readonly textStart: number; readonly partial: boolean; readonly stderr: boolean } | undefined {
   const first = bytes[start]!;
   if (end - start < 22 || first < DIGIT_0 || first > DIGIT_9) return undefined;
   const space = bytes.indexOf(SPACE, start);
@@ -31,5 +32,5 @@ export function criPiece(bytes: Buffer, start: number, end: number): { readonly 
   const head = bytes.toString('latin1', start, space + 10);
   const match = CRI_HEAD.exec(head);
   if (!match) return undefined;
-  return { textStart: start + match[0].length, partial: match[2] === 'P' };
+  return { textStart: start + match[0].length, partial: match[3] === 'P', stderr: match[2] === 'stderr' };
 }

@@ -19,27 +19,41 @@ export function startsWithByteOrderMark(bytes: Buffer, start: number, end: numbe
  * A sink for one input's splitter: whole lines to `line`, pieces of overlong lines to `other`.
  * A line the container runtime cut in pieces (a CRI log file's `P` lines, cri-line.ts) is given
  * whole: its first piece's head, then every piece's text, up to the `F` piece that ends it
- * (the pieces are copied, as they span chunks); past `maxBytes` what is held goes to `other`.
+ * (the pieces are copied, as they span chunks). Each stream's pieces apart: the runtime writes
+ * stdout's and stderr's lines into one file, so the other stream's lines may stand between a
+ * line's pieces. Past `maxBytes` what is held goes to `other`, and so do the line's pieces
+ * after it, up to its `F` piece: the tail of a line is never a line of its own.
  */
 export interface InputLines extends LineSink {
   /** The input ended: a CRI line whose last piece never came is given as it is. */
   readonly end: () => void;
 }
 
+/** One stream's line in pieces so far (with the first one's head), or its overlong line's rest to pass by. */
+class CriPieces {
+  pieces: Buffer[] | undefined;
+  length = 0;
+  /** Where the first piece's `P` tag is in its copy: a line whose last piece came is tagged `F` there (--keep-prefix shows the head). */
+  tagAt = 0;
+  /** Past the bound: the pieces up to the line's `F` go to `other`. */
+  overlong = false;
+
+  /** The pieces held, joined, to `to`; none held after. */
+  end(to: InputLine): void {
+    const joined = Buffer.concat(this.pieces!, this.length);
+    this.pieces = undefined;
+    this.length = 0;
+    to(joined, 0, joined.length);
+  }
+}
+
 export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinity): InputLines {
   let first = true;
   /** The last piece given was partial: the next one is still the same overlong line. */
   let inLongLine = false;
-  /** A CRI line's pieces so far, with the first one's head. */
-  let pieces: Buffer[] | undefined;
-  let piecesLength = 0;
-  /** Where the first piece's `P` tag is in its copy: a line whose last piece came is tagged `F` there (--keep-prefix shows the head). */
-  let tagAt = 0;
-  const endPieces = (to: InputLine): void => {
-    const joined = Buffer.concat(pieces!, piecesLength);
-    pieces = undefined;
-    piecesLength = 0;
-    to(joined, 0, joined.length);
+  const streams = [new CriPieces(), new CriPieces()];
+  const endAll = (to: InputLine): void => {
+    for (const stream of streams) if (stream.pieces) stream.end(to);
   };
   const sink: LineSink = (bytes, start, end, partial) => {
     let from = start;
@@ -49,26 +63,34 @@ export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinit
     }
     if (partial || inLongLine) {
       inLongLine = partial;
-      if (pieces) endPieces(other);
+      endAll(other);
       other(bytes, from, end);
       return;
     }
     const cri = criPiece(bytes, from, end);
     if (!cri) {
-      if (pieces) endPieces(other);
+      endAll(other);
       line(bytes, from, end);
       return;
     }
-    if (!pieces && !cri.partial) return line(bytes, from, end);
-    const piece = Buffer.from(bytes.subarray(pieces ? cri.textStart : from, end));
-    if (!pieces) tagAt = cri.textStart - from - 2;
-    (pieces ??= []).push(piece);
-    piecesLength += piece.length;
-    if (!cri.partial) {
-      pieces[0]![tagAt] = 0x46;
-      endPieces(line);
+    const stream = streams[cri.stderr ? 1 : 0]!;
+    if (stream.overlong) {
+      stream.overlong = cri.partial;
+      other(bytes, from, end);
+      return;
     }
-    else if (piecesLength > maxBytes) endPieces(other);
+    if (!stream.pieces && !cri.partial) return line(bytes, from, end);
+    const piece = Buffer.from(bytes.subarray(stream.pieces ? cri.textStart : from, end));
+    if (!stream.pieces) stream.tagAt = cri.textStart - from - 2;
+    (stream.pieces ??= []).push(piece);
+    stream.length += piece.length;
+    if (!cri.partial) {
+      stream.pieces[0]![stream.tagAt] = 0x46;
+      stream.end(line);
+    } else if (stream.length > maxBytes) {
+      stream.end(other);
+      stream.overlong = true;
+    }
   };
-  return Object.assign(sink, { end: () => (pieces ? endPieces(line) : undefined) });
+  return Object.assign(sink, { end: () => endAll(line) });
 }

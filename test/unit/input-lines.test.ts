@@ -13,11 +13,12 @@ const AGENT = fs.readFileSync(path.join(REAL_DATA, 'agent-community-operator.log
 type Got = { line: string } | { other: string };
 
 /** The input through a splitter of `max` bytes a line, in chunks of 5 bytes. */
-function split(input: Buffer, max: number): Got[] {
+function split(input: Buffer, max: number, maxJoined?: number): Got[] {
   const got: Got[] = [];
   const lines = inputLines(
     (bytes, start, end) => got.push({ line: bytes.toString('utf8', start, end) }),
     (bytes, start, end) => got.push({ other: bytes.toString('utf8', start, end) }),
+    maxJoined,
   );
   const splitter = new LineSplitter(max, lines);
   for (let at = 0; at < input.length; at += 5) splitter.push(input.subarray(at, at + 5));
@@ -83,4 +84,16 @@ test("a CRI line the runtime cut in pieces (P … F) is one line: the first piec
   const pieces = [line.slice(0, 10), line.slice(10, 40), line.slice(40)];
   const input = [cri('F', AGENT[0]!), cri('P', pieces[0]!), cri('P', pieces[1]!), cri('F', pieces[2]!), cri('F', AGENT[2]!), cri('P', 'cut at the end')].join('\n') + '\n';
   t.deepEqual(split(Buffer.from(input), 1 << 20), [{ line: cri('F', AGENT[0]!) }, { line: cri('F', line) }, { line: cri('F', AGENT[2]!) }, { line: cri('P', 'cut at the end') }]);
+});
+
+test("a CRI line's pieces with the other stream's lines between them (the runtime writes stdout and stderr into one file): each stream's line joined apart", (t) => {
+  const line = AGENT[1]!;
+  const input = [cri('P', line.slice(0, 10)), cri('F', 'an error', 'stderr'), cri('P', line.slice(10, 40)), cri('P', 'cut ', 'stderr'), cri('F', line.slice(40)), cri('F', 'in two', 'stderr')].join('\n') + '\n';
+  t.deepEqual(split(Buffer.from(input), 1 << 20), [{ line: cri('F', 'an error', 'stderr') }, { line: cri('F', line) }, { line: cri('F', 'cut in two', 'stderr') }]);
+});
+
+test("a CRI line in pieces past the longest line held: what was held and the pieces after it, up to its F, are other lines; its tail is no line of its own", (t) => {
+  const input = [cri('P', 'a'.repeat(40)), cri('P', 'b'.repeat(40)), cri('P', 'c'.repeat(10)), cri('F', 'the tail'), cri('F', 'next line')].join('\n') + '\n';
+  const got = split(Buffer.from(input), 1 << 20, 100);
+  t.deepEqual(got, [{ other: cri('P', 'a'.repeat(40) + 'b'.repeat(40)) }, { other: cri('P', 'c'.repeat(10)) }, { other: cri('F', 'the tail') }, { line: cri('F', 'next line') }]);
 });
