@@ -155,7 +155,7 @@ export class EntrySelector implements EntryHandler {
         this.#select(line);
         return;
       }
-      joiner.release();
+      joiner.releaseForLine(bytes, start, end);
     }
     this.counts.other++;
     if (this.#limitReached) return;

@@ -181,6 +181,18 @@ export class RecordJoiner {
     }
   }
 
+  /**
+   * A line that is no entry and continues no record came, bytes[start, end): the record held
+   * from its pod (by kubectl's or stern's prefix; none: the lines without one) is delivered
+   * first, as a line of the pod's own would deliver it. Another pod's records stay held.
+   */
+  releaseForLine(bytes: Buffer, start: number, end: number): void {
+    if (this.#held.length === 0) return;
+    this.#lines++;
+    const prefix = parseTextPrefix(bytes.toString('utf8', start, Math.min(end, start + PREFIX_HEAD_BYTES)));
+    this.releaseSource(prefix?.source ?? '');
+  }
+
   /** Delivers every held record, in the order their first lines came. */
   release(): void {
     while (this.#held.length > 0) this.#releaseAt(0);

@@ -181,3 +181,17 @@ test("summary counts a record over several lines as the entries it was read as: 
   const json = JSON.parse(runFilter(['summary', '--json', '-t', 'automation-agent'], fs.readFileSync(file, 'utf8').split('\n').filter((line) => line !== '').map((line) => entryLine('automation-agent', line)).join('\n') + '\n').stdout) as { lines: { entries: number; selected: number } };
   t.deepEqual(json.lines, { entries, selected: entries, notEntries: 0 });
 });
+
+test("a line that is no entry from another pod (its init container's output) between a record's lines does not end it; one from the record's own container does", (t) => {
+  const record = (pod: string) => [
+    `[pod/${pod}/mongodb-agent] ${entryLine('automation-agent', '[2026-11-22T10:00:00.000+0000] [.error] [a.go:1] failed:')}`,
+    `[pod/${pod}/mongodb-agent] ${entryLine('automation-agent', 'the reason')}`,
+  ];
+  const [first0, second0] = record('db-0') as [string, string];
+  const otherPod = '[pod/db-1/mongodb-kubernetes-init-database] Done.';
+  const ownContainer = '[pod/db-0/mongodb-agent] Skipping creating symlinks because this is not Static Containers Architecture';
+  const errors = (lines: readonly string[]) => runFilter(['-l', 'error', '-o', 'raw'], lines.join('\n') + '\n').stdout.trimEnd().split('\n');
+  t.deepEqual(errors([first0, otherPod, second0]), ['[2026-11-22T10:00:00.000+0000] [.error] [a.go:1] failed:', 'the reason']);
+  // Its own container's line ends it (the launcher's plain line): its second line is then a line of its own, without a level.
+  t.deepEqual(errors([first0, ownContainer, second0]), ['[2026-11-22T10:00:00.000+0000] [.error] [a.go:1] failed:']);
+});
