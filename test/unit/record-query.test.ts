@@ -103,6 +103,14 @@ for (const [text, expected] of bounds) {
 }
 
 test('time bound without a zone: in the zone the output shows times in, local, or UTC with --utc (a time copied from the output selects what it says)', (t) => {
+  // A zone an hour from UTC (Node reads TZ when it changes): local and UTC must differ for this to tell them apart.
+  const zone = process.env['TZ'];
+  process.env['TZ'] = 'Europe/Berlin';
+  t.teardown(() => {
+    if (zone === undefined) delete process.env['TZ'];
+    else process.env['TZ'] = zone;
+  });
+  t.is(new Date(2026, 10, 20).toISOString(), '2026-11-19T23:00:00.000Z');
   // Local: as the pretty and summary output show times without --utc.
   t.is(parseTimeBound('2026-11-20 10:00:00', now)?.getTime(), new Date(2026, 10, 20, 10, 0, 0).getTime());
   t.is(parseTimeBound('2026-11-20T10:00:00.250', now)?.getTime(), new Date(2026, 10, 20, 10, 0, 0, 250).getTime());
