@@ -118,8 +118,15 @@ export class FileFollower {
       onForget: ({ ino, mtimeMs }) => {
         if (mtimeMs !== undefined) this.#remember({ ino, mtimeMs });
       },
-      open: (waiting, now) =>
-        this.#openKnown(waiting.name, waiting, waiting.role, waiting.position, now, { midLine: waiting.saved?.midLine === true }),
+      open: (waiting, now) => {
+        const held = this.#openKnown(waiting.name, waiting, waiting.role, waiting.position, now, { midLine: waiting.saved?.midLine === true });
+        // It waited without a descriptor: its inode may have gone to a new file meanwhile, told by its birth time where kept.
+        if (held && waiting.birthtimeMs && held.birthtimeMs && Math.abs(held.birthtimeMs - waiting.birthtimeMs) > 1) {
+          held.close();
+          return undefined;
+        }
+        return held;
+      },
       onGone: (waiting) => {
         if (waiting.saved) {
           // A saved file, as at the restart when it cannot be found: its unfinished line is closed.

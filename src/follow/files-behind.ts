@@ -15,7 +15,7 @@
  * held files close. A restart after more rotations than the bound reads them all, instead of
  * giving up every file past the 16th with its lines still on disk.
  */
-import type fs from 'node:fs';
+import fs from 'node:fs';
 import type { SavedFile } from '../state/state-file.js';
 import type { FollowEvent } from './follow-events.js';
 import { HeldFile, type HeldRole } from './held-file.js';
@@ -110,7 +110,7 @@ export class FilesBehind {
       const file = this.#queue[i]!;
       if (isHeld(file)) continue;
       if (!unbounded && i > 0 && this.#files.length >= this.#max) {
-        if (!this.#closeOneRead()) return opened;
+        if (!this.#closeOneRead(i, now)) return opened;
         // The file closed was before this one.
         i = this.#queue.indexOf(file);
       }
@@ -138,20 +138,29 @@ export class FilesBehind {
   }
 
   /**
-   * Makes room for a waiting file, as `push` does past the bound: closes the oldest held file
-   * that is read to its end with every line of it out (none held unfinished), without waiting
-   * for its grace period. Returns false when no file is so.
+   * Makes room for the waiting file at `before` in the queue, as `push` does past the bound:
+   * closes the oldest held file before it that is read to its end with every line of it out
+   * (none held unfinished) and whose writer has been quiet for the rotate wait (a file just
+   * rotated may still be written, as closeDrained waits for; a copy is whole). Returns false
+   * when no file is so.
    */
-  #closeOneRead(): boolean {
-    const done = this.#files.find((file) => {
+  #closeOneRead(before: number, now: number): boolean {
+    const queue = this.#queue;
+    let done: HeldFile | undefined;
+    for (let i = 0; i < before && !done; i++) {
+      const file = queue[i]!;
+      if (!isHeld(file)) continue;
       try {
-        return file.size() <= file.position && file.splitter.heldBytes === 0 && file.allDelivered;
+        const stat = fs.fstatSync(file.fd);
+        const wait = file.role === 'copy' ? 0 : this.#options.rotateWaitMs;
+        const quietMs = now - Math.max(stat.mtimeMs, file.quietSince);
+        if (stat.size <= file.position && file.splitter.heldBytes === 0 && file.allDelivered && quietMs >= wait) done = file;
       } catch {
-        return false;
+        // Not to be looked at now: left for closeDrained.
       }
-    });
+    }
     if (!done) return false;
-    this.#queue.splice(this.#queue.indexOf(done), 1);
+    queue.splice(queue.indexOf(done), 1);
     this.#sync();
     this.#retire(done);
     this.#options.onEvent({ kind: 'drained', path: this.#options.path, file: done.name, position: done.position });
@@ -207,7 +216,8 @@ export class FilesBehind {
 
   /** Held here, or retired: a file of ours, by device, inode and (where kept) birth time. */
   knows(name: string, stat: fs.Stats): boolean {
-    // A held file's inode cannot be reused while we hold it open (nor, for our purpose, a waiting one's).
+    // A held file's inode cannot be reused while we hold it open; a waiting one's can (no
+    // descriptor pins it): its birth time tells them apart when it is opened.
     return this.#queue.some((h) => sameFile(h, stat)) || this.#retired.some((r) => isKnown(r, name, stat));
   }
 

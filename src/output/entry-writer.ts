@@ -322,8 +322,8 @@ export class EntryWriter {
    * line's chunks were taken for delivered that way, and `--once` exited with 786 KB unwritten).
    */
   #takenAtOnce(): boolean {
-    // A write that failed at once (EPIPE: the reader closed the pipe) destroyed the stream before
-    // returning, and left no handle and nothing counted: none of it was taken.
+    // A write that failed at once (EPIPE: the reader closed the pipe) left the stream errored
+    // (destroyed only on the next tick) with nothing counted as waiting: none of it was taken.
     if (this.#stream.destroyed || this.#stream.errored) return false;
     if (this.#stream.writableLength > 0) return false;
     const handle = (this.#stream as unknown as { _handle?: StreamHandle })._handle;

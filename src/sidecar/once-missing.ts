@@ -18,7 +18,7 @@ export interface MissingReport {
 }
 
 /** What is at a missing file's directory's path. */
-export type DirectoryState = 'directory' | 'missing' | 'not a directory';
+export type DirectoryState = 'directory' | 'missing' | 'not a directory' | 'not searchable';
 
 /**
  * `present`: how many followed files were there and read. `directoryState`: what is at a
@@ -39,7 +39,7 @@ export function missingReports(missing: readonly MissingFile[], present: number,
     if (state !== 'directory') {
       reports.push({
         fields: { event: 'missing-dir', path: dir, files: files.map((file) => path.basename(file.path)) },
-        message: `--once: ${state === 'missing' ? `the directory ${dir} is not there` : `${dir} is not a directory`} (${files.length === 1 ? 'the file' : `the ${files.length} files`} followed in it: ${files.map((file) => path.basename(file.path)).join(', ')}); ${rest} (exit ${exitCode}). Check --log-dir or MMS_LOG_DIR`,
+        message: `--once: ${state === 'missing' ? `the directory ${dir} is not there` : state === 'not searchable' ? `the directory ${dir} may not be searched by this user` : `${dir} is not a directory`} (${files.length === 1 ? 'the file' : `the ${files.length} files`} followed in it: ${files.map((file) => path.basename(file.path)).join(', ')}); ${rest} (exit ${exitCode}). Check --log-dir or MMS_LOG_DIR`,
       });
       continue;
     }

@@ -404,7 +404,8 @@ export class Sidecar {
 function directoryState(dir: string): DirectoryState {
   try {
     return fs.statSync(dir).isDirectory() ? 'directory' : 'not a directory';
-  } catch {
-    return 'missing';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM' ? 'not searchable' : 'missing';
   }
 }

@@ -304,5 +304,5 @@ export function slowPlot(summary: Summary, axis: TimeAxis | undefined): string {
 export function appliedAmong(server: Pick<NonNullable<Summary['server']>, 'appliedOperations' | 'slowPointsSeen'>): string {
   const applied = server.appliedOperations.reduce((sum, group) => sum + group.count, 0);
   if (applied === 0) return '';
-  return applied === server.slowPointsSeen ? ': all oplog entries applied slowly' : `: ${number(applied)} of the ${number(server.slowPointsSeen)} are oplog entries applied slowly, counted apart in their own table`;
+  return applied >= server.slowPointsSeen ? ': all oplog entries applied slowly' : `: ${number(applied)} of the ${number(server.slowPointsSeen)} are oplog entries applied slowly, counted apart in their own table`;
 }
