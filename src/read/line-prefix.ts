@@ -65,6 +65,9 @@ function sternPrefix(head: string): LinePrefix | undefined {
 function criPrefix(head: string): LinePrefix | undefined {
   const first = head.charCodeAt(0);
   if (first < 0x30 || first > 0x39) return undefined;
+  // ` std` after the time (stdout, stderr): kubectl's --timestamps lines start with a time too, and are not matched further.
+  const space = head.indexOf(' ');
+  if (space < 0 || !head.startsWith(' std', space)) return undefined;
   const cri = CRI_HEAD.exec(head);
   return cri ? { length: cri[0].length, text: cri[0], time: cri[1]! } : undefined;
 }
