@@ -199,26 +199,35 @@ test('two followed files whose first KiB is the same: each read as its own, acro
  * With `stalled`, the reader takes nothing until after a SIGTERM: the files still waiting are
  * saved as they are, and the next start reads them.
  */
+/**
+ * A first run delivers 5 lines and stops; then, while down, 40 rotations of `perFile` lines each
+ * (mongod's own rename, one name a rotation; with `cut`, some files' last line without its
+ * newline), and 5 lines in the new file. Every line written, in order, and the first run.
+ */
+async function rotationsWhileDown(t: ExecutionContext, dir: string, file: string, perFile: number, cut = false): Promise<{ first: SidecarProcess; written: string[] }> {
+  fs.writeFileSync(file, '');
+  const first = await start(t, dir, [file]);
+  fs.appendFileSync(file, text(lines('line', 1, 5)));
+  await settle(first, 5);
+  await first.stop();
+  const written = lines('line', 1, 5);
+  for (let rotation = 0; rotation < 40; rotation++) {
+    const more = lines('line', written.length + 1, written.length + perFile);
+    fs.appendFileSync(file, cut && rotation % 7 === 3 ? text(more).slice(0, -1) : text(more));
+    written.push(...more);
+    fs.renameSync(file, `${file}.2026-11-26T10-${String(rotation).padStart(2, '0')}-00`);
+  }
+  const last = lines('line', written.length + 1, written.length + 5);
+  fs.writeFileSync(file, text(last));
+  written.push(...last);
+  return { first, written };
+}
+
 for (const stalled of [false, true]) {
   test(`40 rotations while down${stalled ? ', the restart stopped by SIGTERM while its reader is stalled' : ''}: every rotated file read, in order, nothing given up`, async (t) => {
     const dir = tempDir('fs-many-rotations-down');
     const file = path.join(dir, 'mongodb.log');
-    fs.writeFileSync(file, '');
-    const first = await start(t, dir, [file]);
-    fs.appendFileSync(file, text(lines('line', 1, 5)));
-    await settle(first, 5);
-    await first.stop();
-    const written = lines('line', 1, 5);
-    for (let rotation = 0; rotation < 40; rotation++) {
-      const more = lines('line', written.length + 1, written.length + (stalled ? 2000 : 5));
-      fs.appendFileSync(file, text(more));
-      written.push(...more);
-      // mongod's own rename (logRotate: rename), one name a rotation.
-      fs.renameSync(file, `${file}.2026-11-26T10-${String(rotation).padStart(2, '0')}-00`);
-    }
-    const last = lines('line', written.length + 1, written.length + 5);
-    fs.writeFileSync(file, text(last));
-    written.push(...last);
+    const { first, written } = await rotationsWhileDown(t, dir, file, stalled ? 2000 : 5);
     const delivered = [...contentsOf(first)];
     const runs: SidecarProcess[] = [];
     if (stalled) {
@@ -245,22 +254,8 @@ for (const cut of [false, true]) {
   test(`40 rotations while down, then --once with the state file: every rotated file read in the one run, exit 0 (it ended once the 16 held files were read)${cut ? ', some ending without a newline' : ', in order'}`, async (t) => {
     const dir = tempDir('fs-many-rotations-once');
     const file = path.join(dir, 'mongodb.log');
-    fs.writeFileSync(file, '');
-    const first = await start(t, dir, [file]);
-    fs.appendFileSync(file, text(lines('line', 1, 5)));
-    await settle(first, 5);
-    await first.stop();
-    const written = lines('line', 1, 5);
-    for (let rotation = 0; rotation < 40; rotation++) {
-      const more = lines('line', written.length + 1, written.length + 5);
-      // A rotated file whose last line has no newline is held open until the end: the files waiting behind it are opened past the bound.
-      fs.appendFileSync(file, cut && rotation % 7 === 3 ? text(more).slice(0, -1) : text(more));
-      written.push(...more);
-      fs.renameSync(file, `${file}.2026-11-26T10-${String(rotation).padStart(2, '0')}-00`);
-    }
-    const last = lines('line', written.length + 1, written.length + 5);
-    fs.writeFileSync(file, text(last));
-    written.push(...last);
+    // A rotated file whose last line has no newline is held open until the end: the files waiting behind it are opened past the bound.
+    const { first, written } = await rotationsWhileDown(t, dir, file, 5, cut);
     const once = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', dir, '--state-file', path.join(dir, STATE), '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8', timeout: 60_000 });
     t.is(once.status, 3, once.stderr); // the other seven logs are not there
     const delivered = [...contentsOf(first), ...once.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { contents: string }).contents)];
