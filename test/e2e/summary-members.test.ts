@@ -270,6 +270,12 @@ function prefixedStream(dir: string): string {
   return file;
 }
 
+/** The summary (text and JSON) and page of rs1 and rs2 as one kubectl --prefix stream written in `dir`. */
+function prefixedSummary(dir: string): { summary: Summary; text: string; page: string } {
+  const page = path.join(dir, 'summary.html');
+  return { ...summaryOf(['--html', page, prefixedStream(dir)]), page };
+}
+
 /** Each member's count of the lines `which` picks, the most first (ties by name), as `members` says them. */
 const countsOf = (which: (l: Line) => boolean) =>
   both
@@ -302,9 +308,7 @@ test("rs1 and rs2 as one kubectl --prefix stream: each slowest operation, slow g
 test("rs1 and rs2 as one kubectl --prefix stream: each slow-operation group and each warning counts its lines by member, in the text, the JSON and the page", (t) => {
   const dir = tempDir('logtype-members-');
   try {
-    const file = prefixedStream(dir);
-    const page = path.join(dir, 'summary.html');
-    const { summary, text } = summaryOf(['--html', page, file]);
+    const { summary, text, page } = prefixedSummary(dir);
     const server = summary.server!;
     // Every group's members add up to its count, and each member's to its own slow operations (51803: no group beyond the limit here).
     t.false(server.slowOperations.some((g) => g.ns === '(other shapes)'));
@@ -341,9 +345,7 @@ const APPLIED_OP = 51801;
 test('rs1 and rs2 as one kubectl --prefix stream: the most frequent messages and the oplog entries applied slowly count their lines by member, in the text, the JSON and the page', (t) => {
   const dir = tempDir('logtype-members-');
   try {
-    const file = prefixedStream(dir);
-    const page = path.join(dir, 'summary.html');
-    const { summary, text } = summaryOf(['--html', page, file]);
+    const { summary, text, page } = prefixedSummary(dir);
     const server = summary.server!;
     // Each message's lines by member, as the lines' ids say (every message here has an id).
     t.true(server.messages.length > 5);
@@ -412,9 +414,7 @@ test("rs1 and rs2, each log beginning with its start and no restart seen: the pa
 test("rs1 and rs2 as one kubectl --prefix stream: the connections' peak is one member's own count (each server counts its own), and the text and the page name that member", (t) => {
   const dir = tempDir('logtype-members-');
   try {
-    const file = prefixedStream(dir);
-    const page = path.join(dir, 'summary.html');
-    const { summary, text } = summaryOf(['--html', page, file]);
+    const { summary, text, page } = prefixedSummary(dir);
     const peaks = both.map((m) => ({ pod: m.pod, peak: Math.max(...m.lines.flatMap((l) => (typeof l.attr?.['connectionCount'] === 'number' ? [l.attr['connectionCount']] : []))) }));
     const top = peaks.reduce((a, b) => (b.peak > a.peak ? b : a));
     t.true(peaks.every((p) => p.peak > 0) && peaks.some((p) => p.peak < top.peak), `two members, two peaks (${peaks.map((p) => `${p.pod} ${p.peak}`).join(', ')})`);
