@@ -8,13 +8,25 @@
 import { EntryLine } from './entry-line.js';
 
 /** The CRI head: its time, the stream, the tag, and the space after each. */
-export const CRI_HEAD = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) (stdout|stderr) ([FP]) /;
+const CRI_HEAD = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) (stdout|stderr) ([FP]) /;
 
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
 const SPACE = 0x20;
 /** Longest CRI head: a time with nanoseconds and an offset, the stream, the tag. */
 const MAX_HEAD_BYTES = 48;
+
+/**
+ * The CRI head at the start of `head` (its time, stream and tag), or null. Only a time followed
+ * by ` std` is matched further: kubectl's --timestamps lines start with a time too.
+ */
+export function matchCriHead(head: string): RegExpExecArray | null {
+  const first = head.charCodeAt(0);
+  if (first < DIGIT_0 || first > DIGIT_9) return null;
+  const space = head.indexOf(' ');
+  if (space < 0 || !head.startsWith(' std', space)) return null;
+  return CRI_HEAD.exec(head);
+}
 
 /**
  * Where the text of a CRI line in bytes[start, end) starts, whether it is a partial piece, and
@@ -27,10 +39,9 @@ export function criPiece(bytes: Buffer, start: number, end: number): { readonly 
   if (end - start < 22 || first < DIGIT_0 || first > DIGIT_9) return undefined;
   const space = bytes.indexOf(SPACE, start);
   if (space === -1 || space - start > MAX_HEAD_BYTES - 10 || space + 10 > end) return undefined;
-  // `std` after the time: kubectl's --timestamps lines start with a time too, and are not looked at further.
+  // `std` after the time, told from the bytes before any string is made (matchCriHead's test).
   if (bytes[space + 1] !== 0x73 || bytes[space + 2] !== 0x74 || bytes[space + 3] !== 0x64) return undefined;
-  const head = bytes.toString('latin1', start, space + 10);
-  const match = CRI_HEAD.exec(head);
+  const match = matchCriHead(bytes.toString('latin1', start, space + 10));
   if (!match) return undefined;
   return { textStart: start + match[0].length, partial: match[3] === 'P', stderr: match[2] === 'stderr' };
 }

@@ -6,7 +6,7 @@
  * default, in any `--timezone`), or `--timestamps=short`'s `MM-DD hh:mm:ss`, which has no year
  * and no zone and so is kept as text only. Works on the head of a line only.
  */
-import { CRI_HEAD } from './cri-line.js';
+import { matchCriHead } from './cri-line.js';
 
 export interface LinePrefix {
   /** Length of the prefix in the line's head (UTF-16 units = bytes: prefixes are ASCII). */
@@ -63,12 +63,7 @@ function sternPrefix(head: string): LinePrefix | undefined {
  * as kubectl shows them). A piece's tag is no part of what is kept: pieces are joined before.
  */
 function criPrefix(head: string): LinePrefix | undefined {
-  const first = head.charCodeAt(0);
-  if (first < 0x30 || first > 0x39) return undefined;
-  // ` std` after the time (stdout, stderr): kubectl's --timestamps lines start with a time too, and are not matched further.
-  const space = head.indexOf(' ');
-  if (space < 0 || !head.startsWith(' std', space)) return undefined;
-  const cri = CRI_HEAD.exec(head);
+  const cri = matchCriHead(head);
   return cri ? { length: cri[0].length, text: cri[0], time: cri[1]! } : undefined;
 }
 
