@@ -154,7 +154,7 @@ export class FilesBehind {
         const stat = fs.fstatSync(file.fd);
         const wait = file.role === 'copy' ? 0 : this.#options.rotateWaitMs;
         const quietMs = now - Math.max(stat.mtimeMs, file.quietSince);
-        if (stat.size <= file.position && file.splitter.heldBytes === 0 && file.allDelivered && quietMs >= wait) done = file;
+        if (file.splitter.heldBytes === 0 && drainIsOver(stat.size <= file.position, quietMs, wait, file.allDelivered)) done = file;
       } catch {
         // Not to be looked at now: left for closeDrained.
       }
