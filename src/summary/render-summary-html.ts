@@ -11,7 +11,7 @@ import { laneChart } from './lane-chart.js';
 import { focusLine, incompleteLines, lifetime, memberCountWords, peakWords, primaryWords, startLines } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
-import { escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
+import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
 import { typeLabel } from './type-label.js';
 import type { Summary } from './summary.js';
 
@@ -172,7 +172,7 @@ export function renderSummaryHtml(summary: Summary): string {
         server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation, shape(g.shape), `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
         'slow',
       ),
-      `<h3>Oplog entries applied slowly (by secondaries) (${number(server.appliedOperations.reduce((n, g) => n + g.count, 0))})</h3>`,
+      `<h3>Oplog entries applied slowly (by secondaries) (${number(appliedEntries(server))})</h3>`,
       table(
         ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', ...(members ? ['members'] : []), 'namespace', 'operation'],
         server.appliedOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation]),

@@ -302,7 +302,12 @@ export function slowPlot(summary: Summary, axis: TimeAxis | undefined): string {
  * transactions, where the tables count them apart: its title says how many of its operations they are.
  */
 export function appliedAmong(server: Pick<NonNullable<Summary['server']>, 'appliedOperations' | 'slowPointsSeen'>): string {
-  const applied = server.appliedOperations.reduce((sum, group) => sum + group.count, 0);
+  const applied = appliedEntries(server);
   if (applied === 0) return '';
   return applied >= server.slowPointsSeen ? ': all oplog entries applied slowly' : `: ${number(applied)} of the ${number(server.slowPointsSeen)} are oplog entries applied slowly, counted apart in their own table`;
+}
+
+/** The oplog entries applied slowly, over all their groups (the one beyond the bound too). */
+export function appliedEntries(server: Pick<NonNullable<Summary['server']>, 'appliedOperations'>): number {
+  return server.appliedOperations.reduce((sum, group) => sum + group.count, 0);
 }
