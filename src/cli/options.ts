@@ -29,7 +29,9 @@ export interface OptionSpec {
   readonly min?: number;
   /**
    * The value when the flag stands alone (`--slow` for `--slow 100`): the next argument is the
-   * flag's value only when it starts like a number and names no file; else it is left as it is.
+   * flag's value when it names no file and starts like a number, or is a bare word (no dash, no
+   * dot, no slash: `--slow fast`, a value mistyped, refused by the command naming the flag);
+   * else (a file, a path, a flag) it is left as it is.
    */
   readonly bare?: string;
   /** What shell completion offers for the value (beyond `choices`, which it offers itself). */
@@ -92,6 +94,8 @@ export interface ParsedArgs {
 const NEGATIVE_NUMBER = /^-\.?\d/;
 /** What may be a number (with a unit): `100`, `100ms`, `2s`, `-5`, `.5s`. */
 const NUMBER_LIKE = /^-?\.?\d/;
+/** No dash first, no dot, no slash: not a flag, and written as no file name is. */
+const BARE_WORD = /^[^-./][^./]*$/;
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 
 /**
@@ -117,7 +121,7 @@ export function joinFlagValues(argv: readonly string[], options: OptionTable, ex
     }
     const next = argv[i + 1];
     if (spec.bare !== undefined) {
-      const isValue = next !== undefined && NUMBER_LIKE.test(next) && !exists(next);
+      const isValue = next !== undefined && (NUMBER_LIKE.test(next) || BARE_WORD.test(next)) && !exists(next);
       out.push(`--${name}=${isValue ? next : spec.bare}`);
       if (isValue) i++;
     } else if (next !== undefined && NEGATIVE_NUMBER.test(next)) {

@@ -154,6 +154,11 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
   { name: '--slow alone before a file', args: ['--slow', FILE], expected: { ...FILTER_DEFAULTS, inputs: [FILE], query: { ...NO_SELECTION.query, slowMillis: 100 } } },
   { name: '--slow with a bad unit', args: ['--slow', '5m'], expected: filterError('--slow takes milliseconds (500) or a duration in ms or s (500ms, 2s), not "5m"') },
   { name: '--slow with a word', args: ['--slow', '1x'], expected: filterError('--slow takes milliseconds (500) or a duration in ms or s (500ms, 2s), not "1x"') },
+  // A word that names no file is a mistyped value, not a file to read ("cannot read fast").
+  { name: '--slow with a bare word', args: ['--slow', 'fast'], expected: filterError('--slow takes milliseconds (500) or a duration in ms or s (500ms, 2s), not "fast"') },
+  { name: '--slow alone before a path that is not there', args: ['--slow', 'logs/mongodb.log'], expected: { ...FILTER_DEFAULTS, inputs: ['logs/mongodb.log'], query: { ...NO_SELECTION.query, slowMillis: 100 } } },
+  { name: '--slow alone before stdin', args: ['--slow', '-'], expected: { ...FILTER_DEFAULTS, inputs: ['-'], query: { ...NO_SELECTION.query, slowMillis: 100 } } },
+  { name: '--slow alone before a flag', args: ['--slow', '-t', 'mongodb'], expected: { ...FILTER_DEFAULTS, types: ['mongodb'], query: { ...NO_SELECTION.query, slowMillis: 100 } } },
   { name: '-l WARN', args: ['-l', 'WARN'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, level: 'warn' } } },
   { name: '-l W', args: ['-l', 'W'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, level: 'warn' } } },
   { name: '--level=warning', args: ['--level=warning'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, level: 'warn' } } },
