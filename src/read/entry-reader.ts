@@ -26,8 +26,12 @@ export interface EntryHandler {
   /** An entry of a type that is not wanted. */
   counted(logType: string): void;
   entry(entry: EntryLine): void;
-  /** A line that is not an entry: bytes[start, end). */
-  other(bytes: Buffer, start: number, end: number): void;
+  /**
+   * A line that is not an entry: bytes[start, end). `wrapped`: the log line a shipper's record
+   * wraps, when the line is such a record that names no type and no format recognises its line
+   * (a stack trace's line after the agent's line that began it: it may continue that record).
+   */
+  other(bytes: Buffer, start: number, end: number, wrapped?: string): void;
   /** A chunk of input was handled: nothing may keep its bytes after this (the next chunk reuses them). */
   chunkEnd?(): void;
   /** True while the handler holds a line back, waiting for what may continue it. */
@@ -130,8 +134,8 @@ export class EntryReader {
     }
     const entry = readCanonical(bytes, lineStart, start, end, prefix, this.#types, this.#handler) ?? readParsed(bytes, lineStart, start, end, prefix);
     if (entry === COUNTED) return;
-    if (entry) this.#handler.entry(entry);
-    else this.#handler.other(bytes, lineStart, lineEnd);
+    if (entry instanceof EntryLine) this.#handler.entry(entry);
+    else this.#handler.other(bytes, lineStart, lineEnd, entry?.wrapped);
   }
 }
 
@@ -167,8 +171,13 @@ function readCanonical(
 /** Marks a line that was an entry of a type only counted. */
 const COUNTED = Symbol('counted');
 
-/** Any other JSON object with a string logType. */
-function readParsed(bytes: Buffer, lineStart: number, start: number, end: number, prefix: LinePrefix | undefined): EntryLine | undefined {
+/** A shipper's record that names no type, around a line no format recognises (EntryHandler.other). */
+interface WrappedLine {
+  readonly wrapped: string;
+}
+
+/** Any other JSON object with a string logType, or a shipper's record around a log's line. */
+function readParsed(bytes: Buffer, lineStart: number, start: number, end: number, prefix: LinePrefix | undefined): EntryLine | WrappedLine | undefined {
   if (bytes[start] !== OPEN_BRACE) return undefined;
   const text = bytes.toString('utf8', start, end);
   let value: unknown;
@@ -191,7 +200,10 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
     const entry = entryFields(shipped);
     if (entry) return new EntryLine(entry.logType, logFormat(entry.logType), entry.partial, prefix, bytes, lineStart, end, end, -1, -1, entry.contents);
     const format = typeof logType === 'string' ? undefined : shippedLineFormat(shipped);
-    if (format) return new EntryLine(format.name, format, false, prefix, bytes, lineStart, end, end, -1, -1, shipped);
+    // A log's own line, as one read without a wrapper is (recognized: lines after it that no
+    // format recognises may continue its record).
+    if (format) return new EntryLine(format.name, format, false, prefix, bytes, lineStart, end, end, -1, -1, shipped, -1, -1, true);
+    if (typeof logType !== 'string' && !OBJECT_RECOGNIZING_FORMATS.some((candidate) => candidate.recognizesObject!(object))) return { wrapped: shipped };
   }
   if (typeof logType !== 'string' || glued) {
     // A log read as it is (the operator's, piped in): its lines are entries of their own type.

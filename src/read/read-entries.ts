@@ -6,6 +6,8 @@ import type { Readable } from 'node:stream';
 import { LineSplitter } from '../follow/split-lines.js';
 import { logFormat } from '../formats/log-formats.js';
 import { EntryLine } from './entry-line.js';
+import { matchesAt } from '../parse/match-bytes.js';
+import { shippedLine } from './shipper-record.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputChunks, type StdinSource } from './open-input.js';
 
@@ -89,6 +91,19 @@ export async function readEntries(
   handler.end();
 }
 
+const DOCKER_RECORD = Buffer.from('{"log":"');
+
+/** The line a Docker json-file record wraps; undefined when the line is no such record. */
+function dockerLine(line: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? shippedLine(value as Record<string, unknown>) : undefined;
+}
+
 /** True when `next` has not settled within `ms`. */
 async function pausedFor(next: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -106,7 +121,11 @@ async function pausedFor(next: Promise<unknown>, ms: number): Promise<boolean> {
 function rawLineReader(logType: string, handler: EntryHandler): LineReader {
   const format = logFormat(logType);
   const lines = inputLines(
-    (bytes, start, end) => handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end)),
+    (bytes, start, end) => {
+      // Docker's json-file log of the container (`{"log":"<line>\n",…}`): the line it wraps.
+      const wrapped = matchesAt(bytes, start, DOCKER_RECORD) ? dockerLine(bytes.toString('utf8', start, end)) : undefined;
+      handler.entry(wrapped === undefined ? EntryLine.fromRawLine(logType, format, bytes, start, end) : EntryLine.fromContents(logType, format, wrapped));
+    },
     (bytes, start, end) => handler.other(bytes, start, end),
     MAX_INPUT_LINE_BYTES,
   );

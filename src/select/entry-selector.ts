@@ -144,12 +144,12 @@ export class EntrySelector implements EntryHandler {
     if (whole) this.#select(whole);
   }
 
-  other(bytes: Buffer, start: number, end: number): void {
+  other(bytes: Buffer, start: number, end: number, wrapped?: string): void {
     const joiner = this.#joiner;
     if (joiner.holding) {
       // After a record read from a log's own text, a line from the same source is a line of
       // that log: it starts a record of its own, or continues the one held.
-      const line = joiner.lineOfHeldSource(bytes, start, end);
+      const line = joiner.lineOfHeldSource(bytes, start, end, wrapped);
       if (line) {
         this.counted(line.logType);
         this.#select(line);

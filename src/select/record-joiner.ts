@@ -123,9 +123,10 @@ export class RecordJoiner {
    * with a line from the same pod (kubectl's or stern's prefix, when the record had one), and
    * only with a line its format says is its (`continuesWith`: the operator's, a Go stack
    * trace). Undefined for any other line, which is then read on its own. Its reader then says
-   * whether it starts a record of its own or continues the held one.
+   * whether it starts a record of its own or continues the held one. `wrapped`: the line a
+   * shipper's record wraps, when the line is one (the record's prefix, if any, tells its source).
    */
-  lineOfHeldSource(bytes: Buffer, start: number, end: number): EntryLine | undefined {
+  lineOfHeldSource(bytes: Buffer, start: number, end: number, wrapped?: string): EntryLine | undefined {
     const lineEnd = end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
     let text: string | undefined;
     let kubectl: LinePrefix | undefined | null = null;
@@ -143,9 +144,11 @@ export class RecordJoiner {
         if (kubectl?.source !== heldPrefix?.source) continue;
         prefix = kubectl;
       }
-      const contents = prefix ? text.slice(prefix.length) : text;
+      const contents = wrapped ?? (prefix ? text.slice(prefix.length) : text);
       const { logType, format } = held.head;
       if (!format?.continuesWith?.(contents)) return undefined;
+      // A wrapped line is not where it stands in the bytes (start = end), as a shipper's line read alone.
+      if (wrapped !== undefined) return new EntryLine(logType, format, false, prefix, bytes, start, lineEnd, lineEnd, -1, -1, contents, -1, -1, true);
       const at = start + (prefix ? Buffer.byteLength(prefix.text) : 0);
       return new EntryLine(logType, format, false, prefix, bytes, start, at, lineEnd, -1, -1, contents, at, lineEnd, true);
     }

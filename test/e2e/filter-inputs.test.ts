@@ -103,6 +103,29 @@ test('a file name or a value with control characters in it reaches stderr escape
  * stern's three words (the time as a namespace), so every line was a source of its own, and a
  * line in pieces was dropped from raw output without a word.
  */
+// Found in a field trial: a Docker json-file log of the agent's container read its record's second
+// line (no head of its own) alone, as no entry; `--as automation-agent` read every record as text.
+test("Docker's json-file log of the agent's container: a record over two lines joined, with and without --as", (t) => {
+  const agent = fs.readFileSync(path.join(REAL_DATA, 'agent-issue-threads.log'), 'utf8').split('\n').slice(10, 12);
+  const docker = (line: string): string => JSON.stringify({ log: `${line}\n`, stream: 'stderr', time: '2026-11-22T09:58:00.000000001Z' });
+  const input = [docker(ENTRIES[1]!), ...agent.map(docker), docker(ENTRIES[2]!)].join('\n') + '\n';
+  const raw = runFilter(['-o', 'raw', '--keep-other'], input);
+  t.is(raw.status, 0, raw.stderr);
+  t.deepEqual(raw.stdout.split('\n').slice(0, -1), [CONTENTS[1], ...agent, CONTENTS[2]]);
+  const errors = runFilter(['-l', 'error', '-o', 'raw'], input);
+  t.deepEqual(errors.stdout.split('\n').slice(0, -1), agent, 'the record whole, its second line too');
+  const pretty = runFilter(['-o', 'pretty', '--color', 'never', '--utc'], input).stdout.split('\n').slice(0, -1);
+  t.is(pretty.length, 4, pretty.join('\n'));
+  t.regex(pretty[1]!, /^agent-stdout +2020-12-04 16:39:07\.259Z ERROR /);
+  t.is(pretty[2]!.trim(), agent[1]!);
+  const summary = JSON.parse(runFilter(['summary', '--json'], input).stdout) as { lines: { entries: number; selected: number; notEntries: number } };
+  t.deepEqual(summary.lines, { entries: 4, selected: 4, notEntries: 0 });
+  const as = agent.map(docker).join('\n') + '\n';
+  t.deepEqual(runFilter(['--as', 'automation-agent', '-l', 'error'], as).stdout.split('\n').slice(0, -1), agent, '--as: the lines Docker wrapped');
+  const asSummary = JSON.parse(runFilter(['summary', '--json', '--as', 'automation-agent'], as).stdout) as { types: { logType: string; errors: number; unparsed: number }[] };
+  t.like(asSummary.types[0], { logType: 'automation-agent', errors: 1, unparsed: 0 });
+});
+
 test("a CRI log file: the runtime's head taken off, a line cut in pieces read whole, an agent's record over two lines joined", (t) => {
   const stamp = (i: number) => `2026-11-22T09:58:00.${String(i).padStart(9, '0')}Z`;
   const agent = fs.readFileSync(path.join(REAL_DATA, 'agent-issue-threads.log'), 'utf8').split('\n').slice(10, 12);
