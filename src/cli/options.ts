@@ -30,7 +30,7 @@ export interface OptionSpec {
   /**
    * The value when the flag stands alone (`--slow` for `--slow 100`): the next argument is the
    * flag's value when it names no file and starts like a number, or is a bare word (no dash, no
-   * dot, no slash: `--slow fast`, a value mistyped, refused by the command naming the flag);
+   * dot, no slash, no wildcard: `--slow fast`, a value mistyped, refused by the command naming the flag);
    * else (a file, a path, a flag) it is left as it is.
    */
   readonly bare?: string;
@@ -94,8 +94,8 @@ export interface ParsedArgs {
 const NEGATIVE_NUMBER = /^-\.?\d/;
 /** What may be a number (with a unit): `100`, `100ms`, `2s`, `-5`, `.5s`. */
 const NUMBER_LIKE = /^-?\.?\d/;
-/** No dash first, no dot, no slash: not a flag, and written as no file name is. */
-const BARE_WORD = /^[^-./][^./]*$/;
+/** No dash first, no dot, no slash, no glob's wildcard: not a flag, and written as no file name or pattern is. */
+const BARE_WORD = /^[^-./*?[][^./*?[]*$/;
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 
 /**

@@ -18,7 +18,7 @@ import { matchesAt } from '../parse/match-bytes.js';
 import { EntryLine } from './entry-line.js';
 import { inputLines, type InputLines } from './input-lines.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
-import { entryFields, shippedLine } from './shipper-record.js';
+import { entryFields, isDockerRecord, shippedLine } from './shipper-record.js';
 
 export interface EntryHandler {
   /** False for a type that is only counted: its entries are then never built. */
@@ -27,9 +27,9 @@ export interface EntryHandler {
   counted(logType: string): void;
   entry(entry: EntryLine): void;
   /**
-   * A line that is not an entry: bytes[start, end). `wrapped`: the log line a shipper's record
-   * wraps, when the line is such a record that names no type and no format recognises its line
-   * (a stack trace's line after the agent's line that began it: it may continue that record).
+   * A line that is not an entry: bytes[start, end). `wrapped`: the log line a Docker json-file
+   * record wraps, when no format recognises it (a Go error's second line after the agent's line
+   * that began it: it may continue that record).
    */
   other(bytes: Buffer, start: number, end: number, wrapped?: string): void;
   /** A chunk of input was handled: nothing may keep its bytes after this (the next chunk reuses them). */
@@ -171,7 +171,7 @@ function readCanonical(
 /** Marks a line that was an entry of a type only counted. */
 const COUNTED = Symbol('counted');
 
-/** A shipper's record that names no type, around a line no format recognises (EntryHandler.other). */
+/** A Docker json-file record around a line no format recognises (EntryHandler.other). */
 interface WrappedLine {
   readonly wrapped: string;
 }
@@ -200,10 +200,12 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
     const entry = entryFields(shipped);
     if (entry) return new EntryLine(entry.logType, logFormat(entry.logType), entry.partial, prefix, bytes, lineStart, end, end, -1, -1, entry.contents);
     const format = typeof logType === 'string' ? undefined : shippedLineFormat(shipped);
-    // A log's own line, as one read without a wrapper is (recognized: lines after it that no
-    // format recognises may continue its record).
-    if (format) return new EntryLine(format.name, format, false, prefix, bytes, lineStart, end, end, -1, -1, shipped, -1, -1, true);
-    if (typeof logType !== 'string' && !OBJECT_RECOGNIZING_FORMATS.some((candidate) => candidate.recognizesObject!(object))) return { wrapped: shipped };
+    // One container's file (Docker's json-file log): its lines come as the container wrote
+    // them, so, as in the log read as it is, a line that no format recognises may continue the
+    // record before it (recognized). Not in records of stores that mix pods' lines.
+    const ownFile = isDockerRecord(object);
+    if (format) return new EntryLine(format.name, format, false, prefix, bytes, lineStart, end, end, -1, -1, shipped, -1, -1, ownFile);
+    if (ownFile) return { wrapped: shipped };
   }
   if (typeof logType !== 'string' || glued) {
     // A log read as it is (the operator's, piped in): its lines are entries of their own type.

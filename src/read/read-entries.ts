@@ -7,7 +7,7 @@ import { LineSplitter } from '../follow/split-lines.js';
 import { logFormat } from '../formats/log-formats.js';
 import { EntryLine } from './entry-line.js';
 import { matchesAt } from '../parse/match-bytes.js';
-import { shippedLine } from './shipper-record.js';
+import { isDockerRecord, shippedLine } from './shipper-record.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputChunks, type StdinSource } from './open-input.js';
 
@@ -93,7 +93,7 @@ export async function readEntries(
 
 const DOCKER_RECORD = Buffer.from('{"log":"');
 
-/** The line a Docker json-file record wraps; undefined when the line is no such record. */
+/** The line a Docker json-file record wraps; undefined when the line is no such record (a log's own JSON may start with `log` too). */
 function dockerLine(line: string): string | undefined {
   let value: unknown;
   try {
@@ -101,7 +101,9 @@ function dockerLine(line: string): string | undefined {
   } catch {
     return undefined;
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? shippedLine(value as Record<string, unknown>) : undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  return isDockerRecord(record) ? shippedLine(record) : undefined;
 }
 
 /** True when `next` has not settled within `ms`. */

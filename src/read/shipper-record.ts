@@ -24,6 +24,21 @@ export function shippedLine(object: Record<string, unknown>): string | undefined
   return undefined;
 }
 
+/** The keys of Docker's json-file records (`attrs` with `--log-opt labels`/`env`). */
+const DOCKER_KEYS = new Set(['log', 'stream', 'time', 'attrs']);
+
+/**
+ * Whether the object is a record of Docker's json-file log (`{"log":…,"stream":…,"time":…}`),
+ * one container's file: its lines follow each other as the container wrote them, so a line
+ * with no head of its own continues the record before it. Records of stores that mix pods
+ * (Loki's, Vector's, Fluent Bit's with their `kubernetes` fields) are not.
+ */
+export function isDockerRecord(object: Record<string, unknown>): boolean {
+  if (typeof object['log'] !== 'string' || typeof object['stream'] !== 'string') return false;
+  for (const key in object) if (!DOCKER_KEYS.has(key)) return false;
+  return true;
+}
+
 /** An entry's fields, when `line` is an entry line (`{"logType":…,"contents":…}`). */
 export function entryFields(line: string): { readonly logType: string; readonly contents: string; readonly partial: boolean } | undefined {
   if (!line.startsWith('{')) return undefined;

@@ -21,7 +21,7 @@ import type { LogRecord } from '../parse/log-record.js';
 import { ContinuedRecord } from '../parse/continued-record.js';
 import { readEntryRecord } from '../parse/parse-record.js';
 import { EntryLine } from '../read/entry-line.js';
-import { PREFIX_HEAD_BYTES, parseTextPrefix, type LinePrefix } from '../read/line-prefix.js';
+import { PREFIX_HEAD_BYTES, parseTextPrefix, sternPrefixes, type LinePrefix } from '../read/line-prefix.js';
 
 /** Lines one record may take; the rest stand as lines of their own. */
 export const MAX_CONTINUATION_LINES = 1000;
@@ -136,9 +136,10 @@ export class RecordJoiner {
       const heldPrefix = held.head.prefix;
       let prefix: LinePrefix | undefined;
       if (heldPrefix?.source !== undefined && !heldPrefix.text.startsWith('[')) {
-        // stern's `POD CONTAINER `: the same words in front.
-        if (!text.startsWith(heldPrefix.text)) continue;
-        prefix = heldPrefix;
+        // stern's `POD CONTAINER `: the same words in front, then its time, if it stamps lines.
+        const stern = sternPrefixes(text.slice(0, PREFIX_HEAD_BYTES)).find((p) => p.source === heldPrefix.source && (p.time === undefined) === (heldPrefix.time === undefined));
+        if (!stern) continue;
+        prefix = stern;
       } else {
         if (kubectl === null) kubectl = parseTextPrefix(text.slice(0, PREFIX_HEAD_BYTES));
         if (kubectl?.source !== heldPrefix?.source) continue;

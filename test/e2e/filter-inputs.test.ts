@@ -126,6 +126,21 @@ test("Docker's json-file log of the agent's container: a record over two lines j
   t.like(asSummary.types[0], { logType: 'automation-agent', errors: 1, unparsed: 0 });
 });
 
+// From the review of the change above: records of a store that mixes pods (Loki's, here) name
+// their pod in fields, not in a prefix, so a line after the agent's error may be another pod's.
+test("a store's records of several pods: another pod's line is never joined to the agent's record; --as keeps a log's own JSON that starts with log", (t) => {
+  const agent = fs.readFileSync(path.join(REAL_DATA, 'agent-issue-threads.log'), 'utf8').split('\n').slice(10, 11);
+  const logcli = (pod: string, container: string, line: string): string => JSON.stringify({ labels: { pod, container }, line, timestamp: '2026-11-22T09:58:00Z' });
+  const nginx = '10.0.0.1 - - "GET /healthz HTTP/1.1" 200';
+  const input = [logcli('db-0', 'mongodb-agent', agent[0]!), logcli('web-7', 'nginx', nginx)].join('\n') + '\n';
+  const errors = runFilter(['-l', 'error', '-o', 'raw', '--summary'], input);
+  t.deepEqual(errors.stdout.split('\n').slice(0, -1), agent);
+  t.regex(errors.stderr, /^logtype: 1 entry read, 1 written, 1 other line\n/);
+  // An application's own JSON lines whose first key is `log`: no Docker record (no stream), kept whole.
+  const own = ['{"log":"started","level":"info","user":"alice","ts":1}', '{"log":"failed","level":"error","user":"bob","ts":2}'];
+  t.deepEqual(runFilter(['--as', 'myapp', '-o', 'raw'], own.join('\n') + '\n').stdout.split('\n').slice(0, -1), own);
+});
+
 test("a CRI log file: the runtime's head taken off, a line cut in pieces read whole, an agent's record over two lines joined", (t) => {
   const stamp = (i: number) => `2026-11-22T09:58:00.${String(i).padStart(9, '0')}Z`;
   const agent = fs.readFileSync(path.join(REAL_DATA, 'agent-issue-threads.log'), 'utf8').split('\n').slice(10, 12);

@@ -157,6 +157,7 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
   // A word that names no file is a mistyped value, not a file to read ("cannot read fast").
   { name: '--slow with a bare word', args: ['--slow', 'fast'], expected: filterError('--slow takes milliseconds (500) or a duration in ms or s (500ms, 2s), not "fast"') },
   { name: '--slow alone before a path that is not there', args: ['--slow', 'logs/mongodb.log'], expected: { ...FILTER_DEFAULTS, inputs: ['logs/mongodb.log'], query: { ...NO_SELECTION.query, slowMillis: 100 } } },
+  { name: '--slow alone before a pattern the shell left as it is', args: ['--slow', 'mongod*'], expected: { ...FILTER_DEFAULTS, inputs: ['mongod*'], query: { ...NO_SELECTION.query, slowMillis: 100 } } },
   { name: '--slow alone before stdin', args: ['--slow', '-'], expected: { ...FILTER_DEFAULTS, inputs: ['-'], query: { ...NO_SELECTION.query, slowMillis: 100 } } },
   { name: '--slow alone before a flag', args: ['--slow', '-t', 'mongodb'], expected: { ...FILTER_DEFAULTS, types: ['mongodb'], query: { ...NO_SELECTION.query, slowMillis: 100 } } },
   { name: '-l WARN', args: ['-l', 'WARN'], expected: { ...FILTER_DEFAULTS, query: { ...NO_SELECTION.query, level: 'warn' } } },

@@ -93,6 +93,20 @@ test("stern's prefix: the same pod and container continue a record", async (t) =
   t.deepEqual(await view(`${text}\n`), [['operator', 2, 'failed\n\t/go/pkg/mod/x.go:128']]);
 });
 
+// From a review: with `stern --timestamps` each line has its own time in the prefix, so the
+// continuation's prefix is never the head's text; its pod and container are the same.
+test("stern's prefix with --timestamps: the same pod and container continue a record, whatever each line's time", async (t) => {
+  const agent = fs.readFileSync(path.join(REAL_DATA, 'agent-issue-threads.log'), 'utf8').split('\n').slice(10, 12);
+  const text = [
+    `db-0 mongodb-agent 2026-11-22T09:58:00.000000001Z ${agent[0]}`,
+    `db-0 mongodb-agent 2026-11-22T09:58:00.000000002Z ${agent[1]}`,
+    `db-1 mongodb-agent 2026-11-22T09:58:00.000000003Z not this one`,
+  ].join('\n');
+  const records = await view(`${text}\n`);
+  t.is(records.length, 1);
+  t.like(records[0], { 0: 'automation-agent-stdout', 1: 2 });
+});
+
 test("an agent's record across a chunk's end: held, its bytes copied, joined", async (t) => {
   const entry = (contents: string) => JSON.stringify({ logType: 'automation-agent', contents });
   const head = entry('[2020-12-04T16:39:07.259-00] [.error] [cm/config/config.go:ReadClusterConfig:416] [16:39:07.259] Error validating syntax of cluster config : clusterConfig failed to validate:');
