@@ -22,7 +22,7 @@ export const FULL_RUN: BenchOptions = { entries: 1_000_000, turns: 5, window: un
 export const USAGE =
   'usage: npm run bench -- [NAME ...] [--entries N] [--turns N] [--window SECONDS]\n' +
   '  --entries N       entries of the filter inputs and lines of the catch-up input [default: 1000000]\n' +
-  '  --turns N         runs of every command in the CPU benches, the median taken [default: 5]\n' +
+  '  --turns N         runs of every command in the CPU benches, and windows of live at 1000 lines/s, the median taken [default: 5]\n' +
   '  --window SECONDS  length of every timed window (live 20, latency 10, idle 120, stopped reader 30 by default)\n' +
   'environment: LOGTYPE_BENCH_BUILD=DIR measures the commands built in another checkout (DIR/dist/bin), for a before/after\n';
 

@@ -115,11 +115,23 @@ async function latency(system: FollowerSystem, othersRate: number, seconds: numb
   return samples;
 }
 
-/** The window of median CPU per line (the lower middle one of an even count), with the lowest and highest figures. */
+/**
+ * The windows as one row: the median CPU per line (the lower middle one of an even count) with
+ * the lowest and highest; what every window wrote and delivered summed (a window that lost
+ * lines shows); the longest drain and the highest peak RSS of any window.
+ */
 function medianRun(results: readonly LiveResult[]): LiveResult & { readonly low: number; readonly high: number } {
   const sorted = [...results].sort((a, b) => a.cpuMicrosPerLine - b.cpuMicrosPerLine);
   const median = sorted[(sorted.length - 1) >> 1]!;
-  return { ...median, low: sorted[0]!.cpuMicrosPerLine, high: sorted.at(-1)!.cpuMicrosPerLine };
+  return {
+    written: results.reduce((sum, r) => sum + r.written, 0),
+    delivered: results.reduce((sum, r) => sum + r.delivered, 0),
+    drainSeconds: Math.max(...results.map((r) => r.drainSeconds)),
+    cpuMicrosPerLine: median.cpuMicrosPerLine,
+    peakRssMb: Math.max(...results.map((r) => r.peakRssMb)),
+    low: sorted[0]!.cpuMicrosPerLine,
+    high: sorted.at(-1)!.cpuMicrosPerLine,
+  };
 }
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -134,7 +146,7 @@ export async function runLiveBench(options: BenchOptions): Promise<string> {
     // `turns` windows, taken in turns. At 30,000/s turns are full and one window tells.
     const windows = rate === 1000 ? options.turns : 1;
     out.push(
-      `### Live: 8 files x ${rate} lines/s for ${seconds} s${windows > 1 ? `, the median of ${windows} windows in turns (the range after it)` : ''}`,
+      `### Live: 8 files x ${rate} lines/s for ${seconds} s${windows > 1 ? `, ${windows} windows in turns: lines summed over them, CPU the median (the range after it), drain and RSS the worst` : ''}`,
       '',
       '| system | written | delivered | delivered within (s of the writer stopping) | CPU-µs per line | fewer CPU-µs per line than the pipelines | peak RSS MB |',
       '|---|---|---|---|---|---|---|',
