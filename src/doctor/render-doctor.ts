@@ -27,7 +27,8 @@ export function renderDoctorText(findings: readonly ProblemFinding[], linesRead:
         : `from ${formatTime(finding.first, utc)} to ${formatTime(finding.last!, utc)}`
       : 'time unknown';
     out.push(`${mark} ${palette.bold(problem.title)}  ${palette.gray(`[${problem.id}]`)}`);
-    out.push(`  Seen:     ${plural(finding.count, 'time')}, ${when}, in ${finding.exampleType === undefined ? 'lines that are not entries' : escapeTerminal(finding.exampleType)} (shows in: ${problem.where})`);
+    out.push(`  Seen:     ${plural(finding.count, 'time')}, ${when}, in ${escapeTerminal(seenIn(finding))} (shows in: ${problem.where})`);
+    if (finding.sources.length > 0) out.push(`  ${finding.sources.length === 1 && !finding.moreSources ? 'Source: ' : 'Sources:'}  ${escapeTerminal(named(finding.sources, finding.moreSources))}`);
     out.push(`  Means:    ${problem.meaning}`);
     out.push(`  Fix:      ${palette.green(problem.remedy)}`);
     out.push(`  Example:  ${palette.gray(escapeTerminal(finding.example))}`);
@@ -36,10 +37,23 @@ export function renderDoctorText(findings: readonly ProblemFinding[], linesRead:
   return out.join('\n');
 }
 
+/** The names kept, and that there were more. */
+function named(names: readonly string[], more: boolean): string {
+  return more ? `${names.join(', ')} and more` : names.join(', ');
+}
+
+/** Every log it showed in, and the lines that are not entries. */
+export function seenIn(finding: Pick<ProblemFinding, 'types' | 'moreTypes' | 'inOtherLines'>): string {
+  const other = finding.inOtherLines ? 'lines that are not entries' : undefined;
+  if (finding.types.length === 0) return other ?? 'no line';
+  const types = named(finding.types, finding.moreTypes);
+  return other ? `${types}; ${other}` : types;
+}
+
 export function doctorJson(findings: readonly ProblemFinding[], linesRead: number): unknown {
   return {
     linesRead,
-    problems: findings.map(({ problem, count, first, last, example, exampleType }) => ({
+    problems: findings.map(({ problem, count, first, last, example, exampleType, types, sources, inOtherLines, moreTypes, moreSources }) => ({
       id: problem.id,
       title: problem.title,
       informational: problem.informational === true,
@@ -51,6 +65,11 @@ export function doctorJson(findings: readonly ProblemFinding[], linesRead: numbe
       last: last === undefined ? undefined : new Date(last).toISOString(),
       example,
       exampleType: exampleType ?? null,
+      types,
+      inOtherLines,
+      moreTypes,
+      sources,
+      moreSources,
     })),
   };
 }
