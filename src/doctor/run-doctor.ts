@@ -75,17 +75,26 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     // A record over several lines is looked at whole: its message may go on below its first line.
     true,
   );
-  let unreadable = 0;
+  const unread: string[] = [];
   const cannotReadInput = (input: string, error: unknown): void => {
-    unreadable++;
-    io.stderr.write(`logtype doctor: ${cannotRead(input, error)}; what was read of it was looked at\n`);
+    const why = cannotRead(input, error);
+    unread.push(why);
+    io.stderr.write(`logtype doctor: ${why}; what was read of it was looked at\n`);
   };
   await readEntries(options, selector, stdinSource(io), () => undefined, cannotReadInput, io.interrupted, (name) => {
     if (inputs) input = name;
   });
   const findings = finder.findings();
   const linesRead = selector.counts.entries + selector.counts.other;
-  io.stdout.write(options.json ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, linesRead)))}\n` : renderDoctorText(findings, linesRead, palette(options.color), options.utc));
-  if (unreadable > 0) return 2;
+  // A Ctrl-C that came while a blocking read of a pipe waited is handled on the event loop's next turn (as summary's).
+  await new Promise((resolve) => setImmediate(resolve));
+  const interrupted = io.interrupted?.aborted === true;
+  const incomplete = unread.length > 0 || interrupted ? { unread, interrupted } : undefined;
+  io.stdout.write(
+    options.json
+      ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, linesRead, incomplete)))}\n`
+      : renderDoctorText(findings, linesRead, palette(options.color), options.utc, incomplete),
+  );
+  if (unread.length > 0) return 2;
   return findings.length > 0 ? 1 : 0;
 }
