@@ -15,10 +15,25 @@ export interface ProblemFinding {
   /** The first line that showed it, and the log type it came from (undefined: not an entry). */
   example: string;
   exampleType: string | undefined;
+  /** Every log type it showed in, in the order first seen (a line that is not an entry adds none). */
+  readonly types: string[];
+  /**
+   * Where it showed: the pods or containers kubectl's or stern's prefix named, or the input
+   * files, in the order first seen; empty when the input names none (one pod's `kubectl logs`).
+   */
+  readonly sources: string[];
+  /** Whether it showed in a line that is not an entry too. */
+  inOtherLines: boolean;
+  /** Whether more types, or more sources, were seen than are kept. */
+  moreTypes: boolean;
+  moreSources: boolean;
 }
 
 /** Longest example kept: an example is evidence, not the whole story. */
 const EXAMPLE_CHARS = 400;
+
+/** Types and sources named for a problem at the most: beyond, the report says there were more. */
+export const MAX_NAMED = 12;
 
 /** Types whose problems are remembered at the most: a stream can hold any number of distinct types. */
 const MAX_REMEMBERED_TYPES = 1024;
@@ -54,22 +69,33 @@ export class ProblemFinder {
   }
 
   /**
-   * One line: its type (undefined for a line that is not an entry), its text, and a way to its
-   * time, asked for only when the line shows a problem.
+   * One line: its type (undefined for a line that is not an entry), its text, and ways to its
+   * time and its source (pod, container or input), asked for only when the line shows a problem.
    */
-  look(logType: string | undefined, text: string, timeOf: () => number | undefined): void {
+  look(logType: string | undefined, text: string, timeOf: () => number | undefined, sourceOf: () => string | undefined = () => undefined): void {
     const problems = this.#problemsOf(logType);
     for (let i = 0; i < problems.length; i++) {
       const problem = problems[i]!;
       if (!problem.matches.test(text) || problem.unless?.test(text)) continue;
       const time = timeOf();
-      const finding = this.#found.get(problem.id);
+      let finding = this.#found.get(problem.id);
       if (!finding) {
         const example = text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS)}…` : text;
-        this.#found.set(problem.id, { problem, count: 1, first: time, last: time, example, exampleType: logType });
-        continue;
+        finding = { problem, count: 0, first: time, last: time, example, exampleType: logType, types: [], sources: [], inOtherLines: false, moreTypes: false, moreSources: false };
+        this.#found.set(problem.id, finding);
       }
-      finding.count++;
+      // A problem in one pod of three is that pod's to fix: say which, and in which logs.
+      if (logType === undefined) finding.inOtherLines = true;
+      else if (!finding.types.includes(logType)) {
+        if (finding.types.length < MAX_NAMED) finding.types.push(logType);
+        else finding.moreTypes = true;
+      }
+      const source = sourceOf();
+      if (source !== undefined && !finding.sources.includes(source)) {
+        if (finding.sources.length < MAX_NAMED) finding.sources.push(source);
+        else finding.moreSources = true;
+      }
+      if (finding.count++ === 0) continue;
       if (time !== undefined && (finding.first === undefined || time < finding.first)) finding.first = time;
       if (time !== undefined && (finding.last === undefined || time > finding.last)) finding.last = time;
     }

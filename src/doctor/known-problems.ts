@@ -146,6 +146,19 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     remedy: 'Grow the data volume (expand the PVC, where its storage class allows it) or free space on it, then let the member start again; a member that resyncs needs room for a full copy.',
   },
   {
+    id: 'authentication-failed',
+    title: 'Authentications to the server fail',
+    where: 'mongodb (the server log), mongodb-audit',
+    types: ['mongodb', 'mongodb-audit'],
+    // An audit `authenticate` event whose result is not 0 (18: AuthenticationFailed); the server's
+    // ACCESS line id 20249 (`Authentication failed`), or before 4.4 its text `authentication failed
+    // for`. Every alternative is anchored in the line's head, so the long lines (slow operations)
+    // fail at once instead of being searched to their end.
+    matches: /^\{ ?"atype" ?: ?"authenticate"(?=.*"result" ?: ?[1-9])|^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"[A-Z0-9]{1,2}", *"c":"ACCESS", *"id":20249,|^\S{1,40} [A-Z]\s{1,2}ACCESS +\[[^\]]{1,80}\] (?=.*authentication failed for )/,
+    meaning: 'Clients, or the agents, are refused by the server: a wrong password, a user that does not exist, or a password secret changed without the user. A failing agent user (mms-automation-agent) cannot manage the member.',
+    remedy: 'See who and from where: logtype --atype authenticate --failed, or logtype summary (failed authentications). Fix that client\'s credentials; for the agent\'s user, check the operator\'s agent password secret and that the member took the latest automation config.',
+  },
+  {
     id: 'automatic-recovery',
     title: 'The operator ran its automatic recovery',
     where: 'operator log',

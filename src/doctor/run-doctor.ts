@@ -6,6 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseLogTime } from '../parse/log-record.js';
 import type { EntryLine } from '../read/entry-line.js';
+import { PREFIX_HEAD_BYTES, parseTextPrefix } from '../read/line-prefix.js';
 import { readEntries, stdinSource, type InputSelection, type StdinIO } from '../read/read-entries.js';
 import { cannotRead } from '../read/read-error.js';
 import { palette } from '../render/colors.js';
@@ -45,14 +46,28 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   const finder = new ProblemFinder();
   // Lines that are not entries belong to no type: with -t they are left out.
   const looksAtOther = options.types.length === 0;
+  // Several inputs (one file per pod): a line's source is its input when no prefix names one.
+  let input: string | undefined;
+  const inputs = options.inputs.length > 1 ? options.inputs : undefined;
   const selector = new EntrySelector(
     options,
     {
-      selected: (entry) => finder.look(entry.logType, entry.contents, () => entryTime(entry)),
+      selected: (entry) =>
+        finder.look(
+          entry.logType,
+          entry.contents,
+          () => entryTime(entry),
+          () => entry.prefix?.source ?? input,
+        ),
       other: (bytes, start, end) => {
         if (!looksAtOther) return;
         const line = bytes.toString('utf8', start, end);
-        finder.look(undefined, line, () => leadingTime(line));
+        finder.look(
+          undefined,
+          line,
+          () => leadingTime(line),
+          () => parseTextPrefix(line.slice(0, PREFIX_HEAD_BYTES))?.source ?? input,
+        );
       },
     },
     false,
@@ -60,15 +75,26 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     // A record over several lines is looked at whole: its message may go on below its first line.
     true,
   );
-  let unreadable = 0;
+  const unread: string[] = [];
   const cannotReadInput = (input: string, error: unknown): void => {
-    unreadable++;
-    io.stderr.write(`logtype doctor: ${cannotRead(input, error)}; what was read of it was looked at\n`);
+    const why = cannotRead(input, error);
+    unread.push(why);
+    io.stderr.write(`logtype doctor: ${why}; what was read of it was looked at\n`);
   };
-  await readEntries(options, selector, stdinSource(io), () => undefined, cannotReadInput, io.interrupted);
+  await readEntries(options, selector, stdinSource(io), () => undefined, cannotReadInput, io.interrupted, (name) => {
+    if (inputs) input = name;
+  });
   const findings = finder.findings();
   const linesRead = selector.counts.entries + selector.counts.other;
-  io.stdout.write(options.json ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, linesRead)))}\n` : renderDoctorText(findings, linesRead, palette(options.color), options.utc));
-  if (unreadable > 0) return 2;
+  // A Ctrl-C that came while a blocking read of a pipe waited is handled on the event loop's next turn (as summary's).
+  await new Promise((resolve) => setImmediate(resolve));
+  const interrupted = io.interrupted?.aborted === true;
+  const incomplete = unread.length > 0 || interrupted ? { unread, interrupted } : undefined;
+  io.stdout.write(
+    options.json
+      ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, linesRead, incomplete)))}\n`
+      : renderDoctorText(findings, linesRead, palette(options.color), options.utc, incomplete),
+  );
+  if (unread.length > 0) return 2;
   return findings.length > 0 ? 1 : 0;
 }

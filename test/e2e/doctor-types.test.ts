@@ -19,6 +19,12 @@ const TYPED_SAMPLES: Readonly<Record<string, { readonly entry: string; readonly 
       '[2026-11-22T10:00:00.123+0000] [.error] [main/components/agent.go:Iterate:230] [10:00:00.123] Error sending GET request to https://ops.example/agents/api/automation/conf/v1/6a1b: HTTP 401 unauthorized: invalid agent API key',
     pasted: 'Error from server: HTTP 401 unauthorized: invalid agent API key',
   },
+  'authentication-failed': {
+    entry:
+      '{"t":{"$date":"2026-11-22T09:58:04.530+00:00"},"s":"I",  "c":"ACCESS",   "id":20249,   "ctx":"conn769","msg":"Authentication failed","attr":{"mechanism":"SCRAM-SHA-256","principalName":"mms-automation-agent","authenticationDatabase":"admin","remote":"10.42.4.44:54216","error":"AuthenticationFailed: SCRAM authentication failed, storedKey mismatch"}}',
+    // A client's own words (mongosh) pasted: the client's, not the server's log.
+    pasted: 'MongoServerError: Authentication failed.',
+  },
   'server-disk-full': {
     entry:
       '{"t":{"$date":"2022-04-27T09:13:09.292+00:00"},"s":"E",  "c":"STORAGE",  "id":22435,   "ctx":"WTCheckpointThread","msg":"WiredTiger error","attr":{"error":28,"message":"[1651050789:292831][1:0x7f169df86100], file:collection-2--8597162973160007227.wt, WT_SESSION.checkpoint: __posix_file_write, 579: /data/collection-2--8597162973160007227.wt: handle-write: pwrite: failed to write 8192 bytes at offset 140288000: No space left on device"}}',

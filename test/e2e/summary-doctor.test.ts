@@ -109,6 +109,7 @@ test('doctor on the sample pod and its operator: each problem, its meaning, fix 
   t.deepEqual(report.problems.map((p) => p.id).sort(), [
     'agent-api-key',
     'agent-disk-full',
+    'authentication-failed',
     'automatic-recovery',
     'tls-certificate-name',
     'validation-webhook-missing',
@@ -120,7 +121,9 @@ test('doctor on the sample pod and its operator: each problem, its meaning, fix 
   t.is(tls.first, (JSON.parse(tlsLine) as { ts: string }).ts);
   t.regex(tls.example, /x509: certificate is valid for/);
   const text = runFilter(['doctor', '--color', 'never', '--utc'], POD_STREAM + OPERATOR_LOG).stdout;
-  t.regex(text, /^6 known problems found in \d+ lines:/);
+  t.regex(text, /^7 known problems found in \d+ lines:/);
+  // The sample's four failed authentications, as summary counts them (Audit: failed authentications).
+  t.is(report.problems.find((p) => p.id === 'authentication-failed')?.count, 4);
   t.regex(text, /! The agents' log disk is full {2}\[agent-disk-full\]\n {2}Seen: {5}1 time, time unknown, in automation-agent-stderr/);
   t.regex(text, /Fix: {6}Reissue each member's certificate/);
 });

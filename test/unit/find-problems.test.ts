@@ -3,7 +3,7 @@
  * (docs/mutation.md). The problems' own patterns are tested in known-problems.test.ts.
  */
 import test from 'ava';
-import { ProblemFinder } from '../../src/doctor/find-problems.js';
+import { MAX_NAMED, ProblemFinder } from '../../src/doctor/find-problems.js';
 import { KNOWN_PROBLEMS, type KnownProblem } from '../../src/doctor/known-problems.js';
 
 const DISK_FULL = 'no space left on device';
@@ -93,4 +93,37 @@ test('a problem limited to types, even to every type (*), is never found in a li
   finder.look('undefined', 'boom', () => undefined);
   finder.look('mongodb', 'boom', () => undefined);
   t.deepEqual(finder.findings().map(({ count, exampleType }) => [count, exampleType]), [[2, 'undefined']]);
+});
+
+test('a finding names every type and source it showed in, first seen first; past the names kept, that there were more', (t) => {
+  const rows: readonly { readonly lines: readonly (readonly [string | undefined, string | undefined])[]; readonly types: string[]; readonly sources: string[]; readonly other: boolean; readonly more: readonly [boolean, boolean] }[] = [
+    // One pod's kubectl logs: no source named.
+    { lines: [['automation-agent', undefined], ['monitoring-agent', undefined], ['automation-agent', undefined]], types: ['automation-agent', 'monitoring-agent'], sources: [], other: false, more: [false, false] },
+    // Three pods, the problem in two.
+    { lines: [['automation-agent', 'pod/my-rs-2/mongodb-agent'], [undefined, 'pod/my-rs-0/mongodb-agent'], ['automation-agent', 'pod/my-rs-2/mongodb-agent']], types: ['automation-agent'], sources: ['pod/my-rs-2/mongodb-agent', 'pod/my-rs-0/mongodb-agent'], other: true, more: [false, false] },
+    // More pods than are named.
+    {
+      lines: Array.from({ length: MAX_NAMED + 2 }, (_, i) => ['automation-agent', `pod/my-rs-${i}/mongodb-agent`] as const),
+      types: ['automation-agent'],
+      sources: Array.from({ length: MAX_NAMED }, (_, i) => `pod/my-rs-${i}/mongodb-agent`),
+      other: false,
+      more: [false, true],
+    },
+  ];
+  for (const row of rows) {
+    const finder = new ProblemFinder();
+    for (const [type, source] of row.lines) finder.look(type, DISK_FULL, () => undefined, () => source);
+    const [finding] = finder.findings();
+    t.deepEqual([finding?.types, finding?.sources, finding?.inOtherLines, [finding?.moreTypes, finding?.moreSources]], [row.types, row.sources, row.other, row.more]);
+    t.is(finding?.count, row.lines.length);
+  }
+});
+
+test('the source is asked for only of a line that shows a problem', (t) => {
+  const finder = new ProblemFinder();
+  let asked = 0;
+  finder.look('automation-agent', 'all is well', () => undefined, () => (asked++, 'pod/a/b'));
+  t.is(asked, 0);
+  finder.look('automation-agent', DISK_FULL, () => undefined, () => (asked++, 'pod/a/b'));
+  t.is(asked, 1);
 });

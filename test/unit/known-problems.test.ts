@@ -83,6 +83,15 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
     ],
     misses: ['{"t":{"$date":"2022-04-27T09:13:09.292+00:00"},"s":"E",  "c":"STORAGE",  "id":22435,   "ctx":"initandlisten","msg":"WiredTiger error","attr":{"error":95,"message":"[1651050789:292831][1:0x7f169df86100], connection: __posix_std_fallocate, 58: /data/journal/WiredTigerTmplog.0000000001: fallocate:: Operation not supported"}}'],
   },
+  'authentication-failed': {
+    type: 'mongodb-audit',
+    matches: [
+      '{"atype":"authenticate","ts":{"$date":"2026-11-22T09:58:04.529Z"},"local":{"ip":"10.42.0.5","port":27017},"remote":{"ip":"10.42.6.180","port":37273},"users":[],"roles":[],"param":{"user":"alice","db":"admin","mechanism":"SCRAM-SHA-256"},"result":18}',
+      '{ "atype" : "authenticate", "ts" : { "$date" : "2022-09-16T01:38:20.034+0000" }, "users" : [], "roles" : [], "param" : { "user" : "mms-automation", "db" : "admin", "mechanism" : "SCRAM-SHA-256" }, "result" : 18 }',
+    ],
+    // The real events (4.2 and 5.0): two authentications that succeeded (result 0), a clientMetadata and a logout.
+    misses: fs.readFileSync(path.join(REAL_DATA, 'audit-json.log'), 'utf8').split('\n').filter((line) => line.length > 0),
+  },
   'automatic-recovery': {
     type: 'operator',
     matches: ['Applying automatic recovery: pushing the automation configuration, the resource has been Failed for longer than MDB_AUTOMATIC_RECOVERY_BACKOFF_TIME_S (1200s)'],
@@ -145,4 +154,17 @@ test('evidence: count, first and last time, the first example', (t) => {
   t.is(finding?.first, Date.parse('2026-11-22T10:00:01.000Z'));
   t.is(finding?.last, Date.parse('2026-11-22T10:00:09.000Z'));
   t.is(finding?.example, 'no space left on device (0)');
+});
+
+test('known problem authentication-failed: the server\'s own lines, 4.4+ JSON and the text before it; a success is not one', (t) => {
+  const rows: readonly (readonly [string, boolean])[] = [
+    ['{"t":{"$date":"2026-11-22T09:58:04.530+00:00"},"s":"I",  "c":"ACCESS",   "id":20249,   "ctx":"conn769","msg":"Authentication failed","attr":{"mechanism":"SCRAM-SHA-256","speculative":false,"principalName":"mms-automation-agent","authenticationDatabase":"admin","remote":"10.42.4.44:54216","extraInfo":{},"error":"AuthenticationFailed: SCRAM authentication failed, storedKey mismatch"}}', true],
+    ['2019-06-20T08:02:11.402+0000 I ACCESS   [conn12] SASL SCRAM-SHA-1 authentication failed for mms-automation on admin from client 10.42.4.44:54216 ; AuthenticationFailed: SCRAM authentication failed, storedKey mismatch', true],
+    ['{"t":{"$date":"2026-11-22T09:58:06.476+00:00"},"s":"I",  "c":"ACCESS",   "id":20250,   "ctx":"conn769","msg":"Authentication succeeded","attr":{"mechanism":"SCRAM-SHA-256","speculative":true,"principalName":"mms-automation-agent","authenticationDatabase":"admin","remote":"10.42.4.44:54216","extraInfo":{}}}', false],
+  ];
+  for (const [line, found] of rows) {
+    const finder = new ProblemFinder();
+    finder.look('mongodb', line, () => undefined);
+    t.deepEqual(finder.findings().map((f) => f.problem.id), found ? ['authentication-failed'] : [], line);
+  }
 });
