@@ -59,9 +59,10 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
           () => entryTime(entry),
           () => entry.prefix?.source ?? input,
         ),
-      other: (bytes, start, end) => {
+      other: (bytes, start, end, wrapped) => {
         if (!looksAtOther) return;
-        const line = bytes.toString('utf8', start, end);
+        // A Docker record's line is looked at as the container wrote it (its time leads it, if any).
+        const line = wrapped ?? bytes.toString('utf8', start, end);
         finder.look(
           undefined,
           line,

@@ -62,8 +62,8 @@ export interface SelectedSink {
    * came (raw and json output write them), and `entry` is one entry of them all.
    */
   selected(entry: EntryLine, record: LogRecord | undefined, lines?: readonly EntryLine[]): void;
-  /** A line that is not an entry: bytes[start, end). */
-  other(bytes: Buffer, start: number, end: number): void;
+  /** A line that is not an entry: bytes[start, end); `wrapped`: the line a Docker record wraps, when it is one (EntryHandler.other). */
+  other(bytes: Buffer, start: number, end: number, wrapped?: string): void;
   /** With context: what is written next does not follow on from what was written before it. */
   separator?(): void;
 }
@@ -161,7 +161,7 @@ export class EntrySelector implements EntryHandler {
     if (this.#limitReached) return;
     const passes = this.#otherPasses;
     if (passes && !passes(bytes.toString('utf8', start, end))) return;
-    this.#sink.other(bytes, start, end);
+    this.#sink.other(bytes, start, end, wrapped);
   }
 
   /** The end of the input: split lines whose last piece never came are taken as they are. */

@@ -44,3 +44,14 @@ test('doctor on a gzip file cut short says so in its report, text and --json; re
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// From the field trial: a Docker json-file record around a line no format recognises (an
+// agent's stderr) was looked at as its JSON: the example showed `{"log":…\n"…}` and its time
+// was unknown. It is looked at as the container wrote it.
+test("doctor on Docker json-file records of an agent's stderr: the line as written, its time from its head", (t) => {
+  const diskFull = fs.readFileSync(path.join(REAL_DATA, 'agent-stderr-disk-full.log'), 'utf8').split('\n')[0]!;
+  const stamped = `2026-11-22T09:58:00.123Z ${diskFull}`;
+  const input = `${JSON.stringify({ log: `${stamped}\n`, stream: 'stderr', time: '2026-11-22T09:58:01.000000001Z' })}\n`;
+  const json = JSON.parse(runFilter(['doctor', '--json'], input).stdout) as { problems: { id: string; example: string; first: string }[] };
+  t.like(json.problems[0], { id: 'agent-disk-full', example: stamped, first: '2026-11-22T09:58:00.123Z' });
+});
