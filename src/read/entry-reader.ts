@@ -18,6 +18,7 @@ import { matchesAt } from '../parse/match-bytes.js';
 import { EntryLine } from './entry-line.js';
 import { inputLines, type InputLines } from './input-lines.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
+import { DockerPieces } from './docker-pieces.js';
 import { entryFields, isDockerRecord, shippedLine } from './shipper-record.js';
 
 export interface EntryHandler {
@@ -95,6 +96,7 @@ export class EntryReader {
   readonly #splitter: LineSplitter;
   readonly #lines: InputLines;
   readonly #types = new EntryTypes();
+  readonly #pieces = new DockerPieces();
 
   constructor(handler: EntryHandler) {
     this.#handler = handler;
@@ -110,10 +112,14 @@ export class EntryReader {
     this.#splitter.push(chunk);
   }
 
-  /** The end of the input: a last line without newline is read too. */
+  /** The end of the input: a last line without newline is read too, and a line Docker cut whose last piece never came. */
   end(): void {
     this.#splitter.flush();
     this.#lines.end();
+    for (const line of this.#pieces.flush()) {
+      const text = Buffer.from(line);
+      this.#deliver(shippedEntry(line, false, true, undefined, text, 0, text.length), text, 0, text.length);
+    }
   }
 
   #line(bytes: Buffer, lineStart: number, lineEnd: number): void {
@@ -132,8 +138,13 @@ export class EntryReader {
       }
       start += prefix.length;
     }
-    const entry = readCanonical(bytes, lineStart, start, end, prefix, this.#types, this.#handler) ?? readParsed(bytes, lineStart, start, end, prefix);
-    if (entry === COUNTED) return;
+    const entry = readCanonical(bytes, lineStart, start, end, prefix, this.#types, this.#handler) ?? readParsed(bytes, lineStart, start, end, prefix, this.#pieces);
+    if (entry === COUNTED || entry === HELD) return;
+    this.#deliver(entry, bytes, lineStart, lineEnd);
+  }
+
+  /** An entry as read, or a line that is none (its bytes, and the line it wraps if it is a Docker record). */
+  #deliver(entry: EntryLine | WrappedLine | undefined, bytes: Buffer, lineStart: number, lineEnd: number): void {
     if (entry instanceof EntryLine) this.#handler.entry(entry);
     else this.#handler.other(bytes, lineStart, lineEnd, entry?.wrapped);
   }
@@ -176,8 +187,28 @@ interface WrappedLine {
   readonly wrapped: string;
 }
 
+/** Marks a line that was a piece of a longer line, held until its last piece (DockerPieces). */
+const HELD = Symbol('held');
+
+/**
+ * The line a shipper's record wraps (shipper-record.ts): the entry it is; else, where the record
+ * names no type of its own (`typed`), the log line, read as that log's. Undefined when it is
+ * neither. The line is not the entry's JSON (start = end): output that writes entries makes
+ * them anew.
+ */
+function shippedEntry(shipped: string, typed: boolean, docker: boolean, prefix: LinePrefix | undefined, bytes: Buffer, lineStart: number, end: number): EntryLine | WrappedLine | undefined {
+  const entry = entryFields(shipped);
+  if (entry) return new EntryLine(entry.logType, logFormat(entry.logType), entry.partial, prefix, bytes, lineStart, end, end, -1, -1, entry.contents);
+  const format = typed ? undefined : shippedLineFormat(shipped);
+  // One container's file (Docker's json-file log): its lines come as the container wrote
+  // them, so, as in the log read as it is, a line that no format recognises may continue the
+  // record before it (recognized). Not in records of stores that mix pods' lines.
+  if (format) return new EntryLine(format.name, format, false, prefix, bytes, lineStart, end, end, -1, -1, shipped, -1, -1, docker);
+  return docker ? { wrapped: shipped } : undefined;
+}
+
 /** Any other JSON object with a string logType, or a shipper's record around a log's line. */
-function readParsed(bytes: Buffer, lineStart: number, start: number, end: number, prefix: LinePrefix | undefined): EntryLine | WrappedLine | undefined {
+function readParsed(bytes: Buffer, lineStart: number, start: number, end: number, prefix: LinePrefix | undefined, pieces: DockerPieces): EntryLine | WrappedLine | typeof HELD | undefined {
   if (bytes[start] !== OPEN_BRACE) return undefined;
   const text = bytes.toString('utf8', start, end);
   let value: unknown;
@@ -192,20 +223,13 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
   if (typeof value !== 'object' || value === null) return undefined;
   const object = value as Record<string, unknown>;
   const { logType, contents, partial } = object;
-  const shipped = glued ? undefined : shippedLine(object);
+  const docker = !glued && isDockerRecord(object);
+  // A piece of a line Docker cut (docker-pieces.ts): held until the line's last piece.
+  const shipped = docker ? pieces.line(`${prefix?.source ?? ''}\u0000${String(object['stream'])}`, object['log'] as string) : glued ? undefined : shippedLine(object);
+  if (docker && shipped === undefined) return HELD;
   if (shipped !== undefined) {
-    // A shipper's record (shipper-record.ts): the entry it wraps; else, where it names no type
-    // of its own, the log line it wraps, read as that log's.
-    // The line is not the entry's JSON (start = end): output that writes entries makes them anew.
-    const entry = entryFields(shipped);
-    if (entry) return new EntryLine(entry.logType, logFormat(entry.logType), entry.partial, prefix, bytes, lineStart, end, end, -1, -1, entry.contents);
-    const format = typeof logType === 'string' ? undefined : shippedLineFormat(shipped);
-    // One container's file (Docker's json-file log): its lines come as the container wrote
-    // them, so, as in the log read as it is, a line that no format recognises may continue the
-    // record before it (recognized). Not in records of stores that mix pods' lines.
-    const ownFile = isDockerRecord(object);
-    if (format) return new EntryLine(format.name, format, false, prefix, bytes, lineStart, end, end, -1, -1, shipped, -1, -1, ownFile);
-    if (ownFile) return { wrapped: shipped };
+    const read = shippedEntry(shipped, typeof logType === 'string', docker, prefix, bytes, lineStart, end);
+    if (read) return read;
   }
   if (typeof logType !== 'string' || glued) {
     // A log read as it is (the operator's, piped in): its lines are entries of their own type.

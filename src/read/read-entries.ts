@@ -7,7 +7,8 @@ import { LineSplitter } from '../follow/split-lines.js';
 import { logFormat } from '../formats/log-formats.js';
 import { EntryLine } from './entry-line.js';
 import { matchesAt } from '../parse/match-bytes.js';
-import { isDockerRecord, shippedLine } from './shipper-record.js';
+import { DockerPieces } from './docker-pieces.js';
+import { isDockerRecord } from './shipper-record.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputChunks, type StdinSource } from './open-input.js';
 
@@ -93,8 +94,8 @@ export async function readEntries(
 
 const DOCKER_RECORD = Buffer.from('{"log":"');
 
-/** The line a Docker json-file record wraps; undefined when the line is no such record (a log's own JSON may start with `log` too). */
-function dockerLine(line: string): string | undefined {
+/** The Docker json-file record a line is; undefined when it is none (a log's own JSON may start with `log` too). */
+function dockerRecord(line: string): Record<string, unknown> | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -103,7 +104,7 @@ function dockerLine(line: string): string | undefined {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const record = value as Record<string, unknown>;
-  return isDockerRecord(record) ? shippedLine(record) : undefined;
+  return isDockerRecord(record) ? record : undefined;
 }
 
 /** True when `next` has not settled within `ms`. */
@@ -122,11 +123,15 @@ async function pausedFor(next: Promise<unknown>, ms: number): Promise<boolean> {
 /** `--as TYPE`: every raw line is the contents of an entry of that type. */
 function rawLineReader(logType: string, handler: EntryHandler): LineReader {
   const format = logFormat(logType);
+  const pieces = new DockerPieces();
   const lines = inputLines(
     (bytes, start, end) => {
-      // Docker's json-file log of the container (`{"log":"<line>\n",…}`): the line it wraps.
-      const wrapped = matchesAt(bytes, start, DOCKER_RECORD) ? dockerLine(bytes.toString('utf8', start, end)) : undefined;
-      handler.entry(wrapped === undefined ? EntryLine.fromRawLine(logType, format, bytes, start, end) : EntryLine.fromContents(logType, format, wrapped));
+      // Docker's json-file log of the container (`{"log":"<line>\n",…}`): the line it wraps,
+      // once its last piece came (docker-pieces.ts).
+      const record = matchesAt(bytes, start, DOCKER_RECORD) ? dockerRecord(bytes.toString('utf8', start, end)) : undefined;
+      if (!record) return handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end));
+      const line = pieces.line(String(record['stream']), record['log'] as string);
+      if (line !== undefined) handler.entry(EntryLine.fromContents(logType, format, line));
     },
     (bytes, start, end) => handler.other(bytes, start, end),
     MAX_INPUT_LINE_BYTES,
@@ -137,6 +142,7 @@ function rawLineReader(logType: string, handler: EntryHandler): LineReader {
     end: () => {
       splitter.flush();
       lines.end();
+      for (const line of pieces.flush()) handler.entry(EntryLine.fromContents(logType, format, line));
     },
   };
 }

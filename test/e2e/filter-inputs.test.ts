@@ -8,6 +8,7 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
 import { runFilter } from '../_helpers/filter-process.js';
 import { MAX_INPUT_LINE_BYTES } from '../../src/read/entry-reader.js';
@@ -124,6 +125,30 @@ test("Docker's json-file log of the agent's container: a record over two lines j
   t.deepEqual(runFilter(['--as', 'automation-agent', '-l', 'error'], as).stdout.split('\n').slice(0, -1), agent, '--as: the lines Docker wrapped');
   const asSummary = JSON.parse(runFilter(['summary', '--json', '--as', 'automation-agent'], as).stdout) as { types: { logType: string; errors: number; unparsed: number }[] };
   t.like(asSummary.types[0], { logType: 'automation-agent', errors: 1, unparsed: 0 });
+});
+
+// From the review: Docker's json-file driver cuts a line longer than 16 KiB into records, each
+// but the last without the newline; a slow query's line (often longer: large $in lists) was
+// read as pieces, so --slow missed it. A real slow query of rs1, cut the same way, here in three.
+test("Docker's json-file pieces of a long line (each but the last without its newline) are read as the line, with and without --as", (t) => {
+  const server = zlib.gunzipSync(fs.readFileSync(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'))).toString('utf8').split('\n');
+  const slow = server.filter((line) => line.includes('"Slow query"')).sort((a, b) => b.length - a.length)[0]!;
+  const before = server.find((line) => line.includes('"Connection accepted"'))!;
+  const third = Math.ceil(slow.length / 3);
+  const record = (log: string, stream = 'stdout'): string => JSON.stringify({ log, stream, time: '2026-11-22T09:58:00.000000001Z' });
+  const pieces = [slow.slice(0, third), slow.slice(third, 2 * third), `${slow.slice(2 * third)}\n`];
+  // stderr's line written between the pieces of stdout's, as the driver may.
+  const input = [record(`${before}\n`), record(pieces[0]!), record('a line on stderr\n', 'stderr'), record(pieces[1]!), record(pieces[2]!)].join('\n') + '\n';
+  const slowRaw = runFilter(['--slow', '0', '-o', 'raw', '--summary'], input);
+  t.deepEqual(slowRaw.stdout.split('\n').slice(0, -1), [slow]);
+  t.regex(slowRaw.stderr, /^logtype: 2 entries read, 1 written, 1 other line\n/);
+  t.deepEqual(runFilter(['--as', 'mongodb', '--slow', '0', '-o', 'raw'], input).stdout.split('\n').slice(0, -1), [slow]);
+  const summary = JSON.parse(runFilter(['summary', '--json'], input).stdout) as { lines: { entries: number }; server: { slowOperations: unknown[] } };
+  t.is(summary.lines.entries, 2);
+  t.is(summary.server.slowOperations.length, 1);
+  // The input ends inside a line: what came of it is read as it is.
+  const cut = [record(`${before}\n`), record(pieces[0]!)].join('\n') + '\n';
+  t.deepEqual(runFilter(['--as', 'mongodb', '-o', 'raw'], cut).stdout.split('\n').slice(0, -1), [before, pieces[0]]);
 });
 
 // From the review of the change above: records of a store that mixes pods (Loki's, here) name
