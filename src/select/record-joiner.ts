@@ -23,6 +23,9 @@ import { readEntryRecord } from '../parse/parse-record.js';
 import { EntryLine } from '../read/entry-line.js';
 import { PREFIX_HEAD_BYTES, parseTextPrefix, sternPrefixes, type LinePrefix } from '../read/line-prefix.js';
 
+/** Words of a prefix that ends in a space. */
+const wordCount = (text: string): number => text.split(' ').length;
+
 /** Lines one record may take; the rest stand as lines of their own. */
 export const MAX_CONTINUATION_LINES = 1000;
 
@@ -136,8 +139,10 @@ export class RecordJoiner {
       const heldPrefix = held.head.prefix;
       let prefix: LinePrefix | undefined;
       if (heldPrefix?.source !== undefined && !heldPrefix.text.startsWith('[')) {
-        // stern's `POD CONTAINER `: the same words in front, then its time, if it stamps lines.
-        const stern = sternPrefixes(text.slice(0, PREFIX_HEAD_BYTES)).find((p) => p.source === heldPrefix.source && (p.time === undefined) === (heldPrefix.time === undefined));
+        // stern's `POD CONTAINER `: the same words in front, then as many for its time (each
+        // line's own, with --timestamps; two with --timestamps=short) as the record's first line had.
+        const words = wordCount(heldPrefix.text);
+        const stern = sternPrefixes(text.slice(0, PREFIX_HEAD_BYTES)).find((p) => p.source === heldPrefix.source && wordCount(p.text) === words);
         if (!stern) continue;
         prefix = stern;
       } else {

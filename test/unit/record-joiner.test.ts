@@ -105,6 +105,11 @@ test("stern's prefix with --timestamps: the same pod and container continue a re
   const records = await view(`${text}\n`);
   t.is(records.length, 1);
   t.like(records[0], { 0: 'automation-agent-stdout', 1: 2 });
+  // --timestamps=short: two words of time, taken off the continuation too.
+  const short = [`db-0 mongodb-agent 11-22 09:58:00 ${agent[0]}`, `db-0 mongodb-agent 11-22 09:58:01 ${agent[1]}`].join('\n');
+  const joined = (await readRecords(fileOf(`${short}\n`))).records;
+  t.is(joined.length, 1);
+  t.true(joined[0]!.contents.endsWith(`\n${agent[1]}`), joined[0]!.contents);
 });
 
 test("an agent's record across a chunk's end: held, its bytes copied, joined", async (t) => {
