@@ -6,7 +6,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseLogTime } from '../parse/log-record.js';
 import type { EntryLine } from '../read/entry-line.js';
-import { PREFIX_HEAD_BYTES, parseTextPrefix } from '../read/line-prefix.js';
+import { PREFIX_HEAD_BYTES, parseTextPrefix, sternPrefixes, type LinePrefix } from '../read/line-prefix.js';
 import { readEntries, stdinSource, type InputSelection, type StdinIO } from '../read/read-entries.js';
 import { cannotRead } from '../read/read-error.js';
 import { palette } from '../render/colors.js';
@@ -35,6 +35,15 @@ const LEADING_TIME = /^(?:\[[^\]\s]+\] )?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.
 function leadingTime(line: string): number | undefined {
   const match = LEADING_TIME.exec(line);
   return match ? parseLogTime(match[1]!.replace(' ', 'T')) : undefined;
+}
+
+/**
+ * stern's `POD CONTAINER TIME ` in front of a line that is not an entry, when it stamps lines
+ * (`--timestamps`): its RFC 3339 time after two or three names tells it from a line's own first
+ * words. Undefined otherwise (two words alone could be any line's).
+ */
+function sternStamp(line: string): LinePrefix | undefined {
+  return sternPrefixes(line.slice(0, PREFIX_HEAD_BYTES)).find((prefix) => prefix.time !== undefined);
 }
 
 function entryTime(entry: EntryLine): number | undefined {
@@ -66,8 +75,8 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
         finder.look(
           undefined,
           line,
-          () => leadingTime(line),
-          () => parseTextPrefix(line.slice(0, PREFIX_HEAD_BYTES))?.source ?? input,
+          () => leadingTime(line) ?? parseLogTime(sternStamp(line)?.time),
+          () => parseTextPrefix(line.slice(0, PREFIX_HEAD_BYTES))?.source ?? sternStamp(line)?.source ?? input,
         );
       },
     },

@@ -52,3 +52,13 @@ test('doctor names the input a problem showed in, when it reads one file per pod
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// From the field trial: stern --timestamps in front of a line that is not an entry (the agent's
+// bare stderr) left its time unknown and its pod unnamed. stern's two words alone could be any
+// line's own, so only a prefix with its time is taken.
+test("doctor reads stern --timestamps' time and pod in front of a line that is not an entry", (t) => {
+  const input = [`my-rs-2 mongodb-agent 2026-11-22T09:58:00.123456789+09:00 ${diskFull}`, `my-rs-2 mongodb-agent ${diskFull}`].join('\n') + '\n';
+  const json = JSON.parse(runFilter(['doctor', '--json'], input).stdout) as { problems: { id: string; count: number; first: string; last: string; sources: string[] }[] };
+  t.like(json.problems[0], { id: 'agent-disk-full', count: 2, first: '2026-11-22T00:58:00.123Z', last: '2026-11-22T00:58:00.123Z' });
+  t.deepEqual(json.problems[0]!.sources, ['my-rs-2 mongodb-agent']);
+});
