@@ -1,6 +1,8 @@
 /**
  * A rotated log copied while it was being compressed ends early: summary and doctor report what
- * was read of it, name the file and the reason on stderr, and exit non-zero (summary 1, doctor 2).
+ * was read of it, name the file and the reason on stderr, and exit non-zero (summary 1, doctor 2);
+ * their reports say themselves that they are incomplete, so one kept or pasted into a ticket
+ * does not pass for the whole log.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -51,6 +53,18 @@ test('a truncated gzip file: summary and doctor report what was read, warn namin
     t.is(doctor.status, 2);
     t.is(doctor.stderr, `logtype doctor: cannot read ${cut}: its gzip data ends early (the file was cut short); what was read of it was looked at\n`);
     t.regex(doctor.stdout, new RegExp(`in (${wholeLines.toLocaleString('en-US')}|${(wholeLines + 1).toLocaleString('en-US')}) lines`));
+    // doctor's report says so itself too, text and --json; cut in its header, it does not call the input empty; read whole, it says nothing of the kind.
+    const why = `cannot read ${cut}: its gzip data ends early (the file was cut short)`;
+    const doctorText = spawnSync(process.execPath, [FILTER_BIN, 'doctor', '--color', 'never', cut], { env: cleanEnv(), encoding: 'utf8' });
+    t.is(doctorText.status, 2);
+    t.true(doctorText.stdout.startsWith(`incomplete: ${why}; only what was read of it was looked at\nNo known problem found in `), doctorText.stdout);
+    const doctorJson = spawnSync(process.execPath, [FILTER_BIN, 'doctor', '--json', cut], { env: cleanEnv(), encoding: 'utf8' });
+    t.is(doctorJson.status, 2);
+    t.deepEqual((JSON.parse(doctorJson.stdout) as { incomplete?: unknown }).incomplete, { unread: [why], interrupted: false });
+    const doctorHeader = spawnSync(process.execPath, [FILTER_BIN, 'doctor', '--color', 'never', header], { env: cleanEnv(), encoding: 'utf8' });
+    t.regex(doctorHeader.stdout, /^Nothing looked at: nothing was read \(incomplete, above\), 0 lines\./m);
+    const doctorWhole = spawnSync(process.execPath, [FILTER_BIN, 'doctor', '--json', wholeFile], { env: cleanEnv(), encoding: 'utf8' });
+    t.false('incomplete' in (JSON.parse(doctorWhole.stdout) as object));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
