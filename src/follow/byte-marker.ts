@@ -50,6 +50,14 @@ export class ByteMarker {
     return available >= this.#length && buffer.compare(this.#bytes, 0, this.#length, 0, this.#length) === 0;
   }
 
+  /**
+   * Whether a line starts within these bytes: a newline before their last byte. Then the last
+   * line (finished or not) lies whole inside them, with the end of the line before it.
+   */
+  holdsLineStart(): boolean {
+    return this.#length > 1 && this.#bytes.lastIndexOf(0x0a, this.#length - 2) !== -1;
+  }
+
   /** Whether the file open as `fd` holds these bytes just before `at` (true when none are held). */
   foundIn(fd: number, at: number): boolean {
     const length = this.#length;

@@ -179,7 +179,19 @@ export class HeldFile implements FileIdentity {
   /** Whether the file still holds, before the read position, what was read there: its last bytes and its first. */
   #sameBytesBefore(): boolean {
     if (this.position === 0) return true;
-    return this.#marker.foundIn(this.fd, this.position) && this.#startsAsRead();
+    return this.#marker.foundIn(this.fd, this.position) && (this.#markerTellsRewrite() || this.#startsAsRead());
+  }
+
+  /**
+   * Whether the bytes before the position alone tell a rewrite from the file read: they hold the
+   * whole last line and the end of the one before it (a line's own words, its time or its
+   * number, at the same offset), or everything from the file's start. A line longer than them
+   * can end alike in another file (padding), so its file's first bytes are compared too: one
+   * read more, which most lines (shorter) spare.
+   */
+  #markerTellsRewrite(): boolean {
+    const marker = this.#marker;
+    return marker.length >= this.position || marker.holdsLineStart();
   }
 
   /**
@@ -320,8 +332,8 @@ export class HeldFile implements FileIdentity {
     const splitter = this.#stream.splitter;
     let lead = this.#marker.length;
     // The bytes before the position can match by chance after a truncation and a rewrite past
-    // it (lines whose last 256 bytes are alike); the file's first bytes, read once, tell too.
-    if (lead > 0 && !this.#startsAsRead()) return -1;
+    // it (lines whose last 256 bytes are alike); then the file's first bytes tell too.
+    if (lead > 0 && !this.#markerTellsRewrite() && !this.#startsAsRead()) return -1;
     let total = 0;
     let last = 0;
     while (total < budget) {

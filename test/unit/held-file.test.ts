@@ -161,3 +161,27 @@ test('rotated, read on and saved: its tail is the bytes before its position, as 
   fs.closeSync(fd);
   h.close();
 });
+
+// The bytes before the position alone are compared when they hold the whole last line
+// (byte-marker.ts holdsLineStart); else the file's first bytes are compared too. Both ways a
+// rewrite past the position is told at the next read, and appends are not.
+for (const [kind, line] of [
+  ['lines shorter than the bytes compared', (prefix: string, n: number): string => `${prefix} ${String(n).padStart(6, '0')} ${'x'.repeat(60)}\n`],
+  ['padded lines longer than the bytes compared, ending alike', (prefix: string, n: number): string => `${prefix} ${String(n).padStart(6, '0')} ${'x'.repeat(900)}\n`],
+] as const) {
+  test(`truncated and written again past the read position, ${kind}: told at the next read; appends read on`, (t) => {
+    const file = path.join(tempDir('held-file'), 'mongodb.log');
+    const many = (prefix: string, count: number): string => Array.from({ length: count }, (_, i) => line(prefix, i)).join('');
+    fs.writeFileSync(file, many('old', 30));
+    const { file: h, lines } = held(file, 0);
+    t.true(h.read(1 << 22, Date.now()) > 0);
+    fs.appendFileSync(file, many('app', 5));
+    t.true(h.read(1 << 22, Date.now(), fs.statSync(file).size) > 0, 'an append read on');
+    t.is(lines.length, 35);
+    // The new file's lines stand at the old one's offsets, and run past the position.
+    fs.writeFileSync(file, many('new', 60));
+    t.is(h.read(1 << 22, Date.now(), fs.statSync(file).size), -1);
+    t.is(lines.length, 35, 'nothing of the new file read as the old one');
+    h.close();
+  });
+}
