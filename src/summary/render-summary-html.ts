@@ -149,7 +149,7 @@ export function renderSummaryHtml(summary: Summary): string {
   if (server) {
     sections.push(
       '<h2>Server</h2>',
-      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, ${escapeHtml(peakWords(server.connections))}. ${escapeHtml(startLines(server, when).map((line) => `${line[0]!.toUpperCase()}${line.slice(1)}`).join('. '))}.</p>`,
+      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, ${escapeHtml(peakWords(server.connections))}. ${escapeHtml(startLines(server, when, summary.lines.selected === summary.lines.entries).map((line) => `${line[0]!.toUpperCase()}${line.slice(1)}`).join('. '))}.</p>`,
       '<h3>Connections by client IP</h3>',
       table(['IP', 'opened', 'ended'], server.clients.map((c) => [c.ip, number(c.opened), number(c.ended)]), 'clients'),
       '<h3>Drivers and applications (client metadata)</h3>',

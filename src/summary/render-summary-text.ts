@@ -173,17 +173,28 @@ export function focusLine(summary: Summary, time: (iso: string) => string): stri
 }
 
 /**
- * The server's starts: the restarts the input shows, then (when there are some) the starts its
- * members' logs begin with, which are no restart seen (a container's log begins so). Each with
- * its time, its member when there are several, and the version it started when known.
+ * The server's starts and shutdowns: the restarts the input shows, each saying whether its
+ * member logged a shutdown before it (a start without one follows a process killed or crashed;
+ * `everyLine`: false when a selection left lines out, which may be the shutdown's, and then it
+ * says only that none was selected); then (when there are some) the starts its members' logs
+ * begin with, which are no restart seen (a container's log begins so); then the shutdowns, each
+ * with what began it and its exit code. Each with its time, its member when there are several,
+ * and the version it started when known.
  */
-export function startLines(server: ServerSummary, time: (iso: string | null) => string): string[] {
+export function startLines(server: ServerSummary, time: (iso: string | null) => string, everyLine = true): string[] {
   const words = (r: ServerSummary['restarts'][number]): string => `${time(r.time)}${r.member === undefined ? '' : ` ${r.member}`}${r.version === null ? '' : ` v${r.version}`}`;
+  const before = (r: ServerSummary['restarts'][number]): string =>
+    r.shutdownBefore === true ? ', after a shutdown' : r.shutdownBefore === false ? (everyLine ? ', no shutdown logged before it: killed or crashed' : ', no shutdown among the selected lines before it') : '';
   const restarts = server.restarts.filter((r) => r.atLogStart !== true);
   const atLogStart = server.restarts.filter((r) => r.atLogStart === true);
+  const shutdown = (d: ServerSummary['shutdowns'][number]): string =>
+    `${time(d.time)}${d.member === undefined ? '' : ` ${d.member}`}${d.cause === null ? '' : ` on ${d.cause === 'shutdown command' ? 'the shutdown command' : d.cause}`}` +
+    `${d.exited === null ? ', no exit logged' : `, exit code ${d.exitCode ?? 'unknown'}${time(d.exited) === time(d.time) ? '' : ` at ${time(d.exited)}`}`}`;
+  const shutdowns = server.shutdowns.length + server.shutdownsNotKept;
   return [
-    `restarts: ${restarts.length === 0 ? 'none' : `${restarts.length} (${restarts.map(words).join(', ')})`}`,
+    `restarts: ${restarts.length === 0 ? 'none' : `${restarts.length} (${restarts.map((r) => `${words(r)}${before(r)}`).join('; ')})`}`,
     ...(atLogStart.length === 0 ? [] : [`started where ${atLogStart.length === 1 ? 'its log begins' : 'their logs begin'} (no restart seen): ${atLogStart.map(words).join(', ')}`]),
+    ...(shutdowns === 0 ? [] : [`shutdowns: ${shutdowns} (${server.shutdowns.map(shutdown).join('; ')}${server.shutdownsNotKept > 0 ? `; ${server.shutdownsNotKept} more not listed` : ''})`]),
   ];
 }
 
@@ -253,7 +264,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     out.push(`  components: ${inline(server.byComponent)}`);
     const { opened, closed } = server.connections;
     out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, ${escapeTerminal(peakWords(server.connections))}`);
-    for (const line of startLines(server, time)) out.push(`  ${escapeTerminal(line)}`);
+    for (const line of startLines(server, time, summary.lines.selected === summary.lines.entries)) out.push(`  ${escapeTerminal(line)}`);
     if (server.replication.length > 0) {
       out.push('  replica set, in time order:');
       for (const { time: at, event, member } of server.replication) out.push(`    ${time(at)}  ${member === undefined ? '' : `${escapeTerminal(member)}: `}${escapeTerminal(event)}`);
