@@ -10,7 +10,7 @@ import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
 import { cutToWidth, displayWidth, padToWidth } from '../render/display-width.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
-import { formatTime } from '../render/format-time.js';
+import { formatTime, localZone } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
 import type { Counted, MemberCount, ResponseSize, ServerSummary, Summary } from './summary.js';
 import { foldActivity } from './activity-fold.js';
@@ -215,6 +215,17 @@ function noTypes(lines: Summary['lines'], incomplete: Summary['incomplete']): st
   return 'the input was empty';
 }
 
+/**
+ * The local zone of a span's times, once (`UTC-04:00`), or at each end when they differ (a change
+ * to or from summer time between them): the page's times are UTC, kubectl's too, and a local
+ * time without its zone cannot be put beside them.
+ */
+function zoneWords(first: string, last: string | undefined): string {
+  const from = localZone(Date.parse(first));
+  const to = last === undefined ? from : localZone(Date.parse(last));
+  return from === to ? from : `${from} to ${to}`;
+}
+
 export function renderSummaryText(summary: Summary, options: SummaryTextOptions): string {
   const { palette, utc } = options;
   const time = (iso: string | null | undefined): string => (iso ? formatTime(Date.parse(iso), utc).slice(0, 19) : '-');
@@ -226,7 +237,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   out.push(
     `${palette.bold('logtype summary')}: ${counted(lines.entries, 'entry', 'entries', number)} read, ${number(lines.selected)} selected, ${counted(lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}`,
   );
-  if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)}${utc ? ' UTC' : ''}`);
+  if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)} ${utc ? 'UTC' : `local time (${zoneWords(summary.first, summary.last)})`}`);
   const focus = focusLine(summary, time);
   if (focus) out.push(palette.yellow(`most lines: ${focus}`));
   for (const why of incompleteLines(summary)) out.push(palette.yellow(`incomplete: ${escapeTerminal(why)}`));
