@@ -12,7 +12,7 @@ import { cutToWidth, displayWidth, padToWidth } from '../render/display-width.js
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime, localZone } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
-import type { Counted, MemberCount, ResponseSize, ServerSummary, Summary } from './summary.js';
+import type { Counted, MemberCount, ResponseSize, ServerSummary, Summary, TypeProblems } from './summary.js';
 import { foldActivity } from './activity-fold.js';
 import { groupedNumber } from '../render/grouped-number.js';
 
@@ -226,6 +226,9 @@ function zoneWords(first: string, last: string | undefined): string {
   return from === to ? from : `${from} to ${to}`;
 }
 
+/** A group of agent or operator messages: seen once, the message as written; else its shape, numbers masked. */
+export const problemWords = (m: TypeProblems['messages'][number]): string => (m.count === 1 ? m.example : m.message);
+
 export function renderSummaryText(summary: Summary, options: SummaryTextOptions): string {
   const { palette, utc } = options;
   const time = (iso: string | null | undefined): string => (iso ? formatTime(Date.parse(iso), utc).slice(0, 19) : '-');
@@ -429,7 +432,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     heading(`${escapeTerminal(problems.logType)}: ${counted(problems.errors, 'error', 'errors', number)}, ${counted(problems.warnings, 'warning', 'warnings', number)}`);
     for (const m of problems.messages) {
       const level = m.level === 'warn' ? palette.yellow('warn ') : palette.red(m.level.padEnd(5));
-      out.push(`  ${number(m.count).padStart(7)}  ${level}  ${escapeTerminal(m.message)}`);
+      out.push(`  ${number(m.count).padStart(7)}  ${level}  ${escapeTerminal(problemWords(m))}`);
     }
   }
   return `${out.join('\n')}\n`;

@@ -319,7 +319,8 @@ export interface TypeProblems {
   readonly logType: string;
   readonly errors: number;
   readonly warnings: number;
-  readonly messages: readonly { readonly message: string; readonly level: Level; readonly count: number }[];
+  /** Each group of messages by shape (`message`, numbers masked), with its first message as written (`example`). */
+  readonly messages: readonly { readonly message: string; readonly level: Level; readonly count: number; readonly example: string }[];
 }
 
 export interface Activity {

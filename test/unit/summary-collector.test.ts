@@ -116,8 +116,8 @@ test('agents and operator: errors before warnings, messages grouped by shape', (
   ]);
   t.deepEqual(summary.problems.map((p) => p.logType), ['operator', 'automation-agent']);
   t.deepEqual(summary.problems[1]?.messages, [
-    { message: 'Failed to apply plan #', level: 'error', count: 1 },
-    { message: 'Server at host-#:# is down', level: 'warn', count: 2 },
+    { message: 'Failed to apply plan #', level: 'error', count: 1, example: 'Failed to apply plan 42' },
+    { message: 'Server at host-#:# is down', level: 'warn', count: 2, example: 'Server at host-1:27017 is down' },
   ]);
 });
 
