@@ -24,5 +24,17 @@ export function formatTime(ms: number, utc: boolean): string {
   return `${cache.text}.${MILLIS[Math.floor(ms - second * 1000)]}${utc ? 'Z' : ''}`;
 }
 
+/**
+ * The local zone's offset at `ms`, as `UTC-04:00` (`UTC` itself at no offset): what a reader of
+ * local times needs to put them beside UTC ones (kubectl's, a page's).
+ */
+export function localZone(ms: number): string {
+  const offset = -new Date(ms).getTimezoneOffset();
+  if (Number.isNaN(offset)) return '';
+  if (offset === 0) return 'UTC';
+  const minutes = Math.abs(offset);
+  return `UTC${offset < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
 /** `000` to `999`, made once: padding each line's milliseconds was a fiftieth of pretty's time. */
 const MILLIS = Array.from({ length: 1000 }, (_, n) => pad(n, 3));

@@ -1,6 +1,8 @@
 /**
  * One agent or operator log's section of the summary: its error and warning messages, grouped
- * by shape (a record over several lines by its first line).
+ * by shape (a record over several lines by its first line), each group with its first message as
+ * written: the shape masks every number, and a message seen once is best read whole (which
+ * member's certificate, which version was not available).
  */
 import { firstLineOf } from '../parse/continued-record.js';
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
@@ -8,29 +10,31 @@ import { BoundedCounts } from './bounded-counts.js';
 import { messageShape } from './message-shape.js';
 import type { SectionCounter } from './section-counter.js';
 import type { TypeProblems } from './summary.js';
-import { MAX_PROBLEM_MESSAGES } from './summary-limits.js';
+import { cutLine } from './slowest-operations.js';
+import { MAX_MESSAGE_CHARS, MAX_PROBLEM_MESSAGES } from './summary-limits.js';
 
 const WARN_RANK = levelRank('warn');
 /** Messages listed per log. */
 const TOP_PROBLEM_MESSAGES = 10;
 
 export class ProblemMessages implements SectionCounter {
-  readonly #messages = new BoundedCounts<Level | undefined>(MAX_PROBLEM_MESSAGES);
+  readonly #messages = new BoundedCounts<{ readonly level: Level | undefined; readonly example: string } | undefined>(MAX_PROBLEM_MESSAGES);
 
   add(record: LogRecord, _time: number | undefined, level: Level | undefined, rank: number): void {
     if (rank > WARN_RANK) return;
     // A record over several lines is grouped by its first line's words (the rest is often a dump of values).
-    // Its level is kept without a closure: one capturing `level` would be made at every call, for every line.
-    const held = this.#messages.add(messageShape(firstLineOf(record)));
-    if (held && held.value === undefined) held.value = level;
+    // Its level and first words are kept without a closure: one capturing them would be made at every call.
+    const first = firstLineOf(record);
+    const held = this.#messages.add(messageShape(first));
+    if (held && held.value === undefined) held.value = { level, example: cutLine(first, MAX_MESSAGE_CHARS) };
   }
 
   /** Errors before warnings, then the most frequent. */
   top(): TypeProblems['messages'] {
     return this.#messages
       .top()
-      .sort((a, b) => levelRank(a.value!) - levelRank(b.value!) || b.count - a.count)
+      .sort((a, b) => levelRank(a.value!.level!) - levelRank(b.value!.level!) || b.count - a.count)
       .slice(0, TOP_PROBLEM_MESSAGES)
-      .map(({ key, count, value }) => ({ message: key, level: value!, count }));
+      .map(({ key, count, value }) => ({ message: key, level: value!.level!, count, example: value!.example }));
   }
 }

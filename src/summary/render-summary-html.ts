@@ -8,7 +8,7 @@
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { laneChart } from './lane-chart.js';
-import { focusLine, incompleteLines, lifetime, memberCountWords, peakWords, primaryWords, startLines } from './render-summary-text.js';
+import { focusLine, incompleteLines, lifetime, memberCountWords, peakWords, primaryWords, problemWords, startLines } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
 import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
@@ -149,7 +149,7 @@ export function renderSummaryHtml(summary: Summary): string {
   if (server) {
     sections.push(
       '<h2>Server</h2>',
-      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, ${escapeHtml(peakWords(server.connections))}. ${escapeHtml(startLines(server, when).map((line) => `${line[0]!.toUpperCase()}${line.slice(1)}`).join('. '))}.</p>`,
+      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, ${escapeHtml(peakWords(server.connections))}. ${escapeHtml(startLines(server, when, summary.lines.selected === summary.lines.entries).map((line) => `${line[0]!.toUpperCase()}${line.slice(1)}`).join('. '))}.</p>`,
       '<h3>Connections by client IP</h3>',
       table(['IP', 'opened', 'ended'], server.clients.map((c) => [c.ip, number(c.opened), number(c.ended)]), 'clients'),
       '<h3>Drivers and applications (client metadata)</h3>',
@@ -206,7 +206,7 @@ export function renderSummaryHtml(summary: Summary): string {
     );
   }
   for (const problems of summary.problems) {
-    sections.push(`<h2>${escapeHtml(problems.logType)}: ${counted(problems.errors, 'error', 'errors', number)}, ${counted(problems.warnings, 'warning', 'warnings', number)}</h2>`, table(['count', 'level', 'message'], problems.messages.map((m) => [number(m.count), m.level, m.message])));
+    sections.push(`<h2>${escapeHtml(problems.logType)}: ${counted(problems.errors, 'error', 'errors', number)}, ${counted(problems.warnings, 'warning', 'warnings', number)}</h2>`, table(['count', 'level', 'message'], problems.messages.map((m) => [number(m.count), m.level, problemWords(m)])));
   }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

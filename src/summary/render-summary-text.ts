@@ -10,9 +10,9 @@ import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
 import { cutToWidth, displayWidth, padToWidth } from '../render/display-width.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
-import { formatTime } from '../render/format-time.js';
+import { formatTime, localZone } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
-import type { Counted, MemberCount, ResponseSize, ServerSummary, Summary } from './summary.js';
+import type { Counted, MemberCount, ResponseSize, ServerSummary, Summary, TypeProblems } from './summary.js';
 import { foldActivity } from './activity-fold.js';
 import { groupedNumber } from '../render/grouped-number.js';
 
@@ -173,17 +173,28 @@ export function focusLine(summary: Summary, time: (iso: string) => string): stri
 }
 
 /**
- * The server's starts: the restarts the input shows, then (when there are some) the starts its
- * members' logs begin with, which are no restart seen (a container's log begins so). Each with
- * its time, its member when there are several, and the version it started when known.
+ * The server's starts and shutdowns: the restarts the input shows, each saying whether its
+ * member logged a shutdown before it (a start without one follows a process killed or crashed;
+ * `everyLine`: false when a selection left lines out, which may be the shutdown's, and then it
+ * says only that none was selected); then (when there are some) the starts its members' logs
+ * begin with, which are no restart seen (a container's log begins so); then the shutdowns, each
+ * with what began it and its exit code. Each with its time, its member when there are several,
+ * and the version it started when known.
  */
-export function startLines(server: ServerSummary, time: (iso: string | null) => string): string[] {
+export function startLines(server: ServerSummary, time: (iso: string | null) => string, everyLine = true): string[] {
   const words = (r: ServerSummary['restarts'][number]): string => `${time(r.time)}${r.member === undefined ? '' : ` ${r.member}`}${r.version === null ? '' : ` v${r.version}`}`;
+  const before = (r: ServerSummary['restarts'][number]): string =>
+    r.shutdownBefore === true ? ', after a shutdown' : r.shutdownBefore === false ? (everyLine ? ', no shutdown logged before it: killed or crashed' : ', no shutdown among the selected lines before it') : '';
   const restarts = server.restarts.filter((r) => r.atLogStart !== true);
   const atLogStart = server.restarts.filter((r) => r.atLogStart === true);
+  const shutdown = (d: ServerSummary['shutdowns'][number]): string =>
+    `${time(d.time)}${d.member === undefined ? '' : ` ${d.member}`}${d.cause === null ? '' : ` on ${d.cause === 'shutdown command' ? 'the shutdown command' : d.cause}`}` +
+    `${d.exited === null ? ', no exit logged' : `, exit code ${d.exitCode ?? 'unknown'}${time(d.exited) === time(d.time) ? '' : ` at ${time(d.exited)}`}`}`;
+  const shutdowns = server.shutdowns.length + server.shutdownsNotKept;
   return [
-    `restarts: ${restarts.length === 0 ? 'none' : `${restarts.length} (${restarts.map(words).join(', ')})`}`,
+    `restarts: ${restarts.length === 0 ? 'none' : `${restarts.length} (${restarts.map((r) => `${words(r)}${before(r)}`).join('; ')})`}`,
     ...(atLogStart.length === 0 ? [] : [`started where ${atLogStart.length === 1 ? 'its log begins' : 'their logs begin'} (no restart seen): ${atLogStart.map(words).join(', ')}`]),
+    ...(shutdowns === 0 ? [] : [`shutdowns: ${shutdowns} (${server.shutdowns.map(shutdown).join('; ')}${server.shutdownsNotKept > 0 ? `; ${server.shutdownsNotKept} more not listed` : ''})`]),
   ];
 }
 
@@ -204,6 +215,20 @@ function noTypes(lines: Summary['lines'], incomplete: Summary['incomplete']): st
   return 'the input was empty';
 }
 
+/**
+ * The local zone of a span's times, once (`UTC-04:00`), or at each end when they differ (a change
+ * to or from summer time between them): the page's times are UTC, kubectl's too, and a local
+ * time without its zone cannot be put beside them.
+ */
+function zoneWords(first: string, last: string | undefined): string {
+  const from = localZone(Date.parse(first));
+  const to = last === undefined ? from : localZone(Date.parse(last));
+  return from === to ? from : `${from} to ${to}`;
+}
+
+/** A group of agent or operator messages: seen once, the message as written; else its shape, numbers masked. */
+export const problemWords = (m: TypeProblems['messages'][number]): string => (m.count === 1 ? m.example : m.message);
+
 export function renderSummaryText(summary: Summary, options: SummaryTextOptions): string {
   const { palette, utc } = options;
   const time = (iso: string | null | undefined): string => (iso ? formatTime(Date.parse(iso), utc).slice(0, 19) : '-');
@@ -215,7 +240,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   out.push(
     `${palette.bold('logtype summary')}: ${counted(lines.entries, 'entry', 'entries', number)} read, ${number(lines.selected)} selected, ${counted(lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}`,
   );
-  if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)}${utc ? ' UTC' : ''}`);
+  if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)} ${utc ? 'UTC' : `local time (${zoneWords(summary.first, summary.last)})`}`);
   const focus = focusLine(summary, time);
   if (focus) out.push(palette.yellow(`most lines: ${focus}`));
   for (const why of incompleteLines(summary)) out.push(palette.yellow(`incomplete: ${escapeTerminal(why)}`));
@@ -253,7 +278,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     out.push(`  components: ${inline(server.byComponent)}`);
     const { opened, closed } = server.connections;
     out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, ${escapeTerminal(peakWords(server.connections))}`);
-    for (const line of startLines(server, time)) out.push(`  ${escapeTerminal(line)}`);
+    for (const line of startLines(server, time, summary.lines.selected === summary.lines.entries)) out.push(`  ${escapeTerminal(line)}`);
     if (server.replication.length > 0) {
       out.push('  replica set, in time order:');
       for (const { time: at, event, member } of server.replication) out.push(`    ${time(at)}  ${member === undefined ? '' : `${escapeTerminal(member)}: `}${escapeTerminal(event)}`);
@@ -407,7 +432,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     heading(`${escapeTerminal(problems.logType)}: ${counted(problems.errors, 'error', 'errors', number)}, ${counted(problems.warnings, 'warning', 'warnings', number)}`);
     for (const m of problems.messages) {
       const level = m.level === 'warn' ? palette.yellow('warn ') : palette.red(m.level.padEnd(5));
-      out.push(`  ${number(m.count).padStart(7)}  ${level}  ${escapeTerminal(m.message)}`);
+      out.push(`  ${number(m.count).padStart(7)}  ${level}  ${escapeTerminal(problemWords(m))}`);
     }
   }
   return `${out.join('\n')}\n`;

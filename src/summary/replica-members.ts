@@ -12,6 +12,7 @@ import path from 'node:path';
 import { isoString } from './iso-string.js';
 import { DOWN_GAP_MS, laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
 import { MAX_MARK_LABEL, markLabel } from './mark-label.js';
+import type { Shutdown } from './server-shutdowns.js';
 import type { RecordSource } from './slowest-operations.js';
 import type { MemberSummary, ServerSummary } from './summary.js';
 import { MAX_MEMBER_ERROR_MARKS, MAX_MEMBER_EVENTS, MAX_MEMBERS, OTHER_MEMBERS } from './summary-limits.js';
@@ -44,6 +45,8 @@ export class MemberStats {
   /** Its last start line's time and the restart it counted (two start lines within 10 s are one: server-section.ts). */
   lastRestartLine = Number.NEGATIVE_INFINITY;
   lastRestart: { readonly at: number; version: string | null } | undefined;
+  /** Its last shutdown (server-shutdowns.ts): a restart after it had one before it. */
+  lastShutdown: Shutdown | undefined;
   restarts = 0;
   elections = 0;
   stateChanges = 0;

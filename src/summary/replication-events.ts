@@ -12,6 +12,8 @@ import { MAX_REPLICATION_EVENTS } from './summary-limits.js';
 const STATE_TRANSITION = 21358;
 const MEMBER_STATE = 21215;
 const TEXT_TRANSITION = /transition to (\w+) from (\w+)/i;
+/** Before 4.4, 21215's words: `Member host:27017 is now in state PRIMARY` (a REPL line). */
+const TEXT_MEMBER_STATE = /^Member (\S+) is now in state (\w+)/;
 
 /** What a line told of the replica set: this member's state change, another member's state as seen, an election. */
 export interface ReplicationEvent {
@@ -59,6 +61,9 @@ function replicationEvent(record: LogRecord, election: boolean): ReplicationEven
   if (record.id === undefined) {
     const text = TEXT_TRANSITION.exec(record.message);
     if (text) return stateChange(text[2], text[1]);
+    // Asked of REPL lines only: the other text lines pay one comparison.
+    const member = record.component === 'REPL' ? TEXT_MEMBER_STATE.exec(record.message) : null;
+    if (member) return textMemberState(member[1]!, member[2]!);
   }
   if (election) return electionEvent(record.message);
   return undefined;
@@ -70,6 +75,10 @@ function stateChange(from: unknown, to: unknown): ReplicationEvent {
 
 function memberState(record: LogRecord): ReplicationEvent {
   return { kind: 'member', words: () => `${String(attrValue(record, 'hostAndPort') ?? 'a member')} is now ${String(attrValue(record, 'newState'))}` };
+}
+
+function textMemberState(host: string, state: string): ReplicationEvent {
+  return { kind: 'member', words: () => `${host} is now ${state}` };
 }
 
 function electionEvent(message: string): ReplicationEvent {

@@ -22,6 +22,7 @@ import { messageShape } from './message-shape.js';
 import { ReplicaMembers, type MemberStats } from './replica-members.js';
 import { ReplicationEvents } from './replication-events.js';
 import { ServerProblems } from './server-problems.js';
+import { isShutdownMessage, ServerShutdowns, shutdownLine } from './server-shutdowns.js';
 import { SlowOperations } from './slow-operations.js';
 import { cutLine, type RecordSource } from './slowest-operations.js';
 import type { LongLivedConnection, ServerSummary } from './summary.js';
@@ -61,6 +62,7 @@ const TOP_MESSAGES = 15;
 interface MessageMeaning {
   readonly restart: boolean;
   readonly election: boolean;
+  readonly shutdown: boolean;
 }
 
 /**
@@ -75,7 +77,16 @@ interface MessageStats {
   readonly members: MemberCounts;
 }
 
-const messageMeaning = (message: string): MessageMeaning => ({ restart: RESTART.test(message), election: isElectionMessage(message) });
+const messageMeaning = (message: string): MessageMeaning => ({ restart: RESTART.test(message), election: isElectionMessage(message), shutdown: isShutdownMessage(message) });
+
+/** A start of the server as counted; `shutdownBefore`: whether its member logged a shutdown since its start before (a restart only). */
+interface Restart {
+  readonly at: number;
+  version: string | null;
+  readonly member: MemberStats;
+  readonly atLogStart: boolean;
+  readonly shutdownBefore: boolean;
+}
 
 export class ServerSection implements SectionCounter {
   readonly #severities = new BoundedCounts(MAX_SEVERITIES);
@@ -83,7 +94,8 @@ export class ServerSection implements SectionCounter {
   readonly #messages = new BoundedCounts<MessageStats | undefined, number | string>(MAX_SERVER_MESSAGES, RECENT_KEYS);
   /** `peakMember`: whose own count the peak was (each server counts its own connections). */
   readonly #connections: { opened: number; closed: number; peak: number; peakMember: MemberStats | undefined } = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY, peakMember: undefined };
-  readonly #restarts: { at: number; version: string | null; member: MemberStats; atLogStart: boolean }[] = [];
+  readonly #restarts: Restart[] = [];
+  readonly #shutdowns = new ServerShutdowns();
   readonly #clients = new ClientConnections();
   readonly #problems = new ServerProblems();
   readonly #replication = new ReplicationEvents();
@@ -133,12 +145,17 @@ export class ServerSection implements SectionCounter {
         // Nothing of this member's log before its start lines: the log begins with the start
         // (a container's log does), which is no restart seen in the input.
         const atLogStart = at - member.first < RESTART_MERGE_MS;
-        const restart: { at: number; version: string | null; member: MemberStats; atLogStart: boolean } = { at, version: null, member, atLogStart };
+        const shutdownBefore = member.lastShutdown !== undefined && this.#sinceStart(member, member.lastShutdown.at);
+        const restart: Restart = { at, version: null, member, atLogStart, shutdownBefore };
         this.#restarts.push(restart);
         member.restart(time, restart);
       }
       member.lastRestartLine = at;
       this.#lifetimesOf(member).restart(time);
+    } else if (meaning.shutdown) {
+      const line = shutdownLine(record);
+      const last = member.lastShutdown;
+      if (line) member.lastShutdown = this.#shutdowns.add(line, time, member.name, last, last !== undefined && this.#sinceStart(member, last.at));
     } else if (id === CLIENT_METADATA_ID || (id === null && record.component === 'NETWORK')) {
       const client = this.#clients.add(record);
       if (client?.appName !== undefined) this.#lifetimesOf(member).appName(threadConnectionNumber(record), client.remote, client.appName);
@@ -150,6 +167,11 @@ export class ServerSection implements SectionCounter {
     // Other lines' attributes are never read: most lines are counted by their head alone.
     if (id !== null && !isSlowOperationId(id)) return;
     if (this.#slow.add(record, time, source, member)) member.slowOperations++;
+  }
+
+  /** Whether a time of `member` is at or after its last start (any, without one). */
+  #sinceStart(member: MemberStats, at: number): boolean {
+    return member.lastRestart === undefined || at >= member.lastRestart.at;
   }
 
   /** A 4.4+ connection line's attributes read in one pass over its bytes; undefined when they can't be read so. */
@@ -238,7 +260,13 @@ export class ServerSection implements SectionCounter {
         peak: Number.isFinite(this.#connections.peak) ? this.#connections.peak : null,
         ...(several && this.#connections.peakMember ? { peakMember: this.#connections.peakMember.name } : {}),
       },
-      restarts: this.#restarts.map(({ at, version, member, atLogStart }) => ({ time: isoString(at) ?? null, version, ...(several ? { member: member.name } : {}), ...(atLogStart ? { atLogStart } : {}) })),
+      restarts: this.#restarts.map(({ at, version, member, atLogStart, shutdownBefore }) => ({
+        time: isoString(at) ?? null,
+        version,
+        ...(several ? { member: member.name } : {}),
+        ...(atLogStart ? { atLogStart } : { shutdownBefore }),
+      })),
+      ...this.#shutdowns.summary(several),
       ...this.#clients.summary(),
       problems: this.#problems.summary(several),
       replication: this.#replication.summary(several),

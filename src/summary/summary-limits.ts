@@ -55,6 +55,8 @@ export const MAX_OPEN_CONNECTIONS = 20_000;
 export const MAX_LONG_LIVED_CONNECTIONS = 20;
 /** Replica-set state changes and elections listed in time order (the rest are counted). */
 export const MAX_REPLICATION_EVENTS = 200;
+/** Shutdowns of the server listed (the rest are counted); a member's last one is known beyond, for its next restart. */
+export const MAX_SHUTDOWNS = 200;
 /** Audit event types. */
 export const MAX_ATYPES = 200;
 /** Failed logins, by user and source. */

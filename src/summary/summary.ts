@@ -87,7 +87,17 @@ export interface ServerSummary {
    * Each start of the server (two start lines within 10 s are one), with the version it started
    * when its build info says; `atLogStart`: its member's log begins with it (no restart seen).
    */
-  readonly restarts: readonly { readonly time: string | null; readonly version: string | null; readonly member?: string; readonly atLogStart?: true }[];
+  readonly restarts: readonly { readonly time: string | null; readonly version: string | null; readonly member?: string; readonly atLogStart?: true; readonly shutdownBefore?: boolean }[];
+  /**
+   * Each shutdown of the server, in time order: from the line that began it (a signal, the
+   * `shutdown` command) or, without one, its last line (`Shutting down`, `shutting down with
+   * code:N`, `dbexit: rc: N`); `cause`: what began it (`signal 15 (Terminated)`, `shutdown
+   * command`); `exitCode` and `exited`: its last line's, when seen. At most MAX_SHUTDOWNS, the
+   * rest counted in `shutdownsNotKept`. A restart's `shutdownBefore` says whether its member
+   * logged one since its start before (a start without: the process was killed or crashed).
+   */
+  readonly shutdowns: readonly { readonly time: string | null; readonly cause: string | null; readonly exitCode: number | null; readonly exited: string | null; readonly member?: string }[];
+  readonly shutdownsNotKept: number;
   /** Connections opened and ended by client IP, the most opened first; past MAX_CLIENT_IPS, the rest as one `(other)` row. */
   readonly clients: readonly { readonly ip: string; readonly opened: number; readonly ended: number }[];
   /**
@@ -309,7 +319,8 @@ export interface TypeProblems {
   readonly logType: string;
   readonly errors: number;
   readonly warnings: number;
-  readonly messages: readonly { readonly message: string; readonly level: Level; readonly count: number }[];
+  /** Each group of messages by shape (`message`, numbers masked), with its first message as written (`example`). */
+  readonly messages: readonly { readonly message: string; readonly level: Level; readonly count: number; readonly example: string }[];
 }
 
 export interface Activity {

@@ -179,6 +179,7 @@ const FIXTURE_TYPES: Record<string, string> = {
   'mongod-replica-rs2.log.gz': 'mongodb',
   'mongod-4.2-text.log': 'mongodb',
   'mongod-4.0-text-slow-transactions.log': 'mongodb',
+  'mongod-3.6-text-restart.log': 'mongodb',
   'audit-json.log': 'mongodb-audit',
   'agent-community-operator.log': 'automation-agent',
   'agent-issue-threads.log': 'automation-agent',

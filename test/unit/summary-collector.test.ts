@@ -45,7 +45,8 @@ test('server: restarts (two start lines are one restart), state changes and elec
     ['mongodb', server('2026-11-22T10:04:59.000Z', 'I', 'ELECTION', 21450, 'ReplCoord-1', 'Election succeeded, assuming primary role')],
     ['mongodb', '2022-07-29T06:09:45.380+0000 I  REPL     [rsSync] transition to SECONDARY from RECOVERING'],
   ]);
-  t.deepEqual(summary.server?.restarts, [{ time: '2026-11-22T10:00:00.000Z', version: null }]);
+  // No shutdown line before it: the server was killed or crashed.
+  t.deepEqual(summary.server?.restarts, [{ time: '2026-11-22T10:00:00.000Z', version: null, shutdownBefore: false }]);
   t.deepEqual(summary.server?.replication.map((e) => e.event), [
     'this member: RECOVERING → SECONDARY',
     'election: Election succeeded, assuming primary role',
@@ -62,7 +63,7 @@ test('server: a start its log begins with is no restart seen: marked so; a later
   ]);
   t.deepEqual(summary.server?.restarts, [
     { time: '2026-11-22T10:00:00.000Z', version: null, atLogStart: true },
-    { time: '2026-11-22T10:05:00.000Z', version: null },
+    { time: '2026-11-22T10:05:00.000Z', version: null, shutdownBefore: false },
   ]);
 });
 
@@ -115,8 +116,8 @@ test('agents and operator: errors before warnings, messages grouped by shape', (
   ]);
   t.deepEqual(summary.problems.map((p) => p.logType), ['operator', 'automation-agent']);
   t.deepEqual(summary.problems[1]?.messages, [
-    { message: 'Failed to apply plan #', level: 'error', count: 1 },
-    { message: 'Server at host-#:# is down', level: 'warn', count: 2 },
+    { message: 'Failed to apply plan #', level: 'error', count: 1, example: 'Failed to apply plan 42' },
+    { message: 'Server at host-#:# is down', level: 'warn', count: 2, example: 'Server at host-1:27017 is down' },
   ]);
 });
 

@@ -1,0 +1,106 @@
+/**
+ * The server's shutdowns: what began each one (a signal, the `shutdown` command) and how it
+ * ended (its exit code), from the server's own lines, 4.4+ JSON and the text before it alike.
+ * A step-down or a member gone quiet at the end of its log is explained by them, and a restart
+ * with none logged before it is a process that was killed (the OOM killer, SIGKILL) or crashed.
+ *
+ * Only the lines whose message says so are read (isShutdownMessage, asked once per message id
+ * of a JSON line, once per text line: one anchored regular expression).
+ */
+import type { LogRecord } from '../parse/log-record.js';
+import { attrValue } from '../parse/record-attributes.js';
+import { isoString } from './iso-string.js';
+import type { ServerSummary } from './summary.js';
+import { MAX_SHUTDOWNS } from './summary-limits.js';
+
+/**
+ * A shutdown's lines, as the server writes them: its beginning, 4.4+ `Received signal` (23377)
+ * or `Terminating via shutdown command` (4695400), before 4.4 `got signal 15 (Terminated), will
+ * terminate …` or `terminating, shutdown command received`; its end, 4.4+ `Shutting down` (23138,
+ * the message alone: `Shutting down full-time diagnostic data capture` and its like are steps of
+ * it), before 4.4 `shutting down with code:0`, older `dbexit:  rc: 0`.
+ */
+const SHUTDOWN_BEGIN = /^(?:Received signal$|Terminating via shutdown command|got signal \d|terminating, shutdown command received)/;
+const SHUTDOWN_END = /^(?:Shutting down$|shutting down with code:|dbexit: +rc:)/;
+const SHUTDOWN = /^(?:Received signal$|Terminating via shutdown command|got signal \d|terminating, shutdown command received|Shutting down$|shutting down with code:|dbexit: +rc:)/;
+const TEXT_SIGNAL = /^got signal (\d+)(?: \(([^)]*)\))?/;
+const TEXT_EXIT_CODE = /(?:code:|rc: *)(-?\d+)/;
+
+/** Whether a server message is a shutdown's first or last line. */
+export const isShutdownMessage = (message: string): boolean => SHUTDOWN.test(message);
+
+/** What a shutdown line says: `begin` with its cause, or `end` with its exit code (null: not said). */
+export type ShutdownLine = { readonly kind: 'begin'; readonly cause: string } | { readonly kind: 'end'; readonly exitCode: number | null };
+
+/** A line isShutdownMessage said yes to, read: its attributes (4.4+) or its text. */
+export function shutdownLine(record: LogRecord): ShutdownLine | undefined {
+  const message = record.message;
+  if (SHUTDOWN_BEGIN.test(message)) {
+    if (message.startsWith('Received signal')) {
+      const signal = attrValue(record, 'signal');
+      const error = attrValue(record, 'error');
+      return { kind: 'begin', cause: `signal ${String(signal ?? '?')}${typeof error === 'string' && error !== '' ? ` (${error})` : ''}` };
+    }
+    const text = TEXT_SIGNAL.exec(message);
+    if (text) return { kind: 'begin', cause: `signal ${text[1]}${text[2] ? ` (${text[2]})` : ''}` };
+    return { kind: 'begin', cause: 'shutdown command' };
+  }
+  if (!SHUTDOWN_END.test(message)) return undefined;
+  const code = message === 'Shutting down' ? attrValue(record, 'exitCode') : TEXT_EXIT_CODE.exec(message)?.[1];
+  const exitCode = typeof code === 'number' ? code : typeof code === 'string' && code !== '' ? Number(code) : null;
+  return { kind: 'end', exitCode: exitCode !== null && Number.isInteger(exitCode) ? exitCode : null };
+}
+
+/** One shutdown as it is followed: its beginning's time and cause, its end's when seen. */
+export interface Shutdown {
+  readonly at: number;
+  cause: string | null;
+  exitCode: number | null;
+  exited: number;
+  /** Its end was seen (a later end line is another shutdown's). */
+  ended: boolean;
+}
+
+/** Each member's last shutdown is its own: kept by the caller with the member, passed in and out. */
+export class ServerShutdowns {
+  readonly #kept: { shutdown: Shutdown; member: string }[] = [];
+  #notKept = 0;
+
+  /**
+   * A shutdown line of `member`; `last`: that member's last shutdown, `sinceStart`: whether it
+   * came after the member's last start (an end line ends it only then). The member's shutdown now.
+   */
+  add(line: ShutdownLine, time: number | undefined, member: string, last: Shutdown | undefined, sinceStart: boolean): Shutdown {
+    const at = time ?? Number.NaN;
+    // An end line ends the shutdown its member began (and has not ended since its last start);
+    // a second signal while shutting down is the same shutdown.
+    if (last && sinceStart && !last.ended) {
+      if (line.kind === 'end') {
+        last.exitCode = line.exitCode;
+        last.exited = at;
+        last.ended = true;
+      }
+      return last;
+    }
+    const shutdown: Shutdown = line.kind === 'begin' ? { at, cause: line.cause, exitCode: null, exited: Number.NaN, ended: false } : { at, cause: null, exitCode: line.exitCode, exited: at, ended: true };
+    if (this.#kept.length < MAX_SHUTDOWNS) this.#kept.push({ shutdown, member });
+    else this.#notKept++;
+    return shutdown;
+  }
+
+  /** `several`: name each one's member. */
+  summary(several: boolean): Pick<ServerSummary, 'shutdowns' | 'shutdownsNotKept'> {
+    return {
+      shutdowns: [...this.#kept]
+        .sort((a, b) => a.shutdown.at - b.shutdown.at)
+        .map(({ shutdown, member }) => ({
+          time: isoString(shutdown.at) ?? null,
+          cause: shutdown.cause,
+          exitCode: shutdown.exitCode,
+          exited: shutdown.ended ? (isoString(shutdown.exited) ?? null) : null,
+          ...(several ? { member } : {}),
+        })),
+      shutdownsNotKept: this.#notKept,
+    };
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The agents' and the operator's error and warning messages in the summary: grouped by shape,
+ * every number masked, and each group with its first message as written, which a group of one
+ * shows whole. On the agent lines quoted from public issue threads (test/fixtures/real/SOURCES.md):
+ * the masked shape of `Error checking out client (0x0) for connParam=opslog-backup-0…:27017`
+ * no longer says which host.
+ */
+import path from 'node:path';
+import test from 'ava';
+import { firstLineOf } from '../../src/parse/continued-record.js';
+import { palette } from '../../src/render/colors.js';
+import { renderSummaryText } from '../../src/summary/render-summary-text.js';
+import { SummaryCollector } from '../../src/summary/summary-collector.js';
+import { readRecords } from '../_helpers/read-records.js';
+import { REAL_DATA } from '../_helpers/sidecar-process.js';
+
+test('agent-issue-threads.log: each error or warning group keeps its first message as written, and a group of one shows it whole', async (t) => {
+  const { records } = await readRecords(path.join(REAL_DATA, 'agent-issue-threads.log'), 'automation-agent');
+  const collector = new SummaryCollector();
+  for (const r of records) collector.add(r.logType, r.record, undefined, { contents: r.contents });
+  const summary = collector.summary({ entries: records.length, selected: records.length, notEntries: 0 });
+  const problems = records.filter((r) => r.record?.level === 'error' || r.record?.level === 'warn');
+  const groups = summary.problems.flatMap((p) => p.messages);
+  t.is(groups.reduce((n, g) => n + g.count, 0), problems.length);
+  const written = problems.map((r) => firstLineOf(r.record!));
+  for (const group of groups) t.true(written.includes(group.example), group.example);
+  // A message whose numbers the shape masks: what it was is the example's to say.
+  const masked = groups.filter((g) => g.count === 1 && g.message !== g.example);
+  t.true(masked.length > 0, 'a message with numbers');
+  const text = renderSummaryText(summary, { palette: palette(false), utc: true, width: 60 });
+  for (const group of masked) {
+    t.true(text.includes(`  1  ${group.level.padEnd(5)}  ${group.example}\n`), group.example);
+    t.false(text.includes(`  1  ${group.level.padEnd(5)}  ${group.message}\n`), group.message);
+  }
+});
