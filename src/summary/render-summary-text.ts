@@ -10,7 +10,7 @@ import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
 import { cutToWidth, displayWidth, padToWidth } from '../render/display-width.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
-import { formatTime, localZone } from '../render/format-time.js';
+import { formatTime, localTimeWords } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
 import type { Counted, MemberCount, ResponseSize, ServerSummary, Summary, TypeProblems } from './summary.js';
 import { foldActivity } from './activity-fold.js';
@@ -215,17 +215,6 @@ function noTypes(lines: Summary['lines'], incomplete: Summary['incomplete']): st
   return 'the input was empty';
 }
 
-/**
- * The local zone of a span's times, once (`UTC-04:00`), or at each end when they differ (a change
- * to or from summer time between them): the page's times are UTC, kubectl's too, and a local
- * time without its zone cannot be put beside them.
- */
-function zoneWords(first: string, last: string | undefined): string {
-  const from = localZone(Date.parse(first));
-  const to = last === undefined ? from : localZone(Date.parse(last));
-  return from === to ? from : `${from} to ${to}`;
-}
-
 /** A group of agent or operator messages: seen once, the message as written; else its shape, numbers masked. */
 export const problemWords = (m: TypeProblems['messages'][number]): string => (m.count === 1 ? m.example : m.message);
 
@@ -240,7 +229,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   out.push(
     `${palette.bold('logtype summary')}: ${counted(lines.entries, 'entry', 'entries', number)} read, ${number(lines.selected)} selected, ${counted(lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}`,
   );
-  if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)} ${utc ? 'UTC' : `local time (${zoneWords(summary.first, summary.last)})`}`);
+  if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)} ${utc ? 'UTC' : localTimeWords(Date.parse(summary.first), Date.parse(summary.last ?? summary.first))}`);
   const focus = focusLine(summary, time);
   if (focus) out.push(palette.yellow(`most lines: ${focus}`));
   for (const why of incompleteLines(summary)) out.push(palette.yellow(`incomplete: ${escapeTerminal(why)}`));
