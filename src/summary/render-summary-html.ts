@@ -162,7 +162,7 @@ export function renderSummaryHtml(summary: Summary): string {
       server.connectionsNotFollowed > 0 ? `<p>${number(server.connectionsNotFollowed)} connections not followed: too many were open at once.</p>` : '',
       table(
         ['lived s', 'opened', 'closed', 'connection', 'remote', 'appName', ...(server.longLivedConnections.some((c) => c.member !== undefined) ? ['member'] : [])],
-        server.longLivedConnections.map((c) => [(c.durationMillis / 1000).toFixed(1), when(c.opened), c.end === 'still open' ? 'still open at the end' : `${when(c.closed)}${c.end === 'restart' ? ' (restart)' : ''}`, String(c.connectionId), c.remote, c.appName ?? '-', ...(c.member !== undefined ? [c.member] : [])]),
+        server.longLivedConnections.map((c) => [(c.durationMillis / 1000).toFixed(1), when(c.opened), c.end === 'still open' ? 'still open at the end' : `${when(c.closed)}${c.end === 'restart' || c.end === 'shutdown' ? ` (${c.end})` : ''}`, String(c.connectionId), c.remote, c.appName ?? '-', ...(c.member !== undefined ? [c.member] : [])]),
         'long-lived',
       ),
       '<h3>Slow operations</h3>',

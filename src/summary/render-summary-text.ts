@@ -301,7 +301,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       out.push(
         ...formatTable(
           ['lived', 'opened', 'closed', 'conn', 'remote', 'appName', ...(shown.some((c) => c.member !== undefined) ? ['member'] : [])],
-          shown.map((c) => [lifetime(c.durationMillis), time(c.opened), c.end === 'still open' ? 'still open at the end' : `${time(c.closed)}${c.end === 'restart' ? ' (restart)' : ''}`, String(c.connectionId), escapeTerminal(c.remote), escapeTerminal(c.appName ?? '-'), ...(c.member !== undefined ? [escapeTerminal(c.member)] : [])]),
+          shown.map((c) => [lifetime(c.durationMillis), time(c.opened), c.end === 'still open' ? 'still open at the end' : `${time(c.closed)}${c.end === 'restart' || c.end === 'shutdown' ? ` (${c.end})` : ''}`, String(c.connectionId), escapeTerminal(c.remote), escapeTerminal(c.appName ?? '-'), ...(c.member !== undefined ? [escapeTerminal(c.member)] : [])]),
           [true, false, false, true],
         ).map((l) => `  ${l}`),
       );

@@ -156,6 +156,8 @@ export class ServerSection implements SectionCounter {
       const line = shutdownLine(record);
       const last = member.lastShutdown;
       if (line) member.lastShutdown = this.#shutdowns.add(line, time, member.name, last, last !== undefined && this.#sinceStart(member, last.at));
+      // The server's exit ends its connections, as a restart would (one scan of those open, on a shutdown's last line).
+      if (line?.kind === 'end') this.#lifetimesOf(member).shutdown(time);
     } else if (id === CLIENT_METADATA_ID || (id === null && record.component === 'NETWORK')) {
       const client = this.#clients.add(record);
       if (client?.appName !== undefined) this.#lifetimesOf(member).appName(threadConnectionNumber(record), client.remote, client.appName);

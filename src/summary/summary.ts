@@ -139,7 +139,7 @@ export interface ServerSummary {
   readonly responseSizes: { readonly byNamespace: readonly ResponseSize[]; readonly byAppName: readonly ResponseSize[]; readonly byClient: readonly ResponseSize[] };
   /**
    * The longest-lived client connections (22943 to 22944; a text line's `connection accepted
-   * from` to `end connection`), the longest first: those ended, those a restart ended, and
+   * from` to `end connection`), the longest first: those ended, those a shutdown or a restart ended, and
    * those still open at the last server line.
    */
   readonly longLivedConnections: readonly LongLivedConnection[];
@@ -196,9 +196,12 @@ export interface LongLivedConnection {
   /** As its client metadata said; null when none was read. */
   readonly appName: string | null;
   readonly opened: string;
-  /** When it ended: its end line's time, or the restart that ended it; null: still open at the end. */
+  /**
+   * When it ended: its end line's time, the server's exit that ended it (a shutdown's last line),
+   * or the restart that ended it (no exit logged before); null: still open at the end.
+   */
   readonly closed: string | null;
-  readonly end: 'closed' | 'restart' | 'still open';
+  readonly end: 'closed' | 'shutdown' | 'restart' | 'still open';
   /** To `closed`, or to the last server line when still open. */
   readonly durationMillis: number;
   /** The member whose connection it was, when the input holds several (see `members`). */

@@ -201,6 +201,9 @@ test("Hatchet's rs1 and rs2 as two members: each member's connections apart, a m
     // A connection ended by a restart ended at one of this member's own start lines.
     const starts = new Set(member.lines.filter((l) => l.id === 4615611 || l.msg === 'Build Info' || l.id === 20698).map((l) => iso(l.time)));
     for (const c of mine.filter((c) => c.end === 'restart')) t.true(starts.has(c.closed!), `${member.name}: conn${c.connectionId} ended at its own restart, not at ${c.closed}`);
+    // A connection ended by a shutdown ended at this member's own exit line (23138).
+    const exits = new Set(member.lines.filter((l) => l.id === 23138).map((l) => iso(l.time)));
+    for (const c of mine.filter((c) => c.end === 'shutdown')) t.true(exits.has(c.closed!), `${member.name}: conn${c.connectionId} ended at its own exit, not at ${c.closed}`);
     // Still open: to its own member's last line.
     for (const c of mine.filter((c) => c.end === 'still open')) t.is(new Date(Date.parse(c.opened) + c.durationMillis).toISOString(), iso(member.lines.at(-1)!.time));
   }
