@@ -215,6 +215,19 @@ function noTypes(lines: Summary['lines'], incomplete: Summary['incomplete']): st
   return 'the input was empty';
 }
 
+/**
+ * How many of the slow operations were COLLSCANs (a whole collection read, the first thing to
+ * look for): the figure --json's collscansSeen and the page's plot say, beside the operations'
+ * count (their groups', the `(other shapes)` row's included) and how many groups they make.
+ */
+export function collscanWords(server: Pick<ServerSummary, 'slowOperations' | 'collscansSeen'>): string {
+  const operations = server.slowOperations.reduce((n, g) => n + g.count, 0);
+  const all = `${counted(operations, 'slow operation', 'slow operations', number)}`;
+  if (server.collscansSeen === 0) return `COLLSCANs: none among the ${all}`;
+  const groups = server.slowOperations.filter((g) => g.collscan).length;
+  return `COLLSCANs: ${number(server.collscansSeen)} of the ${all}, in ${counted(groups, 'group', 'groups', number)}, marked ◀`;
+}
+
 /** A group of agent or operator messages: seen once, the message as written; else its shape, numbers masked. */
 export const problemWords = (m: TypeProblems['messages'][number]): string => (m.count === 1 ? m.example : m.message);
 
@@ -327,6 +340,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     );
     if (server.slowOperations.length > 0) {
       heading('Slow operations, by total time');
+      out.push(`  ${collscanWords(server)}`);
       out.push(
         ...formatTable(
           ['total', 'count', 'p50', 'p95', 'max', 'examined/returned', ...(several ? ['members'] : []), 'namespace', 'operation', 'shape / plan'],
