@@ -231,6 +231,13 @@ export function collscanWords(server: Pick<ServerSummary, 'slowOperations' | 'co
 /** A group of agent or operator messages: seen once, the message as written; else its shape, numbers masked. */
 export const problemWords = (m: TypeProblems['messages'][number]): string => (m.count === 1 ? m.example : m.message);
 
+/**
+ * A group of several messages: its first as written, shown beside its shape (the shape masks
+ * which host, which version, which number); undefined for a group of one (its words are the
+ * example already) or one whose shape is its example (nothing was masked).
+ */
+export const problemExample = (m: TypeProblems['messages'][number]): string | undefined => (m.count > 1 && m.example !== m.message ? m.example : undefined);
+
 export function renderSummaryText(summary: Summary, options: SummaryTextOptions): string {
   const { palette, utc } = options;
   const time = (iso: string | null | undefined): string => (iso ? formatTime(Date.parse(iso), utc).slice(0, 19) : '-');
@@ -436,6 +443,9 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     for (const m of problems.messages) {
       const level = m.level === 'warn' ? palette.yellow('warn ') : palette.red(m.level.padEnd(5));
       out.push(`  ${number(m.count).padStart(7)}  ${level}  ${escapeTerminal(problemWords(m))}`);
+      const example = problemExample(m);
+      // Under the shape, cut as the slowest operations' lines are.
+      if (example !== undefined) out.push(`  ${' '.repeat(7)}  ${' '.repeat(5)}  ${palette.gray(`first: ${cutLine(escapeTerminal(example), TEXT_LINE_CHARS)}`)}`);
     }
   }
   return `${out.join('\n')}\n`;
