@@ -178,8 +178,9 @@ export function focusLine(summary: Summary, time: (iso: string) => string): stri
  * `everyLine`: false when a selection left lines out, which may be the shutdown's, and then it
  * says only that none was selected); then (when there are some) the starts its members' logs
  * begin with, which are no restart seen (a container's log begins so); then the shutdowns, each
- * with what began it and its exit code. Each with its time, its member when there are several,
- * and the version it started when known.
+ * with what began it and its exit code; then the log rotations, each with the version and the
+ * member state its lines said (a log that begins at one has no start lines: only they say them).
+ * Each with its time, its member when there are several, and the version it started when known.
  */
 export function startLines(server: ServerSummary, time: (iso: string | null) => string, everyLine = true): string[] {
   const words = (r: ServerSummary['restarts'][number]): string => `${time(r.time)}${r.member === undefined ? '' : ` ${r.member}`}${r.version === null ? '' : ` v${r.version}`}`;
@@ -191,10 +192,15 @@ export function startLines(server: ServerSummary, time: (iso: string | null) => 
     `${time(d.time)}${d.member === undefined ? '' : ` ${d.member}`}${d.cause === null ? '' : ` on ${d.cause === 'shutdown command' ? 'the shutdown command' : d.cause}`}` +
     `${d.exited === null ? ', no exit logged' : `, exit code ${d.exitCode ?? 'unknown'}${time(d.exited) === time(d.time) ? '' : ` at ${time(d.exited)}`}`}`;
   const shutdowns = server.shutdowns.length + server.shutdownsNotKept;
+  // A rotation: what its lines said, and nothing they did not (no state: no replica set, or not written).
+  const rotation = (r: ServerSummary['logRotations'][number]): string =>
+    `${time(r.time)}${r.member === undefined ? '' : ` ${r.member}`}${r.version === null ? '' : ` v${r.version}`}${r.memberState === null ? '' : `, member state ${r.memberState}`}${r.atLogStart === true ? `, where ${r.member === undefined ? 'its' : 'its member\'s'} log begins` : ''}`;
+  const rotations = server.logRotations.length + server.logRotationsNotKept;
   return [
     `restarts: ${restarts.length === 0 ? 'none' : `${restarts.length} (${restarts.map((r) => `${words(r)}${before(r)}`).join('; ')})`}`,
     ...(atLogStart.length === 0 ? [] : [`started where ${atLogStart.length === 1 ? 'its log begins' : 'their logs begin'} (no restart seen): ${atLogStart.map(words).join(', ')}`]),
     ...(shutdowns === 0 ? [] : [`shutdowns: ${shutdowns} (${server.shutdowns.map(shutdown).join('; ')}${server.shutdownsNotKept > 0 ? `; ${server.shutdownsNotKept} more not listed` : ''})`]),
+    ...(rotations === 0 ? [] : [`log rotations: ${rotations} (${server.logRotations.map(rotation).join('; ')}${server.logRotationsNotKept > 0 ? `; ${server.logRotationsNotKept} more not listed` : ''})`]),
   ];
 }
 

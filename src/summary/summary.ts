@@ -98,6 +98,15 @@ export interface ServerSummary {
    */
   readonly shutdowns: readonly { readonly time: string | null; readonly cause: string | null; readonly exitCode: number | null; readonly exited: string | null; readonly member?: string }[];
   readonly shutdownsNotKept: number;
+  /**
+   * Each log rotation the server logged (before 4.4: `pid=N port=N …` on CONTROL), in time order,
+   * with what it wrote then: its version (`db version`), and its member state in a replica set
+   * (`Replica Set Member State:`); null: not written. `atLogStart`: its member's log begins with
+   * it (a rotated log has no start lines: this is what says its version and state). At most
+   * MAX_LOG_ROTATIONS, the rest counted in `logRotationsNotKept`.
+   */
+  readonly logRotations: readonly { readonly time: string | null; readonly version: string | null; readonly memberState: string | null; readonly member?: string; readonly atLogStart?: true }[];
+  readonly logRotationsNotKept: number;
   /** Connections opened and ended by client IP, the most opened first; past MAX_CLIENT_IPS, the rest as one `(other)` row. */
   readonly clients: readonly { readonly ip: string; readonly opened: number; readonly ended: number }[];
   /**
