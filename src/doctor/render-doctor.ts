@@ -5,7 +5,7 @@
  */
 import type { Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
-import { formatTime } from '../render/format-time.js';
+import { formatTime, localTimeWords } from '../render/format-time.js';
 import { groupedNumber } from '../render/grouped-number.js';
 import type { ProblemFinding } from './find-problems.js';
 import { KNOWN_PROBLEMS } from './known-problems.js';
@@ -42,11 +42,13 @@ export function renderDoctorText(findings: readonly ProblemFinding[], linesRead:
   for (const finding of findings) {
     const { problem } = finding;
     const mark = problem.informational ? palette.cyan('i') : palette.redBadge('!');
+    // UTC times end in Z; local ones say their zone, as summary's do.
+    const zone = utc || finding.first === undefined ? '' : ` ${localTimeWords(finding.first, finding.last)}`;
     const when =
       finding.first !== undefined
       ? finding.first === finding.last
-        ? `at ${formatTime(finding.first, utc)}`
-        : `from ${formatTime(finding.first, utc)} to ${formatTime(finding.last!, utc)}`
+        ? `at ${formatTime(finding.first, utc)}${zone}`
+        : `from ${formatTime(finding.first, utc)} to ${formatTime(finding.last!, utc)}${zone}`
       : 'time unknown';
     out.push(`${mark} ${palette.bold(problem.title)}  ${palette.gray(`[${problem.id}]`)}`);
     out.push(`  Seen:     ${plural(finding.count, 'time')}, ${when}, in ${escapeTerminal(seenIn(finding))} (shows in: ${problem.where})`);

@@ -36,5 +36,17 @@ export function localZone(ms: number): string {
   return `UTC${offset < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 }
 
+/**
+ * The words after local times of a span from `first` to `last` (ms): `local time (UTC-04:00)`, or
+ * the zone at each end when they differ (a change to or from summer time between them). Every
+ * report that writes local times says so with these words: the page's times are UTC, kubectl's
+ * too, and a local time without its zone cannot be put beside them.
+ */
+export function localTimeWords(first: number, last: number = first): string {
+  const from = localZone(first);
+  const to = localZone(last);
+  return `local time (${from === to ? from : `${from} to ${to}`})`;
+}
+
 /** `000` to `999`, made once: padding each line's milliseconds was a fiftieth of pretty's time. */
 const MILLIS = Array.from({ length: 1000 }, (_, n) => pad(n, 3));

@@ -1,10 +1,11 @@
 /**
  * How long client connections lived: each connection opened (22943, a text line's `connection
  * accepted from IP:PORT #N`) is followed by its number and remote until it ends (22944, a text
- * line's `end connection IP:PORT` on `connN`), a restart of the server ends it, or the log does.
+ * line's `end connection IP:PORT` on `connN`), the server's exit at a shutdown or a restart of it
+ * ends it, or the log does.
  * The longest-lived are kept in a min-heap of MAX_LONG_LIVED_CONNECTIONS; at most
  * MAX_OPEN_CONNECTIONS are followed at once (beyond, new ones are only counted). Only
- * connection, client-metadata and start lines do this work.
+ * connection, client-metadata, start and shutdown-exit lines do this work.
  *
  * A connection is known by its number and its remote together: a server's numbers start again
  * at a restart, and two servers' logs read together (rs1 and rs2) number theirs alike.
@@ -120,11 +121,20 @@ export class ConnectionLifetimes {
 
   /** The server started at `time`: the connections opened before it ended with it (rare: the scan of those open is fine). */
   restart(time: number | undefined): void {
+    this.#endAll(time, 'restart');
+  }
+
+  /** The server logged its exit at `time` (a clean shutdown's last line): the connections opened before it ended with it. */
+  shutdown(time: number | undefined): void {
+    this.#endAll(time, 'shutdown');
+  }
+
+  #endAll(time: number | undefined, end: 'restart' | 'shutdown'): void {
     if (time === undefined || Number.isNaN(time)) return;
     for (const open of this.#allOpen()) {
       if (open.opened > time) continue;
       this.#remove(open);
-      this.#keep(open, time, 'restart');
+      this.#keep(open, time, end);
     }
   }
 

@@ -8,12 +8,12 @@
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { laneChart } from './lane-chart.js';
-import { focusLine, incompleteLines, lifetime, memberCountWords, peakWords, primaryWords, problemWords, startLines } from './render-summary-text.js';
+import { focusLine, incompleteLines, lifetime, memberCountWords, peakWords, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
 import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
 import { typeLabel } from './type-label.js';
-import type { Summary } from './summary.js';
+import type { Summary, TypeProblems } from './summary.js';
 
 const number = (n: number): string => n.toLocaleString('en-US');
 const when = (iso: string | null | undefined): string => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '-');
@@ -50,6 +50,11 @@ const namespace = (ns: string): Markup => ({ html: escapeHtml(ns).replaceAll('.'
  * scrolls sideways instead.
  */
 const message = (text: string): Markup => ({ html: escapeHtml(text), className: 'words message' });
+/** An agent's or the operator's group of messages: its words, and under a shape its first message as written (problemExample). */
+function problemMessage(m: TypeProblems['messages'][number]): Markup {
+  const example = problemExample(m);
+  return { html: `${escapeHtml(problemWords(m))}${example === undefined ? '' : `<br><span class="example">first: ${escapeHtml(example)}</span>`}`, className: 'words message' };
+}
 /** A version is no number (`4.3.3` beside `v1.12.1`): text, on one line. */
 const version = (text: string): Markup => ({ html: escapeHtml(text), className: 'one-line' });
 
@@ -162,7 +167,7 @@ export function renderSummaryHtml(summary: Summary): string {
       server.connectionsNotFollowed > 0 ? `<p>${number(server.connectionsNotFollowed)} connections not followed: too many were open at once.</p>` : '',
       table(
         ['lived s', 'opened', 'closed', 'connection', 'remote', 'appName', ...(server.longLivedConnections.some((c) => c.member !== undefined) ? ['member'] : [])],
-        server.longLivedConnections.map((c) => [(c.durationMillis / 1000).toFixed(1), when(c.opened), c.end === 'still open' ? 'still open at the end' : `${when(c.closed)}${c.end === 'restart' ? ' (restart)' : ''}`, String(c.connectionId), c.remote, c.appName ?? '-', ...(c.member !== undefined ? [c.member] : [])]),
+        server.longLivedConnections.map((c) => [(c.durationMillis / 1000).toFixed(1), when(c.opened), c.end === 'still open' ? 'still open at the end' : `${when(c.closed)}${c.end === 'restart' || c.end === 'shutdown' ? ` (${c.end})` : ''}`, String(c.connectionId), c.remote, c.appName ?? '-', ...(c.member !== undefined ? [c.member] : [])]),
         'long-lived',
       ),
       '<h3>Slow operations</h3>',
@@ -206,7 +211,7 @@ export function renderSummaryHtml(summary: Summary): string {
     );
   }
   for (const problems of summary.problems) {
-    sections.push(`<h2>${escapeHtml(problems.logType)}: ${counted(problems.errors, 'error', 'errors', number)}, ${counted(problems.warnings, 'warning', 'warnings', number)}</h2>`, table(['count', 'level', 'message'], problems.messages.map((m) => [number(m.count), m.level, problemWords(m)])));
+    sections.push(`<h2>${escapeHtml(problems.logType)}: ${counted(problems.errors, 'error', 'errors', number)}, ${counted(problems.warnings, 'warning', 'warnings', number)}</h2>`, table(['count', 'level', 'message'], problems.messages.map((m) => [number(m.count), m.level, problemMessage(m)])));
   }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -215,7 +220,7 @@ export function renderSummaryHtml(summary: Summary): string {
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1360px;color:#1c2833;padding:0 12px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d5dbdb}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members{overflow-wrap:normal}td.ns{overflow-wrap:break-word}td.message{min-width:16em}.pair{white-space:nowrap}
+td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members{overflow-wrap:normal}td.ns{overflow-wrap:break-word}td.message{min-width:16em}.pair{white-space:nowrap}.example{color:#555}
 figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3px 0 8px}.type-mark path{stroke-linejoin:round}.lane-name{font-size:12px;fill:#1c2833;paint-order:stroke;stroke:#fbfcfc;stroke-width:4px;stroke-linejoin:round}.lane-state{stroke:#fff;stroke-width:.5}figcaption{font-weight:600}svg.plot{width:100%;min-width:800px;height:auto}
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}.axis-title{font-size:11px;fill:#34495e}
 .slow-point{fill-opacity:.6}.slow-point.collscan{fill-opacity:.9}

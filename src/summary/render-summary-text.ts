@@ -10,7 +10,7 @@ import { typeLabel } from './type-label.js';
 import type { Palette } from '../render/colors.js';
 import { cutToWidth, displayWidth, padToWidth } from '../render/display-width.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
-import { formatTime, localZone } from '../render/format-time.js';
+import { formatTime, localTimeWords } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
 import type { Counted, MemberCount, ResponseSize, ServerSummary, Summary, TypeProblems } from './summary.js';
 import { foldActivity } from './activity-fold.js';
@@ -178,8 +178,9 @@ export function focusLine(summary: Summary, time: (iso: string) => string): stri
  * `everyLine`: false when a selection left lines out, which may be the shutdown's, and then it
  * says only that none was selected); then (when there are some) the starts its members' logs
  * begin with, which are no restart seen (a container's log begins so); then the shutdowns, each
- * with what began it and its exit code. Each with its time, its member when there are several,
- * and the version it started when known.
+ * with what began it and its exit code; then the log rotations, each with the version and the
+ * member state its lines said (a log that begins at one has no start lines: only they say them).
+ * Each with its time, its member when there are several, and the version it started when known.
  */
 export function startLines(server: ServerSummary, time: (iso: string | null) => string, everyLine = true): string[] {
   const words = (r: ServerSummary['restarts'][number]): string => `${time(r.time)}${r.member === undefined ? '' : ` ${r.member}`}${r.version === null ? '' : ` v${r.version}`}`;
@@ -191,10 +192,15 @@ export function startLines(server: ServerSummary, time: (iso: string | null) => 
     `${time(d.time)}${d.member === undefined ? '' : ` ${d.member}`}${d.cause === null ? '' : ` on ${d.cause === 'shutdown command' ? 'the shutdown command' : d.cause}`}` +
     `${d.exited === null ? ', no exit logged' : `, exit code ${d.exitCode ?? 'unknown'}${time(d.exited) === time(d.time) ? '' : ` at ${time(d.exited)}`}`}`;
   const shutdowns = server.shutdowns.length + server.shutdownsNotKept;
+  // A rotation: what its lines said, and nothing they did not (no state: no replica set, or not written).
+  const rotation = (r: ServerSummary['logRotations'][number]): string =>
+    `${time(r.time)}${r.member === undefined ? '' : ` ${r.member}`}${r.version === null ? '' : ` v${r.version}`}${r.memberState === null ? '' : `, member state ${r.memberState}`}${r.atLogStart === true ? `, where ${r.member === undefined ? 'its' : 'its member\'s'} log begins` : ''}`;
+  const rotations = server.logRotations.length + server.logRotationsNotKept;
   return [
     `restarts: ${restarts.length === 0 ? 'none' : `${restarts.length} (${restarts.map((r) => `${words(r)}${before(r)}`).join('; ')})`}`,
     ...(atLogStart.length === 0 ? [] : [`started where ${atLogStart.length === 1 ? 'its log begins' : 'their logs begin'} (no restart seen): ${atLogStart.map(words).join(', ')}`]),
     ...(shutdowns === 0 ? [] : [`shutdowns: ${shutdowns} (${server.shutdowns.map(shutdown).join('; ')}${server.shutdownsNotKept > 0 ? `; ${server.shutdownsNotKept} more not listed` : ''})`]),
+    ...(rotations === 0 ? [] : [`log rotations: ${rotations} (${server.logRotations.map(rotation).join('; ')}${server.logRotationsNotKept > 0 ? `; ${server.logRotationsNotKept} more not listed` : ''})`]),
   ];
 }
 
@@ -216,18 +222,27 @@ function noTypes(lines: Summary['lines'], incomplete: Summary['incomplete']): st
 }
 
 /**
- * The local zone of a span's times, once (`UTC-04:00`), or at each end when they differ (a change
- * to or from summer time between them): the page's times are UTC, kubectl's too, and a local
- * time without its zone cannot be put beside them.
+ * How many of the slow operations were COLLSCANs (a whole collection read, the first thing to
+ * look for): the figure --json's collscansSeen and the page's plot say, beside the operations'
+ * count (their groups', the `(other shapes)` row's included) and how many groups they make.
  */
-function zoneWords(first: string, last: string | undefined): string {
-  const from = localZone(Date.parse(first));
-  const to = last === undefined ? from : localZone(Date.parse(last));
-  return from === to ? from : `${from} to ${to}`;
+export function collscanWords(server: Pick<ServerSummary, 'slowOperations' | 'collscansSeen'>): string {
+  const operations = server.slowOperations.reduce((n, g) => n + g.count, 0);
+  const all = `${counted(operations, 'slow operation', 'slow operations', number)}`;
+  if (server.collscansSeen === 0) return `COLLSCANs: none among the ${all}`;
+  const groups = server.slowOperations.filter((g) => g.collscan).length;
+  return `COLLSCANs: ${number(server.collscansSeen)} of the ${all}, in ${counted(groups, 'group', 'groups', number)}, marked ◀`;
 }
 
 /** A group of agent or operator messages: seen once, the message as written; else its shape, numbers masked. */
 export const problemWords = (m: TypeProblems['messages'][number]): string => (m.count === 1 ? m.example : m.message);
+
+/**
+ * A group of several messages: its first as written, shown beside its shape (the shape masks
+ * which host, which version, which number); undefined for a group of one (its words are the
+ * example already) or one whose shape is its example (nothing was masked).
+ */
+export const problemExample = (m: TypeProblems['messages'][number]): string | undefined => (m.count > 1 && m.example !== m.message ? m.example : undefined);
 
 export function renderSummaryText(summary: Summary, options: SummaryTextOptions): string {
   const { palette, utc } = options;
@@ -240,7 +255,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   out.push(
     `${palette.bold('logtype summary')}: ${counted(lines.entries, 'entry', 'entries', number)} read, ${number(lines.selected)} selected, ${counted(lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}`,
   );
-  if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)} ${utc ? 'UTC' : `local time (${zoneWords(summary.first, summary.last)})`}`);
+  if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)} ${utc ? 'UTC' : localTimeWords(Date.parse(summary.first), Date.parse(summary.last ?? summary.first))}`);
   const focus = focusLine(summary, time);
   if (focus) out.push(palette.yellow(`most lines: ${focus}`));
   for (const why of incompleteLines(summary)) out.push(palette.yellow(`incomplete: ${escapeTerminal(why)}`));
@@ -312,7 +327,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       out.push(
         ...formatTable(
           ['lived', 'opened', 'closed', 'conn', 'remote', 'appName', ...(shown.some((c) => c.member !== undefined) ? ['member'] : [])],
-          shown.map((c) => [lifetime(c.durationMillis), time(c.opened), c.end === 'still open' ? 'still open at the end' : `${time(c.closed)}${c.end === 'restart' ? ' (restart)' : ''}`, String(c.connectionId), escapeTerminal(c.remote), escapeTerminal(c.appName ?? '-'), ...(c.member !== undefined ? [escapeTerminal(c.member)] : [])]),
+          shown.map((c) => [lifetime(c.durationMillis), time(c.opened), c.end === 'still open' ? 'still open at the end' : `${time(c.closed)}${c.end === 'restart' || c.end === 'shutdown' ? ` (${c.end})` : ''}`, String(c.connectionId), escapeTerminal(c.remote), escapeTerminal(c.appName ?? '-'), ...(c.member !== undefined ? [escapeTerminal(c.member)] : [])]),
           [true, false, false, true],
         ).map((l) => `  ${l}`),
       );
@@ -338,6 +353,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     );
     if (server.slowOperations.length > 0) {
       heading('Slow operations, by total time');
+      out.push(`  ${collscanWords(server)}`);
       out.push(
         ...formatTable(
           ['total', 'count', 'p50', 'p95', 'max', 'examined/returned', ...(several ? ['members'] : []), 'namespace', 'operation', 'shape / plan'],
@@ -433,6 +449,9 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     for (const m of problems.messages) {
       const level = m.level === 'warn' ? palette.yellow('warn ') : palette.red(m.level.padEnd(5));
       out.push(`  ${number(m.count).padStart(7)}  ${level}  ${escapeTerminal(problemWords(m))}`);
+      const example = problemExample(m);
+      // Under the shape, cut as the slowest operations' lines are.
+      if (example !== undefined) out.push(`  ${' '.repeat(7)}  ${' '.repeat(5)}  ${palette.gray(`first: ${cutLine(escapeTerminal(example), TEXT_LINE_CHARS)}`)}`);
     }
   }
   return `${out.join('\n')}\n`;

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { isoString } from './iso-string.js';
 import { DOWN_GAP_MS, laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
 import { MAX_MARK_LABEL, markLabel } from './mark-label.js';
+import type { Rotation } from './log-rotations.js';
 import type { Shutdown } from './server-shutdowns.js';
 import type { RecordSource } from './slowest-operations.js';
 import type { MemberSummary, ServerSummary } from './summary.js';
@@ -47,6 +48,8 @@ export class MemberStats {
   lastRestart: { readonly at: number; version: string | null } | undefined;
   /** Its last shutdown (server-shutdowns.ts): a restart after it had one before it. */
   lastShutdown: Shutdown | undefined;
+  /** Its last log rotation (log-rotations.ts): the version and member state its lines said. */
+  lastRotation: Rotation | undefined;
   restarts = 0;
   elections = 0;
   stateChanges = 0;
@@ -100,6 +103,16 @@ export class MemberStats {
     this.stateChanges++;
     this.lastState = to;
     if (this.#room()) this.changes.push({ time: time ?? Number.NaN, from, to });
+  }
+
+  /**
+   * Its state as a line said it, not as a change (a log rotation's `Replica Set Member State`):
+   * its lane is in that state from then (not before: what it was before is not said), and it is
+   * its last state; no state change is counted.
+   */
+  stateSaid(time: number | undefined, state: string): void {
+    this.lastState = state;
+    if (this.#room()) this.changes.push({ time: time ?? Number.NaN, from: undefined, to: state });
   }
 
   /** An election line (isElectionMessage): a new election unless within ELECTION_MERGE_MS of the last one, whose words it adds to. */

@@ -40,6 +40,13 @@ export class ReplicationEvents {
     return event;
   }
 
+  /** What a line said of the replica set that no other line does (a member state at a log rotation, log-rotations.ts), in its words. */
+  said(time: number | undefined, event: string, member?: string): void {
+    const room = this.#events.length < MAX_REPLICATION_EVENTS;
+    this.#dropped += room ? 0 : 1;
+    if (room) this.#events.push({ time: time ?? Number.NaN, event, member });
+  }
+
   /** `members`: name each event's member (the input holds several). */
   summary(members = false): ServerSummary['replication'] {
     const events = [...this.#events]

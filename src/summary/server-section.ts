@@ -22,6 +22,7 @@ import { messageShape } from './message-shape.js';
 import { ReplicaMembers, type MemberStats } from './replica-members.js';
 import { ReplicationEvents } from './replication-events.js';
 import { ServerProblems } from './server-problems.js';
+import { LogRotations, rotationLine } from './log-rotations.js';
 import { isShutdownMessage, ServerShutdowns, shutdownLine } from './server-shutdowns.js';
 import { SlowOperations } from './slow-operations.js';
 import { cutLine, type RecordSource } from './slowest-operations.js';
@@ -96,6 +97,7 @@ export class ServerSection implements SectionCounter {
   readonly #connections: { opened: number; closed: number; peak: number; peakMember: MemberStats | undefined } = { opened: 0, closed: 0, peak: Number.NEGATIVE_INFINITY, peakMember: undefined };
   readonly #restarts: Restart[] = [];
   readonly #shutdowns = new ServerShutdowns();
+  readonly #rotations = new LogRotations();
   readonly #clients = new ClientConnections();
   readonly #problems = new ServerProblems();
   readonly #replication = new ReplicationEvents();
@@ -156,11 +158,14 @@ export class ServerSection implements SectionCounter {
       const line = shutdownLine(record);
       const last = member.lastShutdown;
       if (line) member.lastShutdown = this.#shutdowns.add(line, time, member.name, last, last !== undefined && this.#sinceStart(member, last.at));
+      // The server's exit ends its connections, as a restart would (one scan of those open, on a shutdown's last line).
+      if (line?.kind === 'end') this.#lifetimesOf(member).shutdown(time);
     } else if (id === CLIENT_METADATA_ID || (id === null && record.component === 'NETWORK')) {
       const client = this.#clients.add(record);
       if (client?.appName !== undefined) this.#lifetimesOf(member).appName(threadConnectionNumber(record), client.remote, client.appName);
       this.#clients.lineDone();
-    } else if (id === BUILD_INFO_ID || (id === null && record.component === 'CONTROL' && message.startsWith('db version'))) this.#startedVersion(record, time, member);
+    } else if (id === BUILD_INFO_ID) this.#startedVersion(record, time, member);
+    else if (id === null && record.component === 'CONTROL') this.#textControl(record, time, member);
     const replication = this.#replication.add(record, time, meaning.election, member.name);
     if (replication?.kind === 'state') member.state(time, replication.from, replication.to!);
     else if (replication?.kind === 'election') member.election(time, message);
@@ -212,13 +217,33 @@ export class ServerSection implements SectionCounter {
     else lifetimes.ended(connectionId, remote, time);
   }
 
-  /** The version a restart started: build info written within RESTART_MERGE_MS of its start lines (else it is a log rotation's, not a start's). */
-  #startedVersion(record: LogRecord, time: number | undefined, member: MemberStats): void {
+  /** The version a restart started: build info written within RESTART_MERGE_MS of its start lines (else it is a log rotation's, not a start's). Whether it was a start's. */
+  #startedVersion(record: LogRecord, time: number | undefined, member: MemberStats): boolean {
     const restart = member.lastRestart;
-    if (!restart || restart.version !== null || !(Math.abs((time ?? Number.NaN) - member.lastRestartLine) < RESTART_MERGE_MS)) return;
+    if (!restart || restart.version !== null || !(Math.abs((time ?? Number.NaN) - member.lastRestartLine) < RESTART_MERGE_MS)) return false;
     const buildInfo = record.id === BUILD_INFO_ID ? attrValue(record, 'buildInfo') : undefined;
     const version = record.id === BUILD_INFO_ID ? (typeof buildInfo === 'object' && buildInfo !== null ? (buildInfo as Record<string, unknown>)['version'] : undefined) : TEXT_VERSION.exec(record.message)?.[1];
     if (typeof version === 'string') restart.version = version;
+    return true;
+  }
+
+  /**
+   * A pre-4.4 CONTROL line (a few at a start or a rotation, rare otherwise): a start's version, or
+   * a log rotation's lines (log-rotations.ts), whose member state is the member's from then.
+   */
+  #textControl(record: LogRecord, time: number | undefined, member: MemberStats): void {
+    const line = rotationLine(record);
+    if (!line) return;
+    if (line.kind === 'rotation') {
+      member.lastRotation = this.#rotations.begin(time, member.name, member.first);
+      return;
+    }
+    if (line.kind === 'version' && this.#startedVersion(record, time, member)) return;
+    const rotation = member.lastRotation;
+    if (!this.#rotations.add(line, time, rotation) || line.kind !== 'state') return;
+    // From the rotation's first line: its lines are written at once, and say what it was then.
+    member.stateSaid(rotation!.at, line.state);
+    this.#replication.said(rotation!.at, `this member: ${line.state} (said at a log rotation)`, member.name);
   }
 
   #lifetimesOf(member: MemberStats): ConnectionLifetimes {
@@ -267,6 +292,7 @@ export class ServerSection implements SectionCounter {
         ...(atLogStart ? { atLogStart } : { shutdownBefore }),
       })),
       ...this.#shutdowns.summary(several),
+      ...this.#rotations.summary(several),
       ...this.#clients.summary(),
       problems: this.#problems.summary(several),
       replication: this.#replication.summary(several),

@@ -57,6 +57,8 @@ export const MAX_LONG_LIVED_CONNECTIONS = 20;
 export const MAX_REPLICATION_EVENTS = 200;
 /** Shutdowns of the server listed (the rest are counted); a member's last one is known beyond, for its next restart. */
 export const MAX_SHUTDOWNS = 200;
+/** Log rotations of the server listed, with the version and member state each said (the rest are counted). */
+export const MAX_LOG_ROTATIONS = 200;
 /** Audit event types. */
 export const MAX_ATYPES = 200;
 /** Failed logins, by user and source. */

@@ -98,6 +98,15 @@ export interface ServerSummary {
    */
   readonly shutdowns: readonly { readonly time: string | null; readonly cause: string | null; readonly exitCode: number | null; readonly exited: string | null; readonly member?: string }[];
   readonly shutdownsNotKept: number;
+  /**
+   * Each log rotation the server logged (before 4.4: `pid=N port=N …` on CONTROL), in time order,
+   * with what it wrote then: its version (`db version`), and its member state in a replica set
+   * (`Replica Set Member State:`); null: not written. `atLogStart`: its member's log begins with
+   * it (a rotated log has no start lines: this is what says its version and state). At most
+   * MAX_LOG_ROTATIONS, the rest counted in `logRotationsNotKept`.
+   */
+  readonly logRotations: readonly { readonly time: string | null; readonly version: string | null; readonly memberState: string | null; readonly member?: string; readonly atLogStart?: true }[];
+  readonly logRotationsNotKept: number;
   /** Connections opened and ended by client IP, the most opened first; past MAX_CLIENT_IPS, the rest as one `(other)` row. */
   readonly clients: readonly { readonly ip: string; readonly opened: number; readonly ended: number }[];
   /**
@@ -139,7 +148,7 @@ export interface ServerSummary {
   readonly responseSizes: { readonly byNamespace: readonly ResponseSize[]; readonly byAppName: readonly ResponseSize[]; readonly byClient: readonly ResponseSize[] };
   /**
    * The longest-lived client connections (22943 to 22944; a text line's `connection accepted
-   * from` to `end connection`), the longest first: those ended, those a restart ended, and
+   * from` to `end connection`), the longest first: those ended, those a shutdown or a restart ended, and
    * those still open at the last server line.
    */
   readonly longLivedConnections: readonly LongLivedConnection[];
@@ -196,9 +205,12 @@ export interface LongLivedConnection {
   /** As its client metadata said; null when none was read. */
   readonly appName: string | null;
   readonly opened: string;
-  /** When it ended: its end line's time, or the restart that ended it; null: still open at the end. */
+  /**
+   * When it ended: its end line's time, the server's exit that ended it (a shutdown's last line),
+   * or the restart that ended it (no exit logged before); null: still open at the end.
+   */
   readonly closed: string | null;
-  readonly end: 'closed' | 'restart' | 'still open';
+  readonly end: 'closed' | 'shutdown' | 'restart' | 'still open';
   /** To `closed`, or to the last server line when still open. */
   readonly durationMillis: number;
   /** The member whose connection it was, when the input holds several (see `members`). */

@@ -9,7 +9,9 @@ import path from 'node:path';
 import test from 'ava';
 import { firstLineOf } from '../../src/parse/continued-record.js';
 import { palette } from '../../src/render/colors.js';
+import { renderSummaryHtml } from '../../src/summary/render-summary-html.js';
 import { renderSummaryText } from '../../src/summary/render-summary-text.js';
+import { escapeHtml } from '../../src/summary/time-charts.js';
 import { SummaryCollector } from '../../src/summary/summary-collector.js';
 import { readRecords } from '../_helpers/read-records.js';
 import { REAL_DATA } from '../_helpers/sidecar-process.js';
@@ -33,3 +35,33 @@ test('agent-issue-threads.log: each error or warning group keeps its first messa
     t.false(text.includes(`  1  ${group.level.padEnd(5)}  ${group.message}\n`), group.message);
   }
 });
+
+/**
+ * A group of several messages shows its first as written beside its shape, in the text (under
+ * it, cut as the slowest operations' lines are) and on the page: the shape alone no longer said
+ * which host. agent-issue-threads.log read once, and as two pods' logs (each pod's agent wrote
+ * the same lines, the same error twice).
+ */
+for (const copies of [1, 2]) {
+  test(`agent-issue-threads.log read ${copies === 1 ? 'once' : 'as two pods\' logs'}: a group of several messages shows its first as written beside its shape, in the text and on the page`, async (t) => {
+    const { records } = await readRecords(path.join(REAL_DATA, 'agent-issue-threads.log'), 'automation-agent');
+    const collector = new SummaryCollector();
+    for (let copy = 0; copy < copies; copy++) for (const r of records) collector.add(r.logType, r.record, undefined, { contents: r.contents });
+    const summary = collector.summary({ entries: records.length * copies, selected: records.length * copies, notEntries: 0 });
+    const groups = summary.problems.flatMap((p) => p.messages);
+    t.true(groups.every((g) => g.count === copies));
+    const text = renderSummaryText(summary, { palette: palette(false), utc: true, width: 60 });
+    const page = renderSummaryHtml(summary);
+    const masked = groups.filter((g) => g.message !== g.example);
+    t.true(masked.length > 0, 'a message with numbers');
+    for (const g of groups) {
+      const shown = copies > 1 && g.message !== g.example;
+      const head = `  ${String(copies).padStart(7)}  ${g.level.padEnd(5)}  ${copies === 1 ? g.example : g.message}\n`;
+      t.true(text.includes(head), head);
+      // Under the shape, its first message as written (the issue thread's line is under 400 characters: whole).
+      t.is(text.includes(`${head}${' '.repeat(18)}first: ${g.example}\n`), shown, g.example);
+      t.is(page.includes(`${escapeHtml(g.message)}<br><span class="example">first: ${escapeHtml(g.example)}</span>`), shown, g.example);
+    }
+    t.is(text.includes('first: '), copies > 1);
+  });
+}

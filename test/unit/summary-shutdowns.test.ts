@@ -119,3 +119,61 @@ test('the text logs without a shutdown (4.0, and 4.2 that begins at a log rotati
     t.notRegex(text(summary), /shutdowns:/, file);
   }
 });
+
+/**
+ * The connections a member had open when it logged its exit (the last line of its shutdown), by
+ * number and remote, read from the lines themselves: JSON's 22943, 22944 and 23138; the text's
+ * `connection accepted from IP:PORT #N`, `[connN] end connection IP:PORT` and `shutting down with code:`.
+ */
+function openAtExit(lines: readonly string[]): { open: Set<string>; exit: string } {
+  const open = new Set<string>();
+  for (const line of lines) {
+    if (line.startsWith('{')) {
+      const l = JSON.parse(line) as ServerLine;
+      const key = `${String(l.attr?.['connectionId'])} ${String(l.attr?.['remote'])}`;
+      if (l.id === 22943) open.add(key);
+      else if (l.id === 22944) open.delete(key);
+      else if (l.id === 23138) return { open, exit: iso(l.t.$date) };
+    } else {
+      const accepted = / connection accepted from (\S+) #(\d+) /.exec(line);
+      const ended = /\[conn(\d+)\] end connection (\S+) /.exec(line);
+      if (accepted) open.add(`${accepted[2]} ${accepted[1]}`);
+      else if (ended) open.delete(`${ended[1]} ${ended[2]}`);
+      else if (line.includes(SHUTDOWN_END)) return { open, exit: textTime(line) };
+    }
+  }
+  throw new Error('no exit logged');
+}
+
+/**
+ * mtools' 3.6 member from 17:10:00 (as --since selects) to the end of its shutdown, as a pod
+ * stopped after it leaves its log: its connections open at the exit are among the longest-lived.
+ */
+const lastSecondsToExit = (): ((contents: string) => boolean) => {
+  let exited = false;
+  return (contents) => {
+    const keep = !exited && textTime(contents) >= '2022-03-13T17:10:00.000Z';
+    exited ||= contents.includes(SHUTDOWN_END);
+    return keep;
+  };
+};
+
+for (const row of [
+  { file: 'mongod-replica-rs2.log.gz', keep: undefined, opened: true },
+  { file: 'mongod-3.6-text-restart.log', keep: lastSecondsToExit, opened: true },
+  { file: 'mongod-replica-rs1.log.gz', keep: undefined, opened: false },
+] as const) {
+  test(`${row.file}${row.keep ? ' from 17:10:00 to its exit' : ''}: a connection open when its member exited on a clean shutdown ended then, not 'still open at the end'`, async (t) => {
+    const { records, summary } = await summarize([row.file], row.keep?.());
+    const { open, exit } = openAtExit(records.map((r) => r.contents));
+    const listed = summary.server!.longLivedConnections;
+    const atExit = listed.filter((c) => open.has(`${c.connectionId} ${c.remote}`));
+    t.is(atExit.length > 0, row.opened, 'a connection open at the exit is among the longest-lived');
+    for (const c of atExit) t.like(c, { end: 'shutdown', closed: exit, durationMillis: Date.parse(exit) - Date.parse(c.opened) });
+    // Nothing outlived the exit: no line came after it.
+    t.deepEqual(listed.filter((c) => c.end === 'still open'), []);
+    t.deepEqual(listed.filter((c) => c.end === 'shutdown').length, atExit.length);
+    // The text shows the first 10.
+    for (const c of atExit.filter((c) => listed.indexOf(c) < 10)) t.regex(text(summary), new RegExp(` ${exit.slice(0, 19).replace('T', ' ')} \\(shutdown\\) +${c.connectionId} `));
+  });
+}
