@@ -119,7 +119,8 @@ export class FileFollower {
         if (mtimeMs !== undefined) this.#remember({ ino, mtimeMs });
       },
       open: (waiting, now) => {
-        const held = this.#openKnown(waiting.name, waiting, waiting.role, waiting.position, now, { midLine: waiting.saved?.midLine === true });
+        const saved = waiting.saved?.position === waiting.position ? waiting.saved : undefined;
+        const held = this.#openKnown(waiting.name, waiting, waiting.role, waiting.position, now, { midLine: waiting.saved?.midLine === true, tailHash: saved?.tailHash });
         // It waited without a descriptor: its inode may have gone to a new file meanwhile, told by its birth time where kept.
         if (held && waiting.birthtimeMs && held.birthtimeMs && Math.abs(held.birthtimeMs - waiting.birthtimeMs) > 1) {
           held.close();
@@ -320,7 +321,8 @@ export class FileFollower {
         }
         continue;
       }
-      const held = this.#openKnown(found.name, found.stat, role, found.saved.position, now, { midLine: found.saved.midLine === true });
+      // Its saved tail stands until something more is delivered: the file may be cut before then.
+      const held = this.#openKnown(found.name, found.stat, role, found.saved.position, now, { midLine: found.saved.midLine === true, tailHash: found.saved.tailHash });
       if (!held) {
         this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: found.saved.position });
         this.#closePiece(found.saved);
@@ -369,7 +371,7 @@ export class FileFollower {
     role: HeldRole,
     position: number,
     now: number,
-    options: { midLine?: boolean; stream?: LineStream } = {},
+    options: { midLine?: boolean; stream?: LineStream; tailHash?: string | undefined } = {},
   ): HeldFile | undefined {
     const identity = { dev: stat.dev, ino: stat.ino };
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -78,7 +78,7 @@ export class HeldFile implements FileIdentity {
   /** The modification time at the last look that compared the bytes before `position` (see `rewrittenInPlace`). */
   #checkedMtime = { mtimeMs: -1, at: 0 };
 
-  private constructor(fd: number, stat: fs.Stats, name: string, role: HeldRole, position: number, now: number, lines: LineOptions, stream: LineStream) {
+  private constructor(fd: number, stat: fs.Stats, name: string, role: HeldRole, position: number, now: number, lines: LineOptions, stream: LineStream, tailHash: string | undefined) {
     this.fd = fd;
     this.dev = stat.dev;
     this.ino = stat.ino;
@@ -92,6 +92,8 @@ export class HeldFile implements FileIdentity {
     this.#stream = stream;
     this.#marker.readFrom(fd, position);
     this.#readHead();
+    if (role === 'current') this.#keepBytesBefore(position);
+    if (tailHash !== undefined && position > 0) this.#tail = { position, hash: tailHash };
   }
 
   /**
@@ -105,7 +107,7 @@ export class HeldFile implements FileIdentity {
     from: number | 'end',
     now: number,
     lines: LineOptions,
-    options: { midLine?: boolean; stream?: LineStream; identity?: FileIdentity } = {},
+    options: { midLine?: boolean; stream?: LineStream; identity?: FileIdentity; tailHash?: string | undefined } = {},
   ): HeldFile {
     const fd = fs.openSync(name, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     try {
@@ -117,7 +119,7 @@ export class HeldFile implements FileIdentity {
       }
       const position = from === 'end' ? stat.size : from;
       const stream = options.stream ?? newLineStream(lines, position, options.midLine === true);
-      return new HeldFile(fd, stat, name, role, position, now, lines, stream);
+      return new HeldFile(fd, stat, name, role, position, now, lines, stream, from === 'end' ? undefined : options.tailHash);
     } catch (error) {
       fs.closeSync(fd);
       throw error;
@@ -450,6 +452,22 @@ export class HeldFile implements FileIdentity {
     const length = Math.min(end - start, FINGERPRINT_BYTES - at);
     bytes.copy(this.#head, at, start, start + length);
     this.#headLength = at + length;
+  }
+
+  /**
+   * The recent bytes start with those before the position it is opened at (already delivered,
+   * as the marker takes them): a save soon after a restart then hashes the tail of its delivered
+   * position from them, not from the file, which copytruncate may have cut meanwhile.
+   */
+  #keepBytesBefore(position: number): void {
+    const length = Math.min(position, TAIL_BYTES);
+    if (length === 0) return;
+    try {
+      const bytes = Buffer.allocUnsafe(length);
+      if (fs.readSync(this.fd, bytes, 0, length, position - length) === length) this.#recent.keep(bytes, 0, length);
+    } catch {
+      // Unreadable now: the tail is hashed from the file at the save, as before any read.
+    }
   }
 
   #readHead(): void {

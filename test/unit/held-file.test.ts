@@ -185,3 +185,41 @@ for (const [kind, line] of [
     h.close();
   });
 }
+
+// Soak seed 1939787848: a restart resumed the file at its saved position behind a stalled
+// reader; copytruncate cut it before the sidecar looked, and the periodic save in between hashed
+// the tail from the file, now too short: the entry was saved without one, the next restart could
+// not find the copy by it, and read the copy from its start (17 lines twice).
+test('resumed at its saved position, then cut by copytruncate before a look: the save keeps the saved tail', (t) => {
+  const file = path.join(tempDir('held-file'), 'mongodb-audit.log');
+  const text = Array.from({ length: 60 }, (_, i) => `audit line ${i} ${'a'.repeat(i % 17)}\n`).join('');
+  fs.writeFileSync(file, text);
+  const position = Buffer.byteLength(text);
+  const fd = fs.openSync(file, 'r');
+  const tailHash = tailHashOf(fd, position)!;
+  fs.closeSync(fd);
+  const resumed = HeldFile.open(file, 'current', position, 0, { maxLineBytes: 1 << 20, sink: () => undefined }, { tailHash });
+  fs.truncateSync(file, 0);
+  t.is(resumed.savedFile().tailHash, tailHash);
+  resumed.close();
+});
+
+test('resumed, a few lines read and delivered, then cut before a look: the save hashes the tail from the bytes as read', (t) => {
+  const file = path.join(tempDir('held-file'), 'mongodb.log');
+  const before = Array.from({ length: 60 }, (_, i) => `before ${i} ${'b'.repeat(i % 23)}\n`).join('');
+  const after = 'after 1\nafter 2\n';
+  fs.writeFileSync(file, before);
+  const h = HeldFile.open(file, 'current', Buffer.byteLength(before), 0, {
+    maxLineBytes: 1 << 20,
+    sink: (_bytes, _start, _end, _partial, endOffset, checkpoint) => {
+      checkpoint.delivered = endOffset;
+    },
+  });
+  fs.appendFileSync(file, after);
+  t.true(h.read(1 << 20, Date.now(), fs.statSync(file).size) > 0);
+  const whole = Buffer.from(before + after);
+  const expected = fnv1a64(whole, whole.length - TAIL_BYTES, whole.length);
+  fs.truncateSync(file, 0);
+  t.is(h.savedFile().tailHash, expected);
+  h.close();
+});
