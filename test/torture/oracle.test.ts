@@ -51,6 +51,8 @@ interface RunSpec {
   readonly state?: StateOnDisk;
   /** When the signal came (ms on the files' clock); by default long after every write. */
   readonly endedAt?: number;
+  /** A SIGTERM that ended it by the signal itself (Node's default), and whether SIGTERM was caught when sent. */
+  readonly killedByTerm?: { readonly caught: boolean };
 }
 
 function verdictOf(w: World, runs: readonly RunSpec[], stalls: Observation['stalls'] = []): Verdict {
@@ -65,8 +67,12 @@ function verdictOf(w: World, runs: readonly RunSpec[], stalls: Observation['stal
         firstDiagnosticAt: index,
         startedStep: 0,
         hadState: true,
-        endedBy: { signal: spec.signal ?? 'SIGTERM', at: spec.endedAt ?? 2e6 + index, step: 0, stalled: false },
-        exit: spec.signal === 'SIGKILL' ? { code: null, signal: 'SIGKILL', at: spec.endedAt ?? 2e6 + index } : { code: 0, signal: null, at: spec.endedAt ?? 2e6 + index },
+        endedBy: { signal: spec.signal ?? 'SIGTERM', at: spec.endedAt ?? 2e6 + index, step: 0, stalled: false, caught: spec.killedByTerm?.caught ?? true },
+        exit:
+          spec.signal === 'SIGKILL' || spec.killedByTerm
+            ? { code: null, signal: spec.signal ?? 'SIGTERM', at: spec.endedAt ?? 2e6 + index }
+            : { code: 0, signal: null, at: spec.endedAt ?? 2e6 + index },
+        outputBytes: Buffer.byteLength(spec.output),
         stateAtExit: spec.state,
         stderr: '',
         diagnostics: () => ({ json: [], other: [] }),
@@ -268,4 +274,15 @@ test('a tiny line\'s first bytes, too few for its header, sent unfinished at a S
   t.deepEqual(kinds(restAfterRestart), []);
   t.is(restAfterRestart.figures.delivered, 3);
   t.is(restAfterRestart.figures.pieces, 2);
+});
+
+// Soak seed 1939787849: a SIGTERM 0.96 s after a start on a loaded machine came before Node had
+// run the sidecar's first line (the handler was not installed): Node's default ended it.
+test('a SIGTERM that ends it by the signal: allowed only while Node was starting (SIGTERM not caught yet, nothing written)', (t) => {
+  const w = tenLines();
+  const all = w.files.lines[0]!.map((l) => entry(w.files, l)).join('');
+  const starting = verdictOf(w, [{ output: '', killedByTerm: { caught: false } }, { output: all }]);
+  t.deepEqual(kinds(starting), []);
+  t.is(starting.figures.termWhileStarting, 1);
+  t.deepEqual(kinds(verdictOf(w, [{ output: '', killedByTerm: { caught: true } }, { output: all }])), ['exit 1']);
 });

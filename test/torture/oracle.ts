@@ -84,6 +84,8 @@ export interface Figures {
   readonly wrongType: number;
   readonly unidentified: number;
   readonly badExits: number;
+  /** SIGTERMs sent while Node was still starting, before the sidecar's first line (allowed: nothing read, state untouched). */
+  readonly termWhileStarting: number;
   readonly stderrNoise: number;
   readonly hangs: number;
 }
@@ -119,6 +121,7 @@ class Judge {
   readonly #o: Observation;
   readonly #problems: Problem[] = [];
   readonly #excused: Problem[] = [];
+  #termWhileStarting = 0;
   #splitAtStop = 0;
   #restNotOwed = 0;
   #cutByKill = 0;
@@ -179,6 +182,7 @@ class Judge {
       wrongType: by('wrong-type'),
       unidentified: by('unidentified'),
       badExits: by('exit'),
+      termWhileStarting: this.#termWhileStarting,
       stderrNoise: by('stderr'),
       hangs: by('hang'),
     };
@@ -651,7 +655,10 @@ class Judge {
     for (const run of this.#o.runs) {
       const exit = run.exit;
       const wanted = run.endedBy?.signal;
-      if (exit && wanted === 'SIGTERM' && (exit.code !== 0 || exit.signal !== null)) {
+      if (exit && wanted === 'SIGTERM' && exit.signal === 'SIGTERM' && run.endedBy?.caught === false && run.outputBytes === 0) {
+        // Sent while Node was still starting (the handler not yet installed): ended by it, nothing read.
+        this.#termWhileStarting++;
+      } else if (exit && wanted === 'SIGTERM' && (exit.code !== 0 || exit.signal !== null)) {
         this.#problem({ kind: 'exit', count: 1, at: exit.at, run: run.index, detail: `SIGTERM ended it with ${exit.code ?? exit.signal}, not 0 (${stderrTail(run)})` });
       }
       if (exit && wanted === undefined) {

@@ -67,7 +67,7 @@ export function figuresText(f: Figures): string {
     `lines ${f.lines}, bytes ${f.bytes}, delivered ${f.delivered}, entries ${f.entries} (${f.pieces} pieces), ` +
     `lost ${f.lost}${causes ? ` (${causes})` : ''}, repeated ${f.repeated}, repeated after SIGKILL ${f.repeatedAfterKill}, ` +
     `out of order ${f.outOfOrder}, damaged ${f.damaged}, split ${f.split} (+${f.splitAtStop} across a SIGTERM, allowed; +${f.restNotOwed} begun before a SIGTERM whose rest no run could read), interleaved ${f.interleaved}, unidentified ${f.unidentified}, ` +
-    `wrong type ${f.wrongType}, invalid JSON ${f.invalidJson} (+${f.cutByKill} cut by SIGKILL, allowed), pieces sent again after SIGKILL ${f.piecesAgain} (allowed), bad exits ${f.badExits}, stderr noise ${f.stderrNoise}, hangs ${f.hangs}; ` +
+    `wrong type ${f.wrongType}, invalid JSON ${f.invalidJson} (+${f.cutByKill} cut by SIGKILL, allowed), pieces sent again after SIGKILL ${f.piecesAgain} (allowed), bad exits ${f.badExits} (+${f.termWhileStarting} SIGTERM while Node was starting, allowed), stderr noise ${f.stderrNoise}, hangs ${f.hangs}; ` +
     `excused: destroyed by copytruncate ${f.destroyed}, copied before any was read ${f.racedCopy}, unreachable ${f.unreachable}, late ${f.late}, before the first look ${f.beforeFirstLook}`
   );
 }

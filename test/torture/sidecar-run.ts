@@ -54,7 +54,20 @@ export class SidecarRun {
   outputBytes = 0;
   stderr = '';
   /** The signal that ended it, and when; undefined while it runs (or if it ended by itself). */
-  endedBy: { readonly signal: RunEnd; readonly at: number; readonly step: number; readonly stalled: boolean } | undefined;
+  endedBy:
+    | {
+        readonly signal: RunEnd;
+        readonly at: number;
+        readonly step: number;
+        readonly stalled: boolean;
+        /**
+         * A SIGTERM's: whether the process caught SIGTERM when it was sent (/proc status). Not
+         * yet while Node is still starting, before the sidecar's first line installs its
+         * handler: then the signal ends it as Node's default does, with nothing read yet.
+         */
+        readonly caught?: boolean | undefined;
+      }
+    | undefined;
   /** The state file as it was on disk once the run was dead (the saves it made, the last one last). */
   stateAtExit: StateOnDisk | undefined;
   exit: RunExit | undefined;
@@ -117,7 +130,7 @@ export class SidecarRun {
 
   signal(signal: RunEnd, step: number, stalled: boolean): void {
     if (!this.alive || this.endedBy) return;
-    this.endedBy = { signal, at: this.#clock(), step, stalled };
+    this.endedBy = { signal, at: this.#clock(), step, stalled, caught: signal === 'SIGTERM' ? catches(this.child.pid, 15) : undefined };
     this.child.kill(signal);
   }
 
@@ -217,3 +230,14 @@ const running = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
+
+/** Whether process `pid` catches signal number `signal` now (its SigCgt mask); undefined when it cannot be told. */
+function catches(pid: number | undefined, signal: number): boolean | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const mask = /^SigCgt:\s*([0-9a-f]+)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return mask === undefined ? undefined : (BigInt(`0x${mask}`) & (1n << BigInt(signal - 1))) !== 0n;
+  } catch {
+    return undefined;
+  }
+}
