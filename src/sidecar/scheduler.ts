@@ -110,6 +110,10 @@ export class Scheduler {
   }
 
   #waitForRoom(): void {
+    // What fills the writer may not be a turn's reads, which end in a flush: a stream's chunk
+    // (stdin, a FIFO) is written as it comes, and one read of it can hold more than the
+    // high-water mark. Unflushed, no write would be out, and no room would ever come.
+    this.#options.writer.flush();
     const now = Date.now();
     for (const follower of this.#options.followers) {
       try {

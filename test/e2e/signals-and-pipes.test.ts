@@ -346,3 +346,33 @@ function listeningSockets(pid: number): string[] {
   }
   return listening;
 }
+
+// From a field trial: a burst on a stream (the agent's stdout) whose one read made more entries
+// than the writer's high-water mark froze the sidecar: nothing was written again, from the
+// stream or from any file, until the stop timeout dropped the stream's lines.
+test('a burst on stdin larger than the writer holds: every line of it arrives, and the files go on being read', async (t) => {
+  const dir = tempDir('stdin-burst');
+  const fifo = path.join(dir, 'automation-agent-stdout.fifo');
+  const file = path.join(dir, 'mongodb.log');
+  spawnSync('mkfifo', [fifo]);
+  fs.writeFileSync(file, '');
+  const sidecar = new SidecarProcess(
+    ['-c', 'exec "$0" "$@" 0<> "$AGENT_STDOUT"', process.execPath, SIDECAR_BIN, '--log-dir', dir, '--stdin-type', 'automation-agent-stdout', '--state-file', ''],
+    { command: ['sh'], bin: '--', env: cleanEnv({ AGENT_STDOUT: fifo }) },
+  );
+  await sidecar.waitForDiagnostic(followsPath(file));
+  fs.appendFileSync(file, 'before the burst\n');
+  await sidecar.waitForLines(1);
+  const burst = Array.from({ length: 20000 }, (_, i) => `agent ${i}\n`).join('');
+  fs.writeFileSync(fifo, burst);
+  fs.appendFileSync(file, 'after the burst\n');
+  await sidecar.waitForLines(20002);
+  await sidecar.stop();
+  const lines = sidecar.lines();
+  t.is(lines.length, 20002);
+  t.deepEqual(
+    lines.filter((l) => l.includes('"automation-agent-stdout"')),
+    Array.from({ length: 20000 }, (_, i) => `{"logType":"automation-agent-stdout","contents":"agent ${i}"}`),
+  );
+  t.true(lines.includes('{"logType":"mongodb","contents":"after the burst"}'));
+});
