@@ -215,7 +215,7 @@ export class FileFollower {
     // Older files wait to be opened (as held ones close): the file at the name comes after them.
     // While they are read, another turn comes at once: the files read may close and let them open.
     if (this.#behind.waiting) return readBehind > 0;
-    if (!current) return false;
+    if (!current || this.#behind.lineOpen) return false;
     const size = this.#size;
     this.#size = undefined;
     const read = current.read(left, now, size, upTo);

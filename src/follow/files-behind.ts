@@ -239,9 +239,21 @@ export class FilesBehind {
         read = held.read(left, now);
       }
       left -= Math.max(0, read);
-      if (left <= 0) break;
+      // A line whose first pieces left is unfinished here: nothing newer may come between them.
+      if (left <= 0 || held.splitter.pieceOpen) break;
     }
     return budget - left;
+  }
+
+  /**
+   * A held file's line left in pieces and is not finished: its writer may still end it, or it is
+   * ended (an empty last piece) when the file is closed, drained. Until then no newer file of the
+   * path is read: a reader joining pieces by type would take the newer file's first line for the
+   * line's end.
+   */
+  get lineOpen(): boolean {
+    for (const held of this.#files) if (held.splitter.pieceOpen) return true;
+    return false;
   }
 
   /** Closes the files that have drained: read to their end, quiet for the grace period, lines out. */

@@ -1,8 +1,9 @@
 import test from 'ava';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SidecarProcess, followsPath, tempDir, waitUntil, waitsForPath, followEmptyFile } from '../_helpers/sidecar-process.js';
+import { FILTER_BIN, SidecarProcess, followsPath, tempDir, waitUntil, waitsForPath, followEmptyFile } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 
 test('rename rotation, writer reopening 100 ms later: nothing lost, nothing repeated', async (t) => {
@@ -98,4 +99,40 @@ test('a deleted file whose name never comes back is closed once read and quiet',
   t.false(fds.some((target) => target.includes('(deleted)')), fds.join(', '));
   await sidecar.stop();
   t.deepEqual(checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', 20).lost, []);
+});
+
+/** The lines a reader joining pieces (`logtype -o raw`) reads from the sidecar's entries. */
+const joined = (entries: readonly string[]): string[] =>
+  spawnSync(process.execPath, [FILTER_BIN, '-o', 'raw'], { input: `${entries.join('\n')}\n`, encoding: 'utf8' }).stdout.split('\n').filter((l) => l !== '');
+
+// From a field trial (pieces-interleaved-across-rotation.py): a line longer than --max-line-bytes
+// had left in pieces when its file was renamed; the new file's lines came out between its pieces,
+// and a reader joining pieces glued the new file's first line onto it.
+test('a line in pieces when its file is renamed: the new file waits until the old writer ends the line; read back, every line is whole', async (t) => {
+  const { file, sidecar } = await followEmptyFile('pieces-rename', 'mongodb', ['--max-line-bytes', '1000', '--rotate-wait', '2']);
+  fs.appendFileSync(file, 'L 0\nL 1\n');
+  const old = fs.openSync(file, 'a');
+  fs.writeSync(old, `L 2 ${'y'.repeat(2500)}`);
+  await sidecar.waitForLines(4); // two lines, two pieces
+  fs.renameSync(file, `${file}.1`);
+  fs.appendFileSync(file, 'L 10\nL 11\n');
+  await sleep(500);
+  fs.writeSync(old, `${'z'.repeat(10)}\n`);
+  fs.closeSync(old);
+  await waitUntil(() => sidecar.lines().some((l) => l.includes('"L 11"')), 10_000, 'the new file read');
+  await sidecar.stop();
+  t.deepEqual(joined(sidecar.lines()), ['L 0', 'L 1', `L 2 ${'y'.repeat(2500)}${'z'.repeat(10)}`, 'L 10', 'L 11']);
+});
+
+test('a last line left as a piece at SIGTERM, renamed away unfinished while down: closed before the new file is read', async (t) => {
+  const { dir, file, sidecar } = await followEmptyFile('pieces-down', 'mongodb', ['--rotate-wait', '1']);
+  fs.appendFileSync(file, 'L 0\nL 5 first-half');
+  await sidecar.waitForLines(1);
+  await sidecar.stop();
+  fs.renameSync(file, `${file}.1`);
+  fs.appendFileSync(file, 'L 10\nL 11\n');
+  const second = new SidecarProcess(['--log-dir', dir, '--rotate-wait', '1']);
+  await waitUntil(() => second.lines().some((l) => l.includes('"L 11"')), 15_000, 'the new file read');
+  await second.stop();
+  t.deepEqual(joined([...sidecar.lines(), ...second.lines()]), ['L 0', 'L 5 first-half', 'L 10', 'L 11']);
 });
