@@ -38,6 +38,12 @@ export interface ResumeFrom {
   readonly savedAt: number;
   /** Rotated files changed just before the save that were not ours (there before, or forgotten). */
   readonly past?: readonly PastFile[] | undefined;
+  /**
+   * The state file could not be read: `files` is empty because its positions are lost, not
+   * because no file was known. The file at the name is read from its start only when it changed
+   * since the save (else from its end, as at a first start).
+   */
+  readonly positionsLost?: boolean | undefined;
 }
 
 export interface FileFollowerOptions {
@@ -334,7 +340,8 @@ export class FileFollower {
     }
     if (!this.#current) {
       const state = statPath(this.path);
-      if (state.kind === 'file') this.#openCurrent(now, 0);
+      const unchanged = resume.positionsLost === true && state.kind === 'file' && (state.mtimeMs ?? Infinity) < resume.savedAt - MTIME_SLACK_MS;
+      if (state.kind === 'file') this.#openCurrent(now, unchanged ? 'end' : 0);
       else if (state.kind === 'missing') this.#warnings.startWaiting(now);
       else this.#warnings.cannotRead(now, state, state.what);
     }

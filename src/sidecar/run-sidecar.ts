@@ -291,13 +291,22 @@ export class Sidecar {
     this.#finish(code);
   }
 
-  #loadState(): SidecarState | undefined {
+  #loadState(): (SidecarState & { readonly positionsLost?: boolean }) | undefined {
     const file = this.#options.stateFile;
     if (!file) return undefined;
     const loaded = loadState(file);
     if (loaded.kind === 'loaded') {
       if (loaded.upgradedFrom) this.#io.log.info({ event: 'state-upgraded', path: file, from: loaded.upgradedFrom }, 'state file of an earlier version: positions kept');
       return loaded.state;
+    }
+    if (loaded.kind === 'unreadable' && loaded.writtenAt !== undefined) {
+      // Its positions are lost, not its time: a file changed since it was written has lines no
+      // save covers, read again from its start (a repeat is seen; a skipped line is not).
+      this.#io.log.warn(
+        { event: 'state-unreadable', path: file, error: loaded.reason, writtenAt: new Date(loaded.writtenAt).toISOString() },
+        'state file unreadable (empty, cut short or not ours); files changed since it was written are read again from their start, the others from their end',
+      );
+      return { version: 2, savedAt: loaded.writtenAt, files: {}, positionsLost: true };
     }
     if (loaded.kind === 'unreadable') {
       this.#io.log.warn(
@@ -308,7 +317,7 @@ export class Sidecar {
     return undefined;
   }
 
-  #addFile(source: FileSource, saved: SidecarState | undefined): void {
+  #addFile(source: FileSource, saved: (SidecarState & { readonly positionsLost?: boolean }) | undefined): void {
     const stats = newStats();
     if (isFifo(source.path)) {
       const { readable, fd } = openFifo(source.path);
@@ -328,7 +337,7 @@ export class Sidecar {
         maxLineBytes: this.#options.maxLineBytes,
         rotateWaitMs: this.#options.rotateWaitMs,
         fromStart: this.#options.fromStart,
-        resume: saved ? { files: saved.files[source.path] ?? [], savedAt: saved.savedAt, past: saved.past?.[source.path] } : undefined,
+        resume: saved ? { files: saved.files[source.path] ?? [], savedAt: saved.savedAt, past: saved.past?.[source.path], positionsLost: saved.positionsLost } : undefined,
         sink: this.#fileSink(source.logType, source.passThroughEntries, stats),
         ignore: this.#ownFile,
         ...(this.#options.missingWarningMs === undefined ? {} : { missingWarningMs: this.#options.missingWarningMs || Infinity }),

@@ -55,7 +55,8 @@ export interface SidecarState {
 export type LoadedState =
   | { readonly kind: 'none' }
   | { readonly kind: 'loaded'; readonly state: SidecarState; readonly upgradedFrom?: 1 }
-  | { readonly kind: 'unreadable'; readonly reason: string };
+  /** `writtenAt`: the file's mtime, when it is a regular file (the last save's time, whatever it holds). */
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly writtenAt?: number };
 
 export function loadState(path: string): LoadedState {
   let text: string;
@@ -68,9 +69,10 @@ export function loadState(path: string): LoadedState {
     return code === 'ENOENT' ? { kind: 'none' } : { kind: 'unreadable', reason: (error as Error).message };
   }
   try {
-    return parseState(JSON.parse(text) as unknown, mtimeMs);
+    const parsed = parseState(JSON.parse(text) as unknown, mtimeMs);
+    return parsed.kind === 'unreadable' ? { ...parsed, writtenAt: mtimeMs } : parsed;
   } catch (error) {
-    return { kind: 'unreadable', reason: (error as Error).message };
+    return { kind: 'unreadable', reason: (error as Error).message, writtenAt: mtimeMs };
   }
 }
 

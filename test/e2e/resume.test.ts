@@ -115,17 +115,30 @@ test('the same inode with other bytes (a reused inode) is a new file, read from 
   ]);
 });
 
-test('a corrupt state file is a diagnostic and a fresh start', async (t) => {
+// A state file that cannot be used keeps its time (its mtime: the last save's): a file changed
+// since has lines no save covers and is read again from its start (a trial found them skipped);
+// a file unchanged since is read from its end, as at a first start.
+test('a corrupt state file: a diagnostic; a file unchanged since it was written is read from its end, one changed since from its start', async (t) => {
   const dir = tempDir('resume-corrupt');
-  const file = path.join(dir, 'mongodb.log');
-  fs.writeFileSync(file, 'before\n');
-  fs.writeFileSync(path.join(dir, '.logtype-sidecar.state'), '{"version":1,"files":{"x":[{"dev":"nope"}]}');
+  const quiet = path.join(dir, 'mongodb.log');
+  const changed = path.join(dir, 'backup-agent.log');
+  fs.writeFileSync(quiet, 'quiet before\n');
+  fs.writeFileSync(changed, 'delivered before the save\nwritten while down\n');
+  const stateFile = path.join(dir, '.logtype-sidecar.state');
+  fs.writeFileSync(stateFile, '{"version":1,"files":{"x":[{"dev":"nope"}]}');
+  const savedAt = Date.now() / 1000 - 60;
+  fs.utimesSync(stateFile, savedAt, savedAt);
+  fs.utimesSync(quiet, savedAt - 10, savedAt - 10);
   const sidecar = await start(dir);
-  fs.appendFileSync(file, 'after\n');
-  await sidecar.waitForLines(1);
+  fs.appendFileSync(quiet, 'after\n');
+  await sidecar.waitForLines(3);
   const exit = await sidecar.stop();
   t.is(exit.code, 0);
-  t.deepEqual(sidecar.lines(), ['{"logType":"mongodb","contents":"after"}']);
+  t.deepEqual(new Set(sidecar.lines()), new Set([
+    '{"logType":"backup-agent","contents":"delivered before the save"}',
+    '{"logType":"backup-agent","contents":"written while down"}',
+    '{"logType":"mongodb","contents":"after"}',
+  ]));
   t.true(sidecar.diagnostics().some((d) => d['event'] === 'state-unreadable'));
 });
 
