@@ -21,6 +21,7 @@ import type { FollowEvent } from './follow-events.js';
 import { HeldFile, type HeldRole } from './held-file.js';
 import type { FileIdentity } from './reconcile.js';
 import { drainIsOver, sameFile } from './reconcile.js';
+import { compareBirthtimes } from './identity.js';
 import { isKnown, type KnownFile } from './resume.js';
 import { birthtimeOf, rotatedSiblings } from './rotated-siblings.js';
 import { fingerprintOfBytes } from './fingerprint.js';
@@ -218,7 +219,7 @@ export class FilesBehind {
   knows(name: string, stat: fs.Stats): boolean {
     // A held file's inode cannot be reused while we hold it open; a waiting one's can (no
     // descriptor pins it): its birth time tells them apart when it is opened.
-    return this.#queue.some((h) => sameFile(h, stat)) || this.#retired.some((r) => isKnown(r, name, stat));
+    return this.#queue.some((h) => sameFile(h, stat) && (isHeld(h) || compareBirthtimes(h.birthtimeMs, birthtimeOf(stat)) !== 'differs')) || this.#retired.some((r) => isKnown(r, name, stat));
   }
 
   /**
