@@ -159,6 +159,11 @@ export class FileFollower {
     return this.#current?.position;
   }
 
+  /** When the name and the files beside it were last listed; undefined before the first look. */
+  get lookedAt(): number | undefined {
+    return this.#looked ? this.#lastDiscovery : undefined;
+  }
+
   /** The first look happened (before it, the state file's entry for this path stands). */
   get looked(): boolean {
     return this.#looked;

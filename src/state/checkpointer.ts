@@ -14,6 +14,8 @@ export interface CheckpointSource {
   savedFiles(): SavedFile[] | undefined;
   /** Rotated files beside the path, not ours, changed so near `savedAt` that a restart could take them for new. */
   pastFiles(savedAt: number): PastFile[];
+  /** When the path and the files beside it were last listed; undefined before the first look. */
+  readonly lookedAt?: number | undefined;
 }
 
 /** Positions are saved at most this often while lines flow. */
@@ -37,7 +39,11 @@ export class Checkpointer {
     this.#sources = sources;
     this.#known = { ...(loaded?.files ?? {}) };
     this.#past = { ...(loaded?.past ?? {}) };
+    this.#loadedAt = loaded?.savedAt;
   }
+
+  /** The loaded state's save time: a path not looked at yet has seen nothing since. */
+  readonly #loadedAt: number | undefined;
 
   /**
    * Something to save happened (lines left, a file was found or rotated): saved within a second,
@@ -60,15 +66,24 @@ export class Checkpointer {
     if (this.#closed || (!this.#dirty && !always)) return;
     this.#dirty = false;
     this.#lastSave = Date.now();
-    for (const source of this.#sources()) {
+    const sources = [...this.#sources()];
+    // What the save covers is what was seen: a file rotated after a path's last listing (during
+    // a stop, behind a stalled reader) is not among its files, and a restart must take it for
+    // unseen, so the save's time is that of the oldest look, not the clock's.
+    let savedAt = this.#lastSave;
+    for (const source of sources) {
+      const seen = source.lookedAt ?? this.#loadedAt;
+      if (seen !== undefined && seen < savedAt) savedAt = seen;
+    }
+    for (const source of sources) {
       const files = source.savedFiles();
       if (!files) continue;
       this.#known[source.path] = files;
-      const past = source.pastFiles(this.#lastSave);
+      const past = source.pastFiles(savedAt);
       if (past.length > 0) this.#past[source.path] = past;
       else delete this.#past[source.path];
     }
-    const state: SidecarState = { version: 2, savedAt: this.#lastSave, files: this.#known, ...(Object.keys(this.#past).length > 0 ? { past: this.#past } : {}) };
+    const state: SidecarState = { version: 2, savedAt, files: this.#known, ...(Object.keys(this.#past).length > 0 ? { past: this.#past } : {}) };
     try {
       saveState(this.#file, state);
       this.#failing = false;

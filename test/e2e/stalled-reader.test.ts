@@ -267,3 +267,40 @@ test('truncated and written again past the read position between two looks, line
 test('truncated and written again to exactly the size read between two looks, lines whose last 256 bytes are alike: the new file from its start', async (t) => {
   await rewrittenAlike(t, 20);
 });
+
+// From a field trial (rotation-in-stop-window.py): after SIGTERM, with the reader stalled past
+// --stop-timeout, a file was made and rotated again; nothing looked at the names during the
+// stop, and the final save was stamped with the clock: the restart took the file for one of the
+// past and never read it (100 lines lost). The save's time is now that of the last look.
+test('two rename rotations after SIGTERM while the reader is stalled past --stop-timeout: the restart reads the file made and rotated in the stop', async (t) => {
+  const dir = tempDir('stalled-stop-rotations');
+  const file = path.join(dir, 'mongodb.log');
+  const stateFile = path.join(dir, 'st.json');
+  const writer = numberedFile(file, 'n', 100_000);
+  const args = ['--log-dir', dir, '--state-file', stateFile, '--stats-interval', '0', '--missing-warning', '0'];
+  const first = killAtTeardown(t, new SidecarProcess([...args, '--from-start', '--stop-timeout', '3']));
+  first.stallReader();
+  await sleep(1000);
+  first.child.kill('SIGTERM');
+  await sleep(500);
+  fs.renameSync(file, `${file}.1`);
+  writer.reopen();
+  writer.write(100);
+  await sleep(200);
+  fs.renameSync(`${file}.1`, `${file}.2`);
+  fs.renameSync(file, `${file}.1`);
+  writer.reopen();
+  writer.write(100);
+  writer.close();
+  await sleep(4000);
+  first.resumeReader();
+  t.deepEqual(await first.exited, { code: 0, signal: null });
+  const second = new SidecarProcess(args);
+  await second.waitForLines(writer.written - first.lines().length, 30_000);
+  await sleep(200);
+  await second.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'n', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.wrongContents, 0);
+});
