@@ -6,6 +6,9 @@ const stops: NodeJS.Signals[] = [];
 let onStop = (signal: NodeJS.Signals): void => void stops.push(signal);
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => onStop(signal));
 process.on('SIGUSR1', () => undefined);
+// SIGUSR2's default is to die, saving nothing: a stray one (a tool that signals every process
+// of the pod) must not end the sidecar.
+process.on('SIGUSR2', () => undefined);
 
 const { packageVersion } = await import('../src/cli/package-version.js');
 const { SIDECAR_COMMAND, parseSidecarArgs, sidecarHelp } = await import('../src/cli/sidecar-command.js');

@@ -61,9 +61,9 @@ export class SidecarRun {
         readonly step: number;
         readonly stalled: boolean;
         /**
-         * A SIGTERM's: whether the process caught SIGTERM when it was sent (/proc status). Not
-         * yet while Node is still starting, before the sidecar's first line installs its
-         * handler: then the signal ends it as Node's default does, with nothing read yet.
+         * A SIGTERM's: whether the sidecar's stop handlers were in when it was sent (/proc
+         * status). Not yet while Node is still starting, before the sidecar's first line
+         * installs them: then the signal ends it as Node's default does, with nothing read yet.
          */
         readonly caught?: boolean | undefined;
       }
@@ -130,7 +130,9 @@ export class SidecarRun {
 
   signal(signal: RunEnd, step: number, stalled: boolean): void {
     if (!this.alive || this.endedBy) return;
-    this.endedBy = { signal, at: this.#clock(), step, stalled, caught: signal === 'SIGTERM' ? catches(this.child.pid, 15) : undefined };
+    // Node catches SIGTERM itself early in its start (to reset a terminal, then die by it);
+    // SIGHUP it does not: SIGHUP caught means the bin's handlers (all three at once) are in.
+    this.endedBy = { signal, at: this.#clock(), step, stalled, caught: signal === 'SIGTERM' ? catches(this.child.pid, 1) : undefined };
     this.child.kill(signal);
   }
 
