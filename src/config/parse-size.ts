@@ -33,5 +33,11 @@ const DURATION_UNITS: Readonly<Record<string, number>> = { '': 1000, ms: 1, s: 1
 export function parseDurationMs(text: string): Parsed<number> {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i.exec(text);
   if (!match) return { ok: false, error: `"${text}" is not a duration (examples: 5, 0.5s, 200ms, 2m)` };
-  return { ok: true, value: Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? '').toLowerCase()]!) };
+  const value = Math.round(Number(match[1]) * DURATION_UNITS[(match[2] ?? '').toLowerCase()]!);
+  // Node's timers take at most 2^31 - 1 ms; a longer one fires at once, again and again.
+  if (value > MAX_DURATION_MS) return { ok: false, error: `"${text}" is longer than a timer can wait (24 days at most, e.g. 24d)` };
+  return { ok: true, value };
 }
+
+/** The longest duration a timer can wait (Node's limit). */
+export const MAX_DURATION_MS = 2 ** 31 - 1;

@@ -30,6 +30,12 @@ const durations: [string, number | undefined][] = [
   ['2m', 120000],
   ['1h', 3600000],
   ['1d', 86400000],
+  ['24d', 2073600000],
+  // Past what a timer can wait (2^31 - 1 ms): it would fire at once, again and again.
+  ['25d', undefined],
+  ['30d', undefined],
+  ['2147483647ms', 2147483647],
+  ['2147483648ms', undefined],
   ['soon', undefined],
 ];
 for (const [text, expected] of durations) {
