@@ -31,5 +31,7 @@ export type FollowEvent =
       readonly fileUid?: number | undefined;
       readonly fileGid?: number | undefined;
       readonly fileMode?: number | undefined;
+      /** When the file's own stat is denied: the first directory on its way that cannot be searched. */
+      readonly directory?: { readonly path: string; readonly uid: number; readonly gid: number; readonly mode: number } | undefined;
     }
   | { readonly kind: 'error'; readonly path: string; readonly message: string };

@@ -4,6 +4,7 @@
  * names the file's owner and mode, so the sidecar's diagnostic can name the fix).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { FollowEvent } from './follow-events.js';
 import type { PathState } from './reconcile.js';
 
@@ -64,7 +65,7 @@ export class PathWarnings {
     } catch {
       stat = undefined;
     }
-    onEvent({ kind: 'unreadable', path, message: what, fileUid: stat?.uid, fileGid: stat?.gid, fileMode: stat ? stat.mode & 0o7777 : undefined });
+    onEvent({ kind: 'unreadable', path, message: what, fileUid: stat?.uid, fileGid: stat?.gid, fileMode: stat ? stat.mode & 0o7777 : undefined, directory: stat ? undefined : unsearchableOnWay(path) });
   }
 
   /** Said now unless the same was said less than `repeatWarningMs` ago. */
@@ -74,4 +75,23 @@ export class PathWarnings {
     this.#last = { message, at: now };
     return true;
   }
+}
+
+/** The first directory on the way to `file`, from the root, that this process may not search. */
+function unsearchableOnWay(file: string): { path: string; uid: number; gid: number; mode: number } | undefined {
+  const parts = path.resolve(file).split(path.sep).slice(1, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const directory = path.sep + parts.slice(0, i).join(path.sep);
+    try {
+      fs.accessSync(directory, fs.constants.X_OK);
+    } catch {
+      try {
+        const stat = fs.statSync(directory);
+        return { path: directory, uid: stat.uid, gid: stat.gid, mode: stat.mode & 0o7777 };
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
 }

@@ -6,9 +6,8 @@ import type { Logger } from '../diag/logger.js';
 import type { FileSource } from '../config/sidecar-config.js';
 import type { FollowEvent } from '../follow/follow-events.js';
 import type { SourceStats } from './source-stats.js';
+import { octalMode, unreadableFix } from './unreadable-fix.js';
 
-/** The pod's user, which the operator's pods run as (the deployment docs): who can read the logs. */
-export const POD_USER_FIX = "run the sidecar as the file's owner: in the pod, do not set runAsUser; the pod's user is uid 2000 with fsGroup 2000";
 
 export interface EventContext {
   readonly log: Logger;
@@ -18,10 +17,6 @@ export interface EventContext {
   readonly once: boolean;
 }
 
-/** Mode bits as `ls -l` people write them in octal: "0600". */
-export function octalMode(mode: number): string {
-  return (mode & 0o7777).toString(8).padStart(4, '0');
-}
 
 export function logFollowEvent(event: FollowEvent, { log, source, stats, once }: EventContext): void {
   const fields = { event: event.kind, source: source.logType, path: event.path };
@@ -81,19 +76,17 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once }:
     case 'unreadable': {
       const uid = process.getuid?.();
       const gid = process.getgid?.();
-      const owner =
-        event.fileUid === undefined
-          ? 'its directory cannot be searched'
-          : `the file belongs to uid ${event.fileUid} (gid ${event.fileGid}) with mode ${octalMode(event.fileMode ?? 0)}`;
+      const file = event.fileUid === undefined ? undefined : { uid: event.fileUid, gid: event.fileGid ?? -1, mode: event.fileMode ?? 0 };
       log.warn(
         {
           ...fields,
           uid,
           gid,
-          ...(event.fileUid === undefined ? {} : { fileUid: event.fileUid, fileGid: event.fileGid, fileMode: octalMode(event.fileMode ?? 0) }),
+          ...(file ? { fileUid: file.uid, fileGid: file.gid, fileMode: octalMode(file.mode) } : {}),
+          ...(event.directory ? { directory: event.directory.path, directoryUid: event.directory.uid, directoryMode: octalMode(event.directory.mode) } : {}),
           error: event.message,
         },
-        `cannot read ${event.path}: permission denied for uid ${uid} (gid ${gid}); ${owner}. To fix, ${POD_USER_FIX}`,
+        `cannot read ${event.path}: permission denied for uid ${uid} (gid ${gid}); ${unreadableFix({ path: event.path, uid, gid, groups: process.getgroups?.() ?? [], file, directory: event.directory })}`,
       );
       return;
     }

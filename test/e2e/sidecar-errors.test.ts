@@ -40,6 +40,32 @@ if (isRoot) {
     t.regex(said[0]!['msg'] as string, /do not set runAsUser; the pod's user is uid 2000 with fsGroup 2000/);
   });
 
+  // From a field trial: a sidecar that owned a file of mode 0000 was told to run as its owner.
+  testWithTool(SETPRIV, 'a file of its own it may not read (mode 0000): the fix is chmod u+r, not another user; a directory it may not search is named', async (t, setpriv) => {
+    const dir = tempDir('eacces-own');
+    fs.chmodSync(dir, 0o755);
+    const logs = path.join(dir, 'logs');
+    fs.mkdirSync(logs, { mode: 0o755 });
+    const file = path.join(logs, 'mongodb.log');
+    const audit = path.join(logs, 'private', 'mongodb-audit.log');
+    fs.mkdirSync(path.dirname(audit), { mode: 0o700 });
+    fs.writeFileSync(file, 'secret\n');
+    fs.writeFileSync(audit, 'audit\n');
+    for (const owned of [logs, file, path.dirname(audit), audit]) fs.chownSync(owned, OTHER_UID, OTHER_UID);
+    fs.chmodSync(file, 0o000);
+    fs.chmodSync(path.dirname(audit), 0o600);
+    const sidecar = new SidecarProcess([SIDECAR_BIN, '--log-dir', logs, '--file', `mongodb-audit=${audit}`, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2'], {
+      bin: '--',
+      command: [setpriv, '--reuid', String(OTHER_UID), '--regid', String(OTHER_UID), '--clear-groups', process.execPath],
+    });
+    await sidecar.waitForDiagnostic((d) => d['event'] === 'unreadable' && d['path'] === audit, 10_000);
+    await sidecar.waitForDiagnostic((d) => d['event'] === 'unreadable' && d['path'] === file, 10_000);
+    await sidecar.stop();
+    const said = (p: string): string => sidecar.diagnostics().find((d) => d['event'] === 'unreadable' && d['path'] === p)!['msg'] as string;
+    t.regex(said(file), new RegExp(`the sidecar's own, but its owner may not read it\\. To fix, chmod u\\+r ${file}`));
+    t.regex(said(audit), new RegExp(`the directory ${path.dirname(audit)} \\(uid ${OTHER_UID}, gid ${OTHER_UID}, mode 0600\\) cannot be searched by uid ${OTHER_UID} \\(gid ${OTHER_UID}\\)\\. To fix, chmod u\\+x ${path.dirname(audit)}`));
+  });
+
   /**
    * A restart that finds a saved file it may not read (run for a while as another uid, a mode
    * put wrong and right again, a directory on the way not searchable): the saved position

@@ -1,0 +1,44 @@
+/**
+ * What to change when a followed file cannot be read (EACCES), from who the sidecar runs as and
+ * what the file (or the directory on the way that cannot be searched) says: the fix for a
+ * sidecar that owns a file it may not read differs from the fix for a sidecar run as the wrong
+ * user. Pure: a table test holds every case.
+ */
+
+/** The pod's user, which the operator's pods run as (the deployment docs): who can read the logs. */
+export const POD_USER_FIX = "run the sidecar as the file's owner: in the pod, do not set runAsUser; the pod's user is uid 2000 with fsGroup 2000";
+
+export interface Denied {
+  readonly path: string;
+  readonly uid: number | undefined;
+  readonly gid: number | undefined;
+  /** The sidecar's supplementary groups. */
+  readonly groups: readonly number[];
+  /** The file's owner and mode, when its stat could be made. */
+  readonly file?: { readonly uid: number; readonly gid: number; readonly mode: number } | undefined;
+  /** Else the first directory on its way that cannot be searched, when found. */
+  readonly directory?: { readonly path: string; readonly uid: number; readonly gid: number; readonly mode: number } | undefined;
+}
+
+/** Mode bits as `ls -l` people write them in octal: "0600". */
+export function octalMode(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, '0');
+}
+
+/** What is wrong and what to change, as one sentence each: `<what>. To fix, <fix>`. */
+export function unreadableFix(denied: Denied): string {
+  const who = `uid ${denied.uid} (gid ${denied.gid})`;
+  const { file, directory } = denied;
+  const inGroup = (gid: number): boolean => gid === denied.gid || denied.groups.includes(gid);
+  if (!file) {
+    if (!directory) return `its directory cannot be searched by ${who}. To fix, let the sidecar's user search every directory on the way, or ${POD_USER_FIX}`;
+    const owned = `the directory ${directory.path} (uid ${directory.uid}, gid ${directory.gid}, mode ${octalMode(directory.mode)}) cannot be searched by ${who}`;
+    if (directory.uid === denied.uid) return `${owned}. To fix, chmod u+x ${directory.path}`;
+    if (inGroup(directory.gid)) return `${owned}. To fix, chmod g+x ${directory.path}, or ${POD_USER_FIX}`;
+    return `${owned}. To fix, ${POD_USER_FIX}`;
+  }
+  const owned = `the file belongs to uid ${file.uid} (gid ${file.gid}) with mode ${octalMode(file.mode)}`;
+  if (file.uid === denied.uid) return `${owned}: the sidecar's own, but its owner may not read it. To fix, chmod u+r ${denied.path} (and see why the logger made it so: its umask)`;
+  if (inGroup(file.gid) && (file.mode & 0o040) === 0) return `${owned}: its group is the sidecar's, but may not read it. To fix, chmod g+r ${denied.path}, or ${POD_USER_FIX}`;
+  return `${owned}. To fix, ${POD_USER_FIX}`;
+}
