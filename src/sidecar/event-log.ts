@@ -40,7 +40,7 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once }:
       );
       return;
     case 'resume-lost':
-      log.warn({ ...fields, position: event.position }, 'a file read before the restart is gone; its unread lines cannot be delivered');
+      log.warn({ ...fields, position: event.position }, 'a file read before the restart is not found (deleted, or another file has its name and inode now): lines only it held past the saved position cannot be delivered; a file at the name that is not it is read from its start');
       return;
     case 'unseen':
       stats.rotations++;
