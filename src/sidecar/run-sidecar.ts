@@ -30,7 +30,7 @@ import { StreamSource, fifoHeldReadWrite, isFifo, openFifo } from '../follow/str
 import { wakeOnChanges, type Waker } from '../follow/wake.js';
 import { EntryWriter } from '../output/entry-writer.js';
 import { Checkpointer } from '../state/checkpointer.js';
-import { loadState, type SidecarState } from '../state/state-file.js';
+import { loadState, seenUntil, type SidecarState } from '../state/state-file.js';
 import { logFollowEvent } from './event-log.js';
 import { Heartbeat } from './heartbeat.js';
 import { Scheduler } from './scheduler.js';
@@ -337,7 +337,7 @@ export class Sidecar {
         maxLineBytes: this.#options.maxLineBytes,
         rotateWaitMs: this.#options.rotateWaitMs,
         fromStart: this.#options.fromStart,
-        resume: saved ? { files: saved.files[source.path] ?? [], savedAt: saved.savedAt, past: saved.past?.[source.path], positionsLost: saved.positionsLost } : undefined,
+        resume: saved ? { files: saved.files[source.path] ?? [], savedAt: seenUntil(saved, source.path), past: saved.past?.[source.path], positionsLost: saved.positionsLost } : undefined,
         sink: this.#fileSink(source.logType, source.passThroughEntries, stats),
         ignore: this.#ownFile,
         ...(this.#options.missingWarningMs === undefined ? {} : { missingWarningMs: this.#options.missingWarningMs || Infinity }),

@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../diag/logger.js';
 import { errorMessage } from '../follow/error-message.js';
-import { saveState, type PastFile, type SavedFile, type SidecarState } from './state-file.js';
+import { saveState, seenUntil, type PastFile, type SavedFile, type SidecarState } from './state-file.js';
 
 export interface CheckpointSource {
   readonly path: string;
@@ -39,11 +39,12 @@ export class Checkpointer {
     this.#sources = sources;
     this.#known = { ...(loaded?.files ?? {}) };
     this.#past = { ...(loaded?.past ?? {}) };
-    this.#loadedAt = loaded?.savedAt;
+    this.#loaded = loaded;
   }
 
-  /** The loaded state's save time: a path not looked at yet has seen nothing since. */
-  readonly #loadedAt: number | undefined;
+  /** A path not looked at yet has seen nothing since the loaded state's look. */
+  readonly #loaded: SidecarState | undefined;
+  readonly #lookedAt: Record<string, number> = {};
 
   /**
    * Something to save happened (lines left, a file was found or rotated): saved within a second,
@@ -66,24 +67,26 @@ export class Checkpointer {
     if (this.#closed || (!this.#dirty && !always)) return;
     this.#dirty = false;
     this.#lastSave = Date.now();
-    const sources = [...this.#sources()];
-    // What the save covers is what was seen: a file rotated after a path's last listing (during
-    // a stop, behind a stalled reader) is not among its files, and a restart must take it for
-    // unseen, so the save's time is that of the oldest look, not the clock's.
-    let savedAt = this.#lastSave;
-    for (const source of sources) {
-      const seen = source.lookedAt ?? this.#loadedAt;
-      if (seen !== undefined && seen < savedAt) savedAt = seen;
-    }
-    for (const source of sources) {
+    for (const source of this.#sources()) {
+      // What a path's save covers is what was seen: a file rotated after its last listing (during
+      // a stop, behind a stalled reader) is not among its files, and a restart must take it for
+      // unseen, so each path keeps the time of its last look, not the clock's.
+      const seen = source.lookedAt ?? (this.#loaded ? seenUntil(this.#loaded, source.path) : undefined);
+      if (seen !== undefined) this.#lookedAt[source.path] = Math.min(seen, this.#lastSave);
       const files = source.savedFiles();
       if (!files) continue;
       this.#known[source.path] = files;
-      const past = source.pastFiles(savedAt);
+      const past = source.pastFiles(this.#lookedAt[source.path] ?? this.#lastSave);
       if (past.length > 0) this.#past[source.path] = past;
       else delete this.#past[source.path];
     }
-    const state: SidecarState = { version: 2, savedAt, files: this.#known, ...(Object.keys(this.#past).length > 0 ? { past: this.#past } : {}) };
+    const state: SidecarState = {
+      version: 2,
+      savedAt: this.#lastSave,
+      files: this.#known,
+      ...(Object.keys(this.#past).length > 0 ? { past: this.#past } : {}),
+      ...(Object.keys(this.#lookedAt).length > 0 ? { lookedAt: this.#lookedAt } : {}),
+    };
     try {
       saveState(this.#file, state);
       this.#failing = false;

@@ -50,7 +50,16 @@ export interface SidecarState {
   readonly files: Readonly<Record<string, readonly SavedFile[]>>;
   /** By followed path: rotated files changed just before the save that are not ours (see PastFile). */
   readonly past?: Readonly<Record<string, readonly PastFile[]>> | undefined;
+  /**
+   * By followed path: when the path and the files beside it were last listed before the save.
+   * A file changed after that was not seen, whatever the save's time: a restart takes it for
+   * unseen from then (savedAt where a path has none).
+   */
+  readonly lookedAt?: Readonly<Record<string, number>> | undefined;
 }
+
+/** Since when a restart takes the rotated files beside `path` for unseen. */
+export const seenUntil = (state: SidecarState, path: string): number => state.lookedAt?.[path] ?? state.savedAt;
 
 export type LoadedState =
   | { readonly kind: 'none' }
@@ -86,10 +95,17 @@ export function parseState(value: unknown, mtimeMs: number): LoadedState {
     return { kind: 'loaded', state: { version: 2, savedAt: mtimeMs, files: files as SidecarState['files'] }, upgradedFrom: 1 };
   }
   const past = pastOf((value as Record<string, unknown>)['past']);
+  const lookedAt = lookedAtOf((value as Record<string, unknown>)['lookedAt']);
   return {
     kind: 'loaded',
-    state: { version: 2, savedAt: typeof savedAt === 'number' ? savedAt : mtimeMs, files: files as SidecarState['files'], ...(past ? { past } : {}) },
+    state: { version: 2, savedAt: typeof savedAt === 'number' ? savedAt : mtimeMs, files: files as SidecarState['files'], ...(past ? { past } : {}), ...(lookedAt ? { lookedAt } : {}) },
   };
+}
+
+/** The `lookedAt` field when it is well formed; anything else is left out (savedAt stands in). */
+function lookedAtOf(value: unknown): SidecarState['lookedAt'] {
+  if (typeof value !== 'object' || value === null) return undefined;
+  return Object.values(value).every((at) => typeof at === 'number' && Number.isFinite(at)) ? (value as SidecarState['lookedAt']) : undefined;
 }
 
 /** The `past` field when it is well formed; anything else is left out (it is only a hint). */

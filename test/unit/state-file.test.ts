@@ -1,7 +1,9 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadState, parseState, saveState, type SidecarState } from '../../src/state/state-file.js';
+import type { Logger } from '../../src/diag/logger.js';
+import { Checkpointer } from '../../src/state/checkpointer.js';
+import { loadState, parseState, saveState, seenUntil, type SidecarState } from '../../src/state/state-file.js';
 import { tempDir } from '../_helpers/sidecar-process.js';
 
 const file = { dev: 1, ino: 2, position: 30, fingerprint: '0123456789abcdef', fingerprintBytes: 30 };
@@ -55,4 +57,39 @@ test('saved atomically; no temp file left when the rename fails (a directory in 
   t.throws(() => saveState(blocked, state));
   t.deepEqual(fs.readdirSync(dir).sort(), ['blocked', 'state']);
   t.is(loadState(path.join(dir, 'none')).kind, 'none');
+});
+
+test('a version 2 state keeps each path\'s last look (seenUntil); a path without one, or a malformed field, falls back to savedAt', (t) => {
+  const lookedAt = { '/l/x.log': 90, '/l/y.log': 95.5 };
+  const loaded = parseState({ version: 2, savedAt: 99, files: { '/l/x.log': [file] }, lookedAt }, 0);
+  t.deepEqual(loaded, { kind: 'loaded', state: { version: 2, savedAt: 99, files: { '/l/x.log': [file] }, lookedAt } });
+  if (loaded.kind !== 'loaded') return;
+  t.is(seenUntil(loaded.state, '/l/x.log'), 90);
+  t.is(seenUntil(loaded.state, '/l/z.log'), 99);
+  for (const malformed of [3, { '/l/x.log': 'soon' }, { '/l/x.log': Number.NaN }]) {
+    const without = parseState({ version: 2, savedAt: 99, files: {}, lookedAt: malformed }, 0);
+    t.deepEqual(without, { kind: 'loaded', state: { version: 2, savedAt: 99, files: {} } });
+  }
+});
+
+// From a field trial (rotation-in-stop-window.py) and, for the per-path time, a run on Node 24
+// of the 2,000-rotated-files scenario: one save time for every path took the oldest look of all,
+// older than where a busier path had let its list of others' files go, and a restart read 343
+// of those old files.
+test('a save keeps each path\'s own last look; a path not looked at yet keeps the loaded one', (t) => {
+  const stateFile = path.join(tempDir('checkpointer'), 'st.json');
+  const loaded: SidecarState = { version: 2, savedAt: 1000, files: { '/l/quiet.log': [file] }, lookedAt: { '/l/quiet.log': 900 } };
+  const sources = [
+    { path: '/l/busy.log', lookedAt: 5000, savedFiles: () => [], pastFiles: () => [] },
+    { path: '/l/quiet.log', lookedAt: undefined, savedFiles: () => undefined, pastFiles: () => [] },
+  ];
+  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
+  const checkpointer = new Checkpointer(stateFile, quiet, () => sources, loaded);
+  checkpointer.save(true);
+  const saved = loadState(stateFile);
+  if (saved.kind !== 'loaded') return t.fail(saved.kind);
+  t.deepEqual(saved.state.lookedAt, { '/l/busy.log': 5000, '/l/quiet.log': 900 });
+  t.deepEqual(saved.state.files['/l/quiet.log'], [file], 'the path not looked at keeps its files');
+  t.true(saved.state.savedAt >= 5000);
+  checkpointer.close();
 });
