@@ -99,3 +99,19 @@ test('a line whose last save stayed inside it through several SIGKILLed runs: ea
   );
   t.is(output.piecesAgain, 4);
 });
+
+// Soak seed 1290672748: the killed run had finished a line in pieces after its last save (inside
+// that line) and sent the first piece of the next one; the restart sent the finished line's last
+// piece again, which was joined to the next line's first piece (a damaged line).
+test('after a SIGKILL, the rest of a finished line sent again while the killed run\'s next line is open: a repeat, not that line\'s rest', (t) => {
+  const output = readOutput([
+    run(0, piece('@aaa ') + piece('bbb ') + piece('ccc', false) + piece('@next '), 'SIGKILL'),
+    run(1, piece('ccc', false) + piece('@next ') + piece('end', false), 'SIGTERM'),
+  ]);
+  t.deepEqual(
+    output.joined.map((j) => j.contents),
+    ['@aaa bbb ccc', '@next ', '@next end'],
+  );
+  t.true(output.joined.find((j) => j.contents === '@next ')!.cutByKill, 'the first piece the killed run sent: cut by the kill');
+  t.is(output.piecesAgain, 1);
+});

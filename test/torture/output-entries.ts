@@ -97,7 +97,10 @@ export function readOutput(runs: readonly SidecarRun[]): Output {
         return true;
       }
     }
-    if (open.has(logType) || startsALine(contents)) return false;
+    // A line of its own begun by the killed run may be open (its first piece sent after the
+    // save): the piece sent again is still the finished line's, not that line's rest.
+    const pending = open.get(logType);
+    if ((pending && !pending.killed) || startsALine(contents)) return false;
     const lines = finished.get(logType) ?? [];
     for (let at = lines.length - 1; at >= 0; at--) {
       const line = lines[at]!;
