@@ -12,6 +12,7 @@
 import type { LogRecord } from '../parse/log-record.js';
 import { isoString } from './iso-string.js';
 import type { ServerSummary } from './summary.js';
+import { KeptEvents } from './kept-events.js';
 import { MAX_LOG_ROTATIONS } from './summary-limits.js';
 
 /** A rotation's lines come within this of its first (they are written at once). */
@@ -43,17 +44,13 @@ export interface Rotation {
 }
 
 export class LogRotations {
-  readonly #kept: { rotation: Rotation; member: string }[] = [];
-  #notKept = 0;
+  readonly #kept = new KeptEvents<Rotation>(MAX_LOG_ROTATIONS);
 
   /** A rotation's first line at `time` of `member`, whose first line was at `first`: the member's rotation now. */
   begin(time: number | undefined, member: string, first: number): Rotation {
     const at = time ?? Number.NaN;
     const rotation: Rotation = { at, version: null, memberState: null, atLogStart: at - first < ROTATION_LINES_MS };
-    // Bumped for every rotation, by 0 or 1 (docs/design.md, "bounds bumped by 0 or 1").
-    const room = this.#kept.length < MAX_LOG_ROTATIONS;
-    this.#notKept += room ? 0 : 1;
-    if (room) this.#kept.push({ rotation, member });
+    this.#kept.keep(rotation, member);
     return rotation;
   }
 
@@ -72,16 +69,14 @@ export class LogRotations {
   /** `several`: name each one's member. */
   summary(several: boolean): Pick<ServerSummary, 'logRotations' | 'logRotationsNotKept'> {
     return {
-      logRotations: [...this.#kept]
-        .sort((a, b) => a.rotation.at - b.rotation.at)
-        .map(({ rotation, member }) => ({
-          time: isoString(rotation.at) ?? null,
-          version: rotation.version,
-          memberState: rotation.memberState,
-          ...(several ? { member } : {}),
-          ...(rotation.atLogStart ? { atLogStart: true as const } : {}),
-        })),
-      logRotationsNotKept: this.#notKept,
+      logRotations: this.#kept.inTimeOrder().map(({ event: rotation, member }) => ({
+        time: isoString(rotation.at) ?? null,
+        version: rotation.version,
+        memberState: rotation.memberState,
+        ...(several ? { member } : {}),
+        ...(rotation.atLogStart ? { atLogStart: true as const } : {}),
+      })),
+      logRotationsNotKept: this.#kept.notKept,
     };
   }
 }

@@ -11,6 +11,7 @@ import type { LogRecord } from '../parse/log-record.js';
 import { attrValue } from '../parse/record-attributes.js';
 import { isoString } from './iso-string.js';
 import type { ServerSummary } from './summary.js';
+import { KeptEvents } from './kept-events.js';
 import { MAX_SHUTDOWNS } from './summary-limits.js';
 
 /**
@@ -63,8 +64,7 @@ export interface Shutdown {
 
 /** Each member's last shutdown is its own: kept by the caller with the member, passed in and out. */
 export class ServerShutdowns {
-  readonly #kept: { shutdown: Shutdown; member: string }[] = [];
-  #notKept = 0;
+  readonly #kept = new KeptEvents<Shutdown>(MAX_SHUTDOWNS);
 
   /**
    * A shutdown line of `member`; `last`: that member's last shutdown, `sinceStart`: whether it
@@ -83,24 +83,21 @@ export class ServerShutdowns {
       return last;
     }
     const shutdown: Shutdown = line.kind === 'begin' ? { at, cause: line.cause, exitCode: null, exited: Number.NaN, ended: false } : { at, cause: null, exitCode: line.exitCode, exited: at, ended: true };
-    if (this.#kept.length < MAX_SHUTDOWNS) this.#kept.push({ shutdown, member });
-    else this.#notKept++;
+    this.#kept.keep(shutdown, member);
     return shutdown;
   }
 
   /** `several`: name each one's member. */
   summary(several: boolean): Pick<ServerSummary, 'shutdowns' | 'shutdownsNotKept'> {
     return {
-      shutdowns: [...this.#kept]
-        .sort((a, b) => a.shutdown.at - b.shutdown.at)
-        .map(({ shutdown, member }) => ({
-          time: isoString(shutdown.at) ?? null,
-          cause: shutdown.cause,
-          exitCode: shutdown.exitCode,
-          exited: shutdown.ended ? (isoString(shutdown.exited) ?? null) : null,
-          ...(several ? { member } : {}),
-        })),
-      shutdownsNotKept: this.#notKept,
+      shutdowns: this.#kept.inTimeOrder().map(({ event: shutdown, member }) => ({
+        time: isoString(shutdown.at) ?? null,
+        cause: shutdown.cause,
+        exitCode: shutdown.exitCode,
+        exited: shutdown.ended ? (isoString(shutdown.exited) ?? null) : null,
+        ...(several ? { member } : {}),
+      })),
+      shutdownsNotKept: this.#kept.notKept,
     };
   }
 }
