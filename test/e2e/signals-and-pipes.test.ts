@@ -366,7 +366,13 @@ test('a burst on stdin larger than the writer holds: every line of it arrives, a
   fs.appendFileSync(file, 'before the burst\n');
   await sidecar.waitForLines(1);
   const burst = Array.from({ length: 20000 }, (_, i) => `agent ${i}\n`).join('');
-  fs.writeFileSync(fifo, burst);
+  // Written without blocking this process, which reads the sidecar's stdout: the burst is
+  // larger than the FIFO, the sidecar's stdout pipe and its writer hold together, so a
+  // synchronous write here waited for a reader that waited for it (a deadlock of the test's
+  // own, seen on Node 24). A sidecar that freezes never takes the rest: waitForLines says so.
+  const written = fs.promises.writeFile(fifo, burst);
+  await sidecar.waitForLines(20001);
+  await written;
   fs.appendFileSync(file, 'after the burst\n');
   await sidecar.waitForLines(20002);
   await sidecar.stop();
