@@ -8,7 +8,7 @@ import { parseLogTime } from '../parse/log-record.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { PREFIX_HEAD_BYTES, parseTextPrefix, sternPrefixes, type LinePrefix } from '../read/line-prefix.js';
 import { readEntries, stdinSource, type InputSelection, type StdinIO } from '../read/read-entries.js';
-import { cannotRead } from '../read/read-error.js';
+import { cannotRead, repeatedInput } from '../read/read-error.js';
 import { palette } from '../render/colors.js';
 import { terminalSafeJson } from '../render/escape-terminal.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
@@ -91,9 +91,19 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     unread.push(why);
     io.stderr.write(`logtype doctor: ${why}; what was read of it was looked at\n`);
   };
-  await readEntries(options, selector, stdinSource(io), () => undefined, cannotReadInput, io.interrupted, (name) => {
-    if (inputs) input = name;
-  });
+  const repeated = (name: string, first: string): void => void io.stderr.write(`logtype doctor: ${repeatedInput(name, first)}\n`);
+  await readEntries(
+    options,
+    selector,
+    stdinSource(io),
+    () => undefined,
+    cannotReadInput,
+    io.interrupted,
+    (name) => {
+      if (inputs) input = name;
+    },
+    repeated,
+  );
   const findings = finder.findings();
   const linesRead = selector.counts.entries + selector.counts.other;
   // A Ctrl-C that came while a blocking read of a pipe waited is handled on the event loop's next turn (as summary's).

@@ -9,7 +9,7 @@ import { encodeEntry } from '../encode/encode-entry.js';
 import { ByteOutput } from '../output/byte-output.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { readEntries, stdinSource, type StdinIO } from '../read/read-entries.js';
-import { cannotRead } from '../read/read-error.js';
+import { cannotRead, repeatedInput } from '../read/read-error.js';
 import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts, type SelectionLimits, MAX_TYPES_COUNTED } from '../select/entry-selector.js';
 import type { LogRecord } from '../parse/log-record.js';
 import { projectFields, recordObject } from '../parse/record-object.js';
@@ -196,6 +196,11 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
       io.stderr.write(`logtype: ${cannotRead(input, error)}\n`);
     },
     io.interrupted,
+    undefined,
+    (input, first) => {
+      out.flush();
+      io.stderr.write(`logtype: ${repeatedInput(input, first)}\n`);
+    },
   );
   out.flush();
   const { counts } = filter;

@@ -39,6 +39,22 @@ export function rotatedNames(base: string): (entry: string) => boolean {
 /** Whether `entry` names a rotation of the file named `base` (rotatedNames). */
 export const rotatedName = (base: string, entry: string): boolean => rotatedNames(base)(entry);
 
+/** The shapes whose file can be told from the rotation's name alone: `.N`, mongod's `.YYYY-MM-DDTHH-MM-SS`, dateext's `-YYYYMMDD`. */
+const ROTATION_SUFFIX = /^(.+)(?:\.\d+|\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}|[-_]\d{8,})$/;
+
+/**
+ * The name of the file `entry` is a rotation of, compressed or not (`mongodb.log.1.gz`,
+ * `mongodb.log.2026-11-20T10-23-09`, `mongodb.log-20261126` are `mongodb.log`'s): the first of
+ * `names` (files beside it) it is a rotation of by rotatedNames, else the name its suffix tells
+ * (ROTATION_SUFFIX, the part before it keeping an extension); undefined for no rotation.
+ */
+export function unrotatedName(entry: string, names: readonly string[] = []): string | undefined {
+  const plain = entry.replace(COMPRESSED, '');
+  for (const base of names) if (base !== entry && base !== plain && rotatedName(base, plain)) return base;
+  const base = ROTATION_SUFFIX.exec(plain)?.[1];
+  return base !== undefined && path.extname(base) !== '' ? base : undefined;
+}
+
 export interface SiblingFile {
   readonly name: string;
   readonly stat: fs.Stats;

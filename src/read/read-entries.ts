@@ -2,6 +2,7 @@
  * Every input (files, gzip files, `-` for stdin) through one handler, in order: entry lines
  * as the sidecar writes them, or with `--as TYPE` raw log lines as the contents of entries.
  */
+import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { LineSplitter } from '../follow/split-lines.js';
 import { logFormat } from '../formats/log-formats.js';
@@ -31,6 +32,31 @@ interface LineReader {
 export type InputHandler = EntryHandler & { end(): void; readonly done?: boolean };
 
 /**
+ * The files read so far, by device and inode: the same file given twice (a shell's glob and its
+ * name, a link) would count every line twice. stdin and what cannot be looked at are never
+ * taken for one read before (a missing file's error comes when it is read).
+ */
+class InputFiles {
+  readonly #seen = new Map<string, string>();
+
+  /** The input given before that is the same file as `input`, if any; else `input` is noted. */
+  seenAs(input: string): string | undefined {
+    if (input === '-') return undefined;
+    let key: string;
+    try {
+      const stat = fs.statSync(input);
+      if (!stat.isFile()) return undefined;
+      key = `${stat.dev}:${stat.ino}`;
+    } catch {
+      return undefined;
+    }
+    const first = this.#seen.get(key);
+    if (first === undefined) this.#seen.set(key, input);
+    return first;
+  }
+}
+
+/**
  * How long the input may pause before a line held back for its continuation is taken as it
  * is: when following a live stream, a record's lines come together, and its last line is
  * shown within this.
@@ -54,10 +80,18 @@ export async function readEntries(
   interrupted?: AbortSignal,
   /** Told each input's name (`-`: stdin) before its first entry; the previous input's entries were all handled by then. */
   inputStarted?: (input: string) => void,
+  /** Told of an input that is a file given before (by another name, or the same): it is not read again. */
+  repeated?: (input: string, first: string) => void,
 ): Promise<void> {
   const inputs = selection.inputs.length > 0 ? selection.inputs : ['-'];
+  const files = new InputFiles();
   for (const input of inputs) {
     if (handler.done || interrupted?.aborted) break;
+    const first = files.seenAs(input);
+    if (first !== undefined) {
+      repeated?.(input, first);
+      continue;
+    }
     inputStarted?.(input);
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
     const chunks = inputChunks(input, stdin, interrupted);

@@ -24,3 +24,9 @@ export function readErrorReason(error: unknown): string {
 export function cannotRead(input: string, error: unknown): string {
   return `cannot read ${input === '-' ? 'stdin' : escapeTerminal(input)}: ${readErrorReason(error)}`;
 }
+
+/** An input that is a file given before: `PATH is the same file as FIRST, given before: read once`. Names escaped as cannotRead's. */
+export function repeatedInput(input: string, first: string): string {
+  const same = input === first ? 'is given twice' : `is the same file as ${escapeTerminal(first)}, given before`;
+  return `${escapeTerminal(input)} ${same}: read once`;
+}

@@ -9,6 +9,7 @@
  * a few counts. The events are kept only on the rare lines that carry them.
  */
 import path from 'node:path';
+import { unrotatedName } from '../follow/rotated-siblings.js';
 import { isoString } from './iso-string.js';
 import { DOWN_GAP_MS, laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
 import { MAX_MARK_LABEL, markLabel } from './mark-label.js';
@@ -193,13 +194,61 @@ export function memberOfInput(input: string, all: readonly string[] = [input]): 
   const partsOf = (file: string): string[] => path.normalize(file).split(path.sep).filter((p) => p !== '' && p !== '.');
   const nameOf = (parts: readonly string[], depth: number): string =>
     [...parts.slice(Math.max(0, parts.length - depth), -1), (parts.at(-1) ?? '').replace(/\.gz$/, '').replace(/\.(log|json|txt)$/, '')].join('/');
-  const mine = partsOf(input);
-  const others = [...new Set(all)].filter((file) => file !== input && file !== '-').map(partsOf);
+  const mine = partsOf(unrotatedInput(input, all));
+  const key = mine.join('/');
+  const others = [...new Set(all.filter((file) => file !== '-').map((file) => unrotatedInput(file, all)))].map(partsOf).filter((parts) => parts.join('/') !== key);
   for (let depth = 1; depth <= mine.length; depth++) {
     const name = nameOf(mine, depth);
     if (!others.some((parts) => nameOf(parts, depth) === name)) return name || input;
   }
   return input;
+}
+
+/**
+ * The file an input's lines were written to: a rotated file's (`my-db-0/mongodb.log.1.gz`,
+ * `…/mongodb.log.2026-11-20T10-23-09`) is the file it was rotated from (unrotatedName, against
+ * the other inputs in its directory), so a server's rotated logs and its current log, read
+ * together, are one member.
+ */
+export function unrotatedInput(input: string, all: readonly string[]): string {
+  if (input === '-') return input;
+  const dir = path.dirname(path.normalize(input));
+  const beside = all.filter((file) => file !== '-' && path.dirname(path.normalize(file)) === dir).map((file) => path.basename(file));
+  const base = unrotatedName(path.basename(input), beside);
+  return base === undefined ? input : path.join(dir, base);
+}
+
+/** A rotated name's age from its suffix: logrotate's `.N` (the larger, the older), a date's digits (the smaller, the older). */
+function rotationAge(name: string): { readonly number?: number; readonly date?: string } {
+  const plain = name.replace(/\.(gz|bz2|xz|zst|lz4|z|zip)$/i, '');
+  const number = /\.(\d{1,6})$/.exec(plain)?.[1];
+  if (number !== undefined) return { number: Number(number) };
+  const date = /(\d{4}-?\d{2}-?\d{2}(?:T\d{2}-\d{2}-\d{2})?)[^/]*$/.exec(plain)?.[1];
+  return date === undefined ? {} : { date: date.replaceAll('-', '') };
+}
+
+/**
+ * The inputs in the order their lines were written, as summary reads them: a file's rotations
+ * (unrotatedInput) before it, the oldest first (`.2` before `.1`; mongod's and dateext's dated
+ * names by their date); the files of one member where the first of them was given. A shell's
+ * glob gives `mongodb.log` before `mongodb.log.1`: read so, a member's last state would be its
+ * older file's, and a connection would end before it opened.
+ */
+export function writtenOrder(inputs: readonly string[]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const input of inputs) {
+    const target = input === '-' ? `-\u0000${groups.size}` : unrotatedInput(input, inputs);
+    const group = groups.get(target);
+    if (group) group.push(input);
+    else groups.set(target, [input]);
+  }
+  const older = (a: string, b: string): number => {
+    const [x, y] = [rotationAge(path.basename(a)), rotationAge(path.basename(b))];
+    if (x.number !== undefined && y.number !== undefined) return y.number - x.number;
+    if (x.date !== undefined && y.date !== undefined) return x.date < y.date ? -1 : x.date > y.date ? 1 : 0;
+    return 0;
+  };
+  return [...groups].flatMap(([target, files]) => [...files.filter((f) => f !== target).sort(older), ...files.filter((f) => f === target)]);
 }
 
 export class ReplicaMembers {
@@ -221,7 +270,7 @@ export class ReplicaMembers {
   /** The member a server line belongs to: its pod when its prefix names one, else its input's. */
   of(source: RecordSource | undefined): MemberStats {
     const pod = source?.prefix?.source;
-    if (pod === undefined) return (this.#inputMember ??= this.#member(`input\u0000${this.#input}`, () => this.#inputName(), 'input'));
+    if (pod === undefined) return (this.#inputMember ??= this.#member(`input\u0000${unrotatedInput(this.#input, this.#inputs)}`, () => this.#inputName(), 'input'));
     if (pod === this.#lastSource) return this.#lastMember!;
     const member = this.#member(`pod\u0000${memberOfPrefix(pod)}`, () => memberOfPrefix(pod), 'pod');
     this.#lastSource = pod;

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { ReportIO } from '../doctor/run-doctor.js';
 import { readEntries, stdinSource, type InputSelection } from '../read/read-entries.js';
-import { cannotRead } from '../read/read-error.js';
+import { cannotRead, repeatedInput } from '../read/read-error.js';
 import { palette } from '../render/colors.js';
 import { terminalSafeJson } from '../render/escape-terminal.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
@@ -13,6 +13,7 @@ import { renderSummaryHtml } from './render-summary-html.js';
 import { renderSummaryText } from './render-summary-text.js';
 import type { Summary } from './summary.js';
 import { SummaryCollector } from './summary-collector.js';
+import { writtenOrder } from './replica-members.js';
 
 export interface SummaryOptions extends Selection, InputSelection {
   readonly json: boolean;
@@ -53,7 +54,10 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
       unread.push(why);
       io.stderr.write(`logtype summary: ${why}; the summary covers what was read of it\n`);
     };
-    await readEntries(options, selector, stdinSource(io), (bytes) => progress?.read(bytes), cannotReadInput, io.interrupted, (input) => collector.input(input, options.inputs));
+    const repeated = (input: string, first: string): void => void io.stderr.write(`logtype summary: ${repeatedInput(input, first)}\n`);
+    // A member's rotated logs before its current one: its story is told in the order it was written.
+    const inputs = writtenOrder(options.inputs);
+    await readEntries({ ...options, inputs }, selector, stdinSource(io), (bytes) => progress?.read(bytes), cannotReadInput, io.interrupted, (input) => collector.input(input, inputs), repeated);
   } finally {
     progress?.done();
   }

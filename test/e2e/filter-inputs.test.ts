@@ -190,3 +190,30 @@ test("a CRI log file: the runtime's head taken off, a line cut in pieces read wh
   const summary = JSON.parse(runFilter(['summary', '--json'], input).stdout) as { lines: { entries: number; selected: number; notEntries: number } };
   t.deepEqual(summary.lines, { entries: 5, selected: 5, notEntries: 0 });
 });
+
+// From an incident trial: `summary pod.log pod.log` read 292 entries of 146, every election twice, and said nothing.
+test('the same file given twice, or by another name (a link): read once, and stderr says so, in the filter, summary and doctor', (t) => {
+  const dir = tempDir('logtype-repeated-input-');
+  try {
+    const file = path.join(dir, 'pod.log');
+    fs.writeFileSync(file, `${ENTRIES.join('\n')}\n`);
+    const link = path.join(dir, 'again.log');
+    fs.symlinkSync('pod.log', link);
+    const once = runFilter(['-o', 'raw', file]);
+    const twice = runFilter(['-o', 'raw', file, link, file]);
+    t.is(twice.status, 0, twice.stderr);
+    t.is(twice.stdout, once.stdout, 'its lines once');
+    t.deepEqual(lines(twice.stderr), [`logtype: ${link} is the same file as ${file}, given before: read once`, `logtype: ${file} is given twice: read once`]);
+    const summaryOnce = JSON.parse(runFilter(['summary', '--json', file]).stdout) as { lines: { entries: number } };
+    const summary = runFilter(['summary', '--json', file, file]);
+    t.is(summary.status, 0, summary.stderr);
+    t.deepEqual((JSON.parse(summary.stdout) as { lines: unknown }).lines, summaryOnce.lines);
+    t.true(summaryOnce.lines.entries === ENTRIES.length);
+    t.is(summary.stderr, `logtype summary: ${file} is given twice: read once\n`);
+    const doctor = runFilter(['doctor', '--json', file, link]);
+    t.regex(doctor.stderr, /^logtype doctor: .*again\.log is the same file as .*pod\.log, given before: read once\n$/);
+    t.deepEqual(JSON.parse(doctor.stdout), JSON.parse(runFilter(['doctor', '--json', file]).stdout));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

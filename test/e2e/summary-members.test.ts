@@ -8,7 +8,7 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { runFilter } from '../_helpers/filter-process.js';
 import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
 import type { Summary } from '../../src/summary/summary.js';
@@ -261,6 +261,38 @@ test("one file per pod, each copied out under its pod's name as mongodb.log.gz: 
     });
     const { summary, text } = summaryOf(files);
     checkMembers(t, summary, text, MEMBERS.map((m) => `${m.pod}/mongodb`), 'input');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// From an incident trial: a server's rotated log copied out beside its current one (`kubectl cp`
+// of the log folder) was taken for a second member, and "who was primary when" showed a
+// handover at the moment of the rotation.
+test("each pod's log folder copied out, its rotated logs beside its current one (mongod's rename, gzipped; logrotate's number): one member a pod, in either order", (t) => {
+  const dir = tempDir('logtype-members-rotated-');
+  try {
+    const layouts = [false, true].map((currentFirst) => {
+      const files: string[] = [];
+      both.forEach((member, i) => {
+        const podDir = path.join(dir, String(currentFirst), member.pod);
+        fs.mkdirSync(podDir, { recursive: true });
+        const text = member.lines.map((l) => `${l.text}\n`);
+        const cut = Math.floor(text.length / 3);
+        // rs1's first part renamed by mongod and gzipped by the agent; rs2's numbered by logrotate.
+        const rotated = path.join(podDir, i === 0 ? 'mongodb.log.2024-03-18T14-51-21.gz' : 'mongodb.log.1');
+        fs.writeFileSync(rotated, i === 0 ? gzipSync(text.slice(0, cut).join('')) : text.slice(0, cut).join(''));
+        const current = path.join(podDir, 'mongodb.log');
+        fs.writeFileSync(current, text.slice(cut).join(''));
+        // A shell's glob sorts the current name first.
+        files.push(...(currentFirst ? [current, rotated] : [rotated, current]));
+      });
+      return files;
+    });
+    for (const files of layouts) {
+      const { summary, text } = summaryOf(files);
+      checkMembers(t, summary, text, MEMBERS.map((m) => `${m.pod}/mongodb`), 'input');
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

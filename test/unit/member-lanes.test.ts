@@ -7,7 +7,7 @@
 import test from 'ava';
 import { DOWN_GAP_MS, laneSegments, primaryTimeline, type MemberRestart, type StateChange, type StateSegment } from '../../src/summary/member-lanes.js';
 import { laneMarks } from '../../src/summary/lane-chart.js';
-import { memberOfInput, memberOfPrefix } from '../../src/summary/replica-members.js';
+import { memberOfInput, memberOfPrefix, unrotatedInput, writtenOrder } from '../../src/summary/replica-members.js';
 
 /** Segments written `from-to STATE`, times in seconds. */
 const lane = (...segments: string[]): StateSegment[] =>
@@ -115,6 +115,22 @@ test("inputs of one file name: each named with the fewest directories that tell 
   // Nothing tells them apart but what was given.
   const nested = ['pods/a/mongodb.log', 'x/pods/a/mongodb.log'];
   t.deepEqual(nested.map((input) => memberOfInput(input, nested)), ['pods/a/mongodb.log', 'x/pods/a/mongodb']);
+});
+
+test("a server's rotated logs and its current log are one member; another pod's are another", (t) => {
+  const all = ['my-db-0/mongodb.log.2024-03-18T14-51-21.gz', 'my-db-0/mongodb.log.1', 'my-db-0/mongodb.log', 'my-db-1/mongodb.log.1.gz', 'my-db-1/mongodb.log'];
+  t.deepEqual(all.map((input) => unrotatedInput(input, all)), ['my-db-0/mongodb.log', 'my-db-0/mongodb.log', 'my-db-0/mongodb.log', 'my-db-1/mongodb.log', 'my-db-1/mongodb.log']);
+  t.deepEqual(all.map((input) => memberOfInput(input, all)), ['my-db-0/mongodb', 'my-db-0/mongodb', 'my-db-0/mongodb', 'my-db-1/mongodb', 'my-db-1/mongodb']);
+  // Read in the order they were written, whatever order they were given in (a glob puts the current name first).
+  t.deepEqual(
+    writtenOrder(['-', 'my-db-0/mongodb.log', 'my-db-1/mongodb.log', 'my-db-0/mongodb.log.1', 'my-db-0/mongodb.log.2.gz', 'my-db-1/mongodb.log.2024-03-18T14-51-21.gz', 'my-db-1/mongodb.log.2024-03-17T09-00-00']),
+    ['-', 'my-db-0/mongodb.log.2.gz', 'my-db-0/mongodb.log.1', 'my-db-0/mongodb.log', 'my-db-1/mongodb.log.2024-03-17T09-00-00', 'my-db-1/mongodb.log.2024-03-18T14-51-21.gz', 'my-db-1/mongodb.log'],
+  );
+  t.deepEqual(writtenOrder(['b.log', 'a.log', '-', 'c.log']), ['b.log', 'a.log', '-', 'c.log'], 'files of their own stay where they were given');
+  // Alone, a rotated log is named after the file it was rotated from.
+  t.is(memberOfInput('logs/mongodb.log.3.gz'), 'mongodb');
+  const one = ['mongod.log.1', 'mongod.log'];
+  t.deepEqual(one.map((input) => memberOfInput(input, one)), ['mongod', 'mongod']);
 });
 
 test("a lane's marks: every restart and election, then the earliest errors, to the cap; how many were left out", (t) => {

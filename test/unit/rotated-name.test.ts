@@ -2,7 +2,7 @@ import test from 'ava';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { linkTarget, rotatedName, rotatedSiblings } from '../../src/follow/rotated-siblings.js';
+import { linkTarget, rotatedName, rotatedSiblings, unrotatedName } from '../../src/follow/rotated-siblings.js';
 import { FILE_LOG_TYPES } from '../../src/log-types.js';
 
 /** What the rotators a pod may run name a rotation of `mongodb.log`, and the names that are not one. */
@@ -105,4 +105,22 @@ test('link target: where a followed name that is a symbolic link leads, and its 
     [path.join(data, 'mongod.log.1')],
     "the target's rotations, beside it and under its name, never compressed",
   );
+});
+
+test('the file a rotated file was rotated from: by the files beside it, else by its suffix; compressed too', (t) => {
+  const cases: { entry: string; beside?: string[]; base: string | undefined; why: string }[] = [
+    { entry: 'mongodb.log.1', base: 'mongodb.log', why: "logrotate's numbers" },
+    { entry: 'mongodb.log.1.gz', base: 'mongodb.log', why: 'compressed' },
+    { entry: 'mongodb.log.2026-11-20T10-23-09.gz', base: 'mongodb.log', why: "mongod's rename, compressed by the agent" },
+    { entry: 'mongodb.log-20261126', base: 'mongodb.log', why: "logrotate's dateext" },
+    { entry: 'mongodb.1.log', beside: ['mongodb.log'], base: 'mongodb.log', why: "logrotate's extension option, its file given beside it" },
+    { entry: 'mongodb-2026-11-26T05-00-00.000.log.gz', beside: ['mongodb.log'], base: 'mongodb.log', why: "lumberjack's, compressed, its file beside it" },
+    { entry: 'mongodb.1.log', base: undefined, why: 'the extension style alone does not say its file' },
+    { entry: 'mongodb.log', beside: ['mongodb.log', 'mongodb.log.1'], base: undefined, why: 'the file itself' },
+    { entry: 'mongodb.log.gz', base: undefined, why: 'a log compressed, not rotated' },
+    { entry: 'mongodb-audit.log.1', beside: ['mongodb.log'], base: 'mongodb-audit.log', why: "the audit log's rotation is the audit log's, never the server's" },
+    { entry: 'my-db-0-20261126', base: undefined, why: 'no extension before the date: a name, not a rotation' },
+    { entry: 'rs2.log.gz', beside: ['rs1.log.gz'], base: undefined, why: "another member's log" },
+  ];
+  for (const c of cases) t.is(unrotatedName(c.entry, c.beside), c.base, c.why);
 });
