@@ -29,12 +29,19 @@ export class ProblemMessages implements SectionCounter {
     if (held && held.value === undefined) held.value = { level, example: cutLine(first, MAX_MESSAGE_CHARS) };
   }
 
-  /** Errors before warnings, then the most frequent. */
-  top(): TypeProblems['messages'] {
-    return this.#messages
-      .top()
-      .sort((a, b) => levelRank(a.value!.level!) - levelRank(b.value!.level!) || b.count - a.count)
-      .slice(0, TOP_PROBLEM_MESSAGES)
-      .map(({ key, count, value }) => ({ message: key, level: value!.level!, count, example: value!.example }));
+  /**
+   * Errors before warnings, then the most frequent: every error's group (errors are what is
+   * looked for, as the server's section lists every one), and warnings' up to
+   * TOP_PROBLEM_MESSAGES groups in all; what is not listed is counted in `notListed`.
+   */
+  top(): Pick<TypeProblems, 'messages' | 'notListed'> {
+    const all = this.#messages.top().sort((a, b) => levelRank(a.value!.level!) - levelRank(b.value!.level!) || b.count - a.count);
+    const listed = all.filter((m, i) => i < TOP_PROBLEM_MESSAGES || levelRank(m.value!.level!) < WARN_RANK);
+    const messages = listed.map(({ key, count, value }) => ({ message: key, level: value!.level!, count, example: value!.example }));
+    const rest = all.slice(listed.length);
+    // Lines past MAX_PROBLEM_MESSAGES groups were counted without a group of their own.
+    const other = this.#messages.other;
+    if (rest.length === 0 && other === 0) return { messages };
+    return { messages, notListed: { messages: rest.length, lines: rest.reduce((sum, m) => sum + m.count, other), ungrouped: other } };
   }
 }

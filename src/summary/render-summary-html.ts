@@ -8,7 +8,7 @@
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { laneChart } from './lane-chart.js';
-import { focusLine, incompleteLines, lifetime, memberCountWords, peakWords, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
+import { focusLine, incompleteLines, lifetime, memberCountWords, notListedWords, peakWords, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
 import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
@@ -212,6 +212,7 @@ export function renderSummaryHtml(summary: Summary): string {
   }
   for (const problems of summary.problems) {
     sections.push(`<h2>${escapeHtml(problems.logType)}: ${counted(problems.errors, 'error', 'errors', number)}, ${counted(problems.warnings, 'warning', 'warnings', number)}</h2>`, table(['count', 'level', 'message'], problems.messages.map((m) => [number(m.count), m.level, problemMessage(m)])));
+    if (problems.notListed) sections.push(`<p>${escapeHtml(notListedWords(problems.notListed, number))}</p>`);
   }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -244,6 +244,20 @@ export const problemWords = (m: TypeProblems['messages'][number]): string => (m.
  */
 export const problemExample = (m: TypeProblems['messages'][number]): string | undefined => (m.count > 1 && m.example !== m.message ? m.example : undefined);
 
+/** Slow-operation groups the text lists: the most total time, and every COLLSCAN group after them (up to as many more): the heading says COLLSCANs are marked. */
+const SLOW_GROUPS_SHOWN = 15;
+function shownSlowGroups<G extends { readonly collscan: boolean }>(groups: readonly G[]): G[] {
+  let collscans = 0;
+  return groups.filter((g, i) => i < SLOW_GROUPS_SHOWN || (g.collscan && collscans++ < SLOW_GROUPS_SHOWN));
+}
+
+/** What a log's problems list leaves out: `… 16 more warning messages (40 lines)`. */
+export function notListedWords(notListed: NonNullable<TypeProblems['notListed']>, number: (n: number) => string): string {
+  const groups = notListed.messages > 0 ? `${number(notListed.messages)} more warning ${notListed.messages === 1 ? 'message' : 'messages'}` : 'more warnings';
+  const ungrouped = notListed.ungrouped > 0 ? `, ${number(notListed.ungrouped)} of them past the messages kept` : '';
+  return `… ${groups} (${counted(notListed.lines, 'line', 'lines', number)}${ungrouped})`;
+}
+
 export function renderSummaryText(summary: Summary, options: SummaryTextOptions): string {
   const { palette, utc } = options;
   const time = (iso: string | null | undefined): string => (iso ? formatTime(Date.parse(iso), utc).slice(0, 19) : '-');
@@ -354,10 +368,11 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     if (server.slowOperations.length > 0) {
       heading('Slow operations, by total time');
       out.push(`  ${collscanWords(server)}`);
+      const shown = shownSlowGroups(server.slowOperations);
       out.push(
         ...formatTable(
           ['total', 'count', 'p50', 'p95', 'max', 'examined/returned', ...(several ? ['members'] : []), 'namespace', 'operation', 'shape / plan'],
-          server.slowOperations.slice(0, 15).map((g) => [
+          shown.map((g) => [
             millis(g.totalMillis),
             number(g.count),
             `${g.exactQuantiles ? '' : '~'}${millis(g.p50Millis)}`,
@@ -372,8 +387,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
           [true, true, true, true, true, true],
         ).map((l) => (l.endsWith(' ◀') ? palette.bold(l) : l)),
       );
-      if (server.slowOperations.length > 15) out.push(`  … ${server.slowOperations.length - 15} more groups (--json has them all)`);
-      if (server.slowOperations.slice(0, 15).some((g) => !g.exactQuantiles)) out.push(`  ~: within ${RELATIVE_ACCURACY * 100}% (a group of more than ${number(MAX_GROUP_DURATIONS)} operations keeps a sketch of its durations)`);
+      if (server.slowOperations.length > shown.length) out.push(`  … ${number(server.slowOperations.length - shown.length)} more groups (--json has them all)`);
+      if (shown.some((g) => !g.exactQuantiles)) out.push(`  ~: within ${RELATIVE_ACCURACY * 100}% (a group of more than ${number(MAX_GROUP_DURATIONS)} operations keeps a sketch of its durations)`);
     }
     if (server.appliedOperations.length > 0) {
       const shown = server.appliedOperations.slice(0, 15);
@@ -453,6 +468,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       // Under the shape, cut as the slowest operations' lines are.
       if (example !== undefined) out.push(`  ${' '.repeat(7)}  ${' '.repeat(5)}  ${palette.gray(`first: ${cutLine(escapeTerminal(example), TEXT_LINE_CHARS)}`)}`);
     }
+    if (problems.notListed) out.push(`  ${notListedWords(problems.notListed, number)}`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -333,6 +333,8 @@ export interface TypeProblems {
   readonly warnings: number;
   /** Each group of messages by shape (`message`, numbers masked), with its first message as written (`example`). */
   readonly messages: readonly { readonly message: string; readonly level: Level; readonly count: number; readonly example: string }[];
+  /** Warnings' groups past the ten listed, and their lines; `ungrouped`: lines past the groups held (summary-limits.ts), counted here too. Absent when every one is listed. */
+  readonly notListed?: { readonly messages: number; readonly lines: number; readonly ungrouped: number } | undefined;
 }
 
 export interface Activity {

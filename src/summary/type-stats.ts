@@ -64,7 +64,7 @@ export class TypeStats {
   }
 
   problemsSummary(logType: string): TypeProblems {
-    return { logType, errors: this.errors, warnings: this.warnings, messages: this.problems.top() };
+    return { logType, errors: this.errors, warnings: this.warnings, ...this.problems.top() };
   }
 }
 

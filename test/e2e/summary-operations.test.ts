@@ -199,3 +199,19 @@ test("Hatchet's rs1 with a trial's strings on its slowest line (a 300-character 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// From an incident trial: rs1's heading said "COLLSCANs: … in 4 groups, marked ◀", and all four
+// were behind "… 55 more groups".
+test("Hatchet's rs1: every COLLSCAN group is a row of the text's slow operations, marked, after the fifteen with the most time", (t) => {
+  const summary = summaryOf('mongod-replica-rs1.log.gz');
+  const groups = summary.server!.slowOperations;
+  const collscans = groups.filter((g) => g.collscan);
+  t.true(collscans.length > 0 && groups.slice(0, 15).filter((g) => g.collscan).length < collscans.length, 'some COLLSCAN group is past the first fifteen');
+  const run = runFilter(['summary', '--utc', '--as', 'mongodb', real('mongod-replica-rs1.log.gz')]);
+  t.is(run.status, 0, run.stderr);
+  const section = run.stdout.slice(run.stdout.indexOf('Slow operations, by total time'));
+  const rows = section.slice(0, section.indexOf('more groups')).split('\n');
+  t.is(rows.filter((row) => row.endsWith(' ◀') && !row.includes('COLLSCANs:')).length, collscans.length, 'each COLLSCAN group marked');
+  const shown = 15 + collscans.filter((g) => groups.indexOf(g) >= 15).length;
+  t.regex(section, new RegExp(`… ${groups.length - shown} more groups`));
+});

@@ -5,6 +5,7 @@
  * the masked shape of `Error checking out client (0x0) for connParam=opslog-backup-0…:27017`
  * no longer says which host.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { firstLineOf } from '../../src/parse/continued-record.js';
@@ -14,7 +15,7 @@ import { renderSummaryText } from '../../src/summary/render-summary-text.js';
 import { escapeHtml } from '../../src/summary/time-charts.js';
 import { SummaryCollector } from '../../src/summary/summary-collector.js';
 import { readRecords } from '../_helpers/read-records.js';
-import { REAL_DATA } from '../_helpers/sidecar-process.js';
+import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
 
 test('agent-issue-threads.log: each error or warning group keeps its first message as written, and a group of one shows it whole', async (t) => {
   const { records } = await readRecords(path.join(REAL_DATA, 'agent-issue-threads.log'), 'automation-agent');
@@ -65,3 +66,33 @@ for (const copies of [1, 2]) {
     t.is(text.includes('first: '), copies > 1);
   });
 }
+
+// From an incident trial: 26 distinct agent errors, ten rows shown, and nothing said of the rest.
+test('every error message is listed; warnings past ten groups are counted in one line, in the text, the JSON and the page', async (t) => {
+  const words = (i: number): string => `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`;
+  const line = (level: string, message: string): string =>
+    JSON.stringify({ logType: 'automation-agent', contents: `[2020/06/03 01:53:26.135] [.${level}] [cm/director/director.go:planAndExecute:564] <top> [01:53:26.135] ${message}` });
+  const lines = [
+    ...Array.from({ length: 26 }, (_, i) => line('error', `Failed to plan step ${words(i)}`)),
+    ...Array.from({ length: 15 }, (_, i) => line('warn', `Slow response from ${words(i)}`)),
+    line('warn', 'Slow response from aa'),
+  ];
+  const dir = tempDir('logtype-agent-messages-');
+  const file = path.join(dir, 'agent.log');
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  try {
+    const { records } = await readRecords(file);
+    const collector = new SummaryCollector();
+    for (const r of records) collector.add(r.logType, r.record, undefined, { contents: r.contents });
+    const summary = collector.summary({ entries: records.length, selected: records.length, notEntries: 0 });
+    const [problems] = summary.problems;
+    t.is(problems!.messages.filter((m) => m.level === 'error').length, 26, 'every error');
+    t.is(problems!.messages.length, 26);
+    t.deepEqual(problems!.notListed, { messages: 15, lines: 16, ungrouped: 0 });
+    const text = renderSummaryText(summary, { palette: palette(false), utc: true, width: 60 });
+    t.true(text.includes('  … 15 more warning messages (16 lines)\n'), text);
+    t.true(renderSummaryHtml(summary).includes('<p>… 15 more warning messages (16 lines)</p>'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
