@@ -156,7 +156,7 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     // fail at once instead of being searched to their end.
     matches: /^\{ ?"atype" ?: ?"authenticate"(?=.*"result" ?: ?[1-9])|^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"[A-Z0-9]{1,2}", *"c":"ACCESS", *"id":20249,|^\S{1,40} [A-Z]\s{1,2}ACCESS +\[[^\]]{1,80}\] (?=.*authentication failed for )/,
     meaning: 'Clients, or the agents, are refused by the server: a wrong password, a user that does not exist, or a password secret changed without the user. A failing agent user (mms-automation-agent) cannot manage the member.',
-    remedy: 'See who and from where: logtype --atype authenticate --failed, or logtype summary (failed authentications). Fix that client\'s credentials; for the agent\'s user, check the operator\'s agent password secret and that the member took the latest automation config.',
+    remedy: 'See who and from where: logtype --id 20249 -o pretty (the server\'s lines: user, remote, error), or logtype --atype authenticate --failed (the audit log, where it is on). Fix that client\'s credentials; for the agent\'s user, check the operator\'s agent password secret and that the member took the latest automation config.',
   },
   {
     id: 'automatic-recovery',

@@ -184,3 +184,23 @@ test('summary of input with no entry says why, not an empty table: empty, not lo
     t.false(result.stdout.includes('type  entries'), 'no table without rows');
   }
 });
+
+// From an incident trial: with failed logins only in the server's log (the audit log is opt-in),
+// doctor's fix pointed at an audit filter that showed nothing, and the user and address were nowhere.
+test("doctor's fix for failed authentications names a command that shows who and from where in the server's own lines", (t) => {
+  const failed = (n: number) =>
+    entryLine(
+      'mongodb',
+      `{"t":{"$date":"2026-11-20T10:0${n}:00.000+00:00"},"s":"I",  "c":"ACCESS",   "id":20249,   "ctx":"conn1${n}","msg":"Authentication failed","attr":{"mechanism":"SCRAM-SHA-256","speculative":false,"principalName":"app","authenticationDatabase":"admin","remote":"10.0.0.7:5123${n}","extraInfo":{},"error":"AuthenticationFailed: SCRAM authentication failed, storedKey mismatch"}}`,
+    );
+  const input = `${[1, 2, 3].map(failed).join('\n')}\n`;
+  const report = JSON.parse(runFilter(['doctor', '--json'], input).stdout) as { problems: { id: string; remedy: string }[] };
+  const remedy = report.problems.find((p) => p.id === 'authentication-failed')!.remedy;
+  const command = /logtype (--id 20249 -o pretty)/.exec(remedy);
+  t.truthy(command, remedy);
+  const shown = runFilter([...command![1]!.split(' '), '--utc', '--color', 'never'], input);
+  t.is(shown.status, 0, shown.stderr);
+  t.is(shown.stdout.split('\n').filter((l) => l.includes('Authentication failed')).length, 3);
+  t.regex(shown.stdout, /app/);
+  t.regex(shown.stdout, /10\.0\.0\.7/);
+});
