@@ -8,7 +8,7 @@ import { parseFieldPaths } from '../parse/record-object.js';
 import { usageError, type CommandLine } from './usage-error.js';
 import { parseSelection, SELECTION_OPTIONS } from './selection-options.js';
 import type { Parsed } from '../config/parse-size.js';
-import { allValues, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
+import { allValues, COLOR_OPTIONS, colorWhen, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
 
 export const FILTER_COMMAND = 'logtype';
 
@@ -39,8 +39,7 @@ const OPTIONS: OptionTable = {
   quiet: { type: 'boolean', short: 'q', describe: 'Write nothing: exit 0 at the first selected entry, 1 if there is none (grep -q)' },
   strict: { type: 'boolean', describe: 'Exit 1 at the end if any line was not an entry' },
   summary: { type: 'boolean', describe: 'At the end, and at a Ctrl-C, counts per type on stderr (see logtype summary for more)' },
-  color: { type: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour (NO_COLOR and FORCE_COLOR are honoured)' },
-  'no-color': { type: 'boolean', describe: 'No colour: --color never' },
+  ...COLOR_OPTIONS,
   utc: { type: 'boolean', describe: 'Times in UTC instead of local time' },
   help: { type: 'boolean', short: 'h', describe: 'Show this help' },
   version: VERSION_OPTION,
@@ -126,7 +125,7 @@ export function parseFilterArgs(argv: readonly string[], terminal: FilterTermina
     if (!count.ok) return count;
     counts[name] = count.value;
   }
-  const color = values['no-color'] === true ? 'never' : (text('color') as ColorMode);
+  const color: ColorMode = colorWhen(values, text('color'));
   const options: FilterOptions = {
     ...selection.value,
     output,

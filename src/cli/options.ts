@@ -59,6 +59,16 @@ export type HelpRenderer = (options: OptionTable, help: CommandHelp) => string;
 /** `--version` of every command: the package's version (cli/package-version.ts). */
 export const VERSION_OPTION: OptionSpec = { type: 'boolean', describe: "Print logtype's version and exit" };
 
+/** Colour, the filter's, summary's and doctor's alike: `--color WHEN`, and `--no-color` for `never`. */
+export const COLOR_OPTIONS: OptionTable = {
+  color: { type: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour (NO_COLOR and FORCE_COLOR are honoured)' },
+  'no-color': { type: 'boolean', describe: 'No colour: --color never' },
+};
+
+/** The colour asked for: `never` with --no-color, else --color's WHEN (one of COLOR_OPTIONS' choices). */
+export const colorWhen = (values: ParsedArgs['values'], color: unknown): 'auto' | 'always' | 'never' =>
+  values['no-color'] === true ? 'never' : (color as 'auto' | 'always' | 'never');
+
 export function helpText(options: OptionTable, help: CommandHelp): string {
   const lines = Object.entries(options).map(([name, spec]) => {
     const flag = `${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.value ? ` ${spec.value}` : ''}`;

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { KNOWN_PROBLEMS } from '../doctor/known-problems.js';
 import type { DoctorOptions } from '../doctor/run-doctor.js';
-import { colorEnabled, type ColorMode } from '../render/colors.js';
+import { colorEnabled } from '../render/colors.js';
 import type { SummaryOptions } from '../summary/run-summary.js';
-import { helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
+import { COLOR_OPTIONS, colorWhen, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
 import { checkInputs, parseSelection, SELECTION_OPTIONS } from './selection-options.js';
 import { usageError, type CommandLine } from './usage-error.js';
 import type { Parsed } from '../config/parse-size.js';
@@ -18,7 +18,7 @@ export const DOCTOR_COMMAND = 'logtype doctor';
 
 const REPORT_OPTIONS: OptionTable = {
   json: { type: 'boolean', describe: 'One JSON document instead of text' },
-  color: { type: 'string', value: 'WHEN', choices: ['auto', 'always', 'never'], default: 'auto', describe: 'Colour (NO_COLOR and FORCE_COLOR are honoured)' },
+  ...COLOR_OPTIONS,
   utc: { type: 'boolean', describe: 'Times in UTC instead of local time' },
   help: { type: 'boolean', short: 'h', describe: 'Show this help' },
   version: VERSION_OPTION,
@@ -109,7 +109,7 @@ function parseReport(argv: readonly string[], options: OptionTable, terminal: Re
   const common: DoctorOptions = {
     ...selection.value,
     json: values['json'] === true,
-    color: colorEnabled(lastValue(values, 'color', options) as ColorMode, terminal.env, terminal.stdoutIsTTY),
+    color: colorEnabled(colorWhen(values, lastValue(values, 'color', options)), terminal.env, terminal.stdoutIsTTY),
     utc: values['utc'] === true,
   };
   return { ok: true, value: { help: values['help'] === true, values, common } };

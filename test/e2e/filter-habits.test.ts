@@ -401,6 +401,17 @@ test('--no-color: no colour even when FORCE_COLOR asks for it', (t) => {
   t.is(lines(plain.stdout)[0], 'mongodb       s1');
 });
 
+// From an incident trial: `summary --no-color` was an unknown option; summary and doctor took only --color never.
+test('--no-color in summary and doctor too: no colour even when FORCE_COLOR asks for it, the same text as --color never', (t) => {
+  for (const command of ['summary', 'doctor']) {
+    const forced = runFilter([command, '--utc'], CONTEXT, { FORCE_COLOR: '1' });
+    t.true(forced.stdout.includes('\u001b['), command);
+    const plain = runFilter([command, '--utc', '--no-color'], CONTEXT, { FORCE_COLOR: '1' });
+    t.false(plain.stdout.includes('\u001b['), command);
+    t.is(plain.stdout, runFilter([command, '--utc', '--color', 'never'], CONTEXT, { FORCE_COLOR: '1' }).stdout, command);
+  }
+});
+
 test('--help lists every log type of the registry with its short name, and each command its exit statuses', (t) => {
   const help = runFilter(['--help']).stdout;
   const types = /Log types[^\n]*\n((?: {2}\S+ +\S+\n)+)/.exec(help)?.[1];
