@@ -38,7 +38,7 @@ const OPTIONS: OptionTable = {
   context: { type: 'string', short: 'C', value: 'N', min: 0, describe: 'Both: N entries before and after (grep -C)' },
   quiet: { type: 'boolean', short: 'q', describe: 'Write nothing: exit 0 at the first selected entry, 1 if there is none (grep -q)' },
   strict: { type: 'boolean', describe: 'Exit 1 at the end if any line was not an entry' },
-  summary: { type: 'boolean', describe: 'At the end, and at a Ctrl-C, counts per type on stderr (see logtype summary for more)' },
+  summary: { type: 'boolean', describe: 'At the end, and at a Ctrl-C, on stderr: entries read and written, and the entries read of each type (see logtype summary for more)' },
   ...COLOR_OPTIONS,
   utc: { type: 'boolean', describe: 'Times in UTC instead of local time' },
   help: { type: 'boolean', short: 'h', describe: 'Show this help' },

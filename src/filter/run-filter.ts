@@ -244,6 +244,8 @@ export function formatSummary(counts: SelectionCounts): string {
   // Types beyond those counted by name (memory is bounded): their entries, together.
   if (counts.otherTypeEntries > 0) shown.push([`… types after the first ${MAX_TYPES_COUNTED}`, counts.otherTypeEntries]);
   const width = Math.max(0, ...shown.map(([type]) => type.length));
+  // The rows count what was read, not what was written: said once above them.
+  if (shown.length > 0) lines.push('  entries read, by type:');
   for (const [type, count] of shown) lines.push(`  ${type.padEnd(width)}  ${String(count).padStart(9)}`);
   return lines.join('\n') + '\n';
 }

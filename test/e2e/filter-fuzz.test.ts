@@ -92,8 +92,10 @@ for (const seed of [1, 2, 3, 4, 5]) {
     for (const mode of ['raw', 'json', 'entry', 'pretty']) {
       const result = runFilterBytes(['-o', mode, '--color', 'never', '--summary', '--keep-other'], input);
       t.is(result.status, 0, `${mode}: ${result.stderr}`);
-      const [counts, ...rows] = result.stderr.split('\n').slice(0, -1);
+      const [counts, ...rest] = result.stderr.split('\n').slice(0, -1);
       t.is(counts, `logtype: ${expected.entries} entries read, ${written} written, ${expected.others} other lines`, mode);
+      // The rows under their label: what was read of each type.
+      const rows = rest.length > 0 && rest[0] === '  entries read, by type:' ? rest.slice(1) : rest;
       t.deepEqual(Object.fromEntries(rows.map((row) => /^ {2}(\S+) +(\d+)$/.exec(row)?.slice(1, 3).map((v, i) => (i === 1 ? Number(v) : v)) ?? [row, NaN])), expected.byType, mode);
       const want = Buffer.concat(expected.out.flatMap((line) => [Buffer.from(RENDER[mode]!(line)), Buffer.from('\n')]));
       t.true(result.stdout.equals(want), `${mode}: the output differs from the oracle at byte ${firstDifference(result.stdout, want)}`);

@@ -70,7 +70,7 @@ test("a shipper's record of an entry, as a store gives it back (Docker's and Flu
   const docker = server.map((line) => JSON.stringify({ log: `${line}\n`, stream: 'stdout' })).join('\n') + '\n';
   const run = runFilter(['--summary'], docker);
   t.is(run.stdout, server.join('\n') + '\n');
-  t.regex(run.stderr, new RegExp(`^logtype: ${server.length} entries read, ${server.length} written, 0 other lines\n {2}mongodb +${server.length}\n`));
+  t.regex(run.stderr, new RegExp(`^logtype: ${server.length} entries read, ${server.length} written, 0 other lines\n {2}entries read, by type:\n {2}mongodb +${server.length}\n`));
 });
 
 test('input with lines but not one entry (a file saved as UTF-16, as PowerShell saves it): one line on stderr says so, where the output drops them', (t) => {
