@@ -8,7 +8,7 @@
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { laneChart } from './lane-chart.js';
-import { focusLine, incompleteLines, lifetime, memberCountWords, notListedWords, peakWords, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
+import { focusLine, incompleteLines, lifetime, memberCountWords, notListedWords, SLOW_OPS_COLUMN, peakWords, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
 import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
@@ -149,6 +149,7 @@ export function renderSummaryHtml(summary: Summary): string {
         members.map((m) => [m.name, number(m.lines), number(m.warnings), number(m.errors), number(m.slowOperations), number(m.restarts), number(m.elections), number(m.stateChanges), m.lastState ?? '-', when(m.first), when(m.last)]),
         'members',
       ),
+      `<p>${escapeHtml(SLOW_OPS_COLUMN)}.</p>`,
     );
   }
   if (server) {

@@ -124,6 +124,9 @@ export function memberCountWords(members: readonly MemberCount[] | undefined): s
   return members.map((m) => `${m.name} ${number(m.count)}`).join(', ');
 }
 
+/** What the members' `slow ops` column counts: more than the slow operations' section, which a reader compares it with. */
+export const SLOW_OPS_COLUMN = 'slow ops: slow queries, oplog entries applied slowly and slow transactions together (the sections below count each apart)';
+
 /** The members' table, their lanes as strips, and who was primary when. */
 function membersText(server: NonNullable<Summary['server']>, out: string[], time: (iso: string | null | undefined) => string, width: number): void {
   const members = server.members!;
@@ -135,6 +138,7 @@ function membersText(server: NonNullable<Summary['server']>, out: string[], time
       [false, true, true, true, true, true, true, true],
     ).map((l) => `  ${l}`),
   );
+  out.push(`  ${SLOW_OPS_COLUMN}`);
   const starts = members.flatMap((m) => (m.first === null ? [] : [Date.parse(m.first)]));
   const ends = members.flatMap((m) => (m.last === null ? [] : [Date.parse(m.last)]));
   if (starts.length > 0) {

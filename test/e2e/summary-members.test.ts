@@ -465,3 +465,11 @@ test("rs1 and rs2 as one kubectl --prefix stream: the connections' peak is one m
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// From an incident trial: the members' slow ops (7,023 + 3,977) and the slow operations' 8,343 disagreed without a word.
+test("rs1 and rs2: the members' slow ops are their slow queries, oplog entries applied slowly and slow transactions, and the text and page say so", (t) => {
+  const { summary, text } = summaryOf(MEMBERS.map((m) => path.join(REAL_DATA, m.file)));
+  const slow = (m: (typeof both)[number]) => m.lines.filter((l) => l.id === 51803 || l.id === 51801 || l.id === 51802).length;
+  t.deepEqual(summary.server!.members!.map((m) => m.slowOperations), both.map(slow));
+  t.regex(text, /slow ops: slow queries, oplog entries applied slowly and slow transactions together \(the sections below count each apart\)/);
+});
