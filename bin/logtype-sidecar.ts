@@ -12,14 +12,15 @@ process.on('SIGUSR2', () => undefined);
 
 const { packageVersion } = await import('../src/cli/package-version.js');
 const { SIDECAR_COMMAND, parseSidecarArgs, sidecarHelp } = await import('../src/cli/sidecar-command.js');
-const { USAGE_EXIT, usageLine } = await import('../src/cli/usage-error.js');
+const { USAGE_EXIT, usageMessage } = await import('../src/cli/usage-error.js');
 const { createDiagnostics } = await import('../src/diag/logger.js');
 const { SIDECAR_LOG_TYPE } = await import('../src/log-types.js');
 const { Sidecar } = await import('../src/sidecar/run-sidecar.js');
 
 const parsed = parseSidecarArgs(process.argv.slice(2), process.env);
 if (!parsed.ok) {
-  process.stderr.write(usageLine(SIDECAR_COMMAND, parsed.error));
+  // Its stderr is the pod's log: the usage error is a JSON line, as every other diagnostic.
+  createDiagnostics(SIDECAR_LOG_TYPE).error({ event: 'usage' }, usageMessage(SIDECAR_COMMAND, parsed.error));
   process.exit(USAGE_EXIT);
 }
 if (parsed.value === 'help' || parsed.value === 'version') {

@@ -21,5 +21,10 @@ export function usageError(message: string): { readonly ok: false; readonly erro
  * escaped, as log contents do.
  */
 export function usageLine(command: string, message: string): string {
-  return `${command}: ${escapeTerminal(message.split('\n')[0]!)} (see ${command} --help)\n`;
+  return `${command}: ${usageMessage(command, message)}\n`;
+}
+
+/** usageLine's words, without the command in front: the sidecar's usage diagnostic says it as its `msg`. */
+export function usageMessage(command: string, message: string): string {
+  return `${escapeTerminal(message.split('\n')[0]!)} (see ${command} --help)`;
 }

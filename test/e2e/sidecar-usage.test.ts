@@ -27,12 +27,15 @@ const usageErrors: { name: string; args: string[]; says: RegExp }[] = [
 ];
 
 for (const { name, args, says } of usageErrors) {
-  test(`usage error, ${name}: one line on stderr, exit 2`, (t) => {
+  test(`usage error, ${name}: one JSON line on stderr (event usage, level error), naming --help; exit 2`, (t) => {
     const result = run(args);
     t.is(result.status, 2);
     t.is(result.stdout, '');
-    t.regex(result.stderr, says);
     t.is(result.stderr.trim().split('\n').length, 1);
+    const line = JSON.parse(result.stderr) as { level: number; logType: string; event: string; msg: string };
+    t.like(line, { level: 50, logType: 'logtype-sidecar', event: 'usage' });
+    t.regex(line.msg, says);
+    t.regex(line.msg, /\(see logtype-sidecar --help\)$/);
   });
 }
 
