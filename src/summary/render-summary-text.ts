@@ -257,9 +257,10 @@ function shownSlowGroups<G extends { readonly collscan: boolean }>(groups: reado
 
 /** What a log's problems list leaves out: `… 16 more warning messages (40 lines)`. */
 export function notListedWords(notListed: NonNullable<TypeProblems['notListed']>, number: (n: number) => string): string {
-  const groups = notListed.messages > 0 ? `${number(notListed.messages)} more warning ${notListed.messages === 1 ? 'message' : 'messages'}` : 'more warnings';
-  const ungrouped = notListed.ungrouped > 0 ? `, ${number(notListed.ungrouped)} of them past the messages kept` : '';
-  return `… ${groups} (${counted(notListed.lines, 'line', 'lines', number)}${ungrouped})`;
+  const groups = notListed.messages > 0 ? `${number(notListed.messages)} more warning ${notListed.messages === 1 ? 'message' : 'messages'}` : '';
+  // Lines past the messages kept may be of any level: said apart from the warnings' groups.
+  const ungrouped = notListed.ungrouped > 0 ? `${counted(notListed.ungrouped, 'line', 'lines', number)} past the messages kept` : '';
+  return `… ${[groups, ungrouped].filter((words) => words !== '').join(' and ')} (${counted(notListed.lines, 'line', 'lines', number)})`;
 }
 
 export function renderSummaryText(summary: Summary, options: SummaryTextOptions): string {

@@ -11,7 +11,7 @@ import test from 'ava';
 import { firstLineOf } from '../../src/parse/continued-record.js';
 import { palette } from '../../src/render/colors.js';
 import { renderSummaryHtml } from '../../src/summary/render-summary-html.js';
-import { renderSummaryText } from '../../src/summary/render-summary-text.js';
+import { notListedWords, renderSummaryText } from '../../src/summary/render-summary-text.js';
 import { escapeHtml } from '../../src/summary/time-charts.js';
 import { SummaryCollector } from '../../src/summary/summary-collector.js';
 import { readRecords } from '../_helpers/read-records.js';
@@ -95,4 +95,12 @@ test('every error message is listed; warnings past ten groups are counted in one
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("the words for what a log's problems list leaves out: warnings' groups, lines past the messages kept, or both", (t) => {
+  const n = (value: number): string => value.toLocaleString('en-US');
+  t.is(notListedWords({ messages: 15, lines: 16, ungrouped: 0 }, n), '… 15 more warning messages (16 lines)');
+  t.is(notListedWords({ messages: 1, lines: 1, ungrouped: 0 }, n), '… 1 more warning message (1 line)');
+  t.is(notListedWords({ messages: 0, lines: 300, ungrouped: 300 }, n), '… 300 lines past the messages kept (300 lines)');
+  t.is(notListedWords({ messages: 2, lines: 2302, ungrouped: 2300 }, n), '… 2 more warning messages and 2,300 lines past the messages kept (2,302 lines)');
 });
