@@ -55,6 +55,26 @@ export function unrotatedName(entry: string, names: readonly string[] = []): str
   return base !== undefined && path.extname(base) !== '' ? base : undefined;
 }
 
+/** A rotated name's age from its suffix: logrotate's `.N` (the larger, the older), a date's digits (the smaller, the older). */
+function rotationAge(name: string): { readonly number?: number; readonly date?: string } {
+  const plain = name.replace(COMPRESSED, '');
+  const number = /\.(\d{1,6})$/.exec(plain)?.[1];
+  if (number !== undefined) return { number: Number(number) };
+  const date = /(\d{4}-?\d{2}-?\d{2}(?:T\d{2}-\d{2}-\d{2})?)[^/]*$/.exec(plain)?.[1];
+  return date === undefined ? {} : { date: date.replaceAll('-', '') };
+}
+
+/**
+ * Orders two rotations of one file by their names, the older first: logrotate's numbers (`.2`
+ * before `.1`), dated names by their date; 0 where the names do not tell (a sort keeps their order).
+ */
+export function olderRotationFirst(a: string, b: string): number {
+  const [x, y] = [rotationAge(a), rotationAge(b)];
+  if (x.number !== undefined && y.number !== undefined) return y.number - x.number;
+  if (x.date !== undefined && y.date !== undefined) return x.date < y.date ? -1 : x.date > y.date ? 1 : 0;
+  return 0;
+}
+
 export interface SiblingFile {
   readonly name: string;
   readonly stat: fs.Stats;

@@ -9,7 +9,7 @@
  * a few counts. The events are kept only on the rare lines that carry them.
  */
 import path from 'node:path';
-import { unrotatedName } from '../follow/rotated-siblings.js';
+import { olderRotationFirst, unrotatedName } from '../follow/rotated-siblings.js';
 import { isoString } from './iso-string.js';
 import { DOWN_GAP_MS, laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
 import { MAX_MARK_LABEL, markLabel } from './mark-label.js';
@@ -218,15 +218,6 @@ export function unrotatedInput(input: string, all: readonly string[]): string {
   return base === undefined ? input : path.join(dir, base);
 }
 
-/** A rotated name's age from its suffix: logrotate's `.N` (the larger, the older), a date's digits (the smaller, the older). */
-function rotationAge(name: string): { readonly number?: number; readonly date?: string } {
-  const plain = name.replace(/\.(gz|bz2|xz|zst|lz4|z|zip)$/i, '');
-  const number = /\.(\d{1,6})$/.exec(plain)?.[1];
-  if (number !== undefined) return { number: Number(number) };
-  const date = /(\d{4}-?\d{2}-?\d{2}(?:T\d{2}-\d{2}-\d{2})?)[^/]*$/.exec(plain)?.[1];
-  return date === undefined ? {} : { date: date.replaceAll('-', '') };
-}
-
 /**
  * The inputs in the order their lines were written, as summary reads them: a file's rotations
  * (unrotatedInput) before it, the oldest first (`.2` before `.1`; mongod's and dateext's dated
@@ -242,12 +233,7 @@ export function writtenOrder(inputs: readonly string[]): string[] {
     if (group) group.push(input);
     else groups.set(target, [input]);
   }
-  const older = (a: string, b: string): number => {
-    const [x, y] = [rotationAge(path.basename(a)), rotationAge(path.basename(b))];
-    if (x.number !== undefined && y.number !== undefined) return y.number - x.number;
-    if (x.date !== undefined && y.date !== undefined) return x.date < y.date ? -1 : x.date > y.date ? 1 : 0;
-    return 0;
-  };
+  const older = (a: string, b: string): number => olderRotationFirst(path.basename(a), path.basename(b));
   return [...groups].flatMap(([target, files]) => [...files.filter((f) => f !== target).sort(older), ...files.filter((f) => f === target)]);
 }
 
