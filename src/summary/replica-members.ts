@@ -212,10 +212,41 @@ export function memberOfInput(input: string, all: readonly string[] = [input]): 
  */
 export function unrotatedInput(input: string, all: readonly string[]): string {
   if (input === '-') return input;
+  const { byInput, namesIn } = inputFiles(all);
+  const known = byInput.get(input);
+  if (known !== undefined) return known;
   const dir = path.dirname(path.normalize(input));
-  const beside = all.filter((file) => file !== '-' && path.dirname(path.normalize(file)) === dir).map((file) => path.basename(file));
-  const base = unrotatedName(path.basename(input), beside);
+  const base = unrotatedName(path.basename(input), namesIn.get(dir) ?? []);
   return base === undefined ? input : path.join(dir, base);
+}
+
+/**
+ * A list of inputs' names by directory, and each input's unrotatedInput, found once a list: a
+ * summary asks of every input against the whole list (memberOfInput), so each answer made anew
+ * took time growing with the cube of the inputs (600 files: 10 s).
+ */
+const inputFilesOf = new WeakMap<readonly string[], { readonly byInput: ReadonlyMap<string, string>; readonly namesIn: ReadonlyMap<string, readonly string[]> }>();
+function inputFiles(all: readonly string[]): { readonly byInput: ReadonlyMap<string, string>; readonly namesIn: ReadonlyMap<string, readonly string[]> } {
+  const known = inputFilesOf.get(all);
+  if (known) return known;
+  const namesIn = new Map<string, string[]>();
+  for (const file of all) {
+    if (file === '-') continue;
+    const dir = path.dirname(path.normalize(file));
+    const names = namesIn.get(dir);
+    if (names) names.push(path.basename(file));
+    else namesIn.set(dir, [path.basename(file)]);
+  }
+  const byInput = new Map<string, string>();
+  for (const file of all) {
+    if (file === '-' || byInput.has(file)) continue;
+    const dir = path.dirname(path.normalize(file));
+    const base = unrotatedName(path.basename(file), namesIn.get(dir)!);
+    byInput.set(file, base === undefined ? file : path.join(dir, base));
+  }
+  const files = { byInput, namesIn };
+  inputFilesOf.set(all, files);
+  return files;
 }
 
 /**
