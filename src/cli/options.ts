@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { nearestName } from './did-you-mean.js';
+import type { ColorMode } from '../render/colors.js';
 import type { Parsed } from '../config/parse-size.js';
 import { usageError } from './usage-error.js';
 
@@ -66,8 +67,7 @@ export const COLOR_OPTIONS: OptionTable = {
 };
 
 /** The colour asked for: `never` with --no-color, else --color's WHEN (one of COLOR_OPTIONS' choices). */
-export const colorWhen = (values: ParsedArgs['values'], color: unknown): 'auto' | 'always' | 'never' =>
-  values['no-color'] === true ? 'never' : (color as 'auto' | 'always' | 'never');
+export const colorWhen = (values: ParsedArgs['values'], color: unknown): ColorMode => (values['no-color'] === true ? 'never' : (color as ColorMode));
 
 export function helpText(options: OptionTable, help: CommandHelp): string {
   const lines = Object.entries(options).map(([name, spec]) => {
