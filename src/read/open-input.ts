@@ -27,9 +27,10 @@ export type StdinSource = (() => Readable) | { readonly fd: number; readonly str
  * Chunks valid until the consumer asks for the next one (it must be done with them by then).
  * `interrupted` (summary, doctor and the filter's --summary, which write what was read at a
  * Ctrl-C): a pipe that may be quiet is then read so that the Ctrl-C is seen at once; the input
- * ends there.
+ * ends there. `waitsForPause`: true while the consumer holds a line until the input pauses (a
+ * record that may go on); a pipe is then read so that a pause is seen, not waited out in a read.
  */
-export async function* inputChunks(path: string, stdin: StdinSource, interrupted?: AbortSignal): AsyncGenerator<Buffer> {
+export async function* inputChunks(path: string, stdin: StdinSource, interrupted?: AbortSignal, waitsForPause?: () => boolean): AsyncGenerator<Buffer> {
   const stream = typeof stdin === 'function' ? stdin : stdin.stream;
   let fd: number;
   if (path !== '-') fd = fs.openSync(path, 'r');
@@ -57,7 +58,7 @@ export async function* inputChunks(path: string, stdin: StdinSource, interrupted
       return;
     }
     if (path === '-' && isPipe(fd)) {
-      yield* pipeChunks(fd, stream, interrupted);
+      yield* pipeChunks(fd, stream, interrupted, waitsForPause);
       return;
     }
     const readable = path === '-' ? stream() : fs.createReadStream('', { fd, highWaterMark: READ_CHUNK, autoClose: false });
@@ -90,28 +91,37 @@ function isPipe(fd: number): boolean {
  * no output waits behind a read. A gzip stream, or a pipe that was left non-blocking, is read
  * as a stream.
  *
- * With `interrupted` (summary, doctor and the filter's --summary, which write what was read at
- * a Ctrl-C), the pipe is made non-blocking first (stdin's stream
- * is made, not started: libuv makes its descriptor so), and a read that finds it empty waits
- * on a timer, polling, instead of in the read: a blocking read holds the main thread until the
- * writer writes or ends, so a Ctrl-C while the writer is quiet (`kubectl logs -f` of a quiet
- * pod, `timeout -s INT`) would not be seen. The wait starts at 1 ms and doubles to
- * POLL_MAX_MS while the pipe stays empty: a few wakes a second on a quiet pipe, none while
- * lines flow.
+ * A blocking read holds the main thread until the writer writes or ends, so nothing else can
+ * happen while the writer is quiet (`kubectl logs -f` of a quiet pod). Where something must,
+ * the pipe is made non-blocking (stdin's stream is made, not started: libuv makes its
+ * descriptor so), and a read that finds it empty waits on a timer, polling, instead of in the
+ * read:
+ * - with `interrupted` (summary, doctor and the filter's --summary, which write what was read
+ *   at a Ctrl-C), from the first read: a Ctrl-C is seen at once;
+ * - once `waitsForPause` says a line is held until the input pauses (an agent's or the
+ *   operator's record, which the next line may continue): the pause is seen and the line shown
+ *   (a quiet pod's last agent line would otherwise wait for the pod's next line).
+ * The wait starts at 1 ms and doubles to POLL_MAX_MS while the pipe stays empty: a few wakes a
+ * second on a quiet pipe, none while lines flow.
  */
-async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: AbortSignal): AsyncGenerator<Buffer> {
+async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: AbortSignal, waitsForPause?: () => boolean): AsyncGenerator<Buffer> {
   // Made before the first read: from then on an empty pipe answers EAGAIN.
-  if (interrupted) stdin();
+  let polling = interrupted !== undefined;
+  if (polling) stdin();
   const leased = leaseKernelInput();
   const buffer = leased ?? Buffer.allocUnsafe(READ_CHUNK);
   try {
     for (let first = true, waitMs = 0; ; ) {
+      if (!polling && waitsForPause?.()) {
+        stdin();
+        polling = true;
+      }
       let read: number;
       try {
         read = fs.readSync(fd, buffer, 0, buffer.length, null);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-        if (interrupted) {
+        if (polling) {
           waitMs = Math.min(POLL_MAX_MS, Math.max(1, waitMs * 2));
           if (!(await waitUnlessInterrupted(waitMs, interrupted))) return;
           continue;
@@ -140,7 +150,8 @@ async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: Abor
 const POLL_MAX_MS = 100;
 
 /** True after `ms`; false at once when `interrupted` is aborted (or already was). */
-function waitUnlessInterrupted(ms: number, interrupted: AbortSignal): Promise<boolean> {
+function waitUnlessInterrupted(ms: number, interrupted: AbortSignal | undefined): Promise<boolean> {
+  if (!interrupted) return new Promise((resolve) => setTimeout(() => resolve(true), ms));
   if (interrupted.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
     const onAbort = (): void => {

@@ -94,7 +94,7 @@ export async function readEntries(
     }
     inputStarted?.(input);
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
-    const chunks = inputChunks(input, stdin, interrupted);
+    const chunks = inputChunks(input, stdin, interrupted, () => handler.holding?.() === true);
     try {
       for (;;) {
         const pending = chunks.next();
