@@ -12,7 +12,7 @@ import { allValues, COLOR_OPTIONS, colorWhen, helpText, lastValue, parseByTable,
 
 export const FILTER_COMMAND = 'logtype';
 
-const OPTIONS: OptionTable = {
+export const FILTER_OPTIONS: OptionTable = {
   ...SELECTION_OPTIONS,
   output: {
     type: 'string',
@@ -46,7 +46,7 @@ const OPTIONS: OptionTable = {
 };
 
 export function filterHelp(render: HelpRenderer = helpText): string {
-  return render(OPTIONS, {
+  return render(FILTER_OPTIONS, {
     usage: `${FILTER_COMMAND} [options] [FILE ...]\n       ${FILTER_COMMAND} summary [options] [FILE ...]   (what happened: see logtype summary --help)\n       ${FILTER_COMMAND} doctor [options] [FILE ...]    (known problems and their fixes)`,
     about: [
       'Reads the entries logtype-sidecar writes (from kubectl logs, files or gzip files; - is stdin),',
@@ -107,12 +107,12 @@ function countOption(values: ParsedArgs['values'], name: string): Parsed<number 
 
 /** The options `argv` asks for, `'help'`, `'version'`, or a usage error (the first found). */
 export function parseFilterArgs(argv: readonly string[], terminal: FilterTerminal, now = new Date()): CommandLine<FilterOptions> {
-  const parsed = parseByTable(argv, OPTIONS, true);
+  const parsed = parseByTable(argv, FILTER_OPTIONS, true);
   if (!parsed.ok) return parsed;
   const { values } = parsed.value;
   if (values['help']) return { ok: true, value: 'help' };
   if (values['version']) return { ok: true, value: 'version' };
-  const text = (name: string): string | undefined => lastValue(values, name, OPTIONS);
+  const text = (name: string): string | undefined => lastValue(values, name, FILTER_OPTIONS);
   const fields = allValues(values, 'fields');
   // With --fields the machine's form is json (raw has no fields): the same rule as without, pretty for a person.
   const output = (text('output') ?? (terminal.stdoutIsTTY ? 'pretty' : fields.length > 0 ? 'json' : 'raw')) as OutputMode;

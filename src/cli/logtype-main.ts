@@ -10,10 +10,11 @@ import { runFilter } from '../filter/run-filter.js';
 import { runSummary } from '../summary/run-summary.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { nearestName } from './did-you-mean.js';
-import { FILTER_COMMAND, filterHelp, parseFilterArgs } from './filter-command.js';
+import { FILTER_COMMAND, FILTER_OPTIONS, filterHelp, parseFilterArgs } from './filter-command.js';
+import { commandAmongFiles, optionOfOtherCommands, type CommandTable } from './misplaced-argument.js';
 import { packageVersion } from './package-version.js';
 import { terminalProgress } from './read-progress.js';
-import { DOCTOR_COMMAND, SUMMARY_COMMAND, doctorHelp, parseDoctorArgs, parseSummaryArgs, summaryHelp } from './report-commands.js';
+import { DOCTOR_COMMAND, DOCTOR_OPTIONS, SUMMARY_COMMAND, SUMMARY_OPTIONS, doctorHelp, parseDoctorArgs, parseSummaryArgs, summaryHelp } from './report-commands.js';
 import { USAGE_EXIT, usageLine, type CommandLine } from './usage-error.js';
 
 export async function logtypeMain(argv: readonly string[]): Promise<number> {
@@ -83,6 +84,11 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     countsAtEnd = options.summary;
     run = () => runFilter(options, ioFor(options.summary));
   }
+  const misplaced = commandAmongFiles(inputs, COMMANDS, (name) => fs.existsSync(name));
+  if (misplaced !== undefined) {
+    process.stderr.write(usageLine(command, misplaced));
+    return USAGE_EXIT;
+  }
   for (const warning of warnings ?? []) process.stderr.write(`${command}: ${escapeTerminal(warning)}\n`);
   if (inputs.length === 0 && tty.isatty(0)) {
     process.stderr.write('logtype: reading entries from the terminal; pipe `kubectl logs POD` into it (see logtype --help)\n');
@@ -128,10 +134,18 @@ export function mistypedCommand(first: string | undefined, exists: (path: string
   return nearest && !exists(first) ? nearest : undefined;
 }
 
+/** The commands whose options an unknown option may be (see optionOfOtherCommands). */
+const OPTION_TABLES: readonly CommandTable[] = [
+  { command: FILTER_COMMAND, options: FILTER_OPTIONS },
+  { command: SUMMARY_COMMAND, options: SUMMARY_OPTIONS },
+  { command: DOCTOR_COMMAND, options: DOCTOR_OPTIONS },
+];
+
 /** A command line that ends before any input is read: its help, its version, or its usage error. */
 function ended(command: string, parsed: CommandLine<unknown>, help: () => string): number {
   if (!parsed.ok) {
-    process.stderr.write(usageLine(command, parsed.error));
+    const others = OPTION_TABLES.filter((table) => table.command !== command);
+    process.stderr.write(usageLine(command, optionOfOtherCommands(parsed.error, command, others, FILTER_COMMAND) ?? parsed.error));
     return USAGE_EXIT;
   }
   process.stdout.write(parsed.value === 'version' ? `${packageVersion()}\n` : help());

@@ -24,13 +24,13 @@ const REPORT_OPTIONS: OptionTable = {
   version: VERSION_OPTION,
 };
 
-const SUMMARY_OPTIONS: OptionTable = {
+export const SUMMARY_OPTIONS: OptionTable = {
   ...SELECTION_OPTIONS,
   html: { type: 'string', value: 'FILE', complete: 'file', describe: 'Also write a self-contained page with the tables and plots' },
   ...REPORT_OPTIONS,
 };
 
-const DOCTOR_OPTIONS: OptionTable = { ...SELECTION_OPTIONS, ...REPORT_OPTIONS };
+export const DOCTOR_OPTIONS: OptionTable = { ...SELECTION_OPTIONS, ...REPORT_OPTIONS };
 
 export function summaryHelp(render: HelpRenderer = helpText): string {
   return render(SUMMARY_OPTIONS, {

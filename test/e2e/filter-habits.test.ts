@@ -311,6 +311,26 @@ const CONTEXT = [
   'another container says match',
 ].join('\n') + '\n';
 
+test('a command after options or files, or an option of another command: one line saying where it belongs, exit 2, nothing read', (t) => {
+  const cases: [string[], string][] = [
+    [['-t', 'mongodb', 'summary'], "logtype: 'summary' is a command, not a file: write it first (logtype summary [options] [FILE ...]) (see logtype --help)\n"],
+    [['--json'], "logtype: Unknown option '--json': it is an option of logtype summary and logtype doctor (logtype summary --json ...) (see logtype --help)\n"],
+    [['summary', '-o', 'json'], "logtype summary: Unknown option '-o': it is an option of logtype itself, not of logtype summary (see logtype summary --help)\n"],
+  ];
+  for (const [args, stderr] of cases) {
+    const run = runFilter(args, MIX);
+    t.is(run.status, 2, args.join(' '));
+    t.is(run.stdout, '', args.join(' '));
+    t.is(run.stderr, stderr);
+  }
+  // A file named summary is a file.
+  const dir = tempDir('summary-file');
+  fs.writeFileSync(path.join(dir, 'summary'), `${entryLine('mongodb', 'a file named summary')}\n`);
+  const file = spawnSync(process.execPath, [FILTER_BIN, '-t', 'mongodb', 'summary'], { cwd: dir, encoding: 'utf8', env: cleanEnv() });
+  t.is(file.status, 0, file.stderr);
+  t.is(file.stdout, 'a file named summary\n');
+});
+
 test('-A, -B, -C: entries around each match from its own log (and pod), -- between runs that do not follow on, as grep', (t) => {
   const cases: { args: string[]; expected: string[] }[] = [
     // a1 is the agent's line before a2: between s3 and s4 in the input, it is not the server's context.
