@@ -12,6 +12,7 @@ import { DockerPieces } from './docker-pieces.js';
 import { isDockerRecord } from './shipper-record.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputChunks, type StdinSource } from './open-input.js';
+import { otherCompression, otherCompressionError } from './other-compression.js';
 
 export type { StdinSource };
 import { inputLines } from './input-lines.js';
@@ -96,7 +97,7 @@ export async function readEntries(
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
     const chunks = inputChunks(input, stdin, interrupted, () => handler.holding?.() === true);
     try {
-      for (;;) {
+      for (let first = true; ; first = false) {
         const pending = chunks.next();
         if (handler.holding?.() && (await pausedFor(pending, HELD_LINE_WAIT_MS))) {
           handler.release!();
@@ -111,6 +112,13 @@ export async function readEntries(
           break;
         }
         if (next.done) break;
+        const compression = first ? otherCompression(next.value) : undefined;
+        if (compression) {
+          const error = otherCompressionError(compression, input);
+          if (!unreadable) throw error;
+          unreadable(input, error);
+          break;
+        }
         reader.push(next.value);
         handler.chunkEnd?.();
         await afterChunk(next.value.length);

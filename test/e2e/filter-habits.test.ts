@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { FILTER_BIN, REAL_DATA, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
+import { FILTER_BIN, REAL_DATA, REPO, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
 import { GREP, testWithTool } from '../_helpers/system-tool.js';
 import { gunzipSync } from 'node:zlib';
@@ -329,6 +329,23 @@ test('a command after options or files, or an option of another command: one lin
   const file = spawnSync(process.execPath, [FILTER_BIN, '-t', 'mongodb', 'summary'], { cwd: dir, encoding: 'utf8', env: cleanEnv() });
   t.is(file.status, 0, file.stderr);
   t.is(file.stdout, 'a file named summary\n');
+});
+
+test('an xz, bzip2, zstd or lz4 file is named with the command that reads it, not read as lines that are no entries; exit 2', (t) => {
+  const dir = path.join(REPO, 'test/fixtures/compressed');
+  for (const [file, command] of [['mongodb.log.xz', 'xz -dc'], ['mongodb.log.bz2', 'bzip2 -dc'], ['mongodb.log.zst', 'zstd -dc'], ['mongodb.log.lz4', 'lz4 -dc']] as const) {
+    const name = path.join(dir, file);
+    const run = runFilter([name]);
+    t.is(run.status, 2, file);
+    t.is(run.stdout, '', file);
+    t.is(run.stderr, `logtype: cannot read ${name}: compressed with ${command.split(' ')[0]}; logtype reads gzip only (${command} ${name} | logtype ...)\n`);
+  }
+  // From a pipe: the same, the file unnamed; summary says so too, naming what it covers.
+  const piped = runFilter([], fs.readFileSync(path.join(dir, 'mongodb.log.xz')));
+  t.is(piped.status, 2);
+  t.is(piped.stderr, 'logtype: cannot read stdin: compressed with xz; logtype reads gzip only (xz -dc FILE | logtype ...)\n');
+  const summary = runFilter(['summary', path.join(dir, 'mongodb.log.bz2')]);
+  t.regex(summary.stderr, /^logtype summary: cannot read .*mongodb\.log\.bz2: compressed with bzip2; logtype reads gzip only \(bzip2 -dc .*mongodb\.log\.bz2 \| logtype \.\.\.\)/m);
 });
 
 test('-A, -B, -C: entries around each match from its own log (and pod), -- between runs that do not follow on, as grep', (t) => {

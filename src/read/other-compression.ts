@@ -1,0 +1,51 @@
+/**
+ * Compressed data logtype does not read (it reads gzip, which rotated logs mostly are), told by
+ * its first bytes, so that such an input is named with the command that reads it, not read as
+ * binary lines that are no entries.
+ */
+
+export interface OtherCompression {
+  /** The format's name, as its tool calls it. */
+  readonly name: string;
+  /** The command that writes the data out, for `COMMAND FILE | logtype`. */
+  readonly command: string;
+}
+
+interface Magic extends OtherCompression {
+  /** The first bytes of every such stream; alternatives after the common start, where there are. */
+  readonly starts: readonly (readonly number[])[];
+}
+
+const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
+
+const MAGICS: readonly Magic[] = [
+  { name: 'xz', command: 'xz -dc', starts: [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]] },
+  { name: 'zstd', command: 'zstd -dc', starts: [[0x28, 0xb5, 0x2f, 0xfd]] },
+  { name: 'lz4', command: 'lz4 -dc', starts: [[0x04, 0x22, 0x4d, 0x18]] },
+  // "BZh", the block size ('1'-'9'), then a block's magic (pi's digits) or the end of the stream
+  // (sqrt(pi)'s): ten bytes, as no text line begins.
+  ...['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((size) => ({
+    name: 'bzip2',
+    command: 'bzip2 -dc',
+    starts: [
+      [...ascii(`BZh${size}`), 0x31, 0x41, 0x59, 0x26, 0x53, 0x59],
+      [...ascii(`BZh${size}`), 0x17, 0x72, 0x45, 0x38, 0x50, 0x90],
+    ],
+  })),
+];
+
+/** The compression `bytes` (an input's first bytes) start with, when it is one logtype does not read. */
+export function otherCompression(bytes: Uint8Array): OtherCompression | undefined {
+  for (const magic of MAGICS) {
+    if (magic.starts.some((start) => start.length <= bytes.length && start.every((byte, i) => bytes[i] === byte))) {
+      return { name: magic.name, command: magic.command };
+    }
+  }
+  return undefined;
+}
+
+/** The error an input of such data is named with: `compressed with xz; logtype reads gzip only (xz -dc FILE | logtype)`. */
+export function otherCompressionError(compression: OtherCompression, input: string): Error {
+  const file = input === '-' ? 'FILE' : input;
+  return new Error(`compressed with ${compression.name}; logtype reads gzip only (${compression.command} ${file} | logtype ...)`);
+}

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import test from 'ava';
+import { otherCompression } from '../../src/read/other-compression.js';
+import { REPO } from '../_helpers/sidecar-process.js';
+
+const COMPRESSED = path.join(REPO, 'test/fixtures/compressed');
+
+/** Files the real tools wrote (test/fixtures/compressed/SOURCES.md). */
+const FILES: [file: string, name: string, command: string][] = [
+  ['mongodb.log.xz', 'xz', 'xz -dc'],
+  ['mongodb.log.bz2', 'bzip2', 'bzip2 -dc'],
+  ['mongodb.log.zst', 'zstd', 'zstd -dc'],
+  ['mongodb.log.lz4', 'lz4', 'lz4 -dc'],
+];
+
+for (const [file, name, command] of FILES) {
+  test(`other compression: ${file} is ${name}, read by ${command}`, (t) => {
+    t.deepEqual(otherCompression(fs.readFileSync(path.join(COMPRESSED, file))), { name, command });
+  });
+}
+
+const NOT: [title: string, bytes: Buffer][] = [
+  ['gzip (logtype reads it)', gzipSync('a line\n')],
+  ['an entry', Buffer.from('{"logType":"mongodb","contents":"x"}\n')],
+  ['a text line that starts as bzip2 does', Buffer.from('BZh91 is a word, not a block\n')],
+  ['the first bytes of xz, cut short', Buffer.from([0xfd, 0x37, 0x7a])],
+  ['nothing', Buffer.alloc(0)],
+];
+
+for (const [title, bytes] of NOT) {
+  test(`other compression: not for ${title}`, (t) => {
+    t.is(otherCompression(bytes), undefined);
+  });
+}
