@@ -107,7 +107,7 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     if (reports) await new Promise((resolve) => setImmediate(resolve));
     return interrupt.signal.aborted ? INTERRUPTED_EXIT : status;
   } catch (error) {
-    process.stderr.write(`logtype: ${(error as Error).message}\n`);
+    process.stderr.write(`${command}: ${(error as Error).message}\n`);
     // doctor's 1 means "problems found": a failure to read is not that.
     return first === 'doctor' ? 2 : 1;
   } finally {

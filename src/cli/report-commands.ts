@@ -7,7 +7,7 @@ import path from 'node:path';
 import { KNOWN_PROBLEMS } from '../doctor/known-problems.js';
 import type { DoctorOptions } from '../doctor/run-doctor.js';
 import { colorEnabled } from '../render/colors.js';
-import type { SummaryOptions } from '../summary/run-summary.js';
+import { STDOUT_PAGE, type SummaryOptions } from '../summary/run-summary.js';
 import { COLOR_OPTIONS, colorWhen, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
 import { checkInputs, parseSelection, SELECTION_OPTIONS } from './selection-options.js';
 import { usageError, type CommandLine } from './usage-error.js';
@@ -26,7 +26,7 @@ const REPORT_OPTIONS: OptionTable = {
 
 export const SUMMARY_OPTIONS: OptionTable = {
   ...SELECTION_OPTIONS,
-  html: { type: 'string', value: 'FILE', complete: 'file', describe: 'Also write a self-contained page with the tables and plots' },
+  html: { type: 'string', value: 'FILE', complete: 'file', describe: 'Also write a self-contained page with the tables and plots (- : the page to stdout, instead of the text)' },
   ...REPORT_OPTIONS,
 };
 
@@ -122,7 +122,8 @@ export function parseSummaryArgs(argv: readonly string[], terminal: ReportTermin
   if (help) return { ok: true, value: 'help' };
   if (values['version']) return { ok: true, value: 'version' };
   const html = lastValue(values, 'html');
-  const writable = html === undefined ? undefined : cannotWrite(html);
+  if (html === STDOUT_PAGE && values['json']) return usageError('--html - and --json both write to stdout: give --html a file (--html pod.html)');
+  const writable = html === undefined || html === STDOUT_PAGE ? undefined : cannotWrite(html);
   if (writable) return usageError(`--html ${html}: ${writable}`);
   // The strip fits the terminal: the label and peak figure take about 24 columns.
   return { ok: true, value: { ...common, html, width: Math.max(20, Math.min(120, (terminal.columns ?? 100) - 24)) } };

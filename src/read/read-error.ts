@@ -1,8 +1,8 @@
 import { escapeTerminal } from '../render/escape-terminal.js';
 
 /**
- * Why an input could not be read, in the words cat and grep use ("no such file or directory"),
- * for the one line that names it.
+ * Why an input could not be read (or the page written), in the words cat and grep use ("no
+ * such file or directory"), for the one line that names it.
  */
 const REASONS: Readonly<Record<string, string>> = {
   ENOENT: 'no such file or directory',
@@ -10,6 +10,11 @@ const REASONS: Readonly<Record<string, string>> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   EISDIR: 'is a directory',
+  // Writing (the summary's page): the words df and quota users know.
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  EFBIG: 'file too large',
   // gzip's: the compressed data stops before its end (a file cut short, or copied while written), or is damaged.
   Z_BUF_ERROR: 'its gzip data ends early (the file was cut short)',
   Z_DATA_ERROR: 'its gzip data is damaged',

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import type { ReportIO } from '../doctor/run-doctor.js';
 import { readEntries, stdinSource, type InputSelection } from '../read/read-entries.js';
-import { cannotRead, repeatedInput } from '../read/read-error.js';
+import { cannotRead, readErrorReason, repeatedInput } from '../read/read-error.js';
 import { palette } from '../render/colors.js';
-import { terminalSafeJson } from '../render/escape-terminal.js';
+import { escapeTerminal, terminalSafeJson } from '../render/escape-terminal.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
 import { renderSummaryHtml } from './render-summary-html.js';
 import { renderSummaryText } from './render-summary-text.js';
@@ -70,11 +70,25 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
   return unread.length > 0 || interrupted ? { ...summary, incomplete: { unread, interrupted } } : summary;
 }
 
+/** `--html -`: the page is written to stdout, instead of the text. */
+export const STDOUT_PAGE = '-';
+
 export async function runSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress): Promise<number> {
   const unreadable = { count: 0 };
   const summary = await collectSummary(options, io, progress, unreadable);
+  if (options.html === STDOUT_PAGE) {
+    // `--html -`: the page is what stdout is for (`logtype summary --html - > pod.html`, or piped on).
+    io.stdout.write(renderSummaryHtml(summary));
+    return unreadable.count > 0 ? 1 : 0;
+  }
   // The text first: it is what the user waits for, and a page that cannot be written then costs nothing of it.
   io.stdout.write(options.json ? `${terminalSafeJson(JSON.stringify(summary))}\n` : renderSummaryText(summary, { palette: palette(options.color), utc: options.utc, width: options.width }));
-  if (options.html) fs.writeFileSync(options.html, renderSummaryHtml(summary));
+  if (options.html) {
+    try {
+      fs.writeFileSync(options.html, renderSummaryHtml(summary));
+    } catch (error) {
+      throw new Error(`cannot write the page to ${escapeTerminal(options.html)}: ${readErrorReason(error)}; the summary on stdout is whole`);
+    }
+  }
   return unreadable.count > 0 ? 1 : 0;
 }

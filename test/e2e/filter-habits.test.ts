@@ -220,6 +220,25 @@ test('logtype summary --html /nonexistent/x.html: a usage error before any input
   t.is(onDirectory.stderr, `logtype summary: --html ${dir}: is a directory (see logtype summary --help)\n`);
 });
 
+test('logtype summary --html -: the page on stdout instead of the text (with --json, a usage error); a page that cannot be written is named, exit 1, the text whole', (t) => {
+  // Run where a file named - would show.
+  const dir = tempDir('html-stdout');
+  const page = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--html', '-'], { cwd: dir, input: MIX, encoding: 'utf8', env: cleanEnv() });
+  t.is(page.status, 0, page.stderr);
+  t.true(page.stdout.startsWith('<!doctype html>'), page.stdout.slice(0, 80));
+  t.false(page.stdout.includes('logtype summary: 3 entries read'));
+  t.deepEqual(fs.readdirSync(dir), []);
+  const both = runFilter(['summary', '--html', '-', '--json'], MIX);
+  t.is(both.status, 2);
+  t.is(both.stderr, 'logtype summary: --html - and --json both write to stdout: give --html a file (--html pod.html) (see logtype summary --help)\n');
+  if (fs.existsSync('/dev/full')) {
+    const full = runFilter(['summary', '--html', '/dev/full'], MIX);
+    t.is(full.status, 1);
+    t.regex(full.stdout, /^logtype summary: 3 entries read/m);
+    t.is(full.stderr, 'logtype summary: cannot write the page to /dev/full: no space left on device; the summary on stdout is whole\n');
+  }
+});
+
 test('logtype sumary: "unknown command \'sumary\'; did you mean \'summary\'?" (a file of that name is a file)', (t) => {
   const typo = runFilter(['sumary']);
   t.is(typo.status, 2);
