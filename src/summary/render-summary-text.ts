@@ -201,8 +201,10 @@ export function startLines(server: ServerSummary, time: (iso: string | null) => 
     `${time(r.time)}${r.member === undefined ? '' : ` ${r.member}`}${r.version === null ? '' : ` v${r.version}`}${r.memberState === null ? '' : `, member state ${r.memberState}`}${r.atLogStart === true ? `, where ${r.member === undefined ? 'its' : 'its member\'s'} log begins` : ''}`;
   const rotations = server.logRotations.length + server.logRotationsNotKept;
   return [
-    `restarts: ${restarts.length === 0 ? 'none' : `${restarts.length} (${restarts.map((r) => `${words(r)}${before(r)}`).join('; ')})`}`,
-    ...(atLogStart.length === 0 ? [] : [`started where ${atLogStart.length === 1 ? 'its log begins' : 'their logs begin'} (no restart seen): ${atLogStart.map(words).join(', ')}`]),
+    // A start a log begins with is its server's "SERVER RESTARTED" all the same: said apart, so
+    // that "none" is not read as denying it.
+    `restarts: ${restarts.length === 0 ? 'none' : `${restarts.length} (${restarts.map((r) => `${words(r)}${before(r)}`).join('; ')})`}${atLogStart.length === 0 ? '' : ' after the log begins'}`,
+    ...(atLogStart.length === 0 ? [] : [`started where ${atLogStart.length === 1 ? 'its log begins' : 'their logs begin'} (what ran before is not in the input): ${atLogStart.map(words).join(', ')}`]),
     ...(shutdowns === 0 ? [] : [`shutdowns: ${shutdowns} (${server.shutdowns.map(shutdown).join('; ')}${server.shutdownsNotKept > 0 ? `; ${server.shutdownsNotKept} more not listed` : ''})`]),
     ...(rotations === 0 ? [] : [`log rotations: ${rotations} (${server.logRotations.map(rotation).join('; ')}${server.logRotationsNotKept > 0 ? `; ${server.logRotationsNotKept} more not listed` : ''})`]),
   ];
