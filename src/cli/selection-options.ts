@@ -40,7 +40,7 @@ export const SELECTION_OPTIONS: OptionTable = {
     choiceOf: (value) => levelOf(value.trim()),
     describe: "This level and worse, in any case, or as the server writes it (F E W I D1-D5, warning); every log's levels map onto these",
   },
-  since: { type: 'string', value: 'TIME', describe: 'Lines at or after TIME: RFC 3339 (without a zone, in the zone times are shown in: local, UTC with --utc), or a span back from now (15m, 2h, 1d)' },
+  since: { type: 'string', value: 'TIME', describe: 'Lines at or after TIME: RFC 3339 (without a zone, in the zone times are shown in: local, UTC with --utc), or a span back from now (15m, 2h, 1h30m, 1d)' },
   until: { type: 'string', value: 'TIME', describe: 'Lines at or before TIME (same forms)' },
   component: { type: 'string', short: 'c', multiple: true, value: 'NAME', describe: 'Server lines of these components (REPL, NETWORK, COMMAND; lists)' },
   id: { type: 'string', multiple: true, value: 'ID', describe: 'Server lines with these message ids (51803 is a slow operation; lists)' },
@@ -144,7 +144,7 @@ function timeOption(values: ParsedArgs['values'], name: string, now: Date): Pars
   const value = lastValue(values, name);
   if (value === undefined) return { ok: true, value: undefined };
   const time = parseTimeBound(value, now, values['utc'] === true);
-  return time ? { ok: true, value: time } : usageError(`--${name} takes an RFC 3339 time or a span such as 15m, 2h, 1d, not "${value}"`);
+  return time ? { ok: true, value: time } : usageError(`--${name} takes an RFC 3339 time or a span such as 15m, 2h, 1h30m, 1d, not "${value}"`);
 }
 
 /** The selection the options ask for; the first usage error, in the order the options are checked. */

@@ -142,21 +142,37 @@ export function recordPredicate(
   };
 }
 
-const RELATIVE = /^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$/;
+/** One part of a span: a number and its unit (`1h`, `30m`, `1.5d`). */
+const SPAN_PART = /(\d+(?:\.\d+)?)\s*(s|m|h|d|w)\s*/y;
 const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** A span's milliseconds: parts one after another, as kubectl's --since takes them (`15m`, `1h30m`, `1d12h`); undefined when it is none. */
+export function spanMs(text: string): number | undefined {
+  const span = text.trim();
+  let total = 0;
+  let at = 0;
+  while (at < span.length) {
+    SPAN_PART.lastIndex = at;
+    const part = SPAN_PART.exec(span);
+    if (!part) return undefined;
+    total += Number(part[1]) * UNIT_MS[part[2]!]!;
+    at = SPAN_PART.lastIndex;
+  }
+  return at === 0 ? undefined : total;
+}
 
 /** A time's zone at its end: `Z`, `+01:00`, `+0100`, `-05`. */
 const ZONE = /(?:Z|[+-]\d\d(?::?\d\d)?)$/i;
 
 /**
- * `--since`/`--until`: RFC 3339, or a span back from now (`15m`, `2h`, `1d`). A time without a
+ * `--since`/`--until`: RFC 3339, or a span back from now (`15m`, `2h`, `1h30m`, `1d`). A time without a
  * zone (`2026-11-22 10:00:00`, a date alone: its midnight) is read in the zone times are shown
  * in: local, or UTC with `utc` (--utc), so a time copied from the output selects what it says.
  * Undefined when it is none of these.
  */
 export function parseTimeBound(text: string, now: Date, utc = false): Date | undefined {
-  const relative = RELATIVE.exec(text.trim());
-  if (relative) return new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]!]!);
+  const span = spanMs(text);
+  if (span !== undefined) return new Date(now.getTime() - span);
   const day = /^(\d{4})-(\d\d)-(\d\d)/.exec(text);
   if (!day) return undefined;
   // A day the calendar does not have (2024-02-30) is refused, not rolled over into the next month.
