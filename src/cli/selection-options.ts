@@ -89,31 +89,45 @@ function slowOption(value: string | undefined): Parsed<number | undefined> {
 }
 
 /**
- * A warning for each -t, -x or --as name that is no type logtype knows, with the nearest known
- * name. Not an error: a stream may carry types logtype does not know, and they are matched by
- * name as any other; but a typo would otherwise show nothing, silently, for as long as
- * `kubectl logs -f` runs.
+ * A warning for each -t or -x name that is no type logtype knows, with the nearest known name.
+ * Not an error: a stream may carry types logtype does not know, and they are matched by name as
+ * any other; but a typo would otherwise show nothing, silently, for as long as `kubectl logs -f`
+ * runs. (`--as` names the type itself: an unknown one is a usage error, unknownAsType.)
  */
 function typeWarnings(values: ParsedArgs['values']): string[] {
   const names = knownTypeNames();
   const warnings: string[] = [];
-  for (const [flag, name] of [['-t', 'type'], ['-x', 'exclude'], ['--as', 'as']] as const) {
-    for (const pattern of unknownTypePatterns(allValues(values, name))) {
-      const glob = /[*?]/.test(pattern);
-      const nearest = glob ? undefined : nearestName(pattern, names);
-      // A name's beginning (`mongo`): the names it begins, or a pattern for them all.
-      const begun = glob || nearest ? [] : [...names].filter((name) => name.toLowerCase().startsWith(pattern.toLowerCase()));
-      const hint = nearest
-        ? `; did you mean "${nearest}"?`
-        : begun.length === 1
-          ? `; did you mean "${begun[0]}"?`
-          : begun.length > 1
-            ? `; did you mean one of ${begun.map((name) => `"${name}"`).join(', ')}, or "${pattern}*" for them all?`
-            : ' (logtype --help lists them)';
-      warnings.push(`${flag} "${pattern}" ${glob ? 'matches' : 'names'} no log type logtype knows${hint}`);
-    }
+  for (const [flag, name] of [['-t', 'type'], ['-x', 'exclude']] as const) {
+    for (const pattern of unknownTypePatterns(allValues(values, name))) warnings.push(unknownTypeMessage(flag, pattern, names));
   }
   return warnings;
+}
+
+/**
+ * `--as TYPE` with a TYPE logtype has no reader for: every line would be read as an entry of a
+ * type nothing parses (no level, time or message), so a typo (`--as mongo`) is refused.
+ */
+function unknownAsType(asType: string | undefined): string | undefined {
+  if (asType === undefined || findLogFormat(asType)) return undefined;
+  return unknownTypeMessage('--as', asType, knownTypeNames());
+}
+
+/** `FLAG "NAME" names no log type logtype knows`, with the nearest known name or the names it begins. */
+function unknownTypeMessage(flag: string, pattern: string, names: readonly string[]): string {
+  const glob = /[*?]/.test(pattern);
+  const nearest = glob ? undefined : nearestName(pattern, names);
+  // A name's beginning (`mongo`): the names it begins, or a pattern for them all.
+  const begun = glob || nearest ? [] : [...names].filter((name) => name.toLowerCase().startsWith(pattern.toLowerCase()));
+  const hint = nearest
+    ? `; did you mean "${nearest}"?`
+    : begun.length === 1
+      ? `; did you mean "${begun[0]}"?`
+      : begun.length > 1
+        ? `; did you mean one of ${begun.map((name) => `"${name}"`).join(', ')}${flag === '--as' ? '' : `, or "${pattern}*" for them all`}?`
+        : flag === '--as'
+          ? `: it takes ${names.join(', ')}`
+          : ' (logtype --help lists them)';
+  return `${flag} "${pattern}" ${glob ? 'matches' : 'names'} no log type logtype knows${hint}`;
 }
 
 /** A repeatable option of whole numbers (lists too); undefined when it is not given. */
@@ -170,6 +184,8 @@ export function parseSelection(parsed: ParsedArgs, now: Date): Parsed<Selection 
     return usageError(`--since ${lastValue(values, 'since')} is after --until ${lastValue(values, 'until')}: no line can be both (swap them?)`);
   }
   const asType = text('as');
+  const unknownAs = unknownAsType(asType);
+  if (unknownAs !== undefined) return usageError(unknownAs);
   const ids = numbers('id', allValues(values, 'id'));
   if (!ids.ok) return ids;
   const query: RecordQuery = {

@@ -11,6 +11,7 @@ import { DOCTOR_COMMAND, SUMMARY_COMMAND, parseDoctorArgs, parseSummaryArgs, typ
 import { SIDECAR_COMMAND, parseSidecarArgs } from '../../src/cli/sidecar-command.js';
 import { usageLine } from '../../src/cli/usage-error.js';
 import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
+import { knownTypeNames } from '../../src/select/type-matcher.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const PIPE: ReportTerminal = { stdoutIsTTY: false, env: {}, columns: undefined };
@@ -177,9 +178,15 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
       warnings: ['-t "mongdb" names no log type logtype knows; did you mean "mongodb"?', '-x "nope*" matches no log type logtype knows (logtype --help lists them)'],
     },
   },
+  // --as names the type itself: one logtype has no reader for is refused (its lines would be read as nothing).
+  { name: '--as a typo', args: ['--as', 'audt'], expected: filterError('--as "audt" names no log type logtype knows; did you mean "audit"?') },
+  { name: '--as a name two types begin', args: ['--as', 'mongo'], expected: filterError('--as "mongo" names no log type logtype knows; did you mean one of "mongodb", "mongodb-audit"?') },
+  {
+    name: '--as a name far from any',
+    args: ['--as', 'nginx'],
+    expected: filterError(`--as "nginx" names no log type logtype knows: it takes ${knownTypeNames().join(', ')}`),
+  },
   { name: '--as a short name', args: ['--as', 'audit'], expected: { ...FILTER_DEFAULTS, as: 'mongodb-audit' } },
-  { name: '--as a typo', args: ['--as', 'audt'], expected: { ...FILTER_DEFAULTS, as: 'audt', warnings: ['--as "audt" names no log type logtype knows; did you mean "audit"?'] } },
-  { name: '--as a name far from any', args: ['--as', 'nginx'], expected: { ...FILTER_DEFAULTS, as: 'nginx', warnings: ['--as "nginx" names no log type logtype knows (logtype --help lists them)'] } },
   {
     name: 'the grep-like options',
     args: ['--max-count', '3', '-C', '2', '-A', '4', '-q', '--no-color'],
