@@ -101,8 +101,9 @@ function isPipe(fd: number): boolean {
  * - once `waitsForPause` says a line is held until the input pauses (an agent's or the
  *   operator's record, which the next line may continue): the pause is seen and the line shown
  *   (a quiet pod's last agent line would otherwise wait for the pod's next line).
- * The wait starts at 1 ms and doubles to POLL_MAX_MS while the pipe stays empty: a few wakes a
- * second on a quiet pipe, none while lines flow.
+ * The wait starts at 1 ms and doubles to POLL_MAX_MS while the pipe stays empty (to
+ * HELD_POLL_MAX_MS while a line is held): a few wakes a second on a quiet pipe, none while lines
+ * flow.
  */
 async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: AbortSignal, waitsForPause?: () => boolean): AsyncGenerator<Buffer> {
   // Made before the first read: from then on an empty pipe answers EAGAIN.
@@ -122,7 +123,9 @@ async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: Abor
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
         if (polling) {
-          waitMs = Math.min(POLL_MAX_MS, Math.max(1, waitMs * 2));
+          // While a line is held, the pipe is looked at often enough that a line continuing it
+          // within the pause (HELD_LINE_WAIT_MS) is read before the pause is called one.
+          waitMs = Math.min(waitsForPause?.() ? HELD_POLL_MAX_MS : POLL_MAX_MS, Math.max(1, waitMs * 2));
           if (!(await waitUnlessInterrupted(waitMs, interrupted))) return;
           continue;
         }
@@ -148,6 +151,8 @@ async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: Abor
 
 /** The longest wait between two reads of an empty pipe, and so the most a line waits to be read. */
 const POLL_MAX_MS = 100;
+/** The same while a line is held until the input pauses: a tenth of that pause (read-entries.ts's HELD_LINE_WAIT_MS). */
+const HELD_POLL_MAX_MS = 20;
 
 /** True after `ms`; false at once when `interrupted` is aborted (or already was). */
 function waitUnlessInterrupted(ms: number, interrupted: AbortSignal | undefined): Promise<boolean> {

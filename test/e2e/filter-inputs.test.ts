@@ -163,7 +163,7 @@ test("a store's records of several pods: another pod's line is never joined to t
   t.regex(errors.stderr, /^logtype: 1 entry read, 1 written, 1 other line\n/);
   // An application's own JSON lines whose first key is `log`: no Docker record (no stream), kept whole.
   const own = ['{"log":"started","level":"info","user":"alice","ts":1}', '{"log":"failed","level":"error","user":"bob","ts":2}'];
-  t.deepEqual(runFilter(['--as', 'myapp', '-o', 'raw'], own.join('\n') + '\n').stdout.split('\n').slice(0, -1), own);
+  t.deepEqual(runFilter(['--as', 'automation-agent', '-o', 'raw'], own.join('\n') + '\n').stdout.split('\n').slice(0, -1), own);
 });
 
 test("a CRI log file: the runtime's head taken off, a line cut in pieces read whole, an agent's record over two lines joined", (t) => {

@@ -63,13 +63,14 @@ const CASES: { title: string; steps: (string | number)[]; args: string[]; expect
     args: ['-o', 'raw', '-m', 'Reconcile'],
     expected: `${OPERATOR_LINE}\n`,
   },
-  {
-    // The rest of a record that comes within the pause still joins it: one record, both lines.
-    title: 'a record whose next line comes 50 ms later, raw with -l error',
-    steps: [AGENT_ERROR, 50, CONTINUATION],
+  // The rest of a record that comes within the pause (200 ms) still joins it: one record, both
+  // lines; at 150 ms too, past the polls' doubling waits (1 ms, 2, 4, ... 64: 127 ms in all).
+  ...[50, 150].map((gap) => ({
+    title: `a record whose next line comes ${gap} ms later, raw with -l error`,
+    steps: [AGENT_ERROR, gap, CONTINUATION],
     args: ['-o', 'raw', '-l', 'error'],
     expected: '[2026-11-22T10:00:02.000+0000] [.error] [x.go:f:1] m1 failed\n\tgoroutine 1 [running]:\n',
-  },
+  })),
 ];
 
 for (const { title, steps, args, expected } of CASES) {
