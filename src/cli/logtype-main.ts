@@ -11,7 +11,7 @@ import { runSummary } from '../summary/run-summary.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { nearestName } from './did-you-mean.js';
 import { FILTER_COMMAND, FILTER_OPTIONS, filterHelp, parseFilterArgs } from './filter-command.js';
-import { commandAmongFiles, optionOfOtherCommands, type CommandTable } from './misplaced-argument.js';
+import { COMMAND_USAGE, afterTerminator, commandAmongFiles, optionOfOtherCommands, type CommandTable } from './misplaced-argument.js';
 import { packageVersion } from './package-version.js';
 import { terminalProgress } from './read-progress.js';
 import { DOCTOR_COMMAND, DOCTOR_OPTIONS, SUMMARY_COMMAND, SUMMARY_OPTIONS, doctorHelp, parseDoctorArgs, parseSummaryArgs, summaryHelp } from './report-commands.js';
@@ -84,7 +84,8 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     countsAtEnd = options.summary;
     run = () => runFilter(options, ioFor(options.summary));
   }
-  const misplaced = commandAmongFiles(inputs, COMMANDS, (name) => fs.existsSync(name));
+  // The reports' arguments were checked so before their files were (report-commands.ts).
+  const misplaced = command === FILTER_COMMAND ? commandAmongFiles(inputs, (name) => fs.existsSync(name), afterTerminator(argv)) : undefined;
   if (misplaced !== undefined) {
     process.stderr.write(usageLine(command, misplaced));
     return USAGE_EXIT;
@@ -122,7 +123,7 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
 export const INTERRUPTED_EXIT = 130;
 
 /** The commands after `logtype`. */
-const COMMANDS = ['summary', 'doctor', 'completion'];
+const COMMANDS = Object.keys(COMMAND_USAGE);
 
 /**
  * The command a first argument was surely meant to be (`sumary`): near one, not a flag, and no

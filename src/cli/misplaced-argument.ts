@@ -31,12 +31,26 @@ export function optionOfOtherCommands(message: string, command: string, others: 
   return `Unknown option '${typed}': it is an option of ${list} (${names[0]!} ${typed} ...)`;
 }
 
+/** logtype's commands, each with the usage line a misplaced one is told to write. */
+export const COMMAND_USAGE: Readonly<Record<string, string>> = {
+  summary: 'logtype summary [options] [FILE ...]',
+  doctor: 'logtype doctor [options] [FILE ...]',
+  completion: 'logtype completion bash|zsh|fish',
+};
+
+/** The arguments after `--`: files, whatever their names. */
+export function afterTerminator(argv: readonly string[]): ReadonlySet<string> {
+  const at = argv.indexOf('--');
+  return new Set(at === -1 ? [] : argv.slice(at + 1));
+}
+
 /**
  * A command name among the files (`logtype -t mongodb summary`, `logtype pod.log summary`)
- * that is no file: the usage error saying to write it first. A file that has the name is read.
+ * that is no file: the usage error saying to write it first. A file that has the name is read,
+ * and so is a name given after `--` (`literal`).
  */
-export function commandAmongFiles(inputs: readonly string[], commands: readonly string[], exists: (path: string) => boolean): string | undefined {
-  const misplaced = inputs.find((input) => commands.includes(input) && !exists(input));
+export function commandAmongFiles(inputs: readonly string[], exists: (path: string) => boolean, literal: ReadonlySet<string> = new Set()): string | undefined {
+  const misplaced = inputs.find((input) => Object.hasOwn(COMMAND_USAGE, input) && !literal.has(input) && !exists(input));
   if (misplaced === undefined) return undefined;
-  return `'${misplaced}' is a command, not a file: write it first (logtype ${misplaced} [options] [FILE ...])`;
+  return `'${misplaced}' is a command, not a file: write it first (${COMMAND_USAGE[misplaced]!})`;
 }

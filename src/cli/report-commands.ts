@@ -9,6 +9,7 @@ import type { DoctorOptions } from '../doctor/run-doctor.js';
 import { colorEnabled } from '../render/colors.js';
 import { STDOUT_PAGE, type SummaryOptions } from '../summary/run-summary.js';
 import { COLOR_OPTIONS, colorWhen, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
+import { afterTerminator, commandAmongFiles } from './misplaced-argument.js';
 import { checkInputs, parseSelection, SELECTION_OPTIONS } from './selection-options.js';
 import { usageError, type CommandLine } from './usage-error.js';
 import type { Parsed } from '../config/parse-size.js';
@@ -101,6 +102,8 @@ function parseReport(argv: readonly string[], options: OptionTable, terminal: Re
   const parsed = parseByTable(argv, options, true);
   if (!parsed.ok) return parsed;
   const { values } = parsed.value;
+  const misplaced = commandAmongFiles(parsed.value.positionals, (name) => fs.existsSync(name), afterTerminator(argv));
+  if (misplaced !== undefined) return usageError(misplaced);
   // A report covers all its input: a FILE that cannot be read is bad usage, before any is read.
   const inputs = checkInputs(parsed.value.positionals);
   if (!inputs.ok) return inputs;

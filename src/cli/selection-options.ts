@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { findLogFormat } from '../formats/log-formats.js';
 import { LEVELS, levelOf, type Level } from '../parse/log-record.js';
 import { cannotRead } from '../read/read-error.js';
+import { COMPRESSION_HEAD_BYTES, otherCompression, otherCompressionError } from '../read/other-compression.js';
 import type { Selection } from '../select/entry-selector.js';
 import { knownTypeNames, unknownTypePatterns } from '../select/type-matcher.js';
 import { parseTimeBound, type RecordQuery } from '../select/record-query.js';
@@ -63,19 +64,34 @@ export const SELECTION_OPTIONS: OptionTable = {
 
 /**
  * Files given must be readable, now: one clear line rather than a report on part of the input
- * (summary and doctor; the filter reads what it can and names the rest, as grep does).
+ * (summary and doctor; the filter reads what it can and names the rest, as grep does). A file
+ * compressed other than with gzip is one that cannot be read, named with the command that reads it.
  */
 export function checkInputs(inputs: readonly string[]): Parsed<readonly string[]> {
   for (const input of inputs) {
     if (input === '-') continue;
     try {
       fs.accessSync(input, fs.constants.R_OK);
-      if (fs.statSync(input).isDirectory()) return usageError(cannotRead(input, { code: 'EISDIR' }));
+      const stat = fs.statSync(input);
+      if (stat.isDirectory()) return usageError(cannotRead(input, { code: 'EISDIR' }));
+      const compression = stat.isFile() ? otherCompression(fileHead(input, COMPRESSION_HEAD_BYTES)) : undefined;
+      if (compression) return usageError(cannotRead(input, otherCompressionError(compression, input)));
     } catch (error) {
       return usageError(cannotRead(input, error));
     }
   }
   return { ok: true, value: inputs };
+}
+
+/** A file's first bytes (fewer when it is shorter). */
+function fileHead(file: string, bytes: number): Buffer {
+  const head = Buffer.alloc(bytes);
+  const fd = fs.openSync(file, 'r');
+  try {
+    return head.subarray(0, fs.readSync(fd, head, 0, bytes, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 const SLOW = /^(\d+(?:\.\d+)?)(ms|s)?$/i;
@@ -109,6 +125,7 @@ function typeWarnings(values: ParsedArgs['values']): string[] {
  */
 function unknownAsType(asType: string | undefined): string | undefined {
   if (asType === undefined || findLogFormat(asType)) return undefined;
+  if (/[*?]/.test(asType)) return `--as takes one log type, not a pattern ("${asType}")`;
   return unknownTypeMessage('--as', asType, knownTypeNames());
 }
 
@@ -183,7 +200,8 @@ export function parseSelection(parsed: ParsedArgs, now: Date): Parsed<Selection 
   if (since.value && until.value && since.value.getTime() > until.value.getTime()) {
     return usageError(`--since ${lastValue(values, 'since')} is after --until ${lastValue(values, 'until')}: no line can be both (swap them?)`);
   }
-  const asType = text('as');
+  // `--as ''` (a variable left empty): no --as, as before it was read.
+  const asType = text('as') || undefined;
   const unknownAs = unknownAsType(asType);
   if (unknownAs !== undefined) return usageError(unknownAs);
   const ids = numbers('id', allValues(values, 'id'));

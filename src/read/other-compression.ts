@@ -34,6 +34,9 @@ const MAGICS: readonly Magic[] = [
   })),
 ];
 
+/** How many of an input's first bytes tell every compression here apart. */
+export const COMPRESSION_HEAD_BYTES = 10;
+
 /** The compression `bytes` (an input's first bytes) start with, when it is one logtype does not read. */
 export function otherCompression(bytes: Uint8Array): OtherCompression | undefined {
   for (const magic of MAGICS) {
@@ -42,6 +45,14 @@ export function otherCompression(bytes: Uint8Array): OtherCompression | undefine
     }
   }
   return undefined;
+}
+
+/** True when `bytes`, fewer than a compression's magic, are its beginning: more bytes must tell. */
+export function mayStartCompression(bytes: Uint8Array): boolean {
+  return (
+    bytes.length > 0 &&
+    MAGICS.some((magic) => magic.starts.some((start) => bytes.length < start.length && [...bytes].every((byte, i) => start[i] === byte)))
+  );
 }
 
 /** The error an input of such data is named with: `compressed with xz; logtype reads gzip only (xz -dc FILE | logtype)`. */

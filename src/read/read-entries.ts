@@ -12,7 +12,7 @@ import { DockerPieces } from './docker-pieces.js';
 import { isDockerRecord } from './shipper-record.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputChunks, type StdinSource } from './open-input.js';
-import { otherCompression, otherCompressionError } from './other-compression.js';
+import { COMPRESSION_HEAD_BYTES, mayStartCompression, otherCompression, otherCompressionError } from './other-compression.js';
 
 export type { StdinSource };
 import { inputLines } from './input-lines.js';
@@ -96,8 +96,12 @@ export async function readEntries(
     inputStarted?.(input);
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
     const chunks = inputChunks(input, stdin, interrupted, () => handler.holding?.() === true);
+    // The input's first bytes, until there are enough to tell a compression logtype does not
+    // read: a pipe's first read may bring fewer.
+    let head: Buffer | undefined;
+    let headTold = false;
     try {
-      for (let first = true; ; first = false) {
+      for (;;) {
         const pending = chunks.next();
         if (handler.holding?.() && (await pausedFor(pending, HELD_LINE_WAIT_MS))) {
           handler.release!();
@@ -111,17 +115,32 @@ export async function readEntries(
           unreadable(input, error);
           break;
         }
-        if (next.done) break;
-        const compression = first ? otherCompression(next.value) : undefined;
-        if (compression) {
-          const error = otherCompressionError(compression, input);
-          if (!unreadable) throw error;
-          unreadable(input, error);
+        if (next.done) {
+          // Too short to be a compressed stream: its bytes are read as they are.
+          if (head) reader.push(head);
           break;
         }
-        reader.push(next.value);
+        let chunk = next.value;
+        if (!headTold) {
+          chunk = head ? Buffer.concat([head, chunk]) : chunk;
+          head = undefined;
+          if (chunk.length < COMPRESSION_HEAD_BYTES && mayStartCompression(chunk)) {
+            // Kept past the chunk's turn: the reader reuses its buffer.
+            head = Buffer.from(chunk);
+            continue;
+          }
+          headTold = true;
+          const compression = otherCompression(chunk);
+          if (compression) {
+            const error = otherCompressionError(compression, input);
+            if (!unreadable) throw error;
+            unreadable(input, error);
+            break;
+          }
+        }
+        reader.push(chunk);
         handler.chunkEnd?.();
-        await afterChunk(next.value.length);
+        await afterChunk(chunk.length);
         if (handler.done || interrupted?.aborted) break;
       }
     } finally {

@@ -32,8 +32,9 @@ export function chartMarkers(server: ServerSummary | undefined): ChartMarker[] {
 
 /**
  * What a kind of marker stands for, in a legend, from the markers drawn: an E marks step-downs
- * too (isElectionMessage), and an R a start a log begins with, which is no restart seen (the text
- * says "restarts: none" beside it); a legend saying "election" or "restart" there claims more
+ * too (isElectionMessage), and an R a start a log begins with, which is not counted as a
+ * restart (the text says "restarts: none after the log begins" beside it); a legend saying
+ * "election" or "restart" there claims more
  * than happened. `labels`: the drawn markers' labels of that kind.
  */
 export function markerKindWords(kind: ChartMarker['kind'], labels: readonly string[]): string {

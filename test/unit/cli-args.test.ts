@@ -180,6 +180,8 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
   },
   // --as names the type itself: one logtype has no reader for is refused (its lines would be read as nothing).
   { name: '--as a typo', args: ['--as', 'audt'], expected: filterError('--as "audt" names no log type logtype knows; did you mean "audit"?') },
+  { name: '--as a pattern', args: ['--as', 'mongo*'], expected: filterError('--as takes one log type, not a pattern ("mongo*")') },
+  { name: '--as empty (a variable left empty): no --as', args: ['--as='], expected: FILTER_DEFAULTS },
   { name: '--as a name two types begin', args: ['--as', 'mongo'], expected: filterError('--as "mongo" names no log type logtype knows; did you mean one of "mongodb", "mongodb-audit"?') },
   {
     name: '--as a name far from any',

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { FILTER_COMMAND, FILTER_OPTIONS } from '../../src/cli/filter-command.js';
-import { commandAmongFiles, optionOfOtherCommands } from '../../src/cli/misplaced-argument.js';
+import { afterTerminator, commandAmongFiles, optionOfOtherCommands } from '../../src/cli/misplaced-argument.js';
 import { DOCTOR_COMMAND, DOCTOR_OPTIONS, SUMMARY_COMMAND, SUMMARY_OPTIONS } from '../../src/cli/report-commands.js';
 
 const TABLES = [
@@ -29,19 +29,24 @@ for (const [command, message, expected] of OPTION_CASES) {
   });
 }
 
-const COMMANDS = ['summary', 'doctor', 'completion'];
-
-const FILE_CASES: [inputs: string[], files: string[], expected: string | undefined][] = [
-  [['summary'], [], "'summary' is a command, not a file: write it first (logtype summary [options] [FILE ...])"],
-  [['pod.log', 'doctor'], ['pod.log'], "'doctor' is a command, not a file: write it first (logtype doctor [options] [FILE ...])"],
-  // A file of that name is a file: read, as cat would.
-  [['summary'], ['summary'], undefined],
-  [['pod.log', 'summary.log'], ['pod.log'], undefined],
-  [[], [], undefined],
+const FILE_CASES: [inputs: string[], files: string[], literal: string[], expected: string | undefined][] = [
+  [['summary'], [], [], "'summary' is a command, not a file: write it first (logtype summary [options] [FILE ...])"],
+  [['pod.log', 'doctor'], ['pod.log'], [], "'doctor' is a command, not a file: write it first (logtype doctor [options] [FILE ...])"],
+  [['pod.log', 'completion'], ['pod.log'], [], "'completion' is a command, not a file: write it first (logtype completion bash|zsh|fish)"],
+  // A file of that name is a file: read, as cat would; so is a name after `--`.
+  [['summary'], ['summary'], [], undefined],
+  [['summary'], [], ['summary'], undefined],
+  [['pod.log', 'summary.log'], ['pod.log'], [], undefined],
+  [[], [], [], undefined],
 ];
 
-for (const [inputs, files, expected] of FILE_CASES) {
-  test(`a command among the files: ${JSON.stringify(inputs)} with files ${JSON.stringify(files)}`, (t) => {
-    t.is(commandAmongFiles(inputs, COMMANDS, (name) => files.includes(name)), expected);
+for (const [inputs, files, literal, expected] of FILE_CASES) {
+  test(`a command among the files: ${JSON.stringify(inputs)} with files ${JSON.stringify(files)}${literal.length > 0 ? ' after --' : ''}`, (t) => {
+    t.is(commandAmongFiles(inputs, (name) => files.includes(name), new Set(literal)), expected);
   });
 }
+
+test('the arguments after --: files whatever their names', (t) => {
+  t.deepEqual([...afterTerminator(['-t', 'mongodb', '--', 'summary', '-x'])], ['summary', '-x']);
+  t.deepEqual([...afterTerminator(['summary'])], []);
+});

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import test from 'ava';
-import { otherCompression } from '../../src/read/other-compression.js';
+import { mayStartCompression, otherCompression } from '../../src/read/other-compression.js';
 import { REPO } from '../_helpers/sidecar-process.js';
 
 const COMPRESSED = path.join(REPO, 'test/fixtures/compressed');
@@ -32,5 +32,20 @@ const NOT: [title: string, bytes: Buffer][] = [
 for (const [title, bytes] of NOT) {
   test(`other compression: not for ${title}`, (t) => {
     t.is(otherCompression(bytes), undefined);
+  });
+}
+
+const STARTS: [title: string, bytes: number[], expected: boolean][] = [
+  ["xz's first 3 bytes", [0xfd, 0x37, 0x7a], true],
+  ["bzip2's first 2 bytes ('BZ')", [0x42, 0x5a], true],
+  ["bzip2's first 4 bytes ('BZh9')", [0x42, 0x5a, 0x68, 0x39], true],
+  ["zstd's whole magic: told already, not only begun", [0x28, 0xb5, 0x2f, 0xfd], false],
+  ['text', [0x7b, 0x22], false],
+  ['nothing', [], false],
+];
+
+for (const [title, bytes, expected] of STARTS) {
+  test(`may start a compression: ${title}`, (t) => {
+    t.is(mayStartCompression(Buffer.from(bytes)), expected);
   });
 }
