@@ -46,7 +46,7 @@ export function summaryHelp(render: HelpRenderer = helpText): string {
       ['kubectl logs POD | logtype summary', 'The whole pod'],
       ['kubectl logs POD | logtype summary --since 1h -t mongodb', 'The server, over the last hour'],
       ['kubectl logs POD | logtype summary --html pod.html', 'The same, and a page with plots to attach to a ticket'],
-      ['kubectl logs --prefix -l app=my-db-svc --all-containers | logtype summary --html rs.html', 'A replica set: one lane per member on one time axis, who was primary when'],
+      ['kubectl logs --prefix --tail=-1 -l app=my-db-svc --all-containers | logtype summary --html rs.html', 'A replica set: one lane per member on one time axis, who was primary when (--tail=-1: all of each pod\'s lines)'],
       ['logtype summary my-db-0/mongodb.log my-db-1/mongodb.log my-db-2/mongodb.log', 'The same from one file per member, each named by its directory (my-db-0/mongodb)'],
       ['logtype summary --as mongodb mongodb.log.2026-11-20T10-23-09.gz --json | jq .server.slowOperations[0]', 'The costliest query shape of a rotated server log'],
     ],
@@ -71,7 +71,7 @@ export function doctorHelp(render: HelpRenderer = helpText): string {
     ],
     examples: [
       ['kubectl logs POD | logtype doctor', 'A database pod'],
-      ['kubectl logs deployment/mongodb-enterprise-operator | logtype doctor', 'The operator'],
+      ['kubectl logs deployment/mongodb-kubernetes-operator | logtype doctor', 'The operator (the Enterprise operator\'s: deployment/mongodb-enterprise-operator)'],
       ['{ kubectl logs POD; kubectl get events; } | logtype doctor --json', 'Pod and events, for a script'],
     ],
     epilogue: ['Known problems:', ...KNOWN_PROBLEMS.map((p) => `  ${p.id.padEnd(28)} ${p.title}`)],

@@ -164,3 +164,24 @@ testWithTool(LNAV, "lnav reads the filter's -o entry output, with kubectl's --pr
   const checked = checkLines(t, text, lnavQuery(t, lnav, file));
   t.true(checked > 50, `${checked} lines checked`);
 });
+
+testWithTool(LNAV, "the sidecar's own diagnostic lines among its entries (kubectl logs of its container holds both): each a message of its own, with pino's level", (t, lnav) => {
+  const run = spawnSync('bash', ['-c', `"${process.execPath}" "${SIDECAR_BIN}" --once --log-dir "${path.join(REPO, 'samples')}" 2>&1`], { env: cleanEnv(), encoding: 'utf8' });
+  t.is(run.status, 0, run.stdout);
+  const lines = run.stdout.split('\n').filter((line) => line !== '');
+  const isDiagnostic = (line: string): boolean => line.includes('"logType":"logtype-sidecar"');
+  const diagnostics = lines.filter(isDiagnostic);
+  t.true(diagnostics.length >= 8, `${diagnostics.length} diagnostic lines`);
+  // The entries in time order, as lnav wants a file's times; the diagnostics, written now, after them.
+  const text = inTimeOrder(lines.filter((line) => !isDiagnostic(line)).join('\n')) + diagnostics.map((line) => `${line}\n`).join('');
+  const file = path.join(tempDir('lnav-diagnostics'), 'pod.log');
+  fs.writeFileSync(file, text);
+  const rows = lnavQuery(t, lnav, file);
+  t.true(checkLines(t, text, rows) > 100);
+  const PINO_LEVELS: Readonly<Record<number, string>> = { 30: 'info', 40: 'warning', 50: 'error' };
+  text.split('\n').forEach((line, index) => {
+    if (!isDiagnostic(line)) return;
+    const diagnostic = JSON.parse(line) as { level: number; time: string };
+    t.deepEqual(rows.get(index), { level: PINO_LEVELS[diagnostic.level]!, time: asWritten(diagnostic.time), logType: 'logtype-sidecar' }, line.slice(0, 160));
+  });
+});
