@@ -5,6 +5,8 @@ import { LOG_FORMATS } from '../formats/log-formats.js';
 import { colorEnabled, type ColorMode } from '../render/colors.js';
 import type { FilterOptions, OutputMode } from '../filter/run-filter.js';
 import { parseFieldPaths } from '../parse/record-object.js';
+import fs from 'node:fs';
+import { afterTerminator, commandAmongFiles } from './misplaced-argument.js';
 import { usageError, type CommandLine } from './usage-error.js';
 import { parseSelection, SELECTION_OPTIONS } from './selection-options.js';
 import type { Parsed } from '../config/parse-size.js';
@@ -125,6 +127,8 @@ export function parseFilterArgs(argv: readonly string[], terminal: FilterTermina
     if (!count.ok) return count;
     counts[name] = count.value;
   }
+  const misplaced = commandAmongFiles(parsed.value.positionals, (name) => fs.existsSync(name), afterTerminator(argv));
+  if (misplaced !== undefined) return usageError(misplaced);
   const color: ColorMode = colorWhen(values, text('color'));
   const options: FilterOptions = {
     ...selection.value,

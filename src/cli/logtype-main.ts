@@ -11,7 +11,7 @@ import { runSummary } from '../summary/run-summary.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { nearestName } from './did-you-mean.js';
 import { FILTER_COMMAND, FILTER_OPTIONS, filterHelp, parseFilterArgs } from './filter-command.js';
-import { COMMAND_USAGE, afterTerminator, commandAmongFiles, optionOfOtherCommands, type CommandTable } from './misplaced-argument.js';
+import { COMMAND_USAGE, optionOfOtherCommands, type CommandTable } from './misplaced-argument.js';
 import { packageVersion } from './package-version.js';
 import { terminalProgress } from './read-progress.js';
 import { DOCTOR_COMMAND, DOCTOR_OPTIONS, SUMMARY_COMMAND, SUMMARY_OPTIONS, doctorHelp, parseDoctorArgs, parseSummaryArgs, summaryHelp } from './report-commands.js';
@@ -83,12 +83,6 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     command = FILTER_COMMAND;
     countsAtEnd = options.summary;
     run = () => runFilter(options, ioFor(options.summary));
-  }
-  // The reports' arguments were checked so before their files were (report-commands.ts).
-  const misplaced = command === FILTER_COMMAND ? commandAmongFiles(inputs, (name) => fs.existsSync(name), afterTerminator(argv)) : undefined;
-  if (misplaced !== undefined) {
-    process.stderr.write(usageLine(command, misplaced));
-    return USAGE_EXIT;
   }
   for (const warning of warnings ?? []) process.stderr.write(`${command}: ${escapeTerminal(warning)}\n`);
   if (inputs.length === 0 && tty.isatty(0)) {

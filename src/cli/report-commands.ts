@@ -9,6 +9,7 @@ import type { DoctorOptions } from '../doctor/run-doctor.js';
 import { colorEnabled } from '../render/colors.js';
 import { STDOUT_PAGE, type SummaryOptions } from '../summary/run-summary.js';
 import { COLOR_OPTIONS, colorWhen, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
+import { fileHead } from '../read/file-head.js';
 import { afterTerminator, commandAmongFiles } from './misplaced-argument.js';
 import { checkInputs, parseSelection, SELECTION_OPTIONS } from './selection-options.js';
 import { usageError, type CommandLine } from './usage-error.js';
@@ -170,16 +171,11 @@ export function cannotWrite(file: string): string | undefined {
 
 /** Whether a file begins as the pages summary writes do (`<!doctype html>`). */
 function isPage(file: string): boolean {
-  const head = Buffer.alloc(15);
-  let fd: number | undefined;
+  const doctype = '<!doctype html>';
   try {
-    fd = fs.openSync(file, 'r');
-    const read = fs.readSync(fd, head, 0, head.length, 0);
-    return head.subarray(0, read).toString('latin1').toLowerCase() === '<!doctype html>';
+    return fileHead(file, doctype.length).toString('latin1').toLowerCase() === doctype;
   } catch {
     // Unreadable (a log of mode 0200, say): not known to be a page, so not overwritten.
     return false;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
 }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { findLogFormat } from '../formats/log-formats.js';
 import { LEVELS, levelOf, type Level } from '../parse/log-record.js';
 import { cannotRead } from '../read/read-error.js';
+import { fileHead } from '../read/file-head.js';
 import { COMPRESSION_HEAD_BYTES, otherCompression, otherCompressionError } from '../read/other-compression.js';
 import type { Selection } from '../select/entry-selector.js';
 import { knownTypeNames, unknownTypePatterns } from '../select/type-matcher.js';
@@ -81,17 +82,6 @@ export function checkInputs(inputs: readonly string[]): Parsed<readonly string[]
     }
   }
   return { ok: true, value: inputs };
-}
-
-/** A file's first bytes (fewer when it is shorter). */
-function fileHead(file: string, bytes: number): Buffer {
-  const head = Buffer.alloc(bytes);
-  const fd = fs.openSync(file, 'r');
-  try {
-    return head.subarray(0, fs.readSync(fd, head, 0, bytes, 0));
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 const SLOW = /^(\d+(?:\.\d+)?)(ms|s)?$/i;

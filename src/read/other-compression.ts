@@ -37,22 +37,21 @@ const MAGICS: readonly Magic[] = [
 /** How many of an input's first bytes tell every compression here apart. */
 export const COMPRESSION_HEAD_BYTES = 10;
 
+/** Whether `bytes` and `start` agree as far as both go. */
+function agree(bytes: Uint8Array, start: readonly number[]): boolean {
+  for (let i = 0; i < Math.min(bytes.length, start.length); i++) if (bytes[i] !== start[i]) return false;
+  return true;
+}
+
 /** The compression `bytes` (an input's first bytes) start with, when it is one logtype does not read. */
 export function otherCompression(bytes: Uint8Array): OtherCompression | undefined {
-  for (const magic of MAGICS) {
-    if (magic.starts.some((start) => start.length <= bytes.length && start.every((byte, i) => bytes[i] === byte))) {
-      return { name: magic.name, command: magic.command };
-    }
-  }
-  return undefined;
+  const magic = MAGICS.find(({ starts }) => starts.some((start) => start.length <= bytes.length && agree(bytes, start)));
+  return magic && { name: magic.name, command: magic.command };
 }
 
 /** True when `bytes`, fewer than a compression's magic, are its beginning: more bytes must tell. */
 export function mayStartCompression(bytes: Uint8Array): boolean {
-  return (
-    bytes.length > 0 &&
-    MAGICS.some((magic) => magic.starts.some((start) => bytes.length < start.length && [...bytes].every((byte, i) => start[i] === byte)))
-  );
+  return bytes.length > 0 && MAGICS.some(({ starts }) => starts.some((start) => bytes.length < start.length && agree(bytes, start)));
 }
 
 /** The error an input of such data is named with: `compressed with xz; logtype reads gzip only (xz -dc FILE | logtype)`. */
