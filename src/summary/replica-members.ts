@@ -213,11 +213,14 @@ export function memberOfInput(input: string, all: readonly string[] = [input]): 
 export function unrotatedInput(input: string, all: readonly string[]): string {
   if (input === '-') return input;
   const { byInput, namesIn } = inputFiles(all);
-  const known = byInput.get(input);
-  if (known !== undefined) return known;
-  const dir = path.dirname(path.normalize(input));
-  const base = unrotatedName(path.basename(input), namesIn.get(dir) ?? []);
-  return base === undefined ? input : path.join(dir, base);
+  return byInput.get(input) ?? unrotatedAmong(input, namesIn);
+}
+
+/** The file `file` was rotated from, by the names beside it (`namesIn`: a directory's names). */
+function unrotatedAmong(file: string, namesIn: ReadonlyMap<string, readonly string[]>): string {
+  const dir = path.dirname(path.normalize(file));
+  const base = unrotatedName(path.basename(file), namesIn.get(dir) ?? []);
+  return base === undefined ? file : path.join(dir, base);
 }
 
 /**
@@ -238,12 +241,7 @@ function inputFiles(all: readonly string[]): { readonly byInput: ReadonlyMap<str
     else namesIn.set(dir, [path.basename(file)]);
   }
   const byInput = new Map<string, string>();
-  for (const file of all) {
-    if (file === '-' || byInput.has(file)) continue;
-    const dir = path.dirname(path.normalize(file));
-    const base = unrotatedName(path.basename(file), namesIn.get(dir)!);
-    byInput.set(file, base === undefined ? file : path.join(dir, base));
-  }
+  for (const file of all) if (file !== '-' && !byInput.has(file)) byInput.set(file, unrotatedAmong(file, namesIn));
   const files = { byInput, namesIn };
   inputFilesOf.set(all, files);
   return files;
