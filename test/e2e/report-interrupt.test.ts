@@ -34,18 +34,21 @@ const cmdlineOf = (pid: number): string => {
 };
 
 /**
- * The process has its own SIGINT handler: logtype installs it before it reads, and a Ctrl-C
- * sent before then would end Node itself, with no report (bit 1 of the caught signals' mask is
- * SIGINT's, from /proc).
+ * logtype has begun to read its input, so its SIGINT handler is in place: it installs it before
+ * it reads, and a Ctrl-C sent before then ends Node itself, with no report. The sign is that
+ * its stdin pipe is non-blocking (O_NONBLOCK in /proc's fdinfo): the reports make it so for
+ * their first read, to see a Ctrl-C while the pipe is empty (read/open-input.ts); nothing before
+ * does. Node's own SIGINT handler is in place from its start, so the caught-signals mask tells
+ * nothing, and the bytes read count the modules' reads too, which pass a small input's size.
  */
-const catchesSigint = (pid: number): boolean => {
+const O_NONBLOCK = fs.constants.O_NONBLOCK;
+const readsNonBlocking = (pid: number): boolean => {
   try {
-    return (BigInt(`0x${/^SigCgt:\s*([0-9a-f]+)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '0'}`) & 2n) !== 0n;
+    return (Number.parseInt(/^flags:\s*([0-7]+)$/m.exec(fs.readFileSync(`/proc/${pid}/fdinfo/0`, 'utf8'))?.[1] ?? '0', 8) & O_NONBLOCK) !== 0;
   } catch {
     return false;
   }
 };
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The pids whose parent is `parent`, from /proc. */
@@ -99,9 +102,9 @@ for (const [command, sentTo, gzipped] of CASES) {
     shell.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => shell.on('close', (code) => resolve(code)));
     try {
-      // Everything written and read: the writer is down to its sleep, logtype catches SIGINT (its
-      // reads count its modules too, which alone may pass a small input's size) and has read the
-      // input (at least its size) and reads nothing more over a few of its polls of the pipe.
+      // Everything written and read: the writer is down to its sleep, logtype has begun to read
+      // (so catches SIGINT) and has read the input (at least its size) and reads nothing more
+      // over a few of its polls of the pipe.
       let logtype = 0;
       let lastRead = { bytes: -1, at: 0 };
       await waitUntil(
@@ -110,7 +113,7 @@ for (const [command, sentTo, gzipped] of CASES) {
           const children = childrenOf(shell.pid!).flatMap((pid) => [pid, ...childrenOf(pid)]);
           logtype = children.find((pid) => cmdlineOf(pid).split('\0')[1] === FILTER_BIN) ?? 0;
           const writer = children.find((pid) => cmdlineOf(pid).startsWith('sleep'));
-          if (logtype === 0 || writer === undefined || !catchesSigint(logtype)) return false;
+          if (logtype === 0 || writer === undefined || !readsNonBlocking(logtype)) return false;
           const bytes = bytesRead(logtype);
           if (bytes !== lastRead.bytes) {
             lastRead = { bytes, at: Date.now() };
