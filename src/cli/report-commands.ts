@@ -77,7 +77,7 @@ export function doctorHelp(render: HelpRenderer = helpText): string {
     ],
     epilogue: ['Known problems:', ...KNOWN_PROBLEMS.map((p) => `  ${p.id.padEnd(28)} ${p.title}`)],
     exitStatus: [
-      [0, 'No known problem found, or an empty input (the report then says nothing was looked at)'],
+      [0, 'No known problem found, or nothing looked at: an empty input, or a selection (--since, -t, …) that left out every line (the report says so)'],
       [1, 'Some were found (each is printed)'],
       [2, 'Bad usage, or a FILE that cannot be read (before any input is read), or input that fails midway'],
       [130, 'Interrupted (Ctrl-C): the problems found in what was read are written first'],

@@ -8,7 +8,10 @@ import { KNOWN_PROBLEMS, type KnownProblem } from './known-problems.js';
 
 export interface ProblemFinding {
   readonly problem: KnownProblem;
+  /** How often it happened: its lines, or for a problem of one event in several logs (oneEventIn), the most lines any one of them shows. */
   count: number;
+  /** The lines that showed it. */
+  lines: number;
   /** Milliseconds since the epoch. */
   first?: number | undefined;
   last?: number | undefined;
@@ -38,9 +41,14 @@ export const MAX_NAMED = 12;
 /** Types whose problems are remembered at the most: a stream can hold any number of distinct types. */
 const MAX_REMEMBERED_TYPES = 1024;
 
+/** The lines of no source and no type: each counted as an event of its own. */
+const OTHER_KEY = '\0';
+
 export class ProblemFinder {
   readonly #problems: readonly { readonly problem: KnownProblem; readonly typeTest: (logType: string | undefined) => boolean }[];
   readonly #found = new Map<string, ProblemFinding>();
+  /** A oneEventIn problem's lines by source (pod, container or input) and type, as `source\0type` ('' for none). */
+  readonly #linesBySourceType = new Map<string, Map<string, number>>();
   /** The problems looked for in a type's lines, decided once a type (a stream holds a handful). */
   readonly #byType = new Map<string | undefined, readonly KnownProblem[]>();
   #lastType: string | undefined;
@@ -81,7 +89,7 @@ export class ProblemFinder {
       let finding = this.#found.get(problem.id);
       if (!finding) {
         const example = text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS)}…` : text;
-        finding = { problem, count: 0, first: time, last: time, example, exampleType: logType, types: [], sources: [], inOtherLines: false, moreTypes: false, moreSources: false };
+        finding = { problem, count: 0, lines: 0, first: time, last: time, example, exampleType: logType, types: [], sources: [], inOtherLines: false, moreTypes: false, moreSources: false };
         this.#found.set(problem.id, finding);
       }
       // A problem in one pod of three is that pod's to fix: say which, and in which logs.
@@ -95,7 +103,14 @@ export class ProblemFinder {
         if (finding.sources.length < MAX_NAMED) finding.sources.push(source);
         else finding.moreSources = true;
       }
-      if (finding.count++ === 0) continue;
+      if (problem.oneEventIn) {
+        let bySourceType = this.#linesBySourceType.get(problem.id);
+        if (!bySourceType) this.#linesBySourceType.set(problem.id, (bySourceType = new Map()));
+        // Bounded as the types remembered are: beyond, a line counts as one event of its own.
+        const key = bySourceType.size < MAX_REMEMBERED_TYPES ? `${source ?? ''}\0${logType ?? ''}` : OTHER_KEY;
+        bySourceType.set(key, (bySourceType.get(key) ?? 0) + 1);
+      }
+      if (finding.lines++ === 0) continue;
       if (time !== undefined && (finding.first === undefined || time < finding.first)) finding.first = time;
       if (time !== undefined && (finding.last === undefined || time > finding.last)) finding.last = time;
     }
@@ -103,6 +118,27 @@ export class ProblemFinder {
 
   /** What was found, in the order of the known problems. */
   findings(): ProblemFinding[] {
-    return this.#problems.map(({ problem }) => this.#found.get(problem.id)).filter((f): f is ProblemFinding => f !== undefined);
+    const found = this.#problems.map(({ problem }) => this.#found.get(problem.id)).filter((f): f is ProblemFinding => f !== undefined);
+    for (const finding of found) finding.count = finding.problem.oneEventIn ? oneEventCount(finding.problem.oneEventIn, this.#linesBySourceType.get(finding.problem.id)!) : finding.lines;
+    return found;
   }
+}
+
+/**
+ * A problem of one event in several logs: in each source (a pod: its server and its audit log
+ * write the same failures), the most lines one of those logs shows; lines of any other type
+ * (or none) as they are.
+ */
+export function oneEventCount(oneEventIn: readonly string[], linesBySourceType: ReadonlyMap<string, number>): number {
+  const most = new Map<string, number>();
+  let others = 0;
+  for (const [key, lines] of linesBySourceType) {
+    const cut = key.indexOf('\0');
+    const source = key.slice(0, cut);
+    if (oneEventIn.includes(key.slice(cut + 1))) most.set(source, Math.max(most.get(source) ?? 0, lines));
+    else others += lines;
+  }
+  let count = others;
+  for (const lines of most.values()) count += lines;
+  return count;
 }

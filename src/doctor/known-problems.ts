@@ -28,7 +28,30 @@ export interface KnownProblem {
   readonly informational?: boolean;
   readonly meaning: string;
   readonly remedy: string;
+  /**
+   * The remedy for where it was seen (its types, as the finding lists them), when the commands
+   * that show the evidence depend on it: a command that would show nothing is not suggested.
+   */
+  readonly remedyIn?: (types: readonly string[]) => string;
+  /**
+   * One event is written by each of these types (a failed login: the server's line and the audit
+   * log's event): the problem is counted as the most lines any one type shows, not their sum.
+   */
+  readonly oneEventIn?: readonly string[];
 }
+
+/** The remedy a finding gets: for where it was seen, where the problem says so. */
+export function remedyOf(problem: KnownProblem, types: readonly string[]): string {
+  return problem.remedyIn?.(types) ?? problem.remedy;
+}
+
+/**
+ * The commands that list failed logins: the server's lines of every version by their message
+ * (4.4+ 'Authentication failed', before it 'authentication failed for'), the audit log's events.
+ */
+const SERVER_FAILED_LOGINS = 'logtype -t mongodb -m "authentication failed" -i -o pretty';
+const AUDIT_FAILED_LOGINS = 'logtype --atype authenticate --failed';
+const FIX_CREDENTIALS = "Fix that client's credentials; for the agent's user, check the operator's agent password secret and that the member took the latest automation config.";
 
 /** The agent's modules' logs and its launcher's. */
 const AGENT_TYPES = logTypesWrittenBy('agent');
@@ -156,7 +179,17 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     // fail at once instead of being searched to their end.
     matches: /^\{ ?"atype" ?: ?"authenticate"(?=.*"result" ?: ?[1-9])|^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"[A-Z0-9]{1,2}", *"c":"ACCESS", *"id":20249,|^\S{1,40} [A-Z]\s{1,2}ACCESS +\[[^\]]{1,80}\] (?=.*authentication failed for )/,
     meaning: 'Clients, or the agents, are refused by the server: a wrong password, a user that does not exist, or a password secret changed without the user. A failing agent user (mms-automation-agent) cannot manage the member.',
-    remedy: 'See who and from where: logtype --id 20249 -o pretty (the server\'s lines: user, remote, error), or logtype --atype authenticate --failed (the audit log, where it is on). Fix that client\'s credentials; for the agent\'s user, check the operator\'s agent password secret and that the member took the latest automation config.',
+    remedy: `See who and from where: ${SERVER_FAILED_LOGINS} (the server's lines: user, remote, error), or ${AUDIT_FAILED_LOGINS} (the audit log, where it is on). ${FIX_CREDENTIALS}`,
+    remedyIn: (types) => {
+      const server = types.includes('mongodb');
+      const audit = types.includes('mongodb-audit');
+      if (server === audit) return `See who and from where: ${AUDIT_FAILED_LOGINS} (the audit log's events), or ${SERVER_FAILED_LOGINS} (the server's lines, with the error). ${FIX_CREDENTIALS}`;
+      return server
+        ? `See who and from where: ${SERVER_FAILED_LOGINS} (the server's lines: user, remote, error). ${FIX_CREDENTIALS}`
+        : `See who and from where: ${AUDIT_FAILED_LOGINS} (the audit log's events: user, remote, result). ${FIX_CREDENTIALS}`;
+    },
+    // With auditing on, the server writes its line and the audit log its event for each failure.
+    oneEventIn: ['mongodb', 'mongodb-audit'],
   },
   {
     id: 'automatic-recovery',

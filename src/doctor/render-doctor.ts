@@ -8,7 +8,7 @@ import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime, localTimeWords } from '../render/format-time.js';
 import { groupedNumber } from '../render/grouped-number.js';
 import type { ProblemFinding } from './find-problems.js';
-import { KNOWN_PROBLEMS } from './known-problems.js';
+import { KNOWN_PROBLEMS, remedyOf } from './known-problems.js';
 
 /** What was not looked at: the inputs not read to their end, and a Ctrl-C; undefined when all was read. */
 export interface DoctorIncomplete {
@@ -25,20 +25,34 @@ function incompleteLines(incomplete: DoctorIncomplete | undefined): string[] {
   return lines;
 }
 
-export function renderDoctorText(findings: readonly ProblemFinding[], linesRead: number, palette: Palette, utc: boolean, incomplete?: DoctorIncomplete): string {
+/** The lines read, and those of them the selection let doctor look at (all, without one). */
+export interface DoctorLines {
+  readonly read: number;
+  readonly lookedAt: number;
+}
+
+export function renderDoctorText(findings: readonly ProblemFinding[], lines: DoctorLines, palette: Palette, utc: boolean, incomplete?: DoctorIncomplete): string {
   // Counts grouped as summary writes them (12,859 lines).
   const plural = (n: number, word: string): string => `${groupedNumber(n)} ${word}${n === 1 ? '' : 's'}`;
   // The report says itself that it saw part of the input: pasted into a ticket, it does not pass for the whole.
   const warnings = incompleteLines(incomplete).map((why) => `${palette.yellow(`incomplete: ${escapeTerminal(why)}`)}\n`).join('');
-  if (linesRead === 0) {
+  if (lines.read === 0) {
     // `kubectl logs POD | logtype doctor` with a wrong pod name: nothing was looked at, which is not "no problem".
     const why = incomplete ? 'nothing was read (incomplete, above)' : 'the input was empty';
     return `${warnings}${palette.yellow('Nothing looked at')}: ${why}, 0 lines. Check the command that feeds doctor (kubectl logs POD, its -c CONTAINER, --since).\n`;
   }
-  if (findings.length === 0) {
-    return `${warnings}${palette.green('No known problem found')} in ${plural(linesRead, 'line')} (${KNOWN_PROBLEMS.length} known problems looked for).\n`;
+  if (lines.lookedAt === 0) {
+    // `doctor --since 30m` on a pod quiet for an hour: nothing looked at is not "no problem" either.
+    return `${warnings}${palette.yellow('Nothing looked at')}: the selection left out all ${plural(lines.read, 'line')} read. Widen it (--since, --until, -t, -l, …) or leave it out to look at every line.\n`;
   }
-  const out = [`${warnings}${palette.bold(`${plural(findings.length, 'known problem')} found`)} in ${plural(linesRead, 'line')}:`, ''];
+  // Part of the input, by the selection: the count says which part was looked at.
+  const part = lines.lookedAt < lines.read;
+  const looked = part ? `${groupedNumber(lines.lookedAt)} of the ${plural(lines.read, 'line')} read` : plural(lines.read, 'line');
+  const leftOut = part ? '; the selection left out the rest' : '';
+  if (findings.length === 0) {
+    return `${warnings}${palette.green('No known problem found')} in ${looked} (${KNOWN_PROBLEMS.length} known problems looked for${leftOut}).\n`;
+  }
+  const out = [`${warnings}${palette.bold(`${plural(findings.length, 'known problem')} found`)} in ${looked}${part ? ' (the selection left out the rest)' : ''}:`, ''];
   for (const finding of findings) {
     const { problem } = finding;
     const mark = problem.informational ? palette.cyan('i') : palette.redBadge('!');
@@ -51,10 +65,12 @@ export function renderDoctorText(findings: readonly ProblemFinding[], linesRead:
         : `from ${formatTime(finding.first, utc)} to ${formatTime(finding.last!, utc)}${zone}`
       : 'time unknown';
     out.push(`${mark} ${palette.bold(problem.title)}  ${palette.gray(`[${problem.id}]`)}`);
-    out.push(`  Seen:     ${plural(finding.count, 'time')}, ${when}, in ${escapeTerminal(seenIn(finding))} (shows in: ${problem.where})`);
+    // One event in several logs (a failed login in the server's log and the audit log): counted once.
+    const counted = finding.count === finding.lines ? '' : ` (${plural(finding.lines, 'line')}: each of its logs writes it, counted once)`;
+    out.push(`  Seen:     ${plural(finding.count, 'time')}${counted}, ${when}, in ${escapeTerminal(seenIn(finding))} (shows in: ${problem.where})`);
     if (finding.sources.length > 0) out.push(`  ${finding.sources.length === 1 && !finding.moreSources ? 'Source: ' : 'Sources:'}  ${escapeTerminal(named(finding.sources, finding.moreSources))}`);
     out.push(`  Means:    ${problem.meaning}`);
-    out.push(`  Fix:      ${palette.green(problem.remedy)}`);
+    out.push(`  Fix:      ${palette.green(remedyOf(problem, finding.types))}`);
     out.push(`  Example:  ${palette.gray(escapeTerminal(finding.example))}`);
     out.push('');
   }
@@ -74,18 +90,20 @@ export function seenIn(finding: Pick<ProblemFinding, 'types' | 'moreTypes' | 'in
   return other ? `${types}; ${other}` : types;
 }
 
-export function doctorJson(findings: readonly ProblemFinding[], linesRead: number, incomplete?: DoctorIncomplete): unknown {
+export function doctorJson(findings: readonly ProblemFinding[], lines: DoctorLines, incomplete?: DoctorIncomplete): unknown {
   return {
-    linesRead,
+    linesRead: lines.read,
+    linesLookedAt: lines.lookedAt,
     ...(incomplete ? { incomplete } : {}),
-    problems: findings.map(({ problem, count, first, last, example, exampleType, types, sources, inOtherLines, moreTypes, moreSources }) => ({
+    problems: findings.map(({ problem, count, lines, first, last, example, exampleType, types, sources, inOtherLines, moreTypes, moreSources }) => ({
       id: problem.id,
       title: problem.title,
       informational: problem.informational === true,
       where: problem.where,
       meaning: problem.meaning,
-      remedy: problem.remedy,
+      remedy: remedyOf(problem, types),
       count,
+      lines,
       first: first === undefined ? undefined : new Date(first).toISOString(),
       last: last === undefined ? undefined : new Date(last).toISOString(),
       example,

@@ -58,18 +58,24 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   // Several inputs (one file per pod): a line's source is its input when no prefix names one.
   let input: string | undefined;
   const inputs = options.inputs.length > 1 ? options.inputs : undefined;
+  // The lines the selection let through: what the report may say it looked at.
+  let lookedAt = 0;
   const selector = new EntrySelector(
     options,
     {
-      selected: (entry) =>
+      // A record over several lines is one call: each of its lines was looked at.
+      selected: (entry, _record, lines) => {
+        lookedAt += lines?.length ?? 1;
         finder.look(
           entry.logType,
           entry.contents,
           () => entryTime(entry),
           () => entry.prefix?.source ?? input,
-        ),
+        );
+      },
       other: (bytes, start, end, wrapped) => {
         if (!looksAtOther) return;
+        lookedAt++;
         // A Docker record's line is looked at as the container wrote it (its time leads it, if any).
         const line = wrapped ?? bytes.toString('utf8', start, end);
         finder.look(
@@ -105,15 +111,15 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     repeated,
   );
   const findings = finder.findings();
-  const linesRead = selector.counts.entries + selector.counts.other;
+  const lines = { read: selector.counts.entries + selector.counts.other, lookedAt };
   // A Ctrl-C that came while a blocking read of a pipe waited is handled on the event loop's next turn (as summary's).
   await new Promise((resolve) => setImmediate(resolve));
   const interrupted = io.interrupted?.aborted === true;
   const incomplete = unread.length > 0 || interrupted ? { unread, interrupted } : undefined;
   io.stdout.write(
     options.json
-      ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, linesRead, incomplete)))}\n`
-      : renderDoctorText(findings, linesRead, palette(options.color), options.utc, incomplete),
+      ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, lines, incomplete)))}\n`
+      : renderDoctorText(findings, lines, palette(options.color), options.utc, incomplete),
   );
   if (unread.length > 0) return 2;
   return findings.length > 0 ? 1 : 0;

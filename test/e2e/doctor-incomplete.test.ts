@@ -16,7 +16,7 @@ test('doctor on an empty input says nothing was looked at, not that no problem w
   t.notRegex(text.stdout, /No known problem found/);
   t.is(text.stdout, 'Nothing looked at: the input was empty, 0 lines. Check the command that feeds doctor (kubectl logs POD, its -c CONTAINER, --since).\n');
   const json = JSON.parse(runFilter(['doctor', '--json'], '').stdout) as object;
-  t.deepEqual(json, { linesRead: 0, problems: [] });
+  t.deepEqual(json, { linesRead: 0, linesLookedAt: 0, problems: [] });
 });
 
 // From the field trial: a Docker json-file record around a line no format recognises (an

@@ -40,7 +40,7 @@ const TYPED = KNOWN_PROBLEMS.filter((problem) => problem.types !== undefined);
 
 interface DoctorReport {
   readonly linesRead: number;
-  readonly problems: readonly { readonly id: string; readonly count: number; readonly exampleType: string | null }[];
+  readonly problems: readonly { readonly id: string; readonly count: number; readonly lines: number; readonly exampleType: string | null }[];
 }
 
 /** doctor --json on `input`; its exit status says whether it found something. */
@@ -96,9 +96,11 @@ for (const problem of TYPED) {
     const other = others[0]!;
     const input = [pasted, entryLine(other, line), entryLine(own[0]!, line), pasted, entryLine(own.at(-1)!, line)].join('\n');
     const report = doctor(t, `${input}\n`);
+    // Two of its lines; one event where both types write each event (a failed login: the server's line and the audit log's).
+    const oneEvent = own.length > 1 && own.every((type) => problem.oneEventIn?.includes(type) === true);
     t.deepEqual(
-      mine(report).map(({ id, count, exampleType }) => ({ id, count, exampleType })),
-      [{ id: problem.id, count: 2, exampleType: own[0]! }],
+      mine(report).map(({ id, count, lines, exampleType }) => ({ id, count, lines, exampleType })),
+      [{ id: problem.id, count: oneEvent ? 1 : 2, lines: 2, exampleType: own[0]! }],
     );
   });
 }

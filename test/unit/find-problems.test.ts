@@ -3,8 +3,8 @@
  * (docs/mutation.md). The problems' own patterns are tested in known-problems.test.ts.
  */
 import test from 'ava';
-import { MAX_NAMED, ProblemFinder } from '../../src/doctor/find-problems.js';
-import { KNOWN_PROBLEMS, type KnownProblem } from '../../src/doctor/known-problems.js';
+import { MAX_NAMED, ProblemFinder, oneEventCount } from '../../src/doctor/find-problems.js';
+import { KNOWN_PROBLEMS, remedyOf, type KnownProblem } from '../../src/doctor/known-problems.js';
 
 const DISK_FULL = 'no space left on device';
 const API_KEY = '[2026-11-22T10:00:00.123+0000] [.error] [main/components/agent.go:Iterate:230] [10:00:00.123] Error sending GET request: HTTP 401 unauthorized: invalid agent API key';
@@ -126,4 +126,26 @@ test('the source is asked for only of a line that shows a problem', (t) => {
   t.is(asked, 0);
   finder.look('automation-agent', DISK_FULL, () => undefined, () => (asked++, 'pod/a/b'));
   t.is(asked, 1);
+});
+
+test('one event in several logs (oneEventIn): per source, the most lines one of its logs shows; other lines as they are', (t) => {
+  const key = (source: string, type: string) => `${source}\0${type}`;
+  const rows: readonly (readonly [string, readonly (readonly [string, number])[], number])[] = [
+    ['one pod, both logs alike', [[key('', 'mongodb'), 3], [key('', 'mongodb-audit'), 3]], 3],
+    ['one pod, the audit log filtered to fewer', [[key('', 'mongodb'), 5], [key('', 'mongodb-audit'), 2]], 5],
+    ['two pods: each counted, then added', [[key('db-0', 'mongodb'), 3], [key('db-0', 'mongodb-audit'), 3], [key('db-1', 'mongodb'), 2]], 5],
+    ['a type of none of those logs, and lines that are no entries: each line', [[key('', 'mongodb'), 1], [key('', 'other'), 2], ['\0', 4]], 7],
+  ];
+  for (const [what, lines, count] of rows) t.is(oneEventCount(['mongodb', 'mongodb-audit'], new Map(lines)), count, what);
+});
+
+test('a problem of one event in several logs found by the finder: count and lines apart, and a remedy for where it showed', (t) => {
+  const problem: KnownProblem = { id: 'twice', title: 't', where: 'w', matches: /failed/, meaning: 'm', remedy: 'generic', remedyIn: (types) => types.join('+'), oneEventIn: ['a', 'b'] };
+  const finder = new ProblemFinder([problem]);
+  for (const type of ['a', 'b', 'a', 'b']) finder.look(type, 'failed', () => undefined, () => 'pod-0');
+  finder.look('a', 'failed', () => undefined, () => 'pod-1');
+  const [finding] = finder.findings();
+  t.like(finding, { count: 3, lines: 5 });
+  t.is(remedyOf(problem, finding!.types), 'a+b');
+  t.is(remedyOf({ ...problem, remedyIn: undefined }, finding!.types), 'generic');
 });
