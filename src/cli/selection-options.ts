@@ -4,12 +4,13 @@
  */
 import fs from 'node:fs';
 import { findLogFormat } from '../formats/log-formats.js';
+import { AUDIT_EVENT_TYPES, COMPONENT_SETTING_NAMES, SERVER_COMPONENTS } from '../formats/server-names.js';
 import { LEVELS, levelOf, type Level } from '../parse/log-record.js';
 import { cannotRead } from '../read/read-error.js';
 import { fileHead } from '../read/file-head.js';
 import { COMPRESSION_HEAD_BYTES, otherCompression, otherCompressionError } from '../read/other-compression.js';
 import type { Selection } from '../select/entry-selector.js';
-import { knownTypeNames, unknownTypePatterns } from '../select/type-matcher.js';
+import { globToRegExp, knownTypeNames, typePatterns, unknownTypePatterns } from '../select/type-matcher.js';
 import { parseTimeBound, type RecordQuery } from '../select/record-query.js';
 import type { InputSelection } from '../read/read-entries.js';
 import type { Parsed } from '../config/parse-size.js';
@@ -105,6 +106,35 @@ function typeWarnings(values: ParsedArgs['values']): string[] {
   const warnings: string[] = [];
   for (const [flag, name] of [['-t', 'type'], ['-x', 'exclude']] as const) {
     for (const pattern of unknownTypePatterns(allValues(values, name))) warnings.push(unknownTypeMessage(flag, pattern, names));
+  }
+  return warnings;
+}
+
+/**
+ * A warning for each -c or --atype name (or pattern) that matches none the server writes, as
+ * far as logtype knows them (formats/server-names.ts), with the nearest: `-c REPL,ELECTIO`
+ * would select REPL's lines and leave out the elections without a word. Not an error: a newer
+ * server may write a name logtype does not know.
+ */
+function serverNameWarnings(values: ParsedArgs['values']): string[] {
+  const warnings: string[] = [];
+  for (const [flag, name, known, what] of [
+    ['-c', 'component', SERVER_COMPONENTS, 'component the server writes'],
+    ['--atype', 'atype', AUDIT_EVENT_TYPES, 'audit event type'],
+  ] as const) {
+    for (const pattern of typePatterns(allValues(values, name))) {
+      // Matched as the query matches them: globs, case aside (record-query.ts).
+      const re = globToRegExp(pattern, 'i');
+      if (known.some((value) => re.test(value))) continue;
+      const glob = /[*?]/.test(pattern);
+      // A component by its setting's name (`replication`): the log's name for it.
+      const setting = flag === '-c' && !glob ? COMPONENT_SETTING_NAMES.get(pattern.toLowerCase()) : undefined;
+      const nearest = setting ?? (glob ? undefined : nearestName(pattern, known));
+      const hint = nearest
+        ? `; did you mean "${nearest}"${setting ? ` (the log's name for ${pattern})` : ''}?`
+        : ` (logtype knows ${known.length}: ${known.slice(0, 8).join(', ')}, …; a newer server may write others)`;
+      warnings.push(`${flag} "${pattern}" ${glob ? 'matches' : 'names'} no ${what}${hint}`);
+    }
   }
   return warnings;
 }
@@ -222,7 +252,7 @@ export function parseSelection(parsed: ParsedArgs, now: Date): Parsed<Selection 
       grep: grep.value,
       invertGrep: values['invert-grep'] === true,
       query,
-      warnings: typeWarnings(values),
+      warnings: [...typeWarnings(values), ...serverNameWarnings(values)],
     },
   };
 }

@@ -74,6 +74,23 @@ test('-t takes the short names pretty prints: audit, agent, sidecar (and -x too)
   t.is(runFilter(['-x', 'audit,agent,agent-verbose,sidecar'], TYPES).stdout, 'server line\n');
 });
 
+// From an incident trial: `-c REPL,ELECTIO` showed REPL's lines and left out the elections
+// without a word; `--atype authentcate` showed nothing, exit 0.
+test('-c and --atype with a name the server does not write: one warning line each, with the nearest, the stream still read', (t) => {
+  const server = (component: string) => entryLine('mongodb', `{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I","c":"${component}","id":1,"ctx":"x","msg":"${component} line"}`);
+  const input = `${[server('REPL'), server('ELECTION'), entryLine('mongodb-audit', '{"atype":"authenticate","ts":{"$date":"2026-11-22T10:00:00.000Z"},"result":18}')].join('\n')}\n`;
+  const typo = runFilter(['-c', 'REPL,ELECTIO', '-o', 'raw'], input);
+  t.is(typo.status, 0);
+  t.regex(typo.stdout, /REPL line/);
+  t.is(typo.stderr, 'logtype: -c "ELECTIO" names no component the server writes; did you mean "ELECTION"?\n');
+  t.is(runFilter(['--atype', 'authentcate'], input).stderr, 'logtype: --atype "authentcate" names no audit event type; did you mean "authenticate"?\n');
+  // The setting's name for a component, as systemLog.component.replication spells it: the log's name.
+  t.is(runFilter(['summary', '-c', 'replication'], input).stderr, `logtype summary: -c "replication" names no component the server writes; did you mean "REPL" (the log's name for replication)?\n`);
+  t.regex(runFilter(['doctor', '-c', 'FOO'], input).stderr, /^logtype doctor: -c "FOO" names no component the server writes \(logtype knows \d+: -, ACCESS, .*; a newer server may write others\)\n$/);
+  // Names it knows, in any case, and patterns that match one: no warning.
+  for (const args of [['-c', 'repl,Election'], ['-c', 'WT*'], ['--atype', 'drop*,authenticate']]) t.is(runFilter(args, input).stderr, '', args.join(' '));
+});
+
 test('-t with a name logtype does not know: one warning line with "did you mean", the stream still read, exit 0', (t) => {
   const typo = runFilter(['-t', 'mongdb'], TYPES);
   t.is(typo.status, 0);

@@ -1,0 +1,132 @@
+/**
+ * The names the database server writes in the fields `-c` and `--atype` select on, as far as
+ * logtype knows them: a name outside these is most often a typo (`-c ELECTIO`), which would
+ * otherwise select nothing, silently. Newer servers may add names: a name outside these is
+ * warned about, never refused.
+ */
+
+/**
+ * The components of the server's log: the `c` field of 4.4+ lines, the column after the
+ * severity in text lines before it (`-` is the default component). From the server's table of
+ * log components, with the storage engine's (`WT…`) of 5.0+.
+ */
+export const SERVER_COMPONENTS: readonly string[] = [
+  '-',
+  'ACCESS',
+  'ASIO',
+  'ASSERT',
+  'BRIDGE',
+  'COMMAND',
+  'CONNPOOL',
+  'CONTROL',
+  'ELECTION',
+  'EXECUTOR',
+  'FTDC',
+  'GEO',
+  'HEALTH',
+  'INDEX',
+  'INITSYNC',
+  'JOURNAL',
+  'MIGRATE',
+  'MIG_PERF',
+  'NETWORK',
+  'QUERY',
+  'QRYSTATS',
+  'RDELETER',
+  'RECOVERY',
+  'REPL',
+  'REPL_HB',
+  'RESHARD',
+  'ROLLBACK',
+  'SHARDING',
+  'SH_REFR',
+  'STORAGE',
+  'TENANT_M',
+  'TEST',
+  'TRACKING',
+  'TXN',
+  'WRITE',
+  'WT',
+  'WTBACKUP',
+  'WTCHKPT',
+  'WTCMPCT',
+  'WTEVICT',
+  'WTHS',
+  'WTRECOV',
+  'WTRTS',
+  'WTSLVG',
+  'WTTIER',
+  'WTTS',
+  'WTTXN',
+  'WTVRFY',
+  'WTWRTLOG',
+];
+
+/**
+ * The names the server's settings give components (`systemLog.component.replication`,
+ * `setLogLevel(1, 'election')`), where its log writes another: a user who knows the setting
+ * types it.
+ */
+export const COMPONENT_SETTING_NAMES: ReadonlyMap<string, string> = new Map([
+  ['accesscontrol', 'ACCESS'],
+  ['replication', 'REPL'],
+  ['heartbeats', 'REPL_HB'],
+  ['initialsync', 'INITSYNC'],
+  ['rangedeleter', 'RDELETER'],
+  ['shardingcatalogrefresh', 'SH_REFR'],
+  ['migration', 'MIGRATE'],
+  ['migrationperf', 'MIG_PERF'],
+  ['processhealth', 'HEALTH'],
+  ['transaction', 'TXN'],
+  ['tenantmigration', 'TENANT_M'],
+  ['connectionpool', 'CONNPOOL'],
+  ['reshard', 'RESHARD'],
+  ['default', '-'],
+]);
+
+/** The audit log's event types (`atype`), as the server's audit documentation lists them. */
+export const AUDIT_EVENT_TYPES: readonly string[] = [
+  'addShard',
+  'applicationMessage',
+  'authCheck',
+  'authenticate',
+  'auditConfigure',
+  'clientMetadata',
+  'createCollection',
+  'createDatabase',
+  'createIndex',
+  'createRole',
+  'createSearchIndex',
+  'createUser',
+  'directAuthMutation',
+  'dropAllRolesFromDatabase',
+  'dropAllUsersFromDatabase',
+  'dropCollection',
+  'dropDatabase',
+  'dropIndex',
+  'dropRole',
+  'dropSearchIndex',
+  'dropUser',
+  'enableSharding',
+  'getClusterParameter',
+  'grantPrivilegesToRole',
+  'grantRolesToRole',
+  'grantRolesToUser',
+  'logout',
+  'refineCollectionShardKey',
+  'removeShard',
+  'renameCollection',
+  'replSetReconfig',
+  'revokePrivilegesFromRole',
+  'revokeRolesFromRole',
+  'revokeRolesFromUser',
+  'rotateLog',
+  'setClusterParameter',
+  'shardCollection',
+  'shutdown',
+  'startup',
+  'updateCachedClusterServerParameter',
+  'updateRole',
+  'updateSearchIndex',
+  'updateUser',
+];
