@@ -205,7 +205,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   out.flush();
   const { counts } = filter;
   if (options.summary) io.stderr.write(formatSummary(counts));
-  const notice = noEntryNotice(options, counts);
+  const notice = noEntryNotice(options, counts) ?? noneSelectedNotice(options, counts, io.stdoutIsTTY);
   if (notice) io.stderr.write(notice);
   if (options.quiet && counts.selected > 0) return 0;
   if (unreadable > 0) return 2;
@@ -229,6 +229,18 @@ export function noEntryNotice(options: Pick<FilterOptions, 'output' | 'keepOther
   if (counts.entries > 0 || counts.other === 0 || options.strict) return undefined;
   if (!options.quiet && (options.output === 'pretty' || options.keepOther)) return undefined;
   return `logtype: no entry in the ${counted(counts.other, 'line')} read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them)\n`;
+}
+
+/**
+ * Entries read, none selected, on a terminal: said on stderr, or an empty screen after
+ * `logtype --since 30m` on a pod quiet for an hour reads as an empty input, or a broken pipe.
+ * Not for a pipe or a file (a script's empty result, as grep's), nor with -q or --summary,
+ * which say it their own way.
+ */
+export function noneSelectedNotice(options: Pick<FilterOptions, 'quiet' | 'summary'>, counts: Pick<SelectionCounts, 'entries' | 'selected'>, stdoutIsTTY: boolean): string | undefined {
+  if (!stdoutIsTTY || options.quiet || options.summary || counts.entries === 0 || counts.selected > 0) return undefined;
+  const read = counts.entries === 1 ? 'the one entry read was not selected' : `none of the ${counts.entries} entries read was selected`;
+  return `logtype: ${read} (the options that select: -t, -l, --since, --until, -c, -g, …)\n`;
 }
 
 /** Types listed by --summary at the most, the most frequent first; the rest are one line. */
