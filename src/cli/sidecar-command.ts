@@ -87,7 +87,7 @@ export function sidecarHelp(render: HelpRenderer = helpText): string {
       [0, 'Stopped by SIGTERM, SIGINT or SIGHUP after delivering what was read (or the stop timeout), --once done, or stdout closed'],
       [1, 'Writing to stdout failed (other than a closed reader)'],
       [2, 'Bad usage'],
-      [EXIT_ONCE_MISSING, '--once, and a followed file (or its directory) was not there: the others were read'],
+      [EXIT_ONCE_MISSING, '--once, and a followed file (or its directory) was not there, or held compressed data (not read): the others were read'],
     ],
   });
 }

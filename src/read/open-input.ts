@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { KERNEL_INPUT_BYTES, leaseKernelInput, releaseKernelInput } from '../kernels/json-kernels.js';
+import { GZIP_MAGIC } from './other-compression.js';
 
 const READ_CHUNK = KERNEL_INPUT_BYTES;
-const GZIP_MAGIC = [0x1f, 0x8b];
 
 /**
  * Where `-` is read from. A function: the caller's stream, made when first read (any Readable:

@@ -34,6 +34,17 @@ const MAGICS: readonly Magic[] = [
   })),
 ];
 
+/** gzip's first bytes (RFC 1952's ID1 and ID2): logtype reads gzip itself. */
+export const GZIP_MAGIC: readonly number[] = [0x1f, 0x8b];
+
+/**
+ * Any compression `bytes` (a file's first bytes) start with, gzip too: what the sidecar, which
+ * follows text logs, does not follow (a compressed copy is read with logtype).
+ */
+export function compressionOf(bytes: Uint8Array): OtherCompression | undefined {
+  return bytes.length >= GZIP_MAGIC.length && agree(bytes, GZIP_MAGIC) ? { name: 'gzip', command: 'gzip -dc' } : otherCompression(bytes);
+}
+
 /** How many of an input's first bytes tell every compression here apart. */
 export const COMPRESSION_HEAD_BYTES = 10;
 

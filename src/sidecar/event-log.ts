@@ -90,10 +90,27 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once }:
       );
       return;
     }
+    case 'compressed': {
+      // logtype reads gzip itself; the others through their own tool.
+      const read = event.name === 'gzip' ? `logtype --as ${source.logType} ${event.path}` : `${event.command} ${event.path} | logtype --as ${source.logType}`;
+      log.warn(
+        { ...fields, compression: event.name },
+        `${event.path} holds ${event.name}-compressed data, not the text log the sidecar follows: not read (its bytes would leave as lines of garbage). ${pathFix(source)}; a compressed copy is read with: ${read} (said again in an hour while it is there)`,
+      );
+      return;
+    }
     case 'error':
       log.warn({ ...fields, error: event.message }, 'cannot read file; retrying');
       return;
   }
+}
+
+/** Where to point a type's path at its log, by what chose it. */
+function pathFix(source: FileSource): string {
+  const type = source.logType;
+  if (source.origin === 'flag') return `Point --file ${type}=PATH at the log the server writes`;
+  if (source.origin === 'variable') return `Point ${source.variable}, which names it, at the log the server writes`;
+  return `Set ${source.variable} (or --file ${type}=PATH, or --log-dir) to where the ${type} log is written`;
 }
 
 /** What to change when a type's file never appears, by what chose its path. */

@@ -78,6 +78,8 @@ interface FollowedFile extends StatsSource {
   readonly follower: FileFollower;
   /** A file is there (or was found) now; false while waiting for the name. */
   present: boolean;
+  /** The file at the name holds compressed data: not followed (FileFollower's #refused). */
+  compressed: boolean;
 }
 
 interface FollowedStream extends StatsSource {
@@ -241,10 +243,12 @@ export class Sidecar {
     clearTimeout(this.#deadline);
     let code = EXIT_OK;
     if (this.#options.once && !this.#stopping) {
-      const missing = this.#files.filter((f) => !f.present).map((f) => ({ logType: f.logType, path: f.path, variable: f.source.variable }));
-      const present = this.#files.length - missing.length + this.#streams.length;
+      // A compressed file was there, and was said to be so when found: not "not there", but not read either.
+      const missing = this.#files.filter((f) => !f.present && !f.compressed).map((f) => ({ logType: f.logType, path: f.path, variable: f.source.variable }));
+      const compressed = this.#files.filter((f) => f.compressed).length;
+      const present = this.#files.length - missing.length - compressed + this.#streams.length;
       for (const { fields, message } of missingReports(missing, present, EXIT_ONCE_MISSING, directoryState)) this.#io.log.warn(fields, message);
-      if (missing.length > 0) code = EXIT_ONCE_MISSING;
+      if (missing.length > 0 || compressed > 0) code = EXIT_ONCE_MISSING;
     }
     this.#end(code);
   }
@@ -332,6 +336,7 @@ export class Sidecar {
       stats,
       source,
       present: false,
+      compressed: false,
       follower: new FileFollower({
         path: source.path,
         maxLineBytes: this.#options.maxLineBytes,
@@ -344,6 +349,7 @@ export class Sidecar {
         onEvent: (event) => {
           if (event.kind === 'opened' || event.kind === 'resumed') file.present = true;
           else if (event.kind === 'waiting' || event.kind === 'rotated' || event.kind === 'deleted') file.present = false;
+          file.compressed = event.kind === 'compressed' || (file.compressed && event.kind !== 'opened' && event.kind !== 'resumed');
           if (event.kind === 'missing' && this.#options.missingWarningMs === 0) return;
           logFollowEvent(event, context);
           if (event.kind !== 'waiting' && event.kind !== 'missing' && event.kind !== 'error') this.#checkpointer?.changed();

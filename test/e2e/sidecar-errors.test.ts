@@ -6,7 +6,7 @@ import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir } from '../_helpers/sidecar-process.js';
+import { REAL_DATA, REPO, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir } from '../_helpers/sidecar-process.js';
 import { sleep } from '../_helpers/numbered-writer.js';
 import { testWithTool, type SystemTool } from '../_helpers/system-tool.js';
 import { killAtTeardown } from '../_helpers/follower-scenario.js';
@@ -200,4 +200,42 @@ test('--state-file pointing at a directory: said once, following goes on, no tem
   await sidecar.stop();
   t.is(sidecar.diagnostics().filter((d) => d['event'] === 'state-unwritable').length, 1);
   t.deepEqual(fs.readdirSync(dir).filter((name) => name.includes('.tmp')), []);
+});
+
+// From an incident trial: `--file mongodb=rs1.log.gz` delivered 1,459 entries of binary garbage
+// (invalid bytes as U+FFFD) without a word, and summary counted them all "unparsed".
+test('--once with a gzip file as a followed file: not read, a warning names the file and the command that reads it, exit 3', (t) => {
+  const dir = tempDir('compressed-once');
+  const gz = path.join(REAL_DATA, 'mongod-replica-rs1.log.gz');
+  const result = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--from-start', '--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--file', `mongodb=${gz}`], { env: cleanEnv(), encoding: 'utf8' });
+  t.is(result.status, 3);
+  t.is(result.stdout, '');
+  const said = result.stderr.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const compressed = said.filter((d) => d['event'] === 'compressed');
+  t.is(compressed.length, 1);
+  t.like(compressed[0], { level: 40, source: 'mongodb', path: gz, compression: 'gzip' });
+  t.regex(compressed[0]!['msg'] as string, new RegExp(`holds gzip-compressed data, not the text log the sidecar follows: not read .*Point --file mongodb=PATH at the log the server writes; a compressed copy is read with: logtype --as mongodb ${gz.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `));
+  // It was there: not "not there" too.
+  t.false(said.some((d) => d['event'] === 'missing' && d['source'] === 'mongodb'));
+});
+
+test('a followed file that holds xz data: not read, said once with xz -dc; the plain log that then takes its name is followed from its start', async (t) => {
+  const dir = tempDir('compressed-follow');
+  const file = path.join(dir, 'mongodb.log');
+  fs.copyFileSync(path.join(REPO, 'test/fixtures/compressed/mongodb.log.xz'), file);
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2', '--from-start']);
+  killAtTeardown(t, sidecar);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'compressed', 10_000);
+  await sleep(1000); // several polls: said once, nothing read
+  t.deepEqual(sidecar.lines(), []);
+  const plain = path.join(dir, 'plain.log');
+  fs.writeFileSync(plain, 'first\nsecond\n');
+  fs.renameSync(plain, file);
+  await sidecar.waitForLines(2);
+  await sidecar.stop();
+  t.deepEqual(sidecar.lines(), ['{"logType":"mongodb","contents":"first"}', '{"logType":"mongodb","contents":"second"}']);
+  const said = sidecar.diagnostics().filter((d) => d['event'] === 'compressed');
+  t.is(said.length, 1);
+  t.like(said[0], { compression: 'xz', path: file });
+  t.regex(said[0]!['msg'] as string, /a compressed copy is read with: xz -dc \S+mongodb\.log \| logtype --as mongodb /);
 });

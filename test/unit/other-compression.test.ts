@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import test from 'ava';
-import { mayStartCompression, otherCompression } from '../../src/read/other-compression.js';
+import { compressionOf, mayStartCompression, otherCompression } from '../../src/read/other-compression.js';
 import { REPO } from '../_helpers/sidecar-process.js';
 
 const COMPRESSED = path.join(REPO, 'test/fixtures/compressed');
@@ -49,3 +49,10 @@ for (const [title, bytes, expected] of STARTS) {
     t.is(mayStartCompression(Buffer.from(bytes)), expected);
   });
 }
+
+test('any compression, gzip too (what the sidecar does not follow): gzip by its magic, the others as above, text none', (t) => {
+  t.deepEqual(compressionOf(gzipSync('a line\n')), { name: 'gzip', command: 'gzip -dc' });
+  t.deepEqual(compressionOf(fs.readFileSync(path.join(REPO, 'test/fixtures/real/mongod-replica-rs1.log.gz')).subarray(0, 10)), { name: 'gzip', command: 'gzip -dc' });
+  for (const [file, name, command] of FILES) t.deepEqual(compressionOf(fs.readFileSync(path.join(COMPRESSED, file)).subarray(0, 10)), { name, command });
+  for (const text of ['{"t":{"$date":"2026-11-22T10:00:00.000+00:00"}}\n', '[2026-11-22T10:00:00.123+0000] [.info] x\n', '\x1f', '']) t.is(compressionOf(Buffer.from(text)), undefined, JSON.stringify(text));
+});
