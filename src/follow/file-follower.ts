@@ -21,9 +21,9 @@ import { CopyFinder } from './copy-finder.js';
 import { errorMessage } from './error-message.js';
 import { FileCheckpoint } from './file-checkpoint.js';
 import { FilesBehind, sizeOf, waitingFile } from './files-behind.js';
-import { HeldFile, type FileLineSink, type HeldRole, type LineStream } from './held-file.js';
+import { HeldFile, type FileLineSink, type HeldRole, type LineOptions, type LineStream } from './held-file.js';
+import type { OtherCompression } from '../read/other-compression.js';
 import { MTIME_SLACK_MS, unseenSiblings } from './identity.js';
-import { compressionOf, COMPRESSION_HEAD_BYTES, type OtherCompression } from '../read/other-compression.js';
 import { statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
 import { reconcilePath, sameFile, type FileIdentity, type PathState } from './reconcile.js';
@@ -83,12 +83,7 @@ export class FileFollower {
   readonly path: string;
   readonly #options: FileFollowerOptions;
   #current: HeldFile | undefined;
-  /**
-   * A file at the path that holds compressed data (`--file mongodb=rs1.log.gz`), not a text log:
-   * not followed (its bytes would leave as lines of garbage), said rarely, until another file
-   * takes the path.
-   */
-  #refused: FileIdentity | undefined;
+
   /** Rotated, deleted, copied and unseen files still to read, and the retired ones. */
   readonly #behind: FilesBehind;
   readonly #copies: CopyFinder;
@@ -192,9 +187,6 @@ export class FileFollower {
       // Shrunk, or rewritten to the size read, is told here; other changed bytes when the file is
       // read (or seen while reading waits).
       if (current.shrunk(state.size) || current.rewrittenInPlace(state.size, state.mtimeMs, now)) this.#onTruncated(now);
-    } else if (!current && this.#refused && state.kind === 'file' && sameFile(this.#refused, state)) {
-      this.#size = undefined;
-      this.#warnings.compressed(now, undefined);
     } else {
       this.#size = undefined;
       const links = current && state.kind === 'missing' ? current.links() : 1;
@@ -378,14 +370,6 @@ export class FileFollower {
     // Gone between stat and open: the next look tries again.
     const held = this.#tryOpen(this.path, 'current', from, now);
     if (!held) return;
-    const compression = compressedHead(held.fd);
-    if (compression) {
-      held.close();
-      this.#refused = { dev: held.dev, ino: held.ino };
-      this.#warnings.compressed(now, compression);
-      return;
-    }
-    this.#refused = undefined;
     this.#current = held;
     this.#warnings.found();
     this.#options.onEvent({ kind: 'opened', path: this.path, position: held.position });
@@ -431,9 +415,14 @@ export class FileFollower {
     }
   }
 
-  #lineOptions(): { maxLineBytes: number; sink: FileLineSink } {
-    return { maxLineBytes: this.#options.maxLineBytes, sink: this.#options.sink };
+  #lineOptions(): LineOptions {
+    return { maxLineBytes: this.#options.maxLineBytes, sink: this.#options.sink, compressed: this.#onCompressed };
   }
+
+  /** A held file's first bytes are compressed data: it is not read (HeldFile), and that is said. */
+  readonly #onCompressed = (file: string, compression: OtherCompression): void => {
+    this.#options.onEvent({ kind: 'compressed', path: this.path, file, name: compression.name, command: compression.command });
+  };
 
   /** The current file was renamed away or deleted: it drains behind the name. */
   #moveBehind(now: number, role: 'rotated' | 'deleted'): void {
@@ -549,13 +538,3 @@ function targetRotations(target: string | undefined): ((name: string) => boolean
 /** A file as it was: a rename keeps both; a write to it, or a new file on a reused inode, changes the mtime. */
 const pastKey = ({ ino, mtimeMs }: PastFile): string => `${ino}:${mtimeMs}`;
 
-/** The compression a file's first bytes begin, where they are one; a file shorter than every magic is none. */
-function compressedHead(fd: number): OtherCompression | undefined {
-  const head = Buffer.alloc(COMPRESSION_HEAD_BYTES);
-  try {
-    return compressionOf(head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)));
-  } catch {
-    // Unreadable here: reading it says why.
-    return undefined;
-  }
-}

@@ -34,6 +34,6 @@ export type FollowEvent =
       /** When the file's own stat is denied: the first directory on its way that cannot be searched. */
       readonly directory?: { readonly path: string; readonly uid: number; readonly gid: number; readonly mode: number } | undefined;
     }
-  /** The file at the path holds compressed data (`name`; `command` writes it out): not followed. */
-  | { readonly kind: 'compressed'; readonly path: string; readonly name: string; readonly command: string }
+  /** A file at the path (`file`: it, or one rotated beside it) holds compressed data (`name`; `command` writes it out): not read. */
+  | { readonly kind: 'compressed'; readonly path: string; readonly file: string; readonly name: string; readonly command: string }
   | { readonly kind: 'error'; readonly path: string; readonly message: string };

@@ -13,6 +13,7 @@ import type { FileCheckpoint } from './file-checkpoint.js';
 import { ByteMarker, MARKER_BYTES } from './byte-marker.js';
 import { FINGERPRINT_BYTES, TAIL_BYTES, fingerprintOf, fingerprintOfBytes, fnv1a64, tailHashOf, type Fingerprint } from './fingerprint.js';
 import { newLineStream, type LineOptions, type LineStream } from './line-stream.js';
+import { COMPRESSION_HEAD_BYTES, compressionOf, mayBeginCompression } from '../read/other-compression.js';
 import { RecentBytes } from './recent-bytes.js';
 import { isTruncated, type FileIdentity } from './reconcile.js';
 import { birthtimeOf } from './rotated-siblings.js';
@@ -63,6 +64,14 @@ export class HeldFile implements FileIdentity {
    * (a wake: inotify or the poll) finds more. Saves a read per file per turn while catching up.
    */
   atEnd = false;
+  /**
+   * The file's first bytes as last looked at for compressed data (`--file mongodb=rs1.log.gz`,
+   * a compressed copy under the log's name), which is not read: its bytes would leave as lines
+   * of garbage. `undefined`: not looked at yet; `compressed: false`: text, read. A compressed
+   * file is looked at again when its size changes (emptied and written again, or its inode
+   * taken by a new file).
+   */
+  #looked: { readonly compressed: boolean; readonly size: number } | undefined;
   #stream: LineStream;
   readonly #lines: LineOptions;
   /** The bytes before `position`, and before `seenSize`, as read or seen there. */
@@ -313,6 +322,7 @@ export class HeldFile implements FileIdentity {
     this.#fingerprint = undefined;
     this.#tail = undefined;
     this.#headLength = 0;
+    this.#looked = undefined;
     this.#recent.clear();
     this.#checkedMtime = { mtimeMs: -1, at: 0 };
     this.quietSince = now;
@@ -329,6 +339,11 @@ export class HeldFile implements FileIdentity {
    */
   read(budget: number, now: number, knownSize?: number, upTo = Infinity): number {
     if (knownSize !== undefined) this.atEnd = knownSize <= this.position;
+    // Looked at before anything is read, even from the end: a compressed file is said at once.
+    if (this.#looked?.compressed !== false && !this.#textAtHead(knownSize)) {
+      this.atEnd = true;
+      return 0;
+    }
     if (this.atEnd || upTo <= this.position) return 0;
     if (this.seenSize > this.position && !this.#seenMarker.foundIn(this.fd, this.seenSize)) return -1;
     const splitter = this.#stream.splitter;
@@ -365,6 +380,25 @@ export class HeldFile implements FileIdentity {
       if (this.seenSize < this.position) this.seenSize = this.position;
     }
     return total;
+  }
+
+  /**
+   * Whether the file's first bytes are text, to be read: false while they are compressed data
+   * (said once a time found), or may begin it and are too few yet to tell. One small pread at
+   * the file's open, and again only when a compressed file's size changes.
+   */
+  #textAtHead(knownSize: number | undefined): boolean {
+    const size = knownSize ?? this.size();
+    // Empty (a log just made): nothing to tell by yet, nor to read.
+    if (size === 0) return false;
+    if (this.#looked?.compressed && this.#looked.size === size) return false;
+    const head = headScratch.subarray(0, fs.readSync(this.fd, headScratch, 0, COMPRESSION_HEAD_BYTES, 0));
+    const compression = compressionOf(head);
+    if (!compression && mayBeginCompression(head)) return false;
+    const wasCompressed = this.#looked?.compressed === true;
+    this.#looked = { compressed: compression !== undefined, size };
+    if (compression && !wasCompressed) this.#lines.compressed?.(this.name, compression);
+    return compression === undefined;
   }
 
   /** Held unfinished lines out (shutdown, `--once`, a drained file): as a partial piece, or as the line's end. */

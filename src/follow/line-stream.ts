@@ -3,6 +3,7 @@
  * that counts what has left. A truncated file hands its stream to copytruncate's copy (the same
  * bytes, on in the copy), so a line cut by the truncation continues there.
  */
+import type { OtherCompression } from '../read/other-compression.js';
 import { FileCheckpoint } from './file-checkpoint.js';
 import { LineSplitter } from './split-lines.js';
 
@@ -12,6 +13,8 @@ export type FileLineSink = (bytes: Buffer, start: number, end: number, partial: 
 export interface LineOptions {
   readonly maxLineBytes: number;
   readonly sink: FileLineSink;
+  /** A file's first bytes are compressed data: it is not read (HeldFile.read); called once a time found. */
+  readonly compressed?: (file: string, compression: OtherCompression) => void;
 }
 
 export interface LineStream {

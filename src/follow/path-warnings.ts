@@ -23,7 +23,6 @@ export class PathWarnings {
   readonly #options: PathWarningOptions;
   #missingSince: number | undefined;
   #last = { message: '', at: 0 };
-  #compression: { readonly name: string; readonly command: string } | undefined;
 
   constructor(options: PathWarningOptions) {
     this.#options = options;
@@ -67,17 +66,6 @@ export class PathWarnings {
       stat = undefined;
     }
     onEvent({ kind: 'unreadable', path, message: what, fileUid: stat?.uid, fileGid: stat?.gid, fileMode: stat ? stat.mode & 0o7777 : undefined, directory: stat ? undefined : unsearchableOnWay(path) });
-  }
-
-  /**
-   * The file at the path holds compressed data: said when found (`compression`), then rarely
-   * while it stays (undefined: the same file again).
-   */
-  compressed(now: number, compression: { readonly name: string; readonly command: string } | undefined): void {
-    if (compression) this.#compression = compression;
-    const known = this.#compression;
-    if (!known || !this.#due(`compressed: ${known.name}`, now)) return;
-    this.#options.onEvent({ kind: 'compressed', path: this.#options.path, name: known.name, command: known.command });
   }
 
   /** Said now unless the same was said less than `repeatWarningMs` ago. */

@@ -45,6 +45,11 @@ export function compressionOf(bytes: Uint8Array): OtherCompression | undefined {
   return bytes.length >= GZIP_MAGIC.length && agree(bytes, GZIP_MAGIC) ? { name: 'gzip', command: 'gzip -dc' } : otherCompression(bytes);
 }
 
+/** True when `bytes`, fewer than a magic, may begin any compression, gzip too: more bytes must tell. */
+export function mayBeginCompression(bytes: Uint8Array): boolean {
+  return (bytes.length > 0 && bytes.length < GZIP_MAGIC.length && agree(bytes, GZIP_MAGIC)) || mayStartCompression(bytes);
+}
+
 /** How many of an input's first bytes tell every compression here apart. */
 export const COMPRESSION_HEAD_BYTES = 10;
 

@@ -92,10 +92,11 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once }:
     }
     case 'compressed': {
       // logtype reads gzip itself; the others through their own tool.
-      const read = event.name === 'gzip' ? `logtype --as ${source.logType} ${event.path}` : `${event.command} ${event.path} | logtype --as ${source.logType}`;
+      const read = event.name === 'gzip' ? `logtype --as ${source.logType} ${event.file}` : `${event.command} ${event.file} | logtype --as ${source.logType}`;
+      const where = event.file === event.path ? '' : ` (rotated beside ${event.path})`;
       log.warn(
-        { ...fields, compression: event.name },
-        `${event.path} holds ${event.name}-compressed data, not the text log the sidecar follows: not read (its bytes would leave as lines of garbage). ${pathFix(source)}; a compressed copy is read with: ${read} (said again in an hour while it is there)`,
+        { ...fields, file: event.file, compression: event.name },
+        `${event.file}${where} holds ${event.name}-compressed data, not the text log the sidecar follows: not read (its bytes would leave as lines of garbage). ${pathFix(source)}; a compressed copy is read with: ${read}`,
       );
       return;
     }
@@ -108,8 +109,8 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once }:
 /** Where to point a type's path at its log, by what chose it. */
 function pathFix(source: FileSource): string {
   const type = source.logType;
-  if (source.origin === 'flag') return `Point --file ${type}=PATH at the log the server writes`;
-  if (source.origin === 'variable') return `Point ${source.variable}, which names it, at the log the server writes`;
+  if (source.origin === 'flag') return `Point --file ${type}=PATH at the ${type} log`;
+  if (source.origin === 'variable') return `Point ${source.variable}, which names it, at the ${type} log`;
   return `Set ${source.variable} (or --file ${type}=PATH, or --log-dir) to where the ${type} log is written`;
 }
 

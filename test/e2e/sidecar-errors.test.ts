@@ -2,7 +2,7 @@
  * What goes wrong around the sidecar is said once (or rarely), on stderr as our JSON lines,
  * with what to change (issue #15 item 4).
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -204,38 +204,93 @@ test('--state-file pointing at a directory: said once, following goes on, no tem
 
 // From an incident trial: `--file mongodb=rs1.log.gz` delivered 1,459 entries of binary garbage
 // (invalid bytes as U+FFFD) without a word, and summary counted them all "unparsed".
+const GZ = path.join(REAL_DATA, 'mongod-replica-rs1.log.gz');
+const XZ = path.join(REPO, 'test/fixtures/compressed/mongodb.log.xz');
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 test('--once with a gzip file as a followed file: not read, a warning names the file and the command that reads it, exit 3', (t) => {
   const dir = tempDir('compressed-once');
-  const gz = path.join(REAL_DATA, 'mongod-replica-rs1.log.gz');
-  const result = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--from-start', '--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--file', `mongodb=${gz}`], { env: cleanEnv(), encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--from-start', '--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--file', `automation-agent=${GZ}`], { env: cleanEnv(), encoding: 'utf8' });
   t.is(result.status, 3);
   t.is(result.stdout, '');
   const said = result.stderr.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
   const compressed = said.filter((d) => d['event'] === 'compressed');
   t.is(compressed.length, 1);
-  t.like(compressed[0], { level: 40, source: 'mongodb', path: gz, compression: 'gzip' });
-  t.regex(compressed[0]!['msg'] as string, new RegExp(`holds gzip-compressed data, not the text log the sidecar follows: not read .*Point --file mongodb=PATH at the log the server writes; a compressed copy is read with: logtype --as mongodb ${gz.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `));
+  t.like(compressed[0], { level: 40, source: 'automation-agent', path: GZ, file: GZ, compression: 'gzip' });
+  t.is(
+    compressed[0]!['msg'],
+    `${GZ} holds gzip-compressed data, not the text log the sidecar follows: not read (its bytes would leave as lines of garbage). Point --file automation-agent=PATH at the automation-agent log; a compressed copy is read with: logtype --as automation-agent ${GZ}`,
+  );
   // It was there: not "not there" too.
-  t.false(said.some((d) => d['event'] === 'missing' && d['source'] === 'mongodb'));
+  t.false(said.some((d) => d['event'] === 'missing' && d['source'] === 'automation-agent'));
 });
 
-test('a followed file that holds xz data: not read, said once with xz -dc; the plain log that then takes its name is followed from its start', async (t) => {
-  const dir = tempDir('compressed-follow');
+/** A sidecar following `mongodb.log` in a new directory (from its start with `fromStart`), polling often. */
+async function following(t: ExecutionContext, name: string, fromStart: boolean): Promise<{ file: string; sidecar: SidecarProcess }> {
+  const dir = tempDir(name);
   const file = path.join(dir, 'mongodb.log');
-  fs.copyFileSync(path.join(REPO, 'test/fixtures/compressed/mongodb.log.xz'), file);
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2', '--from-start']);
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2', ...(fromStart ? ['--from-start'] : [])]);
   killAtTeardown(t, sidecar);
+  return { file, sidecar };
+}
+
+const compressedSaid = (sidecar: SidecarProcess) => sidecar.diagnostics().filter((d) => d['event'] === 'compressed');
+
+test('a followed file that holds xz data, there at the start (read from its end): said at once with xz -dc, nothing read; the plain log that takes its name is read from its start', async (t) => {
+  const { file, sidecar } = await following(t, 'compressed-follow', false);
+  fs.copyFileSync(XZ, file);
   await sidecar.waitForDiagnostic((d) => d['event'] === 'compressed', 10_000);
-  await sleep(1000); // several polls: said once, nothing read
+  fs.appendFileSync(file, fs.readFileSync(XZ)); // it grows: still not read
+  await sleep(1000);
   t.deepEqual(sidecar.lines(), []);
-  const plain = path.join(dir, 'plain.log');
+  const plain = path.join(path.dirname(file), 'plain.log');
   fs.writeFileSync(plain, 'first\nsecond\n');
   fs.renameSync(plain, file);
   await sidecar.waitForLines(2);
   await sidecar.stop();
   t.deepEqual(sidecar.lines(), ['{"logType":"mongodb","contents":"first"}', '{"logType":"mongodb","contents":"second"}']);
-  const said = sidecar.diagnostics().filter((d) => d['event'] === 'compressed');
+  const said = compressedSaid(sidecar);
   t.is(said.length, 1);
-  t.like(said[0], { compression: 'xz', path: file });
-  t.regex(said[0]!['msg'] as string, /a compressed copy is read with: xz -dc \S+mongodb\.log \| logtype --as mongodb /);
+  t.like(said[0], { compression: 'xz', path: file, file });
+  t.regex(said[0]!['msg'] as string, new RegExp(`a compressed copy is read with: xz -dc ${escaped(file)} \\| logtype --as mongodb$`));
+});
+
+test('a followed file made empty, then gzip data copied in (cp x.gz mongodb.log while the sidecar waits): not read', async (t) => {
+  const { file, sidecar } = await following(t, 'compressed-late', true);
+  fs.writeFileSync(file, '');
+  await sidecar.waitForDiagnostic(followsPath(file), 10_000);
+  const gz = fs.readFileSync(GZ);
+  // Written as cp writes: a few bytes first (fewer than tell a compression), then the rest.
+  fs.appendFileSync(file, gz.subarray(0, 1));
+  await sleep(600);
+  fs.appendFileSync(file, gz.subarray(1));
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'compressed', 10_000);
+  await sleep(600);
+  await sidecar.stop();
+  t.deepEqual(sidecar.lines(), []);
+});
+
+test('a refused file emptied in place and written again as text (its inode kept): its text is read', async (t) => {
+  const { file, sidecar } = await following(t, 'compressed-rewritten', true);
+  fs.copyFileSync(GZ, file);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'compressed', 10_000);
+  const ino = fs.statSync(file).ino;
+  fs.truncateSync(file, 0);
+  fs.appendFileSync(file, 'text again\n');
+  t.is(fs.statSync(file).ino, ino);
+  await sidecar.waitForLines(1);
+  await sidecar.stop();
+  t.deepEqual(sidecar.lines(), ['{"logType":"mongodb","contents":"text again"}']);
+});
+
+test('a refused file rotated away (mv to .1) and a plain log in its place: only the plain log is read', async (t) => {
+  const { file, sidecar } = await following(t, 'compressed-rotated', true);
+  fs.copyFileSync(GZ, file);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'compressed', 10_000);
+  fs.renameSync(file, `${file}.1`);
+  fs.writeFileSync(file, 'after the rotation\n');
+  await sidecar.waitForLines(1);
+  await sleep(1000);
+  await sidecar.stop();
+  t.deepEqual(sidecar.lines(), ['{"logType":"mongodb","contents":"after the rotation"}']);
 });
