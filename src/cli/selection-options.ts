@@ -129,7 +129,8 @@ function serverNameWarnings(values: ParsedArgs['values']): string[] {
       const glob = /[*?]/.test(pattern);
       // A component by its setting's name (`replication`): the log's name for it.
       const setting = flag === '-c' && !glob ? COMPONENT_SETTING_NAMES.get(pattern.toLowerCase()) : undefined;
-      const nearest = setting ?? (glob ? undefined : nearestName(pattern, known));
+      // Not the default component's `-`: one edit from any one-letter typo, and no name.
+      const nearest = setting ?? (glob ? undefined : nearestName(pattern, known.filter((name) => name !== '-')));
       const hint = nearest
         ? `; did you mean "${nearest}"${setting ? ` (the log's name for ${pattern})` : ''}?`
         : ` (logtype knows ${known.length}: ${known.slice(0, 8).join(', ')}, …; a newer server may write others)`;

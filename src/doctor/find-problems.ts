@@ -47,7 +47,7 @@ const OTHER_KEY = '\0';
 export class ProblemFinder {
   readonly #problems: readonly { readonly problem: KnownProblem; readonly typeTest: (logType: string | undefined) => boolean }[];
   readonly #found = new Map<string, ProblemFinding>();
-  /** A oneEventIn problem's lines by source (pod, container or input) and type, as `source\0type` ('' for none). */
+  /** A oneEventIn problem's lines by pod (as a prefix names it) and type, as `pod\0type` ('' for none). */
   readonly #linesBySourceType = new Map<string, Map<string, number>>();
   /** The problems looked for in a type's lines, decided once a type (a stream holds a handful). */
   readonly #byType = new Map<string | undefined, readonly KnownProblem[]>();
@@ -80,7 +80,13 @@ export class ProblemFinder {
    * One line: its type (undefined for a line that is not an entry), its text, and ways to its
    * time and its source (pod, container or input), asked for only when the line shows a problem.
    */
-  look(logType: string | undefined, text: string, timeOf: () => number | undefined, sourceOf: () => string | undefined = () => undefined): void {
+  look(
+    logType: string | undefined,
+    text: string,
+    timeOf: () => number | undefined,
+    sourceOf: () => string | undefined = () => undefined,
+    podOf: () => string | undefined = sourceOf,
+  ): void {
     const problems = this.#problemsOf(logType);
     for (let i = 0; i < problems.length; i++) {
       const problem = problems[i]!;
@@ -106,8 +112,11 @@ export class ProblemFinder {
       if (problem.oneEventIn) {
         let bySourceType = this.#linesBySourceType.get(problem.id);
         if (!bySourceType) this.#linesBySourceType.set(problem.id, (bySourceType = new Map()));
-        // Bounded as the types remembered are: beyond, a line counts as one event of its own.
-        const key = bySourceType.size < MAX_REMEMBERED_TYPES ? `${source ?? ''}\0${logType ?? ''}` : OTHER_KEY;
+        // By pod, as its prefix names it: one pod's server log and audit log given as two files
+        // are two inputs, and one pod. Bounded as the types remembered are: beyond, a line of a
+        // new pod and type counts as one event of its own.
+        const wanted = `${podOf() ?? ''}\0${logType ?? ''}`;
+        const key = bySourceType.has(wanted) || bySourceType.size < MAX_REMEMBERED_TYPES ? wanted : OTHER_KEY;
         bySourceType.set(key, (bySourceType.get(key) ?? 0) + 1);
       }
       if (finding.lines++ === 0) continue;

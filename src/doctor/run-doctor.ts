@@ -58,24 +58,23 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   // Several inputs (one file per pod): a line's source is its input when no prefix names one.
   let input: string | undefined;
   const inputs = options.inputs.length > 1 ? options.inputs : undefined;
-  // The lines the selection let through: what the report may say it looked at.
-  let lookedAt = 0;
+  // The lines that are not entries looked at (the entries are the selector's count).
+  let otherLookedAt = 0;
   const selector = new EntrySelector(
     options,
     {
-      // A record over several lines is one call: each of its lines was looked at.
-      selected: (entry, _record, lines) => {
-        lookedAt += lines?.length ?? 1;
+      selected: (entry) =>
         finder.look(
           entry.logType,
           entry.contents,
           () => entryTime(entry),
           () => entry.prefix?.source ?? input,
-        );
-      },
+          // One event in several logs is counted once a pod: the pod its prefix names, not the input file.
+          () => entry.prefix?.source,
+        ),
       other: (bytes, start, end, wrapped) => {
         if (!looksAtOther) return;
-        lookedAt++;
+        otherLookedAt++;
         // A Docker record's line is looked at as the container wrote it (its time leads it, if any).
         const line = wrapped ?? bytes.toString('utf8', start, end);
         finder.look(
@@ -111,7 +110,8 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     repeated,
   );
   const findings = finder.findings();
-  const lines = { read: selector.counts.entries + selector.counts.other, lookedAt };
+  // In lines read: a record over several lines, or a line joined from pieces, is that many.
+  const lines = { read: selector.counts.entries + selector.counts.other, lookedAt: selector.counts.selectedAsRead + otherLookedAt };
   // A Ctrl-C that came while a blocking read of a pipe waited is handled on the event loop's next turn (as summary's).
   await new Promise((resolve) => setImmediate(resolve));
   const interrupted = io.interrupted?.aborted === true;

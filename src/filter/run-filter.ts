@@ -232,13 +232,20 @@ export function noEntryNotice(options: Pick<FilterOptions, 'output' | 'keepOther
 }
 
 /**
- * Entries read, none selected, on a terminal: said on stderr, or an empty screen after
+ * Entries read, none selected, nothing written, on a terminal: said on stderr, or an empty screen after
  * `logtype --since 30m` on a pod quiet for an hour reads as an empty input, or a broken pipe.
  * Not for a pipe or a file (a script's empty result, as grep's), nor with -q or --summary,
  * which say it their own way.
  */
-export function noneSelectedNotice(options: Pick<FilterOptions, 'quiet' | 'summary'>, counts: Pick<SelectionCounts, 'entries' | 'selected'>, stdoutIsTTY: boolean): string | undefined {
+export function noneSelectedNotice(
+  options: Pick<FilterOptions, 'quiet' | 'summary' | 'output' | 'keepOther'>,
+  counts: Pick<SelectionCounts, 'entries' | 'selected' | 'other'>,
+  stdoutIsTTY: boolean,
+): string | undefined {
   if (!stdoutIsTTY || options.quiet || options.summary || counts.entries === 0 || counts.selected > 0) return undefined;
+  // Lines that are not entries may have been written (pretty shows them, --keep-other writes
+  // them): then the screen is not empty, and the notice would read as if nothing were shown.
+  if (counts.other > 0 && (options.output === 'pretty' || options.keepOther)) return undefined;
   const read = counts.entries === 1 ? 'the one entry read was not selected' : `none of the ${counts.entries} entries read was selected`;
   return `logtype: ${read} (the options that select: -t, -l, --since, --until, -c, -g, …)\n`;
 }

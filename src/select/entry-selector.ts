@@ -43,8 +43,10 @@ export interface SelectionLimits {
 export interface SelectionCounts {
   entries: number;
   other: number;
-  /** Entries selected (the lines of a record over several lines each count). */
+  /** Entries selected (the lines of a record over several lines each count), as they are written. */
   selected: number;
+  /** The same, in entries as they were read: a line joined from split pieces counts each piece (doctor's lines looked at). */
+  selectedAsRead: number;
   /** Entries read by type, for the first MAX_TYPES_COUNTED types seen. */
   readonly byType: Map<string, number>;
   /** Entries of the types seen after those: counted together. */
@@ -76,7 +78,7 @@ interface PendingLine {
 }
 
 export class EntrySelector implements EntryHandler {
-  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, byType: new Map(), otherTypeEntries: 0 };
+  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0 };
   readonly #selection: Selection;
   readonly #sink: SelectedSink;
   readonly #typeSelected: TypeMatcher;
@@ -94,6 +96,8 @@ export class EntrySelector implements EntryHandler {
   readonly #joinsAll: boolean;
   readonly #context: ContextWindow | undefined;
   readonly #maxCount: number;
+  /** Lines joined from pieces, and how many pieces each was read as (made at the first join: most inputs have none). */
+  #pieces: WeakMap<EntryLine, number> | undefined;
   /** Records selected: what --max-count counts (a record over several lines is one). */
   #selectedRecords = 0;
   /** The last selected entry --max-count allows was selected: only owed context is written now. */
@@ -209,7 +213,15 @@ export class EntrySelector implements EntryHandler {
   }
 
   #joined(pending: PendingLine, last: string): EntryLine {
-    return EntryLine.fromContents(pending.first.logType, pending.first.format, pending.pieces.join('') + last, pending.first.prefix);
+    const joined = EntryLine.fromContents(pending.first.logType, pending.first.format, pending.pieces.join('') + last, pending.first.prefix);
+    // Counted as the entries it was read as (its pieces), as a record over several lines is.
+    (this.#pieces ??= new WeakMap()).set(joined, pending.pieces.length + (last === '' ? 0 : 1));
+    return joined;
+  }
+
+  /** The entries read as `entry`: its pieces where it was joined from them, else 1. */
+  #entriesOf(entry: EntryLine): number {
+    return this.#pieces?.get(entry) ?? 1;
   }
 
   #select(entry: EntryLine): void {
@@ -248,8 +260,11 @@ export class EntrySelector implements EntryHandler {
         return;
       }
     }
-    // Counted in entries, as they were read: a record over several lines is that many.
-    this.counts.selected += lines?.length ?? 1;
+    // Counted in entries, as they are written: a record over several lines is that many; and
+    // as they were read: a line joined from pieces is as many as its pieces.
+    const written = lines?.length ?? 1;
+    this.counts.selected += written;
+    this.counts.selectedAsRead += this.#pieces === undefined ? written : lines ? lines.reduce((sum, line) => sum + this.#entriesOf(line), 0) : this.#entriesOf(entry);
     const selected = ++this.#selectedRecords;
     if (this.#context) this.#context.selected(entry, record, lines);
     else this.#sink.selected(entry, record, lines);

@@ -6,10 +6,11 @@
  * commands that show the evidence where it was found.
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
-import { REPO, SIDECAR_BIN, cleanEnv } from '../_helpers/sidecar-process.js';
+import { REPO, SIDECAR_BIN, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
 
 /** The samples' pod as `kubectl logs` gives it: every log the sidecar follows, as entries. */
 const POD = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', path.join(REPO, 'samples')], { env: cleanEnv(), encoding: 'utf8' }).stdout;
@@ -114,3 +115,22 @@ for (const [where, lines] of [
     }
   });
 }
+
+test("one pod's server log and audit log given as two files: each failed login counted once, not once a file", (t) => {
+  const dir = tempDir('doctor-two-files');
+  const both = failures();
+  const audit = path.join(dir, 'mongodb-audit.jsonl');
+  const server = path.join(dir, 'mongodb.jsonl');
+  fs.writeFileSync(audit, `${both.filter((_, i) => i % 2 === 0).join('\n')}\n`);
+  fs.writeFileSync(server, `${both.filter((_, i) => i % 2 === 1).join('\n')}\n`);
+  const json = JSON.parse(runFilter(['doctor', '--json', server, audit]).stdout) as DoctorJson;
+  t.like(json.problems[0], { id: 'authentication-failed', count: 3, lines: 6 });
+});
+
+test('a line joined from its pieces (partial entries) is as many lines looked at as it was read: no selection, nothing "left out"', (t) => {
+  const line = SERVER_FAILURE('2026-11-22T09:58:04.529+00:00', 'alice');
+  const pieces = [entryLine('mongodb', line.slice(0, 40), true), entryLine('mongodb', line.slice(40, 90), true), entryLine('mongodb', line.slice(90))];
+  const input = `${[...pieces, entryLine('mongodb', '{"t":{"$date":"2026-11-22T09:58:05.000+00:00"},"s":"I","c":"REPL","id":1,"ctx":"x","msg":"m"}')].join('\n')}\n`;
+  t.like(doctorJson([], input), { linesRead: 4, linesLookedAt: 4 });
+  t.regex(runFilter(['doctor', '--color', 'never'], input).stdout, /^1 known problem found in 4 lines:$/m);
+});

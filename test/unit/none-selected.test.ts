@@ -10,16 +10,19 @@ import { entryLine } from '../_helpers/filter-process.js';
 
 const NOTICE = (read: string) => `logtype: ${read} (the options that select: -t, -l, --since, --until, -c, -g, …)\n`;
 
-test('the notice: on a terminal, entries read and none selected; never for a pipe, -q, --summary, an empty input or a selection', (t) => {
-  const plain = { quiet: false, summary: false };
+test('the notice: on a terminal, entries read, none selected and nothing written; never for a pipe, -q, --summary, an empty input, a selection or other lines shown', (t) => {
+  const plain = { quiet: false, summary: false, output: 'raw', keepOther: false } as const;
   const rows: readonly (readonly [string, Parameters<typeof noneSelectedNotice>, string | undefined])[] = [
-    ['146 read, none selected, terminal', [plain, { entries: 146, selected: 0 }, true], NOTICE('none of the 146 entries read was selected')],
-    ['one read', [plain, { entries: 1, selected: 0 }, true], NOTICE('the one entry read was not selected')],
-    ['a pipe', [plain, { entries: 146, selected: 0 }, false], undefined],
-    ['-q says it by its status', [{ ...plain, quiet: true }, { entries: 146, selected: 0 }, true], undefined],
-    ['--summary counts it', [{ ...plain, summary: true }, { entries: 146, selected: 0 }, true], undefined],
-    ['nothing read', [plain, { entries: 0, selected: 0 }, true], undefined],
-    ['some selected', [plain, { entries: 146, selected: 3 }, true], undefined],
+    ['146 read, none selected, terminal', [plain, { entries: 146, selected: 0, other: 0 }, true], NOTICE('none of the 146 entries read was selected')],
+    ['one read', [plain, { entries: 1, selected: 0, other: 0 }, true], NOTICE('the one entry read was not selected')],
+    ['a pipe', [plain, { entries: 146, selected: 0, other: 0 }, false], undefined],
+    ['-q says it by its status', [{ ...plain, quiet: true }, { entries: 146, selected: 0, other: 0 }, true], undefined],
+    ['--summary counts it', [{ ...plain, summary: true }, { entries: 146, selected: 0, other: 0 }, true], undefined],
+    ['nothing read', [plain, { entries: 0, selected: 0, other: 0 }, true], undefined],
+    ['some selected', [plain, { entries: 146, selected: 3, other: 0 }, true], undefined],
+    ['other lines, raw: none written, said', [plain, { entries: 1, selected: 0, other: 2 }, true], NOTICE('the one entry read was not selected')],
+    ['other lines shown by pretty: the screen is not empty', [{ ...plain, output: 'pretty' }, { entries: 1, selected: 0, other: 2 }, true], undefined],
+    ['other lines written by --keep-other', [{ ...plain, keepOther: true }, { entries: 1, selected: 0, other: 2 }, true], undefined],
   ];
   for (const [what, args, notice] of rows) t.is(noneSelectedNotice(...args), notice, what);
 });
