@@ -58,9 +58,59 @@ function truncated(record: LogRecord): boolean {
   return attrValue(record, 'truncated') !== undefined;
 }
 
+/**
+ * The commands whose first member's value is a collection of their database (`find: "orders"`),
+ * from the server's command reference (and the oplog's commands on a collection: index builds,
+ * `emptycapped`). Any other command's value names no collection
+ * (`replSetHeartbeat: "rs0"` names the replica set, `getLog: "startupWarnings"` a log): its
+ * line stays on `db.$cmd`.
+ */
+const COLLECTION_COMMANDS: ReadonlySet<string> = new Set([
+  'abortIndexBuild',
+  'aggregate',
+  'analyzeShardKey',
+  'cloneCollectionAsCapped',
+  'collMod',
+  'collStats',
+  'commitIndexBuild',
+  'compact',
+  'convertToCapped',
+  'count',
+  'create',
+  'createIndexes',
+  'createSearchIndexes',
+  'delete',
+  'distinct',
+  'drop',
+  'dropIndexes',
+  'dropSearchIndex',
+  'emptycapped',
+  'find',
+  'findAndModify',
+  'findandmodify',
+  'geoSearch',
+  'insert',
+  'killCursors',
+  'listIndexes',
+  'listSearchIndexes',
+  'mapReduce',
+  'mapreduce',
+  'planCacheClear',
+  'planCacheClearFilters',
+  'planCacheListFilters',
+  'planCacheSetFilter',
+  'reIndex',
+  'startIndexBuild',
+  'update',
+  'updateSearchIndex',
+  'validate',
+]);
+
 /** `db.$cmd` and a command naming a collection (`update: "orders"`): `db.orders`. */
-function commandNamespace(ns: string, names: unknown): string {
-  return ns.endsWith('.$cmd') && typeof names === 'string' && names !== '' ? `${ns.slice(0, -'$cmd'.length)}${names}` : ns;
+function commandNamespace(ns: string, command: string | undefined, names: unknown): string {
+  return ns.endsWith('.$cmd') && command !== undefined && COLLECTION_COMMANDS.has(command) && typeof names === 'string' && names !== ''
+    ? `${ns.slice(0, -'$cmd'.length)}${names}`
+    : ns;
 }
 
 /** The operation of a line with a duration (`slow`, from slowOperationOf). */
@@ -76,7 +126,7 @@ export function serverOperationOf(record: LogRecord, slow: SlowOperation): Serve
   const written = byCommand && first === undefined ? attrValue(record, 'command') : undefined;
   // Neither a type nor a command on the line: what it did is not known.
   const name = byCommand ? (commandName ?? (typeof written === 'string' ? written : undefined) ?? type ?? '?') : type;
-  const ns = slow.ns === undefined ? (truncated(record) ? NS_TRUNCATED : NS_NOT_LOGGED) : commandNamespace(slow.ns, byCommand ? first?.value : undefined);
+  const ns = slow.ns === undefined ? (truncated(record) ? NS_TRUNCATED : NS_NOT_LOGGED) : commandNamespace(slow.ns, commandName, byCommand ? first?.value : undefined);
   return { kind: 'operation', name, type, ns };
 }
 
@@ -116,7 +166,7 @@ function appliedEntry(record: LogRecord, entry: MemberReader): ServerOperation |
     if (first === undefined) return undefined;
     if (first.member !== undefined) {
       name = first.member.key;
-      if (ns !== undefined) ns = commandNamespace(ns, first.member.value);
+      if (ns !== undefined) ns = commandNamespace(ns, name, first.member.value);
     }
   }
   return { kind: 'applied', name, type: undefined, ns: ns ?? (truncated(record) ? NS_TRUNCATED : NS_NOT_LOGGED) };
@@ -139,7 +189,7 @@ export function appliedByValues(record: LogRecord): ServerOperation {
     const command = Object.keys(o)[0];
     if (command !== undefined) {
       name = command;
-      if (ns !== undefined) ns = commandNamespace(ns, o[command]);
+      if (ns !== undefined) ns = commandNamespace(ns, command, o[command]);
     }
   }
   return { kind: 'applied', name, type: undefined, ns: ns ?? (truncated(record) ? NS_TRUNCATED : NS_NOT_LOGGED) };

@@ -102,8 +102,9 @@ export interface PrimaryInterval {
 /**
  * Who was primary when, from the lanes alone: the time from the first lane's start to the last
  * one's end cut where any lane changes, each piece with the members that said PRIMARY there and
- * those whose state was unknown; neighbours alike are one interval. Where no member's log
- * covers the time, there is no interval (nothing was said).
+ * those whose state was unknown (where none said PRIMARY, those whose log does not cover the
+ * piece too); neighbours alike are one interval. Where no member's log covers the time, there
+ * is no interval (nothing was said).
  */
 export function primaryTimeline(lanes: readonly MemberLane[]): PrimaryInterval[] {
   const cuts = [...new Set(lanes.flatMap((lane) => lane.segments.flatMap((s) => [s.from, s.to])))].sort((a, b) => a - b);
@@ -125,6 +126,15 @@ export function primaryTimeline(lanes: readonly MemberLane[]): PrimaryInterval[]
       else if (segment.state === UNKNOWN_STATE) unknown.push(lane.member);
     });
     if (!covered) continue;
+    // "None" only where every member's log covers the time: a member whose log does not (it
+    // begins a little later in a window cut by --since, or ended) may have been primary there.
+    if (primaries.length === 0) {
+      lanes.forEach((lane, l) => {
+        const segment = lane.segments[at[l]!];
+        if (!segment || segment.from > from) unknown.push(lane.member);
+      });
+      unknown.sort((a, b) => lanes.findIndex((lane) => lane.member === a) - lanes.findIndex((lane) => lane.member === b));
+    }
     const previous = intervals[intervals.length - 1];
     if (previous && previous.to === from && sameMembers(previous.primaries, primaries) && sameMembers(previous.unknown, unknown)) intervals[intervals.length - 1] = { ...previous, to };
     else intervals.push({ from, to, primaries, unknown });

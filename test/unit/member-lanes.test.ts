@@ -68,7 +68,8 @@ const timelines: [string, Record<string, StateSegment[]>, ReturnType<typeof inte
   [
     'a step-down and the election that followed: one primary, then a moment with none, then the other',
     { rs1: lane('0-10 SECONDARY', '10-50 PRIMARY', '50-100 SECONDARY'), rs2: lane('2-52 SECONDARY', '52-90 PRIMARY', '90-100 SECONDARY') },
-    [interval(0, 10, []), interval(10, 50, ['rs1']), interval(50, 52, []), interval(52, 90, ['rs2']), interval(90, 100, [])],
+    // Before rs2's log begins, rs2 may have been primary: not "none".
+    [interval(0, 2, [], ['rs2']), interval(2, 10, []), interval(10, 50, ['rs1']), interval(50, 52, []), interval(52, 90, ['rs2']), interval(90, 100, [])],
   ],
   [
     'overlapping claims: the old primary has not yet stepped down when the new one is elected',
@@ -81,9 +82,9 @@ const timelines: [string, Record<string, StateSegment[]>, ReturnType<typeof inte
     [interval(0, 30, [], ['a']), interval(30, 100, [])],
   ],
   [
-    'a time no member\'s log covers has no interval; a member down is not primary',
+    'a time no member\'s log covers has no interval; a member down is not primary, one whose log does not cover the time may be',
     { a: lane('0-10 PRIMARY', '10-20 down', '20-30 SECONDARY'), b: lane('50-60 PRIMARY') },
-    [interval(0, 10, ['a']), interval(10, 30, []), interval(50, 60, ['b'])],
+    [interval(0, 10, ['a']), interval(10, 30, [], ['b']), interval(50, 60, ['b'])],
   ],
   ['no lanes: no intervals', {}, []],
 ];

@@ -244,7 +244,10 @@ function namespaceOf(line: ServerLine): string {
   const command = line.attr!['command'];
   const [name, value] = typeof command === 'object' && command !== null ? (Object.entries(command)[0] ?? []) : [];
   const byCommand = [undefined, 'command', 'none'].includes(line.attr!['type'] as string | undefined);
-  return ns.endsWith('.$cmd') && byCommand && name !== 'q' && typeof value === 'string' && value !== '' ? `${ns.slice(0, -'$cmd'.length)}${value}` : ns;
+  // Commands whose string names no collection (the replica set's name, a log's): the line stays
+  // on `db.$cmd` (an incident trial saw `admin.replset` made up of replSetHeartbeat's argument).
+  const namesNoCollection = ['replSetHeartbeat', 'getLog'].includes(name as string);
+  return ns.endsWith('.$cmd') && byCommand && name !== 'q' && !namesNoCollection && typeof value === 'string' && value !== '' ? `${ns.slice(0, -'$cmd'.length)}${value}` : ns;
 }
 
 /** A key with its count, total and max of sizes. */
@@ -401,4 +404,20 @@ test('a server message of a megabyte is reported cut at its limit, in the warnin
     t.is(row.msg, cutLine(huge, MAX_MESSAGE_CHARS));
     t.true(row.msg.length <= MAX_MESSAGE_CHARS && row.msg.startsWith(line.msg) && row.msg.endsWith('…'));
   }
+});
+
+// From an incident trial: `admin.replset` (729 replSetHeartbeat, the replica set's name) and
+// `admin.startupWarnings` (getLog's argument) were listed as namespaces, in every output.
+test('a command whose argument names no collection stays on db.$cmd: no admin.replset, no admin.startupWarnings', async (t) => {
+  const { summary } = await member('mongod-replica-rs1.log.gz');
+  const keys = summary.server!.responseSizes.byNamespace.map((row) => row.key);
+  t.true(keys.includes('admin.$cmd'));
+  t.false(keys.some((key) => key === 'admin.replset' || key === 'admin.startupWarnings'), keys.join(' '));
+  const { records } = await readRecords(path.join(REAL_DATA, 'mongod-4.0-text-slow-transactions.log'), 'mongodb');
+  const collector = new SummaryCollector();
+  for (const r of records) collector.add(r.logType, r.record);
+  const text = collector.summary({ entries: 0, selected: 0, notEntries: 0 }).server!;
+  t.false(text.responseSizes.byNamespace.some((row) => row.key === 'admin.startupWarnings'));
+  // A command on a collection keeps naming it.
+  t.true(keys.some((key) => !key.endsWith('.$cmd') && key.startsWith('admin.') === false));
 });

@@ -4,7 +4,7 @@
  * the round ticks of a count axis.
  */
 import test from 'ava';
-import { DAY, MAX_TIME_TICKS, TICK_STEPS_MS, countTicks, timeTickLabel, timeTicks } from '../../src/summary/time-ticks.js';
+import { DAY, MAX_TIME_TICKS, MONTH, TICK_STEPS_MS, countTicks, timeTickLabel, timeTicks } from '../../src/summary/time-ticks.js';
 
 const at = (iso: string): number => Date.parse(iso);
 const S = 1000;
@@ -40,13 +40,19 @@ for (const [from, to, step, first, count] of spans) {
   });
 }
 
-test('time ticks: any span from 10 s to a year gets 3 to 8 ticks, each on a multiple of its step, the step the finest that does', (t) => {
+test('time ticks: any span from 10 s to a year gets 3 to 8 ticks, each on a multiple of its step (or the first of a month), the step the finest that does', (t) => {
   for (let span = 10_000; span < 400 * DAY; span = Math.ceil(span * 1.13)) {
     for (const offset of [0, 17_321, 3 * H + 7 * M + 13 * S]) {
       const min = at('2026-11-22T00:00:00.000Z') + offset;
-      const { stepMs, times } = timeTicks(min, min + span);
+      const { stepMs, months, times } = timeTicks(min, min + span);
       t.true(times.length >= 3 && times.length <= MAX_TIME_TICKS, `${span} ms: ${times.length} ticks`);
-      t.true(times.every((time) => time % stepMs === 0 && time >= min && time <= min + span));
+      t.true(times.every((time) => time >= min && time <= min + span));
+      if (months !== undefined) {
+        // Past two weeks' step: the first of a month, every `months` months.
+        t.true(times.every((time, i) => new Date(time).toISOString().endsWith('-01T00:00:00.000Z') && (i === 0 || monthsBetween(times[i - 1]!, time) === months)), `${span} ms`);
+        continue;
+      }
+      t.true(times.every((time) => time % stepMs === 0));
       t.true(times.every((time, i) => i === 0 || time - times[i - 1]! === stepMs));
       const finer = TICK_STEPS_MS.filter((s) => s < stepMs);
       // A finer step would have made more than MAX_TIME_TICKS.
@@ -55,13 +61,39 @@ test('time ticks: any span from 10 s to a year gets 3 to 8 ticks, each on a mult
   }
 });
 
+const monthsBetween = (a: number, b: number): number => {
+  const [from, to] = [new Date(a), new Date(b)];
+  return (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + to.getUTCMonth() - from.getUTCMonth();
+};
+
+// From an incident trial: an agent log of issue threads from 2019 to 2025 had ticks 314 days
+// apart (2019-11-12, 2020-09-21, 2021-08-01), on no date anyone reads as round.
+const longSpans: [string, string, number, string[]][] = [
+  ['2019-11-12T08:00:00.000Z', '2025-06-30T00:00:00.000Z', 12, ['2020', '2021', '2022', '2023', '2024', '2025']],
+  // Every other month from January: March, May, …
+  ['2026-01-10T00:00:00.000Z', '2026-11-27T00:00:00.000Z', 2, ['2026-03', '2026-05', '2026-07', '2026-09', '2026-11']],
+  ['2026-06-20T00:00:00.000Z', '2026-11-27T00:00:00.000Z', 1, ['2026-07', '2026-08', '2026-09', '2026-10', '2026-11']],
+  ['1990-03-01T00:00:00.000Z', '2026-11-27T00:00:00.000Z', 60, ['1995', '2000', '2005', '2010', '2015', '2020', '2025']],
+];
+
+for (const [from, to, months, labels] of longSpans) {
+  test(`time ticks from ${from} to ${to}: every ${months} months, on the first, labelled ${labels.join(' ')}`, (t) => {
+    const ticks = timeTicks(at(from), at(to));
+    t.is(ticks.months, months);
+    t.is(ticks.stepMs, months * MONTH);
+    t.deepEqual(ticks.times.map((time) => timeTickLabel(time, ticks.stepMs, at(to) - at(from))), labels);
+  });
+}
+
 test('time tick labels: seconds for a step under a minute, the date for whole days or a span over a day, the year for a span of years', (t) => {
   const time = at('2026-11-22T09:57:30.000Z');
   t.is(timeTickLabel(time, 30 * S, 5 * M), '09:57:30');
   t.is(timeTickLabel(at('2026-11-22T09:57:00.000Z'), M, H), '09:57');
   t.is(timeTickLabel(at('2026-11-22T12:00:00.000Z'), 12 * H, 3 * DAY), '11-22 12:00');
   t.is(timeTickLabel(at('2026-11-22T00:00:00.000Z'), DAY, 7 * DAY), '11-22');
-  t.is(timeTickLabel(at('2026-11-22T00:00:00.000Z'), 224 * DAY, 5 * 365 * DAY), '2026-11-22');
+  t.is(timeTickLabel(at('2026-11-22T00:00:00.000Z'), 14 * DAY, 200 * DAY), '2026-11-22');
+  t.is(timeTickLabel(at('2026-11-01T00:00:00.000Z'), 3 * MONTH, 2 * 365 * DAY), '2026-11');
+  t.is(timeTickLabel(at('2026-01-01T00:00:00.000Z'), 12 * MONTH, 5 * 365 * DAY), '2026');
 });
 
 const counts: [number, number, number[]][] = [
