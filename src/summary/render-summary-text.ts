@@ -124,6 +124,27 @@ export function memberCountWords(members: readonly MemberCount[] | undefined): s
   return members.map((m) => `${m.name} ${number(m.count)}`).join(', ');
 }
 
+/**
+ * memberCountWords for a text table's cell: where the words would be cut at TEXT_CELL_COLUMNS
+ * (`mongod-replica-rs1 10, mongod-replica-r…`: the second member's count lost), the members
+ * are named by what sets them apart, their names' common beginning up to a separator left out
+ * (`rs1 10, rs2 10`); the members' table above names them whole.
+ */
+export function memberCountCell(members: readonly MemberCount[] | undefined): string {
+  const words = memberCountWords(members);
+  if (members === undefined || members.length < 2 || displayWidth(words) <= TEXT_CELL_COLUMNS) return words;
+  const names = members.map((m) => m.name);
+  let shared = names.reduce((prefix, name) => {
+    let i = 0;
+    while (i < prefix.length && i < name.length && prefix[i] === name[i]) i++;
+    return prefix.slice(0, i);
+  });
+  // Up to its last separator: `my-db-1` and `my-db-12` keep `1` and `12`, not `` and `2`.
+  shared = shared.slice(0, Math.max(...[...'-_./:'].map((separator) => shared.lastIndexOf(separator))) + 1);
+  if (shared === '') return words;
+  return members.map((m) => `${m.name.slice(shared.length)} ${number(m.count)}`).join(', ');
+}
+
 /** What the members' `slow ops` column counts: more than the slow operations' section, which a reader compares it with. */
 export const SLOW_OPS_COLUMN = 'slow ops: slow queries, oplog entries applied slowly and slow transactions together (the sections below count each apart)';
 
@@ -359,7 +380,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       out.push(
         ...formatTable(
           ['count', 'id', 's', 'first', 'last', ...(several ? ['members'] : []), 'message'],
-          server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), escapeTerminal(p.severity), time(p.first), time(p.last), ...(several ? [escapeTerminal(memberCountWords(p.members))] : []), escapeTerminal(p.msg)]),
+          server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), escapeTerminal(p.severity), time(p.first), time(p.last), ...(several ? [escapeTerminal(memberCountCell(p.members))] : []), escapeTerminal(p.msg)]),
           [true, true],
         ).map((l) => `  ${l}`),
       );
@@ -368,7 +389,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     out.push(
       ...formatTable(
         ['count', 'id', 's', ...(several ? ['members'] : []), 'message'],
-        server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), escapeTerminal(m.severity), ...(several ? [escapeTerminal(memberCountWords(m.members))] : []), escapeTerminal(m.msg)]),
+        server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), escapeTerminal(m.severity), ...(several ? [escapeTerminal(memberCountCell(m.members))] : []), escapeTerminal(m.msg)]),
         [true, true],
       ).map((l) => `  ${l}`),
     );
@@ -386,7 +407,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
             `${g.exactQuantiles ? '' : '~'}${millis(g.p95Millis)}`,
             millis(g.maxMillis),
             g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned),
-            ...(several ? [escapeTerminal(memberCountWords(g.members))] : []),
+            ...(several ? [escapeTerminal(memberCountCell(g.members))] : []),
             escapeTerminal(g.ns),
             escapeTerminal(g.operation),
             `${escapeTerminal(g.shape)}${g.plan && g.plan !== g.shape ? ` ${escapeTerminal(g.plan)}` : ''}${g.collscan ? ' ◀' : ''}`,
@@ -403,7 +424,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       out.push(
         ...formatTable(
           ['total', 'count', 'p50', 'p95', 'max', ...(several ? ['members'] : []), 'namespace', 'operation'],
-          shown.map((g) => [millis(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${millis(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${millis(g.p95Millis)}`, millis(g.maxMillis), ...(several ? [escapeTerminal(memberCountWords(g.members))] : []), escapeTerminal(g.ns), escapeTerminal(g.operation)]),
+          shown.map((g) => [millis(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${millis(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${millis(g.p95Millis)}`, millis(g.maxMillis), ...(several ? [escapeTerminal(memberCountCell(g.members))] : []), escapeTerminal(g.ns), escapeTerminal(g.operation)]),
           [true, true, true, true, true],
         ),
       );

@@ -473,3 +473,19 @@ test("rs1 and rs2: the members' slow ops are their slow queries, oplog entries a
   t.deepEqual(summary.server!.members!.map((m) => m.slowOperations), both.map(slow));
   t.regex(text, /slow ops: slow queries, oplog entries applied slowly and slow transactions together \(the sections below count each apart\)/);
 });
+
+// From a trial of the report: with members named from their files (`mongod-replica-rs1.log.gz`),
+// the text's members column was cut at 40 columns, `mongod-replica-rs1 10, mongod-replica-r…`,
+// and the second member's count was never visible.
+test('rs1 and rs2 as two files with long names: the text names the members by what sets them apart, every count whole', (t) => {
+  const files = ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz'].map((name) => path.join(REAL_DATA, name));
+  const json = JSON.parse(runFilter(['summary', '--json', ...files]).stdout) as Summary;
+  const text = runFilter(['summary', '--utc', '--color', 'never', ...files]).stdout;
+  const socket = json.server!.problems.find((p) => p.id === 4615610)!;
+  t.is(socket.members!.length, 2);
+  t.deepEqual(socket.members!.map((m) => m.name), ['mongod-replica-rs1', 'mongod-replica-rs2']);
+  t.regex(text, new RegExp(`\\s${socket.members!.map((m) => `${m.name.replace('mongod-replica-', '')} ${m.count}`).join(', ')}\\s+Failed to check socket connectivity\\n`));
+  t.notRegex(text, /mongod-replica-r…/);
+  // The members' table names them whole.
+  t.regex(text, /^\s+mongod-replica-rs1\s/m);
+});
