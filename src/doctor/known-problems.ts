@@ -31,8 +31,9 @@ export interface KnownProblem {
   /**
    * The remedy for where it was seen (its types, as the finding lists them), when the commands
    * that show the evidence depend on it: a command that would show nothing is not suggested.
+   * Undefined: `remedy`.
    */
-  readonly remedyIn?: (types: readonly string[]) => string;
+  readonly remedyIn?: (types: readonly string[]) => string | undefined;
   /**
    * One event is written by each of these types (a failed login: the server's line and the audit
    * log's event): the problem is counted as the most lines any one type shows, not their sum.
@@ -179,11 +180,11 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     // fail at once instead of being searched to their end.
     matches: /^\{ ?"atype" ?: ?"authenticate"(?=.*"result" ?: ?[1-9])|^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"[A-Z0-9]{1,2}", *"c":"ACCESS", *"id":20249,|^\S{1,40} [A-Z]\s{1,2}ACCESS +\[[^\]]{1,80}\] (?=.*authentication failed for )/,
     meaning: 'Clients, or the agents, are refused by the server: a wrong password, a user that does not exist, or a password secret changed without the user. A failing agent user (mms-automation-agent) cannot manage the member.',
-    remedy: `See who and from where: ${SERVER_FAILED_LOGINS} (the server's lines: user, remote, error), or ${AUDIT_FAILED_LOGINS} (the audit log, where it is on). ${FIX_CREDENTIALS}`,
+    remedy: `See who and from where: ${AUDIT_FAILED_LOGINS} (the audit log's events), or ${SERVER_FAILED_LOGINS} (the server's lines, with the error). ${FIX_CREDENTIALS}`,
     remedyIn: (types) => {
       const server = types.includes('mongodb');
       const audit = types.includes('mongodb-audit');
-      if (server === audit) return `See who and from where: ${AUDIT_FAILED_LOGINS} (the audit log's events), or ${SERVER_FAILED_LOGINS} (the server's lines, with the error). ${FIX_CREDENTIALS}`;
+      if (server === audit) return undefined;
       return server
         ? `See who and from where: ${SERVER_FAILED_LOGINS} (the server's lines: user, remote, error). ${FIX_CREDENTIALS}`
         : `See who and from where: ${AUDIT_FAILED_LOGINS} (the audit log's events: user, remote, result). ${FIX_CREDENTIALS}`;

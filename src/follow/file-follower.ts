@@ -83,7 +83,6 @@ export class FileFollower {
   readonly path: string;
   readonly #options: FileFollowerOptions;
   #current: HeldFile | undefined;
-
   /** Rotated, deleted, copied and unseen files still to read, and the retired ones. */
   readonly #behind: FilesBehind;
   readonly #copies: CopyFinder;
@@ -537,4 +536,3 @@ function targetRotations(target: string | undefined): ((name: string) => boolean
 
 /** A file as it was: a rename keeps both; a write to it, or a new file on a reused inode, changes the mtime. */
 const pastKey = ({ ino, mtimeMs }: PastFile): string => `${ino}:${mtimeMs}`;
-

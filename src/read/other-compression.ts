@@ -18,7 +18,8 @@ interface Magic extends OtherCompression {
 
 const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
 
-const MAGICS: readonly Magic[] = [
+/** The compressions logtype does not read itself. */
+const OTHER_MAGICS: readonly Magic[] = [
   { name: 'xz', command: 'xz -dc', starts: [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]] },
   { name: 'zstd', command: 'zstd -dc', starts: [[0x28, 0xb5, 0x2f, 0xfd]] },
   { name: 'lz4', command: 'lz4 -dc', starts: [[0x04, 0x22, 0x4d, 0x18]] },
@@ -37,17 +38,17 @@ const MAGICS: readonly Magic[] = [
 /** gzip's first bytes (RFC 1952's ID1 and ID2): logtype reads gzip itself. */
 export const GZIP_MAGIC: readonly number[] = [0x1f, 0x8b];
 
-/**
- * Any compression `bytes` (a file's first bytes) start with, gzip too: what the sidecar, which
- * follows text logs, does not follow (a compressed copy is read with logtype).
- */
+/** Every compression told by its first bytes, gzip too: what the sidecar, which follows text logs, does not follow. */
+const ALL_MAGICS: readonly Magic[] = [{ name: 'gzip', command: 'gzip -dc', starts: [GZIP_MAGIC] }, ...OTHER_MAGICS];
+
+/** Any compression `bytes` (a file's first bytes) start with, gzip too (a compressed copy is read with logtype). */
 export function compressionOf(bytes: Uint8Array): OtherCompression | undefined {
-  return bytes.length >= GZIP_MAGIC.length && agree(bytes, GZIP_MAGIC) ? { name: 'gzip', command: 'gzip -dc' } : otherCompression(bytes);
+  return magicOf(bytes, ALL_MAGICS);
 }
 
 /** True when `bytes`, fewer than a magic, may begin any compression, gzip too: more bytes must tell. */
 export function mayBeginCompression(bytes: Uint8Array): boolean {
-  return (bytes.length > 0 && bytes.length < GZIP_MAGIC.length && agree(bytes, GZIP_MAGIC)) || mayStartCompression(bytes);
+  return mayBegin(bytes, ALL_MAGICS);
 }
 
 /** How many of an input's first bytes tell every compression here apart. */
@@ -61,13 +62,23 @@ function agree(bytes: Uint8Array, start: readonly number[]): boolean {
 
 /** The compression `bytes` (an input's first bytes) start with, when it is one logtype does not read. */
 export function otherCompression(bytes: Uint8Array): OtherCompression | undefined {
-  const magic = MAGICS.find(({ starts }) => starts.some((start) => start.length <= bytes.length && agree(bytes, start)));
-  return magic && { name: magic.name, command: magic.command };
+  return magicOf(bytes, OTHER_MAGICS);
 }
 
 /** True when `bytes`, fewer than a compression's magic, are its beginning: more bytes must tell. */
 export function mayStartCompression(bytes: Uint8Array): boolean {
-  return bytes.length > 0 && MAGICS.some(({ starts }) => starts.some((start) => bytes.length < start.length && agree(bytes, start)));
+  return mayBegin(bytes, OTHER_MAGICS);
+}
+
+/** The first of `magics` whose start `bytes` hold whole. */
+function magicOf(bytes: Uint8Array, magics: readonly Magic[]): OtherCompression | undefined {
+  const magic = magics.find(({ starts }) => starts.some((start) => start.length <= bytes.length && agree(bytes, start)));
+  return magic && { name: magic.name, command: magic.command };
+}
+
+/** Whether `bytes`, shorter than a start of `magics`, agree with it so far. */
+function mayBegin(bytes: Uint8Array, magics: readonly Magic[]): boolean {
+  return bytes.length > 0 && magics.some(({ starts }) => starts.some((start) => bytes.length < start.length && agree(bytes, start)));
 }
 
 /** The error an input of such data is named with: `compressed with xz; logtype reads gzip only (xz -dc FILE | logtype)`. */

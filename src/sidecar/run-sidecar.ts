@@ -78,7 +78,7 @@ interface FollowedFile extends StatsSource {
   readonly follower: FileFollower;
   /** A file is there (or was found) now; false while waiting for the name. */
   present: boolean;
-  /** The file at the name holds compressed data: not followed (FileFollower's #refused). */
+  /** A file it holds holds compressed data: not read (HeldFile's look at its first bytes), until another file is opened. */
   compressed: boolean;
 }
 

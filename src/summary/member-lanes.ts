@@ -115,26 +115,28 @@ export function primaryTimeline(lanes: readonly MemberLane[]): PrimaryInterval[]
     const to = cuts[i + 1]!;
     const primaries: string[] = [];
     const unknown: string[] = [];
+    // The same, and the members whose log does not cover the piece (it begins a little later in a
+    // window cut by --since, or ended): where none said PRIMARY, they may have been.
+    const unknownOrUncovered: string[] = [];
     let covered = false;
     lanes.forEach((lane, l) => {
       const segments = lane.segments;
       while (at[l]! < segments.length && segments[at[l]!]!.to <= from) at[l]!++;
       const segment = segments[at[l]!];
-      if (!segment || segment.from > from) return;
+      if (!segment || segment.from > from) {
+        unknownOrUncovered.push(lane.member);
+        return;
+      }
       covered = true;
       if (segment.state === PRIMARY_STATE) primaries.push(lane.member);
-      else if (segment.state === UNKNOWN_STATE) unknown.push(lane.member);
+      else if (segment.state === UNKNOWN_STATE) {
+        unknown.push(lane.member);
+        unknownOrUncovered.push(lane.member);
+      }
     });
     if (!covered) continue;
-    // "None" only where every member's log covers the time: a member whose log does not (it
-    // begins a little later in a window cut by --since, or ended) may have been primary there.
-    if (primaries.length === 0) {
-      lanes.forEach((lane, l) => {
-        const segment = lane.segments[at[l]!];
-        if (!segment || segment.from > from) unknown.push(lane.member);
-      });
-      unknown.sort((a, b) => lanes.findIndex((lane) => lane.member === a) - lanes.findIndex((lane) => lane.member === b));
-    }
+    // "None" only where every member's log covers the time.
+    if (primaries.length === 0) unknown.splice(0, unknown.length, ...unknownOrUncovered);
     const previous = intervals[intervals.length - 1];
     if (previous && previous.to === from && sameMembers(previous.primaries, primaries) && sameMembers(previous.unknown, unknown)) intervals[intervals.length - 1] = { ...previous, to };
     else intervals.push({ from, to, primaries, unknown });

@@ -21,7 +21,7 @@ export const TICK_STEPS_MS: readonly number[] = [
 const MULTI_DAY_STEPS = [2, 4, 7, 14, 28, 56, 112, 224];
 
 /** Ticks of whole days: up to two weeks; past them, months (a 56-day step falls on dates no one reads as round). */
-const TICK_DAY_STEPS = [2, 4, 7, 14];
+const TICK_DAY_STEPS = MULTI_DAY_STEPS.filter((days) => days <= 14);
 
 /** Steps of whole months past TICK_DAY_STEPS, on the first of a month: 1, 2, 3, 6 months, then years. */
 const TICK_MONTH_STEPS = [1, 2, 3, 6, 12, 24, 60, 120, 240, 600, 1200];
