@@ -13,6 +13,7 @@ import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
 import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
 import { typeLabel } from './type-label.js';
+import { durationCells } from './duration-cells.js';
 import type { Summary, TypeProblems } from './summary.js';
 
 const number = (n: number): string => n.toLocaleString('en-US');
@@ -175,13 +176,13 @@ export function renderSummaryHtml(summary: Summary): string {
       slowPlot(summary, axis),
       table(
         ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', 'examined/returned', ...(members ? ['members'] : []), 'namespace', 'operation', 'shape', 'plan'],
-        server.slowOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation, shape(g.shape), `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
+        server.slowOperations.map((g) => [...durationCells(g, number, number), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation, shape(g.shape), `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
         'slow',
       ),
       `<h3>Oplog entries applied slowly (by secondaries) (${number(appliedEntries(server))})</h3>`,
       table(
         ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', ...(members ? ['members'] : []), 'namespace', 'operation'],
-        server.appliedOperations.map((g) => [number(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${number(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${number(g.p95Millis)}`, number(g.maxMillis), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation]),
+        server.appliedOperations.map((g) => [...durationCells(g, number, number), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation]),
         'applied',
       ),
       `<h3>Slowest operations (${number(server.slowest.length)})</h3>`,

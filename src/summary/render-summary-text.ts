@@ -14,6 +14,7 @@ import { formatTime, localTimeWords } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
 import type { Counted, MemberCount, ResponseSize, ServerSummary, Summary, TypeProblems } from './summary.js';
 import { foldActivity } from './activity-fold.js';
+import { durationCells } from './duration-cells.js';
 import { groupedNumber } from '../render/grouped-number.js';
 
 export interface SummaryTextOptions {
@@ -401,11 +402,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
         ...formatTable(
           ['total', 'count', 'p50', 'p95', 'max', 'examined/returned', ...(several ? ['members'] : []), 'namespace', 'operation', 'shape / plan'],
           shown.map((g) => [
-            millis(g.totalMillis),
-            number(g.count),
-            `${g.exactQuantiles ? '' : '~'}${millis(g.p50Millis)}`,
-            `${g.exactQuantiles ? '' : '~'}${millis(g.p95Millis)}`,
-            millis(g.maxMillis),
+            ...durationCells(g, millis, number),
             g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned),
             ...(several ? [escapeTerminal(memberCountCell(g.members))] : []),
             escapeTerminal(g.ns),
@@ -424,7 +421,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       out.push(
         ...formatTable(
           ['total', 'count', 'p50', 'p95', 'max', ...(several ? ['members'] : []), 'namespace', 'operation'],
-          shown.map((g) => [millis(g.totalMillis), number(g.count), `${g.exactQuantiles ? '' : '~'}${millis(g.p50Millis)}`, `${g.exactQuantiles ? '' : '~'}${millis(g.p95Millis)}`, millis(g.maxMillis), ...(several ? [escapeTerminal(memberCountCell(g.members))] : []), escapeTerminal(g.ns), escapeTerminal(g.operation)]),
+          shown.map((g) => [...durationCells(g, millis, number), ...(several ? [escapeTerminal(memberCountCell(g.members))] : []), escapeTerminal(g.ns), escapeTerminal(g.operation)]),
           [true, true, true, true, true],
         ),
       );

@@ -21,7 +21,7 @@ import { ResponseSizes } from './response-sizes.js';
 import { SlowPoints } from './slow-points.js';
 import { SlowestOperations, type RecordSource } from './slowest-operations.js';
 import { SlowestTransactions } from './slowest-transactions.js';
-import type { AppliedGroup, ServerSummary, SlowGroup } from './summary.js';
+import type { AppliedGroup, DurationFigures, ServerSummary, SlowGroup } from './summary.js';
 import { MAX_APPLIED_GROUPS, MAX_GROUP_DURATIONS, MAX_SLOW_GROUPS } from './summary-limits.js';
 
 interface GroupStats {
@@ -151,12 +151,7 @@ export class SlowOperations {
         pattern: g.pattern ?? null,
         plan: g.plan ?? null,
         collscan: g.plan?.startsWith('COLLSCAN') === true,
-        count: g.durations.count,
-        totalMillis: g.durations.total,
-        p50Millis: g.durations.quantile(0.5),
-        p95Millis: g.durations.quantile(0.95),
-        maxMillis: g.durations.max,
-        exactQuantiles: g.durations.exact,
+        ...durationFigures(g.durations),
         examinedPerReturned: g.returned > 0 ? Math.round((g.examined / g.returned) * 10) / 10 : null,
         ...(several ? { members: g.members.summary() } : {}),
       }))
@@ -165,12 +160,7 @@ export class SlowOperations {
       .map((g): AppliedGroup => ({
         ns: g.ns,
         operation: g.operation,
-        count: g.durations.count,
-        totalMillis: g.durations.total,
-        p50Millis: g.durations.quantile(0.5),
-        p95Millis: g.durations.quantile(0.95),
-        maxMillis: g.durations.max,
-        exactQuantiles: g.durations.exact,
+        ...durationFigures(g.durations),
         ...(several ? { members: g.members.summary() } : {}),
       }))
       .sort((a, b) => b.totalMillis - a.totalMillis || b.count - a.count);
@@ -185,11 +175,18 @@ export class SlowOperations {
   }
 }
 
+function durationFigures(durations: DurationQuantiles): DurationFigures {
+  return { count: durations.count, totalMillis: durations.total, p50Millis: durations.quantile(0.5), p95Millis: durations.quantile(0.95), maxMillis: durations.max, exactQuantiles: durations.exact };
+}
+
+/** A row that counts what it does not time (the groups beyond the limit). */
+const NO_DURATIONS: DurationFigures = { count: 0, totalMillis: 0, p50Millis: 0, p95Millis: 0, maxMillis: 0, exactQuantiles: true };
+
 /** The groups beyond the limit, as one row. */
 function otherGroups(count: number): SlowGroup {
-  return { kind: 'operation', ns: '(other shapes)', operation: '', shape: '', pattern: null, plan: null, collscan: false, count, totalMillis: 0, p50Millis: 0, p95Millis: 0, maxMillis: 0, exactQuantiles: true, examinedPerReturned: null };
+  return { kind: 'operation', ns: '(other shapes)', operation: '', shape: '', pattern: null, plan: null, collscan: false, ...NO_DURATIONS, count, examinedPerReturned: null };
 }
 
 function otherApplied(count: number): AppliedGroup {
-  return { ns: '(other namespaces)', operation: '', count, totalMillis: 0, p50Millis: 0, p95Millis: 0, maxMillis: 0, exactQuantiles: true };
+  return { ns: '(other namespaces)', operation: '', ...NO_DURATIONS, count };
 }

@@ -264,7 +264,18 @@ export interface SlowPoint {
   readonly outlier: 'slowest' | 'collscan' | null;
 }
 
-export interface SlowGroup {
+/** A group's durations: how many, their total, p50, p95 and max (milliseconds). */
+export interface DurationFigures {
+  readonly count: number;
+  readonly totalMillis: number;
+  readonly p50Millis: number;
+  readonly p95Millis: number;
+  readonly maxMillis: number;
+  /** Whether p50 and p95 are exact; else within 1% (a sketch, duration-quantiles.ts). */
+  readonly exactQuantiles: boolean;
+}
+
+export interface SlowGroup extends DurationFigures {
   /** `operation`: a client's (find, update, …); `transaction`: a slow transaction (its shape says how it ended). */
   readonly kind: 'operation' | 'transaction';
   /**
@@ -284,13 +295,6 @@ export interface SlowGroup {
   readonly pattern: string | null;
   readonly plan: string | null;
   readonly collscan: boolean;
-  readonly count: number;
-  readonly totalMillis: number;
-  readonly p50Millis: number;
-  readonly p95Millis: number;
-  readonly maxMillis: number;
-  /** Whether p50 and p95 are exact; else within 1% (a sketch, duration-quantiles.ts). */
-  readonly exactQuantiles: boolean;
   /** Documents examined per document returned (null when none was returned). */
   readonly examinedPerReturned: number | null;
   /**
@@ -301,7 +305,7 @@ export interface SlowGroup {
   readonly members?: readonly MemberCount[];
 }
 
-export interface AppliedGroup {
+export interface AppliedGroup extends DurationFigures {
   /** The entry's namespace (a command's: the collection it names); `(truncated)`, `(not logged)` where the line has none. */
   readonly ns: string;
   /** `insert`, `update`, `delete`, or the command applied (`create`, `drop`, …). */
