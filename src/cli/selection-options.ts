@@ -10,7 +10,7 @@ import { cannotRead } from '../read/read-error.js';
 import { fileHead } from '../read/file-head.js';
 import { COMPRESSION_HEAD_BYTES, otherCompression, otherCompressionError } from '../read/other-compression.js';
 import type { Selection } from '../select/entry-selector.js';
-import { globToRegExp, knownTypeNames, typePatterns, unknownTypePatterns } from '../select/type-matcher.js';
+import { globToRegExp, isGlob, knownTypeNames, typePatterns, unknownTypePatterns } from '../select/type-matcher.js';
 import { parseTimeBound, type RecordQuery } from '../select/record-query.js';
 import type { InputSelection } from '../read/read-entries.js';
 import type { Parsed } from '../config/parse-size.js';
@@ -126,7 +126,7 @@ function serverNameWarnings(values: ParsedArgs['values']): string[] {
       // Matched as the query matches them: globs, case aside (record-query.ts).
       const re = globToRegExp(pattern, 'i');
       if (known.some((value) => re.test(value))) continue;
-      const glob = /[*?]/.test(pattern);
+      const glob = isGlob(pattern);
       // A component by its setting's name (`replication`): the log's name for it.
       const setting = flag === '-c' && !glob ? COMPONENT_SETTING_NAMES.get(pattern.toLowerCase()) : undefined;
       // Not the default component's `-`: one edit from any one-letter typo, and no name.
@@ -146,13 +146,13 @@ function serverNameWarnings(values: ParsedArgs['values']): string[] {
  */
 function unknownAsType(asType: string | undefined): string | undefined {
   if (asType === undefined || findLogFormat(asType)) return undefined;
-  if (/[*?]/.test(asType)) return `--as takes one log type, not a pattern ("${asType}")`;
+  if (isGlob(asType)) return `--as takes one log type, not a pattern ("${asType}")`;
   return unknownTypeMessage('--as', asType, knownTypeNames());
 }
 
 /** `FLAG "NAME" names no log type logtype knows`, with the nearest known name or the names it begins. */
 function unknownTypeMessage(flag: string, pattern: string, names: readonly string[]): string {
-  const glob = /[*?]/.test(pattern);
+  const glob = isGlob(pattern);
   const nearest = glob ? undefined : nearestName(pattern, names);
   // A name's beginning (`mongo`): the names it begins, or a pattern for them all.
   const begun = glob || nearest ? [] : [...names].filter((name) => name.toLowerCase().startsWith(pattern.toLowerCase()));

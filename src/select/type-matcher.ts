@@ -12,6 +12,11 @@ export type TypeMatcher = (logType: string) => boolean;
 /** Decisions remembered at the most; a type beyond is decided each time it comes. */
 const MAX_DECIDED = 1024;
 
+/** Whether a pattern is a glob (`*`, `?`) rather than one name. */
+export function isGlob(pattern: string): boolean {
+  return /[*?]/.test(pattern);
+}
+
 export function globToRegExp(glob: string, flags = ''): RegExp {
   const source = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
   return new RegExp(`^${source}$`, flags);
