@@ -48,9 +48,10 @@ export function remedyOf(problem: KnownProblem, types: readonly string[]): strin
 
 /**
  * The commands that list failed logins: the server's lines of every version by their message
- * (4.4+ 'Authentication failed', before it 'authentication failed for'), the audit log's events.
+ * (5.0+ 'Failed to authenticate', 4.4 'Authentication failed', before it 'authentication failed
+ * for'), the audit log's events.
  */
-const SERVER_FAILED_LOGINS = 'logtype -t mongodb -m "authentication failed" -i -o pretty';
+const SERVER_FAILED_LOGINS = 'logtype -t mongodb -m "authentication failed|failed to authenticate" -i -o pretty';
 const AUDIT_FAILED_LOGINS = 'logtype --atype authenticate --failed';
 const FIX_CREDENTIALS = "Fix that client's credentials; for the agent's user, check the operator's agent password secret and that the member took the latest automation config.";
 
@@ -145,7 +146,11 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     title: "The agents' API key was deleted or changed",
     where: 'agent logs',
     types: AGENT_TYPES,
-    matches: /\b401\b.*(unauthori[sz]ed|api ?key)|invalid (agent )?api ?key|unauthori[sz]ed.*\bapi ?key\b/i,
+    // A 401 as an HTTP status, in the words the agent writes it (`HTTP 401`, `Expected status
+    // code to be 200, but was 401`, `statusCode=401`, `401 Unauthorized`), never any 401: a
+    // time's milliseconds (`.401]`) or a source line (`go:401]`) on a line with the server's
+    // own `(Unauthorized)` (a database user's rights, not the key) is no API key problem.
+    matches: /(?:\bHTTP(?:\/[\d.]+)? |\bstatus ?(?:code)?[ =:]{0,2}|\bbut was )401\b|\b401 unauthori[sz]ed\b|invalid (?:agent )?api ?key|unauthori[sz]ed.*\bapi ?key\b/i,
     meaning: 'The platform refuses the agents: their key is no longer valid. The replica set shows as down until they have a new one.',
     remedy: 'Create a new agent API key, update the secret the agents read it from, and restart the agents (the database pods).',
   },
@@ -175,10 +180,10 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     where: 'mongodb (the server log), mongodb-audit',
     types: ['mongodb', 'mongodb-audit'],
     // An audit `authenticate` event whose result is not 0 (18: AuthenticationFailed); the server's
-    // ACCESS line id 20249 (`Authentication failed`), or before 4.4 its text `authentication failed
-    // for`. Every alternative is anchored in the line's head, so the long lines (slow operations)
+    // ACCESS line id 5286307 (5.0+, `Failed to authenticate`; its success is 5286306) or 20249
+    // (4.4, `Authentication failed`), or before 4.4 its text `authentication failed for`. Every alternative is anchored in the line's head, so the long lines (slow operations)
     // fail at once instead of being searched to their end.
-    matches: /^\{ ?"atype" ?: ?"authenticate"(?=.*"result" ?: ?[1-9])|^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"[A-Z0-9]{1,2}", *"c":"ACCESS", *"id":20249,|^\S{1,40} [A-Z]\s{1,2}ACCESS +\[[^\]]{1,80}\] (?=.*authentication failed for )/,
+    matches: /^\{ ?"atype" ?: ?"authenticate"(?=.*"result" ?: ?[1-9])|^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"[A-Z0-9]{1,2}", *"c":"ACCESS", *"id":(?:20249|5286307),|^\S{1,40} [A-Z]\s{1,2}ACCESS +\[[^\]]{1,80}\] (?=.*authentication failed for )/,
     meaning: 'Clients, or the agents, are refused by the server: a wrong password, a user that does not exist, or a password secret changed without the user. A failing agent user (mms-automation-agent) cannot manage the member.',
     remedy: `See who and from where: ${AUDIT_FAILED_LOGINS} (the audit log's events), or ${SERVER_FAILED_LOGINS} (the server's lines, with the error). ${FIX_CREDENTIALS}`,
     remedyIn: (types) => {
@@ -191,6 +196,17 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     },
     // With auditing on, the server writes its line and the audit log its event for each failure.
     oneEventIn: ['mongodb', 'mongodb-audit'],
+  },
+  {
+    id: 'server-unclean-shutdown',
+    title: 'The server was killed or crashed',
+    where: 'mongodb (the server log), at its next start',
+    types: SERVER_TYPES,
+    // The storage engine's lock file was not emptied by a clean shutdown: 4.4+ id 22271
+    // (`Detected unclean shutdown - Lock file is not empty`), before it the text with the path.
+    matches: /Detected unclean shutdown - /,
+    meaning: 'The server stopped without a clean shutdown: killed (the container OOM-killed at its memory limit, a SIGKILL after the grace period, the node lost) or crashed. It recovered its data from the journal as it started.',
+    remedy: 'See what ended it: kubectl describe pod (Last State: OOMKilled, exit code 137), and logtype -t mongodb -l warn -o pretty around the start for the server\'s last lines before it; raise the memory limit, or the grace period if the server had no time to shut down.',
   },
   {
     id: 'automatic-recovery',

@@ -64,6 +64,9 @@ const SERVER_FAILURE = (time: string, user: string) =>
   `{"t":{"$date":"${time}"},"s":"I",  "c":"ACCESS",   "id":20249,   "ctx":"conn769","msg":"Authentication failed","attr":{"mechanism":"SCRAM-SHA-256","speculative":false,"principalName":"${user}","authenticationDatabase":"admin","remote":"10.42.6.180:37273","extraInfo":{},"error":"AuthenticationFailed: SCRAM authentication failed, storedKey mismatch"}}`;
 const AUDIT_FAILURE = (time: string, user: string) =>
   `{"atype":"authenticate","ts":{"$date":"${time}"},"uuid":{"$binary":"Jv2cBoVqRYKXU6dwOqOyWA==","$type":"04"},"local":{"ip":"10.42.0.5","port":27017},"remote":{"ip":"10.42.6.180","port":37273},"users":[],"roles":[],"param":{"user":"${user}","db":"admin","mechanism":"SCRAM-SHA-256"},"result":18}`;
+/** 5.0 and later: id 5286307, `Failed to authenticate`. */
+const SERVER_FAILURE_5 = (time: string, user: string) =>
+  `{"t":{"$date":"${time}"},"s":"I",  "c":"ACCESS",   "id":5286307, "ctx":"conn231150","msg":"Failed to authenticate","attr":{"client":"10.32.2.33:58258","isSpeculative":false,"isClusterMember":false,"mechanism":"SCRAM-SHA-256","user":"${user}","db":"admin","error":"AuthenticationFailed: SCRAM authentication failed, storedKey mismatch","result":18}}`;
 const TEXT_FAILURE = '2019-06-20T08:02:11.402+0000 I ACCESS   [conn12] SASL SCRAM-SHA-1 authentication failed for mms-automation on admin from client 10.42.4.44:54216 ; AuthenticationFailed: SCRAM authentication failed, storedKey mismatch';
 
 /** Three failed logins, as a pod with auditing on writes them: each in the server's log and in the audit log. */
@@ -97,7 +100,8 @@ function suggestedCommands(remedy: string): string[][] {
 }
 
 for (const [where, lines] of [
-  ['the server log alone (4.4+)', [entryLine('mongodb', SERVER_FAILURE('2026-11-22T09:58:04.529+00:00', 'alice'))]],
+  ['the server log alone (4.4)', [entryLine('mongodb', SERVER_FAILURE('2026-11-22T09:58:04.529+00:00', 'alice'))]],
+  ['the server log alone (5.0+)', [entryLine('mongodb', SERVER_FAILURE_5('2026-11-22T09:58:04.529+00:00', 'alice'))]],
   ['the server log alone (before 4.4, text)', [entryLine('mongodb', TEXT_FAILURE)]],
   ['the audit log alone', [entryLine('mongodb-audit', AUDIT_FAILURE('2026-11-22T09:58:04.529Z', 'alice'))]],
   ['both logs', failures()],

@@ -31,6 +31,11 @@ const TYPED_SAMPLES: Readonly<Record<string, { readonly entry: string; readonly 
     // The same words elsewhere are the agents' full log disk (agent-disk-full), not this.
     pasted: 'write /var/log/mongodb-mms-automation/automation-agent-verbose.log: no space left on device',
   },
+  'server-unclean-shutdown': {
+    entry: '{"t":{"$date":"2026-11-22T10:02:00.101+00:00"},"s":"W",  "c":"STORAGE",  "id":22271,   "ctx":"initandlisten","msg":"Detected unclean shutdown - Lock file is not empty","attr":{"lockFile":"/data/mongod.lock"}}',
+    // Another program's words for its own crash (a shell's, pasted): not the server's.
+    pasted: 'Detected unclean shutdown - Repairing...',
+  },
 };
 
 /** A problem without types, and a line that shows it, for the contrast. */

@@ -66,8 +66,18 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
     type: 'automation-agent',
     matches: [
       '[2026-11-22T10:00:00.123+0000] [.error] [main/components/agent.go:Iterate:230] [10:00:00.123] Error sending GET request to https://ops.example/agents/api/automation/conf/v1/6a1b: HTTP 401 unauthorized: invalid agent API key',
+      // The agent's own words when the platform refuses it (the shape of lines in public issue threads).
+      '[2026/11/22 10:00:09.977] [.error] [cm/mmssettings/mmssettings.go:refresh:130] [10:00:09.977] Error retrieving settings from MMS : Failed to fetch url https://ops.example/agents/api/automation/settings/v1/6a1b?av=12.0.0. Expected status code to be 200, but was 401. Response body: {}',
+      '[2026-11-22T10:00:00.123+0000] [.error] [src/agent/client.go:get:88] [10:00:00.123] Error getting automation config: statusCode=401',
     ],
-    misses: ['[2026-11-22T10:00:00.123+0000] [.info] [director.go:1] [10:00:00.123] Applied 401 documents', 'Authorization succeeded for agent'],
+    misses: [
+      '[2026-11-22T10:00:00.123+0000] [.info] [director.go:1] [10:00:00.123] Applied 401 documents',
+      'Authorization succeeded for agent',
+      // From an incident trial: a time's milliseconds, or a source line, of 401 on a line with the
+      // server's own (Unauthorized): a database user's rights, not the agents' key.
+      '[2026-11-22T10:00:00.401+0000] [.warn] [src/mongoctl/processctl.go:getServerStatus:120] <db-0> [10:00:00.401] Error executing serverStatus: (Unauthorized) command serverStatus requires authentication',
+      '[2026-11-22T10:00:00.123+0000] [.error] [src/mongoctl/mongoclient.go:withClientForHelper:401] <db-0> [10:00:00.123] Error running command: (Unauthorized) not authorized on admin to execute command { replSetGetStatus: 1 }',
+    ],
   },
   'agent-disk-full': {
     type: 'automation-agent-stderr',
@@ -91,6 +101,15 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
     ],
     // The real events (4.2 and 5.0): two authentications that succeeded (result 0), a clientMetadata and a logout.
     misses: fs.readFileSync(path.join(REAL_DATA, 'audit-json.log'), 'utf8').split('\n').filter((line) => line.length > 0),
+  },
+  'server-unclean-shutdown': {
+    type: 'mongodb',
+    matches: [
+      // 4.4+ (LOGV2_WARNING 22271) and the text before it, which names the lock file.
+      '{"t":{"$date":"2026-11-22T10:02:00.101+00:00"},"s":"W",  "c":"STORAGE",  "id":22271,   "ctx":"initandlisten","msg":"Detected unclean shutdown - Lock file is not empty","attr":{"lockFile":"/data/mongod.lock"}}',
+      '2019-11-11T10:02:00.101+0000 W STORAGE  [initandlisten] Detected unclean shutdown - /data/mongod.lock is not empty.',
+    ],
+    misses: ['{"t":{"$date":"2026-11-22T10:02:00.101+00:00"},"s":"I",  "c":"CONTROL",  "id":20565,   "ctx":"SignalHandler","msg":"Now exiting"}', 'clean shutdown complete'],
   },
   'automatic-recovery': {
     type: 'operator',
@@ -156,10 +175,13 @@ test('evidence: count, first and last time, the first example', (t) => {
   t.is(finding?.example, 'no space left on device (0)');
 });
 
-test('known problem authentication-failed: the server\'s own lines, 4.4+ JSON and the text before it; a success is not one', (t) => {
+test('known problem authentication-failed: the server\'s own lines, 5.0+ and 4.4 JSON and the text before it; a success is not one', (t) => {
   const rows: readonly (readonly [string, boolean])[] = [
     ['{"t":{"$date":"2026-11-22T09:58:04.530+00:00"},"s":"I",  "c":"ACCESS",   "id":20249,   "ctx":"conn769","msg":"Authentication failed","attr":{"mechanism":"SCRAM-SHA-256","speculative":false,"principalName":"mms-automation-agent","authenticationDatabase":"admin","remote":"10.42.4.44:54216","extraInfo":{},"error":"AuthenticationFailed: SCRAM authentication failed, storedKey mismatch"}}', true],
     ['2019-06-20T08:02:11.402+0000 I ACCESS   [conn12] SASL SCRAM-SHA-1 authentication failed for mms-automation on admin from client 10.42.4.44:54216 ; AuthenticationFailed: SCRAM authentication failed, storedKey mismatch', true],
+    // 5.0 and later: id 5286307 `Failed to authenticate` (its success: 5286306).
+    ['{"t":{"$date":"2025-04-29T09:55:22.461+00:00"},"s":"I",  "c":"ACCESS",   "id":5286307, "ctx":"conn231150","msg":"Failed to authenticate","attr":{"client":"10.32.2.33:58258","isSpeculative":false,"isClusterMember":false,"mechanism":"SCRAM-SHA-256","user":"mms-automation-agent","db":"admin","error":"AuthenticationFailed: SCRAM authentication failed, storedKey mismatch","result":18}}', true],
+    ['{"t":{"$date":"2025-04-29T09:55:22.470+00:00"},"s":"I",  "c":"ACCESS",   "id":5286306, "ctx":"conn231151","msg":"Successfully authenticated","attr":{"client":"10.32.2.33:58260","isSpeculative":true,"isClusterMember":false,"mechanism":"SCRAM-SHA-256","user":"mms-automation-agent","db":"admin","result":0}}', false],
     ['{"t":{"$date":"2026-11-22T09:58:06.476+00:00"},"s":"I",  "c":"ACCESS",   "id":20250,   "ctx":"conn769","msg":"Authentication succeeded","attr":{"mechanism":"SCRAM-SHA-256","speculative":true,"principalName":"mms-automation-agent","authenticationDatabase":"admin","remote":"10.42.4.44:54216","extraInfo":{}}}', false],
   ];
   for (const [line, found] of rows) {
