@@ -196,7 +196,7 @@ test("doctor's fix for failed authentications names a command that shows who and
   const input = `${[1, 2, 3].map(failed).join('\n')}\n`;
   const report = JSON.parse(runFilter(['doctor', '--json'], input).stdout) as { problems: { id: string; remedy: string }[] };
   const remedy = report.problems.find((p) => p.id === 'authentication-failed')!.remedy;
-  const command = /logtype (-t mongodb -m "authentication failed" -i -o pretty)/.exec(remedy);
+  const command = /logtype (-t mongodb -m "authentication failed\|failed to authenticate" -i -o pretty)/.exec(remedy);
   t.truthy(command, remedy);
   const shown = runFilter([...command![1]!.split(/ (?=(?:[^"]*"[^"]*")*[^"]*$)/).map((arg) => arg.replace(/^"|"$/g, '')), '--utc', '--color', 'never'], input);
   t.is(shown.status, 0, shown.stderr);
