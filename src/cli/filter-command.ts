@@ -80,9 +80,12 @@ export function filterHelp(render: HelpRenderer = helpText): string {
       'dropped from raw and json output (--keep-other keeps them); as grep would, -g and -m test',
       'their text, and -l, --since, --until and one log\'s filters leave them out. Entries are',
       'selected by their first bytes, so a line that starts like an entry is not otherwise',
-      'validated. Split lines ("partial":true) are joined. Levels: the server\'s F E W I D1-D5, the',
-      'agents\' .info/.warn, the operator\'s info/warn/error map onto fatal, error, warn, info,',
-      'debug. Lines without a level or time are left out by --level and --since/--until. Server,',
+      'validated. Split lines ("partial":true) are joined. A record over several lines (an agent\'s',
+      'error and its detail, the operator\'s stack trace) is selected whole or left out whole, even',
+      'where another pod\'s or log\'s lines stand between its lines; everything leaves in the order',
+      'it came. Levels: the server\'s F E W I D1-D5, the agents\' .info/.warn, the operator\'s',
+      'info/warn/error map onto fatal, error, warn, info, debug. Lines without a level or time',
+      'are left out by --level and --since/--until. Server,',
       'audit and operator filters keep only that log\'s lines. Context (-A, -B, -C) is taken from',
       'the selected entry\'s own log and pod; -- stands between runs that do not follow on (raw and',
       'pretty output). A FILE that cannot be read is named on stderr and the others are read.',
@@ -91,6 +94,7 @@ export function filterHelp(render: HelpRenderer = helpText): string {
       [0, 'Done (with -q: an entry was selected), or the reader of stdout went away (| head)'],
       [1, 'With --strict, some lines were not entries; with -q, no entry was selected; or writing to stdout failed'],
       [2, 'Bad usage, or a FILE that could not be read (the others were)'],
+      [130, 'Interrupted (Ctrl-C); with --summary, the counts of what was read are written first'],
     ],
   });
 }

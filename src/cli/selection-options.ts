@@ -31,9 +31,9 @@ export const SELECTION_OPTIONS: OptionTable = {
     describe: 'Only these types, by name or the short name pretty shows (repeatable, comma lists, globs: automation-agent*)',
   },
   exclude: { type: 'string', short: 'x', multiple: true, value: 'TYPE', complete: 'type', describe: 'Not these types (repeatable, comma lists, globs)' },
-  grep: { type: 'string', short: 'g', value: 'REGEX', describe: 'Only lines whose contents match this regular expression' },
+  grep: { type: 'string', short: 'g', value: 'REGEX', describe: 'Only lines whose contents match this regular expression (a record over several lines, as an agent error and its detail: whole, if any of its lines does)' },
   'ignore-case': { type: 'boolean', short: 'i', describe: 'Make --grep and --message case-insensitive' },
-  'invert-grep': { type: 'boolean', short: 'v', describe: 'Only lines whose contents do not match --grep' },
+  'invert-grep': { type: 'boolean', short: 'v', describe: 'Only lines whose contents do not match --grep (a record over several lines: none of its lines)' },
   message: { type: 'string', short: 'm', value: 'REGEX', describe: 'Only lines whose parsed message matches (-i for case); a line that does not parse: its text' },
   level: {
     type: 'string',

@@ -112,8 +112,15 @@ export class EntrySelector implements EntryHandler {
     const queried = queriesRecords(selection.query);
     this.#matchesRecord = queried ? recordPredicate(selection.query) : undefined;
     this.#readsRecords = queried || sinkNeedsRecords;
-    this.#joinsAll = this.#readsRecords || sinkJoinsRecords;
-    this.#joiner = new RecordJoiner((entry, record, lines) => this.#deliver(entry, record, lines, true));
+    // --grep selects records as the query does: a record is one, whichever of its lines
+    // matches, in every output mode (line by line, raw output would show a continuation
+    // without its first line, and adding -l would change what -g matches).
+    this.#joinsAll = this.#readsRecords || sinkJoinsRecords || selection.grep !== undefined;
+    this.#joiner = new RecordJoiner({
+      record: (entry, record, lines) => this.#deliver(entry, record, lines, true),
+      entry: (entry, record, wasRead) => this.#deliver(entry, record, undefined, wasRead),
+      other: (bytes, start, end, wrapped) => this.#deliverOther(bytes, start, end, wrapped),
+    });
     this.#otherPasses = otherLinePredicate(selection.grep, selection.invertGrep, selection.query);
     const before = limits.before ?? 0;
     const after = limits.after ?? 0;
@@ -159,12 +166,17 @@ export class EntrySelector implements EntryHandler {
         this.#select(line);
         return;
       }
-      joiner.releaseForLine(bytes, start, end);
     }
     this.counts.other++;
-    if (this.#limitReached) return;
     const passes = this.#otherPasses;
-    if (passes && !passes(bytes.toString('utf8', start, end))) return;
+    const shown = !this.#limitReached && (!passes || passes(bytes.toString('utf8', start, end)));
+    // After a record held from its pod (whole now, shown or not), or behind one held from another.
+    joiner.passLine(bytes, start, end, wrapped, shown);
+  }
+
+  /** A line that is no entry, selected, leaving in its turn. */
+  #deliverOther(bytes: Buffer, start: number, end: number, wrapped: string | undefined): void {
+    if (this.#limitReached) return;
     this.#sink.other(bytes, start, end, wrapped);
   }
 
@@ -234,11 +246,13 @@ export class EntrySelector implements EntryHandler {
         joiner.hold(entry, record);
         return;
       }
-      joiner.releaseFor(entry);
-      return this.#deliver(entry, record, undefined, true);
+      return joiner.pass(entry, record, true, entry.stampedAt);
     }
-    joiner.releaseFor(entry);
-    this.#deliver(entry, undefined, undefined, false);
+    if (!joiner.holding) return this.#deliver(entry, undefined, undefined, false);
+    // Another log's line while a record is held: it waits behind it, and its time (where
+    // records are read, read here and not again) says whether the held one is whole.
+    const record = this.#readsRecords ? readEntryRecord(entry.format, entry) : undefined;
+    joiner.pass(entry, record, this.#readsRecords, record?.time ?? entry.stampedAt);
   }
 
   /**

@@ -1,21 +1,23 @@
 /**
  * Records that go on over several physical lines (the formats whose `continuesRecords`): a
  * line of such a type that its reader does not read (no head of its own) continues the record
- * before it from the same source, the same type and pod; so does a line that is no entry at
- * all after a record read from a log's own text, when its format says the line is of its shape
- * (a stack trace after an operator's console line; `continuesWith`). The first line's record is
- * held until a line arrives from its source that does not continue it, the input pauses, or it
- * ends; then it is delivered once, with all its lines.
+ * before it from the same source and type; so does a line that is no entry at all after a
+ * record read from a log's own text, when its format says the line is of its shape (a stack
+ * trace after an operator's console line; `continuesWith`). The first line's record is held
+ * until a line of its source and type arrives that does not continue it, a line of another
+ * moment arrives, the input pauses, or it ends; then it is delivered once, with all its lines.
  *
- * One record is held a source (pod and container, by kubectl's or stern's prefix; lines without
- * a prefix are one source): `kubectl logs -l … --prefix` writes the lines of several pods as they
- * come, so another pod's line may stand between a record's first line and the rest. Lines of
- * another source pass a held record by; one passed by more than MAX_INTERLEAVED_LINES of them
- * without a line of its own is delivered as it is, so no record waits long behind busier pods.
- * Within a source, records and lines leave in the order they came.
+ * One record is held a source and type (the source: pod and container, by kubectl's or stern's
+ * prefix; lines without a prefix are one source): `kubectl logs -l … --prefix` writes the lines
+ * of several pods as they come, and the sidecar the lines of a pod's several logs, so another
+ * pod's or log's line may stand between a record's first line and the rest. Those lines wait
+ * behind the held record, so everything leaves in the order it came: a record where its first
+ * line stood. They wait while they are of its moment (within HELD_WINDOW_MS of its time, where
+ * a line's time was read) and at most MAX_INTERLEAVED_LINES of them: then the record is taken
+ * as it is, and a line of it that comes later stands alone.
  *
  * Held lines never outlive their chunk's bytes (the next chunk reuses them): at a chunk's end
- * they are copied out. A record is held for at most MAX_CONTINUATION_LINES lines.
+ * the waiting lines are copied out. A record is held for at most MAX_CONTINUATION_LINES lines.
  */
 import type { LogRecord } from '../parse/log-record.js';
 import { ContinuedRecord } from '../parse/continued-record.js';
@@ -23,20 +25,24 @@ import { readEntryRecord } from '../parse/parse-record.js';
 import { EntryLine } from '../read/entry-line.js';
 import { PREFIX_HEAD_BYTES, parseTextPrefix, sternPrefixes, type LinePrefix } from '../read/line-prefix.js';
 
-/** Words of a prefix that ends in a space. */
-const wordCount = (text: string): number => text.split(' ').length;
-
 /** Lines one record may take; the rest stand as lines of their own. */
 export const MAX_CONTINUATION_LINES = 1000;
 
-/** Lines of other sources a held record lets by, without one of its own, before it is delivered. */
+/** Lines that may wait behind a held record; one more delivers it as it is. */
 export const MAX_INTERLEAVED_LINES = 200;
 
-/** Sources whose records are held at once at the most; holding one more delivers the oldest. */
+/** Records held at once at the most; holding one more delivers the oldest. */
 export const MAX_HELD_SOURCES = 64;
 
-/** How often (in lines, a power of two) held records are looked at for MAX_INTERLEAVED_LINES. */
-export const BOUND_CHECK_LINES = 16;
+/**
+ * How far from a held record's time another source's line may be and still wait behind it: a
+ * record's lines are written at once, so the rest of it comes among lines of its moment; a line
+ * of another moment says it is whole.
+ */
+export const HELD_WINDOW_MS = 1000;
+
+/** Words of a prefix that ends in a space. */
+const wordCount = (text: string): number => text.split(' ').length;
 
 /**
  * Where a record goes once whole: its entry (for a record of several lines, one entry whose
@@ -45,21 +51,57 @@ export const BOUND_CHECK_LINES = 16;
  */
 export type DeliverRecord = (entry: EntryLine, record: LogRecord, lines: readonly EntryLine[] | undefined) => void;
 
+/** Where what waited behind a held record goes, in the order it came. */
+export interface JoinerSink {
+  readonly record: DeliverRecord;
+  /** An entry that is no held record; `record`: as read already (`wasRead`), or not read. */
+  readonly entry: (entry: EntryLine, record: LogRecord | undefined, wasRead: boolean) => void;
+  /** A line that is no entry, bytes[start, end) (`wrapped`: the line a shipper's record wraps). */
+  readonly other: (bytes: Buffer, start: number, end: number, wrapped: string | undefined) => void;
+}
+
+/** Taken places at the queue's front that are let go at once. */
+const COMPACT_AT = 1024;
+
+const HELD = 0;
+const WAITING_ENTRY = 1;
+const WAITING_LINE = 2;
+
 interface Held {
+  readonly kind: typeof HELD;
   /** The source its lines come from (sourceOf). */
   readonly source: string;
+  /** Its lines' type: a source's logs hold a record each. */
+  readonly logType: string;
   head: EntryLine;
   record: LogRecord;
   readonly lines: EntryLine[];
   /** True once the lines were copied out of their chunk. */
   detached: boolean;
-  /** The joiner's line count when a line of this record last came. */
-  touched: number;
+  /** Whole: delivered when it comes to the front. */
+  done: boolean;
 }
 
+interface WaitingEntry {
+  readonly kind: typeof WAITING_ENTRY;
+  entry: EntryLine;
+  record: LogRecord | undefined;
+  readonly wasRead: boolean;
+  detached: boolean;
+}
+
+interface WaitingLine {
+  readonly kind: typeof WAITING_LINE;
+  /** Its own copy of the line's bytes. */
+  readonly bytes: Buffer;
+  readonly wrapped: string | undefined;
+}
+
+type Waiting = Held | WaitingEntry | WaitingLine;
+
 /** A record held: made in one place, so that every one has one shape. */
-function heldOf(source: string, head: EntryLine, record: LogRecord, touched: number): Held {
-  return { source, head, record, lines: [], detached: false, touched };
+function heldOf(source: string, head: EntryLine, record: LogRecord): Held {
+  return { kind: HELD, source, logType: head.logType, head, record, lines: [], detached: false, done: false };
 }
 
 /** The source a line comes from, as held records are keyed: its pod's prefix, or none. */
@@ -74,49 +116,55 @@ function sourceOf(entry: EntryLine): string {
  * fields are written at load tells V8 they change.
  */
 function writeHeldFields(): void {
-  const held = heldOf('', {} as EntryLine, {} as LogRecord, 0);
+  const held = heldOf('', { logType: '' } as EntryLine, {} as LogRecord);
   held.head = {} as EntryLine;
   held.record = {} as LogRecord;
   held.detached = true;
-  held.touched = 1;
+  held.done = true;
 }
 writeHeldFields();
 
 export class RecordJoiner {
-  readonly #deliver: DeliverRecord;
-  /** Held records, one a source, in the order their first lines came (a handful: one a pod). */
-  readonly #held: Held[] = [];
-  /** Lines of the types that may be continued, seen so far: what `touched` counts in. */
-  #lines = 0;
+  readonly #sink: JoinerSink;
+  /** Held records and what came after the first of them, in the order they came. */
+  readonly #queue: Waiting[] = [];
+  /** Where the queue starts (taken from the front without moving the rest). */
+  #front = 0;
+  /** Held records not done, in the order they came (a handful: one a pod and log). */
+  readonly #active: Held[] = [];
 
-  constructor(deliver: DeliverRecord) {
-    this.#deliver = deliver;
+  constructor(sink: JoinerSink) {
+    this.#sink = sink;
   }
 
+  /** True while anything waits: a held record, and what came after it. */
   get holding(): boolean {
-    return this.#held.length > 0;
-  }
-
-  /** Holds the record of a line that may be continued (delivering the one held before from its source). */
-  hold(entry: EntryLine, record: LogRecord): void {
-    const source = sourceOf(entry);
-    const touched = ++this.#lines;
-    this.releaseSource(source);
-    if (this.#held.length >= MAX_HELD_SOURCES) this.#releaseAt(0);
-    this.#held.push(heldOf(source, entry, record, touched));
+    return this.#front < this.#queue.length;
   }
 
   /**
-   * True when the entry continues the record held from its source (its line has no record of
-   * its own, and is of the record's type): it is taken.
+   * Holds the record of a line that may be continued: the one held before from its source and
+   * type is whole, and so are those its time says are.
+   */
+  hold(entry: EntryLine, record: LogRecord): void {
+    this.#settle(sourceOf(entry), entry.logType, record.time ?? entry.stampedAt);
+    if (this.#active.length >= MAX_HELD_SOURCES) this.#finish(this.#active[0]!);
+    const held = heldOf(sourceOf(entry), entry, record);
+    this.#queue.push(held);
+    this.#active.push(held);
+    this.#bound();
+  }
+
+  /**
+   * True when the entry continues the record held from its source and type (its line has no
+   * record of its own): it is taken.
    */
   continues(entry: EntryLine, record: LogRecord | undefined): boolean {
-    if (this.#held.length === 0 || record !== undefined) return false;
-    const at = this.#indexOf(sourceOf(entry));
-    const held = at === -1 ? undefined : this.#held[at]!;
-    if (!held || entry.logType !== held.head.logType) return false;
-    held.touched = ++this.#lines;
-    this.#add(held, at, entry);
+    if (this.#active.length === 0 || record !== undefined) return false;
+    const held = this.#heldOf(sourceOf(entry), entry.logType);
+    if (!held) return false;
+    held.lines.push(held.detached ? entry.detached() : entry);
+    if (held.lines.length + 1 >= MAX_CONTINUATION_LINES) this.#finish(held);
     return true;
   }
 
@@ -133,7 +181,7 @@ export class RecordJoiner {
     const lineEnd = end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
     let text: string | undefined;
     let kubectl: LinePrefix | undefined | null = null;
-    for (const held of this.#held) {
+    for (const held of this.#active) {
       if (!held.head.recognized) continue;
       text ??= bytes.toString('utf8', start, lineEnd);
       const heldPrefix = held.head.prefix;
@@ -162,85 +210,124 @@ export class RecordJoiner {
   }
 
   /**
-   * A line of this entry's source that continues no record came (it is delivered next): the
-   * record held from its source, if any, is delivered first. Records held from other sources
-   * stay held, unless too many lines went by them.
+   * An entry that is no held record, of `time` where known: the record held from its source and
+   * type, if any, is whole, and so are those its time says are. It waits behind a held record,
+   * or is delivered now when nothing waits.
    */
-  releaseFor(entry: EntryLine): void {
-    if (this.#held.length === 0) return;
-    this.#lines++;
-    this.releaseSource(sourceOf(entry));
+  pass(entry: EntryLine, record: LogRecord | undefined, wasRead: boolean, time: number | undefined): void {
+    if (this.#front === this.#queue.length) return this.#sink.entry(entry, record, wasRead);
+    this.#settle(sourceOf(entry), entry.logType, time);
+    if (this.#front === this.#queue.length) return this.#sink.entry(entry, record, wasRead);
+    this.#queue.push({ kind: WAITING_ENTRY, entry, record, wasRead, detached: false });
+    this.#bound();
   }
 
   /**
-   * Delivers the record held from this source, if any; then, with records of other sources
-   * held, those more than MAX_INTERLEAVED_LINES lines went by (this one counted: the caller
-   * counted it), looked at every BOUND_CHECK_LINES lines, so that a stream of several pods pays
-   * for the look that seldom.
+   * A line that is no entry and continues no record, bytes[start, end): the records held from
+   * its pod (by kubectl's or stern's prefix; none: the lines without one) are whole, as a line
+   * of the pod's own would make them. It waits behind a held record, or is delivered now;
+   * `shown` false: it is only looked at (the selection leaves it out).
    */
-  releaseSource(source: string): void {
-    const held = this.#held;
-    if (held.length === 0) return;
-    const at = this.#indexOf(source);
-    if (at !== -1) this.#releaseAt(at);
-    if (held.length === 0 || (this.#lines & (BOUND_CHECK_LINES - 1)) !== 0) return;
-    for (let i = 0; i < held.length; ) {
-      if (this.#lines - held[i]!.touched > MAX_INTERLEAVED_LINES) this.#releaseAt(i);
+  passLine(bytes: Buffer, start: number, end: number, wrapped: string | undefined, shown: boolean): void {
+    if (this.#front < this.#queue.length) {
+      const prefix = parseTextPrefix(bytes.toString('utf8', start, Math.min(end, start + PREFIX_HEAD_BYTES)));
+      this.#settle(prefix?.source ?? '', undefined, undefined);
+    }
+    if (!shown) return;
+    if (this.#front === this.#queue.length) return this.#sink.other(bytes, start, end, wrapped);
+    this.#queue.push({ kind: WAITING_LINE, bytes: Buffer.from(bytes.subarray(start, end)), wrapped });
+    this.#bound();
+  }
+
+  /** The input paused or ended: every held record is taken as it is, and all that waits leaves. */
+  release(): void {
+    while (this.#active.length > 0) this.#finish(this.#active[0]!);
+    this.#flush();
+  }
+
+  /** The chunk's bytes are about to be reused: what waits is copied out of them. */
+  detach(): void {
+    for (let i = this.#front; i < this.#queue.length; i++) {
+      const waiting = this.#queue[i]!;
+      if (waiting.kind === WAITING_LINE || waiting.detached) continue;
+      if (waiting.kind === HELD) {
+        waiting.head = waiting.head.detached();
+        // The record may read its line from the bytes on first use: read again, from the copy.
+        waiting.record = readEntryRecord(waiting.head.format, waiting.head) ?? waiting.record;
+        for (let j = 0; j < waiting.lines.length; j++) waiting.lines[j] = waiting.lines[j]!.detached();
+      } else {
+        waiting.entry = waiting.entry.detached();
+        if (waiting.record) waiting.record = readEntryRecord(waiting.entry.format, waiting.entry) ?? waiting.record;
+      }
+      waiting.detached = true;
+    }
+  }
+
+  /**
+   * A line of this source and type (every type's, when undefined) that continues nothing came:
+   * its held record is whole; so is every held record more than HELD_WINDOW_MS from `time`.
+   * Then what can leave, leaves.
+   */
+  #settle(source: string, logType: string | undefined, time: number | undefined): void {
+    const active = this.#active;
+    if (active.length === 0) return;
+    for (let i = 0; i < active.length; ) {
+      const held = active[i]!;
+      const heldTime = held.record.time;
+      if ((held.source === source && (logType === undefined || held.logType === logType)) || (time !== undefined && heldTime !== undefined && Math.abs(time - heldTime) > HELD_WINDOW_MS)) this.#finish(held);
       else i++;
     }
+    this.#flush();
   }
 
-  /**
-   * A line that is no entry and continues no record came, bytes[start, end): the record held
-   * from its pod (by kubectl's or stern's prefix; none: the lines without one) is delivered
-   * first, as a line of the pod's own would deliver it. Another pod's records stay held.
-   */
-  releaseForLine(bytes: Buffer, start: number, end: number): void {
-    if (this.#held.length === 0) return;
-    this.#lines++;
-    const prefix = parseTextPrefix(bytes.toString('utf8', start, Math.min(end, start + PREFIX_HEAD_BYTES)));
-    this.releaseSource(prefix?.source ?? '');
-  }
-
-  /** Delivers every held record, in the order their first lines came. */
-  release(): void {
-    while (this.#held.length > 0) this.#releaseAt(0);
-  }
-
-  #indexOf(source: string): number {
-    const held = this.#held;
-    for (let i = 0; i < held.length; i++) if (held[i]!.source === source) return i;
-    return -1;
-  }
-
-  #releaseAt(at: number): void {
-    const held = this.#held[at]!;
-    if (at === this.#held.length - 1) this.#held.pop();
-    else this.#held.splice(at, 1);
-    if (held.lines.length === 0) {
-      this.#deliver(held.head, held.record, undefined);
-      return;
+  /** No more than MAX_INTERLEAVED_LINES wait: the first held record is taken as it is. */
+  #bound(): void {
+    while (this.#queue.length - this.#front > MAX_INTERLEAVED_LINES && this.#active.length > 0) {
+      this.#finish(this.#active[0]!);
+      this.#flush();
     }
+  }
+
+  #finish(held: Held): void {
+    held.done = true;
+    const active = this.#active;
+    const at = active.indexOf(held);
+    if (at === 0) active.shift();
+    else active.splice(at, 1);
+  }
+
+  #heldOf(source: string, logType: string): Held | undefined {
+    for (const held of this.#active) if (held.source === source && held.logType === logType) return held;
+    return undefined;
+  }
+
+  /** Delivers from the front while the front is whole. */
+  #flush(): void {
+    const queue = this.#queue;
+    while (this.#front < queue.length) {
+      const waiting = queue[this.#front]!;
+      if (waiting.kind === HELD && !waiting.done) break;
+      queue[this.#front++] = undefined as unknown as Waiting;
+      if (waiting.kind === HELD) this.#deliverHeld(waiting);
+      else if (waiting.kind === WAITING_ENTRY) this.#sink.entry(waiting.entry, waiting.record, waiting.wasRead);
+      else this.#sink.other(waiting.bytes, 0, waiting.bytes.length, waiting.wrapped);
+    }
+    if (this.#front === queue.length) {
+      queue.length = 0;
+      this.#front = 0;
+    } else if (this.#front >= COMPACT_AT) {
+      // Something has waited all along (a log whose every line is held a moment): the taken
+      // front is let go now and then.
+      queue.splice(0, this.#front);
+      this.#front = 0;
+    }
+  }
+
+  #deliverHeld(held: Held): void {
+    if (held.lines.length === 0) return this.#sink.record(held.head, held.record, undefined);
     const { head, lines } = held;
     const texts = lines.map((line) => line.contents);
     const joined = EntryLine.fromContents(head.logType, head.format, [head.contents, ...texts].join('\n'), head.prefix);
-    this.#deliver(joined, new ContinuedRecord(held.record, texts), [head, ...lines]);
-  }
-
-  /** The chunk's bytes are about to be reused: the held lines are copied out of them. */
-  detach(): void {
-    for (const held of this.#held) {
-      if (held.detached) continue;
-      held.head = held.head.detached();
-      // The record may read its line from the bytes on first use: read again, from the copy.
-      held.record = readEntryRecord(held.head.format, held.head) ?? held.record;
-      for (let i = 0; i < held.lines.length; i++) held.lines[i] = held.lines[i]!.detached();
-      held.detached = true;
-    }
-  }
-
-  #add(held: Held, at: number, line: EntryLine): void {
-    held.lines.push(held.detached ? line.detached() : line);
-    if (held.lines.length + 1 >= MAX_CONTINUATION_LINES) this.#releaseAt(at);
+    this.#sink.record(joined, new ContinuedRecord(held.record, texts), [head, ...lines]);
   }
 }

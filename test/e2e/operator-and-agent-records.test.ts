@@ -160,15 +160,50 @@ test('a line without a head continues the record before it from the same pod and
     `[pod/db-1/agent] ${entryLine('automation-agent-verbose', '[2026-11-22T10:00:01.000+0000] [.info] [b.go:1] verbose')}`,
     `[pod/db-1/agent] ${entryLine('automation-agent', "not the verbose log's")}`,
   ].join('\n') + '\n';
-  // db-0's record may go on after db-1's lines (kubectl interleaves pods): it is held while they
-  // pass, and leaves whole at the end.
+  // db-0's record may go on after db-1's lines (kubectl interleaves pods), and db-1's verbose
+  // record after its other log's lines (the sidecar interleaves logs): each is held, the lines
+  // after it wait, and everything leaves in the order it came.
   t.deepEqual(lines(runFilter(PRETTY, pods).stdout), [
+    'pod/db-0/agent agent         2026-11-22 10:00:00.000Z ERROR a.go:1 failed:',
+    '              the reason',
     'pod/db-1/agent agent         a line of db-1',
     'pod/db-1/agent agent-verbose 2026-11-22 10:00:01.000Z INFO  b.go:1 verbose',
     "pod/db-1/agent agent         not the verbose log's",
-    'pod/db-0/agent agent         2026-11-22 10:00:00.000Z ERROR a.go:1 failed:',
-    '              the reason',
   ]);
+});
+
+// From an incident trial: in the sidecar's stream another log's line stood between an agent
+// error's first line and its detail, and every selection but -t dropped the detail.
+const INTERLEAVED = [
+  entryLine('automation-agent-verbose', '[2020-12-04T16:39:07.259-00] [.error] [cm/config/config.go:ReadClusterConfig:416] [16:39:07.259] Error validating syntax of cluster config : clusterConfig failed to validate:'),
+  entryLine('mongodb', '{"t":{"$date":"2020-12-04T16:39:07.260Z"},"s":"I","c":"NETWORK","id":22943,"ctx":"listener","msg":"Connection accepted"}'),
+  entryLine('automation-agent-verbose', '&{builds 0xc00013cdc0} : Invalid type. Expected: array, given: null'),
+];
+const ERROR_RECORD = [INTERLEAVED[0]!, INTERLEAVED[2]!].map((line) => (JSON.parse(line) as { contents: string }).contents);
+
+for (const args of [['-l', 'error'], ['-t', 'automation-agent-verbose', '-l', 'error'], ['-l', 'error', '--since', '2020-12-04T16:00Z'], ['-m', 'Invalid type'], ['-g', 'Invalid type'], ['-g', 'validate'], ['-l', 'info', '-g', 'Invalid type']]) {
+  test(`another log's line between an agent record's lines does not end it: ${args.join(' ')} gives the record whole`, (t) => {
+    t.deepEqual(lines(runFilter([...args, '-o', 'raw'], `${INTERLEAVED.join('\n')}\n`).stdout), ERROR_RECORD);
+  });
+}
+
+test("-g selects records, as the query does: -v -g leaves a record out whole, in raw output as in pretty", (t) => {
+  const input = `${INTERLEAVED.join('\n')}\n`;
+  const mongodb = (JSON.parse(INTERLEAVED[1]!) as { contents: string }).contents;
+  t.deepEqual(lines(runFilter(['-v', '-g', 'Invalid type', '-o', 'raw'], input).stdout), [mongodb]);
+  t.deepEqual(lines(runFilter(['-v', '-g', 'Invalid type', ...PRETTY], input).stdout).map((line) => line.split(' ')[0]), ['mongodb']);
+  // Everything in the order it came: the record where its first line stood.
+  t.deepEqual(lines(runFilter(PRETTY, input).stdout).map((line) => line.split(' ')[0]), ['agent-verbose', '', 'mongodb']);
+  t.deepEqual(lines(runFilter(['--max-count', '1', '-g', 'validat|Invalid', '-o', 'raw'], input).stdout), ERROR_RECORD);
+});
+
+test("records held for their lines leave in the order they came, where their times say so: two pods' agent logs, pretty", (t) => {
+  const at = (pod: string, time: string) => `[pod/${pod}/agent] ${entryLine('automation-agent-verbose', `[2026-11-22T09:58:${time}+0000] [.info] [a.go:1] [09:58:${time}] at ${time}`)}`;
+  const input = [at('db-0', '01.673'), at('db-0', '02.965'), at('db-1', '01.673'), at('db-1', '02.965'), at('db-0', '04.529'), at('db-0', '08.354')].join('\n') + '\n';
+  t.deepEqual(
+    lines(runFilter(PRETTY, input).stdout).map((line) => `${line.split(' ')[0]} ${line.slice(-6)}`),
+    ['pod/db-0/agent 01.673', 'pod/db-0/agent 02.965', 'pod/db-1/agent 01.673', 'pod/db-1/agent 02.965', 'pod/db-0/agent 04.529', 'pod/db-0/agent 08.354'],
+  );
 });
 
 test("summary counts a record over several lines as the entries it was read as: nothing filtered, every entry read is selected (an agent's real records, one of them two lines)", (t) => {
