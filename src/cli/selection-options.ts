@@ -54,7 +54,7 @@ export const SELECTION_OPTIONS: OptionTable = {
     value: '[MS]',
     bare: String(DEFAULT_SLOW_MS),
     min: 0,
-    describe: `Slow operations: at least MS milliseconds, or a duration in ms or s (500ms, 2s) [default: ${DEFAULT_SLOW_MS}]`,
+    describe: `Slow operations (slow queries, oplog entries applied slowly, slow transactions): at least MS milliseconds, or a duration in ms or s (500ms, 2s) [default: ${DEFAULT_SLOW_MS}]`,
   },
   plan: { type: 'string', value: 'PLAN', describe: 'Operations whose plan starts so (COLLSCAN, IXSCAN)' },
   atype: { type: 'string', multiple: true, value: 'ATYPE', describe: 'Audit events of these types (authenticate, dropCollection; lists)' },

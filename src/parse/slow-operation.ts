@@ -1,6 +1,15 @@
-/** A slow operation's figures, from `durationMillis` and its neighbours, in any server line that has them. */
+/**
+ * A slow operation's figures, from `durationMillis` and its neighbours: in a 4.4+ line of a
+ * slow operation's id (a slow query, an oplog entry applied slowly, a slow transaction), or a
+ * text line (no id) that has them. Other lines that time themselves (an index build's phase,
+ * a TTL pass, WiredTiger opening, a topology change) are no operation.
+ */
 import type { LogRecord } from './log-record.js';
 import { attrValue } from './record-attributes.js';
+import { APPLIED_OP_ID, SLOW_QUERY_ID, SLOW_TRANSACTION_ID } from './server-operation.js';
+
+/** Slow queries, oplog entries applied slowly on secondaries, slow transactions (compared, not looked up: every line asks). */
+export const isSlowOperationId = (id: number): boolean => id === SLOW_QUERY_ID || id === APPLIED_OP_ID || id === SLOW_TRANSACTION_ID;
 
 export interface SlowOperation {
   readonly durationMillis: number;
@@ -10,6 +19,7 @@ export interface SlowOperation {
 }
 
 export function slowOperationOf(record: LogRecord): SlowOperation | undefined {
+  if (record.id !== undefined && !isSlowOperationId(record.id)) return undefined;
   const duration = attrValue(record, 'durationMillis');
   if (typeof duration !== 'number') return undefined;
   const text = (key: string) => {

@@ -9,7 +9,7 @@ import { ConnectionAttributes, readConnectionAttributes } from '../parse/connect
 import { attrNumber, attrValue } from '../parse/record-attributes.js';
 import { TextPlace } from '../parse/text-place.js';
 import { CONNECTION_ACCEPTED_ID, CONNECTION_ENDED_ID, connectionEventOf, threadConnectionNumber } from '../parse/server-connection.js';
-import { APPLIED_OP_ID, SLOW_QUERY_ID, SLOW_TRANSACTION_ID } from '../parse/server-operation.js';
+import { isSlowOperationId } from '../parse/slow-operation.js';
 import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { CLIENT_METADATA_ID, ClientConnections, type RemoteText } from './client-connections.js';
@@ -30,8 +30,6 @@ import type { LongLivedConnection, ServerSummary } from './summary.js';
 import { MAX_COMPONENTS, MAX_LONG_LIVED_CONNECTIONS, MAX_MESSAGE_CHARS, MAX_SERVER_MESSAGES, MAX_SEVERITIES } from './summary-limits.js';
 import type { SectionCounter } from './section-counter.js';
 
-/** Slow queries, oplog entries applied slowly on secondaries, slow transactions (compared, not looked up: every line asks); text lines have no id. */
-const isSlowOperationId = (id: number): boolean => id === SLOW_QUERY_ID || id === APPLIED_OP_ID || id === SLOW_TRANSACTION_ID;
 const NO_BYTES = Buffer.alloc(0);
 const RESTART = /^MongoDB starting|SERVER RESTARTED/;
 /** A text line's `connection accepted from 10.0.0.1:5 #26705 (…)`: the connection's number. */

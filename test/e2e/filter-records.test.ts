@@ -101,3 +101,22 @@ test('-o json never writes broken JSON: a server line cut short leaves as its en
     '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","c":"NETWORK","id":22943,"ctx":"listener","msg":"Connection accepted"}',
   ]);
 });
+
+// From an incident trial: --slow took any line with attr.durationMillis for an operation, and
+// on two real members' logs its slowest was a 79-second topology change, not an operation.
+test('--slow selects slow operations only (slow queries, oplog entries applied, transactions): not the other lines that time themselves', (t) => {
+  const REAL = path.resolve(import.meta.dirname, '../../../test/fixtures/real');
+  const members = [path.join(REAL, 'mongod-replica-rs1.log.gz'), path.join(REAL, 'mongod-replica-rs2.log.gz')];
+  const ids = lines(runFilter(['--slow', '0', '-f', 'id', ...members]).stdout).map((line) => (JSON.parse(line) as { id: number }).id);
+  const counted = new Map<number, number>();
+  for (const id of ids) counted.set(id, (counted.get(id) ?? 0) + 1);
+  // As jq counts them on the same lines: 8,343 slow queries and 2,657 oplog entries applied.
+  t.deepEqual([...counted].sort(), [[51801, 2657], [51803, 8343]]);
+  // The same lines the summary counts as slow.
+  const summary = JSON.parse(runFilter(['summary', '--json', ...members]).stdout) as { server: { slowOperations: { count: number }[]; appliedOperations: { count: number }[] } };
+  const slow = [...summary.server.slowOperations, ...summary.server.appliedOperations].reduce((sum, g) => sum + g.count, 0);
+  t.is(slow, ids.length);
+  // A line that times itself and is no operation, alone: not selected.
+  const topology = '{"t":{"$date":"2024-03-18T14:52:44.000+00:00"},"s":"I",  "c":"-",        "id":6006301, "ctx":"ReplCoord-0","msg":"Replica set primary server change detected","attr":{"replicaSet":"rs","topologyType":"ReplicaSetWithPrimary","primary":"db-1:27017","durationMillis":79311}}';
+  t.is(runFilter(['--slow', '0'], `${entryLine('mongodb', topology)}\n`).stdout, '');
+});

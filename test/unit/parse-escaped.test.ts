@@ -58,7 +58,8 @@ function headOf(line: string) {
     connectionCount: json.attr?.['connectionCount'],
     missing: undefined,
     commandName: typeof command === 'object' && command !== null && !Array.isArray(command) ? Object.keys(command)[0] : undefined,
-    slow: typeof json.attr?.['durationMillis'] === 'number' ? { durationMillis: json.attr['durationMillis'], ns: text('ns'), plan: text('planSummary'), type: text('type') } : undefined,
+    // A slow operation's line only (51803, 51801, 51802): other lines time themselves too.
+    slow: [51803, 51801, 51802].includes(json.id) && typeof json.attr?.['durationMillis'] === 'number' ? { durationMillis: json.attr['durationMillis'], ns: text('ns'), plan: text('planSummary'), type: text('type') } : undefined,
   };
 }
 
