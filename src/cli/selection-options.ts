@@ -11,7 +11,7 @@ import { fileHead } from '../read/file-head.js';
 import { COMPRESSION_HEAD_BYTES, otherCompression, otherCompressionError } from '../read/other-compression.js';
 import type { Selection } from '../select/entry-selector.js';
 import { globToRegExp, isGlob, knownTypeNames, typePatterns, unknownTypePatterns } from '../select/type-matcher.js';
-import { parseTimeBound, type RecordQuery } from '../select/record-query.js';
+import { parseTimeBound, parseUntilBound, type RecordQuery } from '../select/record-query.js';
 import type { InputSelection } from '../read/read-entries.js';
 import type { Parsed } from '../config/parse-size.js';
 import { usageError } from './usage-error.js';
@@ -44,7 +44,7 @@ export const SELECTION_OPTIONS: OptionTable = {
     describe: "This level and worse, in any case, or as the server writes it (F E W I D1-D5, warning); every log's levels map onto these",
   },
   since: { type: 'string', value: 'TIME', describe: 'Lines at or after TIME: RFC 3339 (without a zone, in the zone times are shown in: local, UTC with --utc), or a span back from now (15m, 2h, 1h30m, 1d)' },
-  until: { type: 'string', value: 'TIME', describe: 'Lines at or before TIME (same forms)' },
+  until: { type: 'string', value: 'TIME', describe: 'Lines at or before TIME (same forms; a time takes in all of its last unit: 10:05:44 keeps that second\'s lines, a date its day)' },
   component: { type: 'string', short: 'c', multiple: true, value: 'NAME', describe: 'Server lines of these components (REPL, NETWORK, COMMAND; lists)' },
   id: { type: 'string', multiple: true, value: 'ID', describe: 'Server lines with these message ids (51803 is a slow operation; lists)' },
   ctx: { type: 'string', multiple: true, value: 'CTX', describe: 'Server lines of these threads (conn42, "conn*")' },
@@ -192,10 +192,10 @@ function regExpOption(values: ParsedArgs['values'], name: string): Parsed<RegExp
 }
 
 /** `--since`/`--until`; undefined when it is not given. */
-function timeOption(values: ParsedArgs['values'], name: string, now: Date): Parsed<Date | undefined> {
+function timeOption(values: ParsedArgs['values'], name: 'since' | 'until', now: Date): Parsed<Date | undefined> {
   const value = lastValue(values, name);
   if (value === undefined) return { ok: true, value: undefined };
-  const time = parseTimeBound(value, now, values['utc'] === true);
+  const time = (name === 'until' ? parseUntilBound : parseTimeBound)(value, now, values['utc'] === true);
   return time ? { ok: true, value: time } : usageError(`--${name} takes an RFC 3339 time or a span such as 15m, 2h, 1h30m, 1d, not "${value}"`);
 }
 

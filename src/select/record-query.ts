@@ -161,6 +161,27 @@ export function spanMs(text: string): number | undefined {
   return at === 0 ? undefined : total;
 }
 
+/**
+ * `--until`: as parseTimeBound, and a time names all of its last unit, so a time copied from
+ * the output (which shows seconds) keeps that second's lines: `10:05:44` is up to 10:05:44.999,
+ * `10:05` up to 10:05:59.999, a date alone up to the end of its day, `10:05:44.5` up to
+ * 10:05:44.599. A span back from now is that moment.
+ */
+export function parseUntilBound(text: string, now: Date, utc = false): Date | undefined {
+  const start = parseTimeBound(text, now, utc);
+  if (!start || spanMs(text) !== undefined) return start;
+  const clock = /^\d{4}-\d\d-\d\d(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d+))?)?)?/i.exec(text.trim());
+  if (!clock) return start;
+  const [, hours, , seconds, fraction] = clock;
+  if (hours === undefined) {
+    // The day's last moment, in the zone it was read in (a day may be 23 or 25 hours long).
+    const next = utc ? new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate() + 1)) : new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1);
+    return new Date(next.getTime() - 1);
+  }
+  const rest = seconds === undefined ? 59_999 : fraction === undefined ? 999 : fraction.length >= 3 ? 0 : 10 ** (3 - fraction.length) - 1;
+  return new Date(start.getTime() + rest);
+}
+
 /** A time's zone at its end: `Z`, `+01:00`, `+0100`, `-05`. */
 const ZONE = /(?:Z|[+-]\d\d(?::?\d\d)?)$/i;
 

@@ -109,7 +109,7 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
       exclude: ['x*'],
       grep: /a.c/iu,
       invertGrep: true,
-      query: { ...NO_SELECTION.query, level: 'warn', message: /elect/iu, since: new Date('2026-11-22T11:45:00.000Z'), until: new Date(2026, 10, 23) },
+      query: { ...NO_SELECTION.query, level: 'warn', message: /elect/iu, since: new Date('2026-11-22T11:45:00.000Z'), until: new Date(2026, 10, 23, 23, 59, 59, 999) },
       warnings: ['-x "x*" matches no log type logtype knows (logtype --help lists them)'],
     },
   },

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { LogRecord } from '../../src/parse/log-record.js';
 import { parseRecord } from '../../src/parse/parse-record.js';
-import { parseTimeBound, recordPredicate, queriesRecords, type RecordQuery } from '../../src/select/record-query.js';
+import { parseTimeBound, parseUntilBound, recordPredicate, queriesRecords, type RecordQuery } from '../../src/select/record-query.js';
 import { parseFieldPaths, projectFields, recordObject } from '../../src/parse/record-object.js';
 
 const SLOW_COLLSCAN =
@@ -152,4 +152,24 @@ test('record object: JSON lines are themselves; text lines take the server shape
   });
   const agent: LogRecord = parseRecord('automation-agent', AGENT_ERROR)!;
   t.is(recordObject(agent)['s'], '.error');
+});
+
+// From an incident trial: summary says "to 2024-03-18 14:55:44"; --until with that dropped the
+// 24 lines of that second (the shutdown among them).
+test('--until takes in all of its last unit: a second, a minute, a day; a fraction to its digits; a span is its moment', (t) => {
+  const now = new Date('2026-11-22T12:00:00Z');
+  const rows: readonly (readonly [string, string])[] = [
+    ['2024-03-18T14:55:44Z', '2024-03-18T14:55:44.999Z'],
+    ['2024-03-18 14:55:44', '2024-03-18T14:55:44.999Z'],
+    ['2024-03-18T14:55Z', '2024-03-18T14:55:59.999Z'],
+    ['2024-03-18T14:55:44.5Z', '2024-03-18T14:55:44.599Z'],
+    ['2024-03-18T14:55:44.123Z', '2024-03-18T14:55:44.123Z'],
+    ['2024-03-18T14:55:44-04:00', '2024-03-18T18:55:44.999Z'],
+    ['2024-03-18', '2024-03-18T23:59:59.999Z'],
+    ['2h', '2026-11-22T10:00:00.000Z'],
+  ];
+  for (const [text, until] of rows) t.is(parseUntilBound(text, now, true)?.toISOString(), until, text);
+  // --since is where its unit starts.
+  t.is(parseTimeBound('2024-03-18 14:55:44', now, true)?.toISOString(), '2024-03-18T14:55:44.000Z');
+  t.is(parseUntilBound('not a time', now, true), undefined);
 });
