@@ -254,6 +254,7 @@ export function parseSelection(parsed: ParsedArgs, now: Date): Parsed<Selection 
       invertGrep: values['invert-grep'] === true,
       query,
       warnings: [...typeWarnings(values), ...serverNameWarnings(values)],
+      unknownTypes: unknownTypePatterns(allValues(values, 'type')),
     },
   };
 }

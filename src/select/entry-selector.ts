@@ -28,6 +28,8 @@ export interface Selection {
   readonly query: RecordQuery;
   /** What the person should be told before reading: names in the selection that may be typos. */
   readonly warnings?: readonly string[] | undefined;
+  /** `-t` patterns that name no type logtype knows: a typo when no entry of the input has them either. */
+  readonly unknownTypes?: readonly string[] | undefined;
 }
 
 /** How many selected entries, and which around them (the filter's `--max-count`, `-A/-B/-C`). */

@@ -64,3 +64,12 @@ export function unknownTypePatterns(values: readonly string[]): string[] {
     return !LOG_FORMATS.some((format) => namesType(re, format.name));
   });
 }
+
+/** Of `patterns`, those that name none of the types `seen` (the input's entries'). */
+export function unseenTypePatterns(patterns: readonly string[], seen: Iterable<string>): string[] {
+  const types = [...seen];
+  return patterns.filter((pattern) => {
+    const re = globToRegExp(pattern);
+    return !types.some((type) => namesType(re, type));
+  });
+}

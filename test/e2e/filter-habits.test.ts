@@ -91,11 +91,15 @@ test('-c and --atype with a name the server does not write: one warning line eac
   for (const args of [['-c', 'repl,Election'], ['-c', 'WT*'], ['--atype', 'drop*,authenticate']]) t.is(runFilter(args, input).stderr, '', args.join(' '));
 });
 
-test('-t with a name logtype does not know: one warning line with "did you mean", the stream still read, exit 0', (t) => {
+test('-t with a name logtype does not know: one warning line with "did you mean", the stream still read; no entry of it either: a usage error, exit 2 (-q too)', (t) => {
   const typo = runFilter(['-t', 'mongdb'], TYPES);
-  t.is(typo.status, 0);
+  t.is(typo.status, 2);
   t.is(typo.stdout, '');
-  t.is(typo.stderr, 'logtype: -t "mongdb" names no log type logtype knows; did you mean "mongodb"?\n');
+  t.is(typo.stderr, 'logtype: -t "mongdb" names no log type logtype knows; did you mean "mongodb"?\nlogtype: -t "mongdb" matched no entry of the input either (exit 2)\n');
+  // From an incident trial: with -q the typo read as "no errors" (exit 1) in a script.
+  t.is(runFilter(['-q', '-t', 'mongod', '-l', 'warn'], TYPES).status, 2);
+  // Another name of the list selected something: what it selected is the answer.
+  t.is(runFilter(['-q', '-t', 'mongod,mongodb'], TYPES).status, 0);
   // A type the registry does not know is still matched by its name: the warning says so much and no more.
   const custom = runFilter(['-t', 'my-app'], `${entryLine('my-app', 'mine')}\n`);
   t.is(custom.status, 0);
@@ -104,7 +108,7 @@ test('-t with a name logtype does not know: one warning line with "did you mean"
   // summary and doctor take the same selection, and say the same.
   t.is(runFilter(['summary', '-t', 'adit'], TYPES).stderr, 'logtype summary: -t "adit" names no log type logtype knows; did you mean "audit"?\n');
   // The beginning of names: those names, and a pattern for them all.
-  t.is(runFilter(['-t', 'mongo'], TYPES).stderr, 'logtype: -t "mongo" names no log type logtype knows; did you mean one of "mongodb", "mongodb-audit", or "mongo*" for them all?\n');
+  t.is(runFilter(['-t', 'mongo'], TYPES).stderr, 'logtype: -t "mongo" names no log type logtype knows; did you mean one of "mongodb", "mongodb-audit", or "mongo*" for them all?\nlogtype: -t "mongo" matched no entry of the input either (exit 2)\n');
   t.is(runFilter(['-x', 'automation-agent-verb'], TYPES).stderr, 'logtype: -x "automation-agent-verb" names no log type logtype knows; did you mean "automation-agent-verbose"?\n');
 });
 
@@ -534,10 +538,12 @@ test('--since and --until without a zone are read in the zone times are shown in
   t.regex(shown(['--utc'])[1]!, /2026-11-22 10:20:00\.000Z /);
   t.deepEqual(shown(['--since', '2026-11-22 11:20:00', '--until', '2026-11-22 11:20:00']).map((line) => line.slice(-5)), ['at 20']);
   t.deepEqual(shown(['--utc', '--since', '2026-11-22 10:20:00', '--until', '2026-11-22T10:20']).map((line) => line.slice(-5)), ['at 20']);
-  // A zone given is the zone, with --utc or not; a date alone is its midnight in the zone shown.
+  // A zone given is the zone, with --utc or not; a date alone is its day in the zone shown
+  // (--since from its midnight, --until to its end).
   t.deepEqual(shown(['--since', '2026-11-22T10:20:00Z']).map((line) => line.slice(-5)), ['at 20', 'at 40']);
   t.deepEqual(shown(['--utc', '--since', '2026-11-22T11:20:00+01:00']).map((line) => line.slice(-5)), ['at 20', 'at 40']);
-  t.is(shown(['--until', '2026-11-22']).join(''), '');
+  t.is(shown(['--until', '2026-11-21']).join(''), '');
+  t.is(shown(['--until', '2026-11-22']).length, 3);
   t.is(shown(['--utc', '--since', '2026-11-22']).length, 3);
 });
 

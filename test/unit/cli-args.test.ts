@@ -56,6 +56,7 @@ const NO_SELECTION = {
     resources: undefined,
   },
   warnings: [],
+  unknownTypes: [],
 };
 
 const FILTER_DEFAULTS = {
@@ -176,6 +177,7 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
       types: ['audit,agent,sidecar', 'mongdb'],
       exclude: ['nope*'],
       warnings: ['-t "mongdb" names no log type logtype knows; did you mean "mongodb"?', '-x "nope*" matches no log type logtype knows (logtype --help lists them)'],
+      unknownTypes: ['mongdb'],
     },
   },
   // --as names the type itself: one logtype has no reader for is refused (its lines would be read as nothing).
