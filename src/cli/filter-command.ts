@@ -87,8 +87,9 @@ export function filterHelp(render: HelpRenderer = helpText): string {
       'info/warn/error map onto fatal, error, warn, info, debug. Lines without a level or time',
       'are left out by --level and --since/--until. Server,',
       'audit and operator filters keep only that log\'s lines. Context (-A, -B, -C) is taken from',
-      'the selected entry\'s own log and pod; -- stands between runs that do not follow on (raw and',
-      'pretty output). A FILE that cannot be read is named on stderr and the others are read.',
+      'the selected entry\'s own log and pod; -- stands between runs that do not follow on, and',
+      'between one pod\'s run and another\'s (raw and pretty output). A FILE that cannot be read',
+      'is named on stderr and the others are read.',
     ],
     exitStatus: [
       [0, 'Done (with -q: an entry was selected), or the reader of stdout went away (| head)'],

@@ -43,6 +43,8 @@ export class ContextWindow {
   readonly #streams = new Map<string, Stream>();
   /** Streams that still owe entries after a selected one. */
   #owing = 0;
+  /** The source (pod) of the last entry written; undefined before any. */
+  #lastSource: string | undefined;
 
   constructor(before: number, after: number, sink: ContextSink, readsRecords: boolean) {
     this.#before = before;
@@ -101,7 +103,12 @@ export class ContextWindow {
   }
 
   #write(stream: Stream, entry: EntryLine, record: LogRecord | undefined, lines: readonly EntryLine[] | undefined, number: number): void {
-    if (stream.lastWritten >= 0 && number !== stream.lastWritten + 1) this.#sink.separator?.();
+    // A run ends where its stream skips entries, and where another pod's run begins: raw
+    // output names no pod, so two pods' runs would read as one. (A pod's logs interleave as
+    // they came: one pod's run.)
+    const source = entry.prefix?.source ?? '';
+    if ((this.#lastSource !== undefined && this.#lastSource !== source) || (stream.lastWritten >= 0 && number !== stream.lastWritten + 1)) this.#sink.separator?.();
+    this.#lastSource = source;
     stream.lastWritten = number;
     this.#sink.selected(entry, record ?? (this.#readsRecords ? readEntryRecord(entry.format, entry) : undefined), lines);
   }

@@ -429,6 +429,15 @@ test('-A, -B, -C: entries around each match from its own log (and pod), -- betwe
     `[pod/db-0/c] ${entryLine('mongodb', 'db-0 match')}`,
   ].join('\n') + '\n';
   t.deepEqual(lines(runFilter(['-g', 'match', '-B', '1'], pods).stdout), ['db-0 before', 'db-0 match']);
+  // From an incident trial: one pod's run, then another's, with no -- between them read as one
+  // run in raw output (which names no pod).
+  const twoRuns = [
+    `[pod/db-0/c] ${entryLine('mongodb', 'db-0 before')}`,
+    `[pod/db-0/c] ${entryLine('mongodb', 'db-0 match')}`,
+    `[pod/db-1/c] ${entryLine('mongodb', 'db-1 before')}`,
+    `[pod/db-1/c] ${entryLine('mongodb', 'db-1 match')}`,
+  ].join('\n') + '\n';
+  t.deepEqual(lines(runFilter(['-g', 'match', '-B', '1'], twoRuns).stdout), ['db-0 before', 'db-0 match', '--', 'db-1 before', 'db-1 match']);
 });
 
 testWithTool(GREP, 'on one log, -A/-B/-C and --max-count write what GNU grep writes, byte for byte (a real server log)', (t, grep) => {
