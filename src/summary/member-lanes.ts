@@ -97,14 +97,16 @@ export interface PrimaryInterval {
   readonly primaries: readonly string[];
   /** Members whose log covers the interval but whose state there is not known (the answer may be one of them). */
   readonly unknown: readonly string[];
+  /** True where no member's log covers the interval (between one's end and another's start): nothing is known. */
+  readonly uncovered?: true;
 }
 
 /**
  * Who was primary when, from the lanes alone: the time from the first lane's start to the last
  * one's end cut where any lane changes, each piece with the members that said PRIMARY there and
  * those whose state was unknown (where none said PRIMARY, those whose log does not cover the
- * piece too); neighbours alike are one interval. Where no member's log covers the time, there
- * is no interval (nothing was said).
+ * piece too); neighbours alike are one interval. Where no member's log covers the time, the
+ * interval says so (`uncovered`): a gap in the table would read as no time at all.
  */
 export function primaryTimeline(lanes: readonly MemberLane[]): PrimaryInterval[] {
   const cuts = [...new Set(lanes.flatMap((lane) => lane.segments.flatMap((s) => [s.from, s.to])))].sort((a, b) => a - b);
@@ -134,12 +136,11 @@ export function primaryTimeline(lanes: readonly MemberLane[]): PrimaryInterval[]
         unknownOrUncovered.push(lane.member);
       }
     });
-    if (!covered) continue;
     // "None" only where every member's log covers the time.
     if (primaries.length === 0) unknown.splice(0, unknown.length, ...unknownOrUncovered);
     const previous = intervals[intervals.length - 1];
-    if (previous && previous.to === from && sameMembers(previous.primaries, primaries) && sameMembers(previous.unknown, unknown)) intervals[intervals.length - 1] = { ...previous, to };
-    else intervals.push({ from, to, primaries, unknown });
+    if (previous && previous.to === from && sameMembers(previous.primaries, primaries) && sameMembers(previous.unknown, unknown) && (previous.uncovered === true) === !covered) intervals[intervals.length - 1] = { ...previous, to };
+    else intervals.push(covered ? { from, to, primaries, unknown } : { from, to, primaries, unknown, uncovered: true });
   }
   return intervals;
 }

@@ -108,6 +108,7 @@ export function peakWords(connections: ServerSummary['connections']): string {
 /** Who was primary in an interval, in words. */
 export function primaryWords(interval: NonNullable<NonNullable<Summary['server']>['primaries']>[number]): string {
   const { primaries, unknown } = interval;
+  if (interval.uncovered) return "unknown (no member's log covers this time)";
   if (primaries.length === 1) return primaries[0]!;
   if (primaries.length > 1) return `${primaries.join(' and ')} (each said PRIMARY)`;
   return unknown.length > 0 ? `none said (${unknown.join(', ')}: state not known)` : 'none';

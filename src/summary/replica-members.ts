@@ -316,7 +316,7 @@ export class ReplicaMembers {
     const lanes = members.filter((m) => m.name !== OTHER_MEMBERS).map((m) => ({ member: m.name, segments: laneSegments(m.first, m.last, m.changes, m.starts) }));
     return {
       members: members.map((m) => m.summary()),
-      primaries: primaryTimeline(lanes).map((p) => ({ from: isoString(p.from)!, to: isoString(p.to)!, primaries: p.primaries, unknown: p.unknown })),
+      primaries: primaryTimeline(lanes).map((p) => ({ from: isoString(p.from)!, to: isoString(p.to)!, primaries: p.primaries, unknown: p.unknown, ...(p.uncovered ? { uncovered: p.uncovered } : {}) })),
     };
   }
 

@@ -122,7 +122,7 @@ export interface ServerSummary {
    */
   readonly members?: readonly MemberSummary[] | undefined;
   /** Who was primary when, from the members' own state changes (member-lanes.ts); with `members`. */
-  readonly primaries?: readonly { readonly from: string; readonly to: string; readonly primaries: readonly string[]; readonly unknown: readonly string[] }[] | undefined;
+  readonly primaries?: readonly { readonly from: string; readonly to: string; readonly primaries: readonly string[]; readonly unknown: readonly string[]; readonly uncovered?: true }[] | undefined;
   /** Clients' slow operations and slow transactions, costliest first. */
   readonly slowOperations: readonly SlowGroup[];
   /**
