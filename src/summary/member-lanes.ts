@@ -87,6 +87,8 @@ export function laneSegments(first: number, last: number, changes: readonly Stat
 export interface MemberLane {
   readonly member: string;
   readonly segments: readonly StateSegment[];
+  /** Its log ends with its exit: down after its last line, not unknown. */
+  readonly exited?: boolean;
 }
 
 /** [from, to): the members whose lanes said PRIMARY (two or more: each claimed it), and those whose state was not known. */
@@ -125,6 +127,11 @@ export function primaryTimeline(lanes: readonly MemberLane[]): PrimaryInterval[]
       const segments = lane.segments;
       while (at[l]! < segments.length && segments[at[l]!]!.to <= from) at[l]!++;
       const segment = segments[at[l]!];
+      if (!segment && lane.exited && segments.length > 0) {
+        // After its exit: known down, neither primary nor unknown.
+        covered = true;
+        return;
+      }
       if (!segment || segment.from > from) {
         unknownOrUncovered.push(lane.member);
         return;

@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { olderRotationFirst, unrotatedName } from '../follow/rotated-siblings.js';
 import { isoString } from './iso-string.js';
-import { DOWN_GAP_MS, laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
+import { DOWN_GAP_MS, DOWN_STATE, laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
 import { MAX_MARK_LABEL, markLabel } from './mark-label.js';
 import type { Rotation } from './log-rotations.js';
 import type { Shutdown } from './server-shutdowns.js';
@@ -313,7 +313,7 @@ export class ReplicaMembers {
   summary(): Pick<ServerSummary, 'members' | 'primaries'> | undefined {
     if (this.#members.size < 2) return undefined;
     const members = [...this.#members.values()].sort((a, b) => (a.name === OTHER_MEMBERS ? 1 : b.name === OTHER_MEMBERS ? -1 : a.name.localeCompare(b.name, 'en', { numeric: true })));
-    const lanes = members.filter((m) => m.name !== OTHER_MEMBERS).map((m) => ({ member: m.name, segments: laneSegments(m.first, m.last, m.changes, m.starts) }));
+    const lanes = members.filter((m) => m.name !== OTHER_MEMBERS).map((m) => ({ member: m.name, segments: laneSegments(m.first, m.last, m.changes, m.starts), exited: m.lastState === DOWN_STATE }));
     return {
       members: members.map((m) => m.summary()),
       primaries: primaryTimeline(lanes).map((p) => ({ from: isoString(p.from)!, to: isoString(p.to)!, primaries: p.primaries, unknown: p.unknown, ...(p.uncovered ? { uncovered: p.uncovered } : {}) })),

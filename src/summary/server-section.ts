@@ -10,6 +10,7 @@ import { attrNumber, attrValue } from '../parse/record-attributes.js';
 import { TextPlace } from '../parse/text-place.js';
 import { CONNECTION_ACCEPTED_ID, CONNECTION_ENDED_ID, connectionEventOf, threadConnectionNumber } from '../parse/server-connection.js';
 import { isSlowOperationId } from '../parse/slow-operation.js';
+import { DOWN_STATE } from './member-lanes.js';
 import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { CLIENT_METADATA_ID, ClientConnections, type RemoteText } from './client-connections.js';
@@ -157,7 +158,11 @@ export class ServerSection implements SectionCounter {
       const last = member.lastShutdown;
       if (line) member.lastShutdown = this.#shutdowns.add(line, time, member.name, last, last !== undefined && this.#sinceStart(member, last.at));
       // The server's exit ends its connections, as a restart would (one scan of those open, on a shutdown's last line).
-      if (line?.kind === 'end') this.#lifetimesOf(member).shutdown(time);
+      if (line?.kind === 'end') {
+        this.#lifetimesOf(member).shutdown(time);
+        // It exited: down from then (its last state, and its lane's, until a start says more).
+        member.stateSaid(time, DOWN_STATE);
+      }
     } else if (id === CLIENT_METADATA_ID || (id === null && record.component === 'NETWORK')) {
       const client = this.#clients.add(record);
       if (client?.appName !== undefined) this.#lifetimesOf(member).appName(threadConnectionNumber(record), client.remote, client.appName);

@@ -100,6 +100,16 @@ for (const [what, byMember, expected] of timelines) {
   });
 }
 
+test('who was primary when: a member whose log ends with its exit is down after it, not unknown', (t) => {
+  const lanes = [
+    { member: 'a', segments: lane('0-40 SECONDARY'), exited: true },
+    { member: 'b', segments: lane('0-30 PRIMARY', '30-50 SECONDARY') },
+  ];
+  t.deepEqual(primaryTimeline(lanes), [interval(0, 30, ['b']), interval(30, 50, [])]);
+  // Not exited: its log only ended; it may have been primary.
+  t.deepEqual(primaryTimeline(lanes.map((l) => ({ ...l, exited: false }))), [interval(0, 30, ['b']), interval(30, 40, []), interval(40, 50, [], ['a'])]);
+});
+
 test("a member's name: the pod of kubectl's and stern's prefixes, an input's file name", (t) => {
   t.is(memberOfPrefix('pod/my-db-0/mongodb-agent'), 'my-db-0');
   t.is(memberOfPrefix('pod/my-db-1'), 'my-db-1');
