@@ -143,7 +143,8 @@ export function renderSummaryHtml(summary: Summary): string {
       '<p>Each a pod (its lines\' prefix) or an input without one; their states as their own logs said them, on the time axis of the charts above.</p>',
       axis === undefined ? '' : laneChart(members, axis),
       '<h3>Who was primary when</h3>',
-      table(['from', 'to', 'for', 'primary'], (server!.primaries ?? []).map((p) => [when(p.from), when(p.to), lifetime(Date.parse(p.to) - Date.parse(p.from)), primaryWords(p)]), 'primaries'),
+      // The answer first: on a phone's width the last column is the one scrolled out of sight.
+      table(['primary', 'from', 'to', 'for'], (server!.primaries ?? []).map((p) => [primaryWords(p), when(p.from), when(p.to), lifetime(Date.parse(p.to) - Date.parse(p.from))]), 'primaries'),
       '<h3>Each member</h3>',
       table(
         ['member', 'lines', 'warnings', 'errors', 'slow ops', 'restarts', 'elections or step-downs', 'state changes', 'last state', 'first', 'last'],

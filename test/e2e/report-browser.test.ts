@@ -352,6 +352,11 @@ testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and 
   await withBrowser(executablePath, dir, async (browser) => {
     for (const width of [1400, 390]) {
       const tab = await openAt(browser, page, width, `summary-cells-${width}.png`);
+      // From an incident trial: at 390 px the answer of who was primary when was the column
+      // scrolled out of sight. Every row's primary is on the screen, unscrolled.
+      const primaries = (await tab.evaluate(`[...document.querySelectorAll('table.primaries tbody tr')].map((row) => { const box = row.cells[0].getBoundingClientRect(); return { text: row.cells[0].textContent, seen: box.left >= 0 && box.left + 8 < innerWidth }; })`)) as { text: string; seen: boolean }[];
+      t.true(primaries.length >= 3, `${width}`);
+      t.deepEqual(primaries.filter((p) => !p.seen), [], `${width} px`);
       // A cell's lines: the distinct tops of the boxes of its text (not of its colour swatch).
       const seen = (await tab.evaluate(`(() => {
         const lines = (td) => new Set([...td.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).flatMap((node) => { const range = document.createRange(); range.selectNodeContents(node); return [...range.getClientRects()]; }).filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
