@@ -8,7 +8,7 @@
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { laneChart } from './lane-chart.js';
-import { focusLine, incompleteLines, lifetime, memberCountWords, notListedWords, SLOW_OPS_COLUMN, peakWords, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
+import { focusLine, incompleteLines, lifetime, memberCountWords, notListedWords, SLOW_OPS_COLUMN, peakWords, perMinuteNote, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
 import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
@@ -129,6 +129,7 @@ export function renderSummaryHtml(summary: Summary): string {
       summary.types.map((t) => [{ html: `<span class="swatch" data-key="${escapeHtml(t.logType)}" style="background:${typeColor(t.logType)}"></span>${escapeHtml(typeLabel(t.logType, summary))}`, className: 'one-line' }, number(t.entries), when(t.first), when(t.last), t.perMinute === undefined ? '-' : String(t.perMinute), number(t.errors), number(t.warnings), number(t.unparsed)]),
       'types',
     ),
+    ...(perMinuteNote(summary) ? [`<p class="note">${escapeHtml(perMinuteNote(summary)!)}</p>`] : []),
     '<h2>Activity</h2>',
     ...(axis === undefined
       ? ['<p class="none">No timed lines.</p>']

@@ -105,6 +105,15 @@ export function peakWords(connections: ServerSummary['connections']): string {
   return `peak ${number(connections.peak)} open${connections.peakMember === undefined ? '' : `, on ${connections.peakMember} (each member counts its own)`}`;
 }
 
+/**
+ * Where a type's lines span less than a minute, its rate is its count (a minute at the least:
+ * 7 lines in 126 ms are no 3,333 a minute): said, so the column is not read as a measured rate.
+ */
+export function perMinuteNote(summary: Pick<Summary, 'types'>): string | undefined {
+  const short = summary.types.some((t) => t.perMinute !== undefined && t.first != null && t.last != null && Date.parse(t.last) - Date.parse(t.first) < 60_000);
+  return short ? 'per min: entries from the first line to the last, over a minute at the least (a type whose lines span less: its count)' : undefined;
+}
+
 /** Who was primary in an interval, in words. */
 export function primaryWords(interval: NonNullable<NonNullable<Summary['server']>['primaries']>[number]): string {
   const { primaries, unknown } = interval;
@@ -319,6 +328,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       number(t.unparsed),
     ]);
     out.push(...formatTable(['type', 'entries', 'first', 'last', 'per min', 'errors', 'warnings', 'unparsed'], rows, [false, true, false, false, true, true, true, true]));
+    const note = perMinuteNote(summary);
+    if (note) out.push(`  ${note}`);
   }
 
   if (summary.activity.buckets.length > 1) {
