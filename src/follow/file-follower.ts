@@ -170,6 +170,11 @@ export class FileFollower {
     return this.#looked;
   }
 
+  /** Its file is there and may not be read (a permission): nothing of it reaches stdout. */
+  get denied(): boolean {
+    return this.#warnings.denied;
+  }
+
   /** Looks at the name (and beside it after a change) and holds what it finds; reads nothing. */
   observe(now: number): void {
     if (!this.#looked) {

@@ -23,6 +23,7 @@ export class PathWarnings {
   readonly #options: PathWarningOptions;
   #missingSince: number | undefined;
   #last = { message: '', at: 0 };
+  #denied = false;
 
   constructor(options: PathWarningOptions) {
     this.#options = options;
@@ -38,6 +39,12 @@ export class PathWarnings {
   found(): void {
     this.#missingSince = undefined;
     this.#last = { message: '', at: 0 };
+    this.#denied = false;
+  }
+
+  /** The last look was refused (a permission): until a file is held at the path again. */
+  get denied(): boolean {
+    return this.#denied;
   }
 
   /** The name is missing at a look. */
@@ -53,6 +60,7 @@ export class PathWarnings {
   cannotRead(now: number, state: PathState, what: string, error?: unknown): void {
     const { path, onEvent } = this.#options;
     const denied = state.kind === 'denied' || (error as NodeJS.ErrnoException | undefined)?.code === 'EACCES';
+    if (denied) this.#denied = true;
     if (!this.#due(denied ? `permission denied: ${what}` : what, now)) return;
     if (!denied) {
       onEvent({ kind: 'error', path, message: `${what}; waiting for a readable file at this path` });

@@ -2,6 +2,10 @@
  * `--heartbeat-file`: its mtime is refreshed on the wakes the event loop already has (at most
  * once a second), so a liveness probe that finds it old knows the loop is stuck. A file that
  * cannot be written is said once (and again only after it worked in between).
+ *
+ * It is not refreshed while a followed file is there and may not be read: the sidecar would
+ * look healthy while it ships nothing of that log (the pod's probes fail instead, and the pod
+ * shows the problem the diagnostic names). Said once each time it starts holding back.
  */
 import fs from 'node:fs';
 import type { Logger } from '../diag/logger.js';
@@ -12,15 +16,29 @@ export class Heartbeat {
   readonly #log: Logger;
   #last = 0;
   #failing = false;
+  #holding = false;
 
   constructor(file: string, log: Logger) {
     this.#file = file;
     this.#log = log;
   }
 
-  beat(now: number): void {
+  /** `deniedNow`: the followed paths that may not be read now (none: the beat is given), asked once a second. */
+  beat(now: number, deniedNow: () => readonly string[] = () => []): void {
     if (now - this.#last < 1000) return;
     this.#last = now;
+    const denied = deniedNow();
+    if (denied.length > 0) {
+      if (!this.#holding) {
+        this.#log.warn(
+          { event: 'heartbeat-held', path: this.#file, unreadable: denied },
+          `not refreshing the heartbeat file while ${denied.join(', ')} cannot be read: the pod's probes fail so the pod shows it (fix the permission: see the unreadable message)`,
+        );
+      }
+      this.#holding = true;
+      return;
+    }
+    this.#holding = false;
     try {
       fs.utimesSync(this.#file, now / 1000, now / 1000);
       this.#failing = false;

@@ -27,7 +27,7 @@ export interface SchedulerOptions {
   readonly writer: EntryWriter;
   /** A follower threw (an unexpected read error): said, and the next wake tries again. */
   readonly onError: (follower: FileFollower, error: unknown) => void;
-  /** Called at every wake, before the look (the heartbeat). */
+  /** Called at every wake, after the look (the heartbeat: what the look found may hold it back). */
   readonly onWake?: (now: number) => void;
 }
 
@@ -73,7 +73,6 @@ export class Scheduler {
     if (this.#lookWanted || now - this.#lastLook >= LOOK_EVERY_MS) {
       this.#lookWanted = false;
       this.#lastLook = now;
-      this.#options.onWake?.(now);
       for (const follower of followers) {
         try {
           follower.observe(now);
@@ -81,6 +80,7 @@ export class Scheduler {
           onError(follower, error);
         }
       }
+      this.#options.onWake?.(now);
     }
     if (writer.closed) return;
     if (writer.full) {

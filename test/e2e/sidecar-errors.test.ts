@@ -6,7 +6,7 @@ import test, { type ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REAL_DATA, REPO, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir } from '../_helpers/sidecar-process.js';
+import { REAL_DATA, REPO, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { sleep } from '../_helpers/numbered-writer.js';
 import { testWithTool, type SystemTool } from '../_helpers/system-tool.js';
 import { killAtTeardown } from '../_helpers/follower-scenario.js';
@@ -38,6 +38,37 @@ if (isRoot) {
     t.is(said.length, 1);
     t.like(said[0], { level: 40, path: file, uid: OTHER_UID, fileUid: 2000, fileMode: '0600' });
     t.regex(said[0]!['msg'] as string, /do not set runAsUser; the pod's user is uid 2000 with fsGroup 2000/);
+  });
+
+  // From a platform trial: a sidecar that could read none of its files still refreshed its
+  // heartbeat, so its startup and liveness probes passed while it shipped nothing.
+  testWithTool(SETPRIV, 'a file the sidecar may not read holds the heartbeat back (the probes fail, the pod shows it); readable again, the heartbeat goes on', async (t, setpriv) => {
+    const dir = tempDir('eacces-heartbeat');
+    fs.chmodSync(dir, 0o755);
+    const file = path.join(dir, 'mongodb.log');
+    fs.writeFileSync(file, 'secret\n');
+    fs.chownSync(file, 2000, 2000);
+    fs.chmodSync(file, 0o600);
+    const run = path.join(dir, 'run');
+    fs.mkdirSync(run, { mode: 0o777 });
+    fs.chmodSync(run, 0o777);
+    const heartbeat = path.join(run, 'alive');
+    const sidecar = new SidecarProcess([SIDECAR_BIN, '--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2', '--heartbeat-file', heartbeat], {
+      bin: '--',
+      command: [setpriv, '--reuid', String(OTHER_UID), '--regid', String(OTHER_UID), '--clear-groups', process.execPath],
+    });
+    await sidecar.waitForDiagnostic((d) => d['event'] === 'heartbeat-held', 10_000);
+    await sleep(2000);
+    t.false(fs.existsSync(heartbeat), 'no heartbeat while mongodb.log cannot be read');
+    const held = sidecar.diagnostics().filter((d) => d['event'] === 'heartbeat-held');
+    t.is(held.length, 1, 'said once');
+    t.deepEqual(held[0]!['unreadable'], [file]);
+    // The fix the diagnostic names (the group may read it): the file is read, the heartbeat comes.
+    fs.chmodSync(file, 0o644);
+    await sidecar.waitForLines(1, 10_000);
+    await waitUntil(() => fs.existsSync(heartbeat), 10_000, 'heartbeat after the fix');
+    await sidecar.stop();
+    t.deepEqual(sidecar.lines(), ['{"logType":"mongodb","contents":"secret"}']);
   });
 
   // From a field trial: a sidecar that owned a file of mode 0000 was told to run as its owner.
