@@ -48,7 +48,7 @@ const OPTIONS: OptionTable = {
   'heartbeat-file': {
     type: 'string',
     value: 'PATH',
-    describe: 'Refresh this file\'s mtime at every poll (at most once a second), for a liveness probe; not while a followed file is there and may not be read (the probes then fail, and the pod shows it)',
+    describe: 'Refresh this file\'s mtime at every poll (at most once a second), for a liveness probe; made at the start whatever is found, then not refreshed while a followed file is there and may not be read (the liveness probe then fails, and the pod shows it)',
   },
   help: { type: 'boolean', short: 'h', describe: 'Show this help' },
   version: VERSION_OPTION,

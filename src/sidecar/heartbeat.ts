@@ -3,9 +3,12 @@
  * once a second), so a liveness probe that finds it old knows the loop is stuck. A file that
  * cannot be written is said once (and again only after it worked in between).
  *
- * It is not refreshed while a followed file is there and may not be read: the sidecar would
- * look healthy while it ships nothing of that log (the pod's probes fail instead, and the pod
- * shows the problem the diagnostic names). Said once each time it starts holding back.
+ * It is made at the first wake whatever the sidecar finds (a startup probe that waits for it
+ * must never keep the database from starting: the sidecar is a native sidecar the pod's other
+ * containers start after), then not refreshed while a followed file is there and may not be
+ * read: the sidecar would look healthy while it ships nothing of that log. The liveness probe
+ * fails instead, the kubelet restarts the sidecar alone, and its restarts show the problem the
+ * diagnostic names. Said once each time it starts holding back.
  */
 import fs from 'node:fs';
 import type { Logger } from '../diag/logger.js';
@@ -17,6 +20,8 @@ export class Heartbeat {
   #last = 0;
   #failing = false;
   #holding = false;
+  /** The file was made or refreshed once by this process. */
+  #made = false;
 
   constructor(file: string, log: Logger) {
     this.#file = file;
@@ -27,12 +32,12 @@ export class Heartbeat {
   beat(now: number, deniedNow: () => readonly string[] = () => []): void {
     if (now - this.#last < 1000) return;
     this.#last = now;
-    const denied = deniedNow();
+    const denied = this.#made ? deniedNow() : [];
     if (denied.length > 0) {
       if (!this.#holding) {
         this.#log.warn(
           { event: 'heartbeat-held', path: this.#file, unreadable: denied },
-          `not refreshing the heartbeat file while ${denied.join(', ')} cannot be read: the pod's probes fail so the pod shows it (fix the permission: see the unreadable message)`,
+          `not refreshing the heartbeat file while ${denied.join(', ')} cannot be read: the liveness probe fails and the kubelet restarts the sidecar, so the pod shows it (fix the permission: see the unreadable message)`,
         );
       }
       this.#holding = true;
@@ -42,10 +47,12 @@ export class Heartbeat {
     try {
       fs.utimesSync(this.#file, now / 1000, now / 1000);
       this.#failing = false;
+      this.#made = true;
     } catch {
       try {
         fs.writeFileSync(this.#file, '');
         this.#failing = false;
+        this.#made = true;
       } catch (error) {
         if (!this.#failing) {
           this.#log.warn(

@@ -42,7 +42,7 @@ if (isRoot) {
 
   // From a platform trial: a sidecar that could read none of its files still refreshed its
   // heartbeat, so its startup and liveness probes passed while it shipped nothing.
-  testWithTool(SETPRIV, 'a file the sidecar may not read holds the heartbeat back (the probes fail, the pod shows it); readable again, the heartbeat goes on', async (t, setpriv) => {
+  testWithTool(SETPRIV, 'a file the sidecar may not read holds the heartbeat back (made once, for the startup probe, never the database held up; then not refreshed: the liveness probe fails, the pod shows it); readable again, the heartbeat goes on', async (t, setpriv) => {
     const dir = tempDir('eacces-heartbeat');
     fs.chmodSync(dir, 0o755);
     const file = path.join(dir, 'mongodb.log');
@@ -58,15 +58,17 @@ if (isRoot) {
       command: [setpriv, '--reuid', String(OTHER_UID), '--regid', String(OTHER_UID), '--clear-groups', process.execPath],
     });
     await sidecar.waitForDiagnostic((d) => d['event'] === 'heartbeat-held', 10_000);
-    await sleep(2000);
-    t.false(fs.existsSync(heartbeat), 'no heartbeat while mongodb.log cannot be read');
+    t.true(fs.existsSync(heartbeat), 'made at the start: a startup probe never holds the database up');
+    const made = fs.statSync(heartbeat).mtimeMs;
+    await sleep(2500);
+    t.is(fs.statSync(heartbeat).mtimeMs, made, 'not refreshed while mongodb.log cannot be read');
     const held = sidecar.diagnostics().filter((d) => d['event'] === 'heartbeat-held');
     t.is(held.length, 1, 'said once');
     t.deepEqual(held[0]!['unreadable'], [file]);
     // The fix the diagnostic names (the group may read it): the file is read, the heartbeat comes.
     fs.chmodSync(file, 0o644);
     await sidecar.waitForLines(1, 10_000);
-    await waitUntil(() => fs.existsSync(heartbeat), 10_000, 'heartbeat after the fix');
+    await waitUntil(() => fs.statSync(heartbeat).mtimeMs > made, 10_000, 'heartbeat refreshed after the fix');
     await sidecar.stop();
     t.deepEqual(sidecar.lines(), ['{"logType":"mongodb","contents":"secret"}']);
   });
