@@ -33,6 +33,7 @@ import { Checkpointer } from '../state/checkpointer.js';
 import { loadState, seenUntil, type SidecarState } from '../state/state-file.js';
 import { logFollowEvent } from './event-log.js';
 import { Heartbeat } from './heartbeat.js';
+import { octalMode } from './unreadable-fix.js';
 import { Scheduler } from './scheduler.js';
 import { logStats, newStats, type SourceStats, type StatsSource } from './source-stats.js';
 import { missingReports, type DirectoryState } from './once-missing.js';
@@ -306,16 +307,21 @@ export class Sidecar {
     if (loaded.kind === 'unreadable' && loaded.writtenAt !== undefined) {
       // Its positions are lost, not its time: a file changed since it was written has lines no
       // save covers, read again from its start (a repeat is seen; a skipped line is not).
+      const { denied } = loaded;
+      const uid = process.getuid?.() ?? -1;
+      const why = denied
+        ? `state file ${file} may not be read by uid ${uid} (it is uid ${denied.uid}'s, gid ${denied.gid}, mode ${octalMode(denied.mode)}): run the sidecar as the user that saves it, or remove the file (the next save writes it as ours)`
+        : `state file unreadable (${loaded.reason.startsWith('a state file of version') ? loaded.reason : 'empty, cut short or not ours'})`;
       this.#io.log.warn(
-        { event: 'state-unreadable', path: file, error: loaded.reason, writtenAt: new Date(loaded.writtenAt).toISOString() },
-        'state file unreadable (empty, cut short or not ours); files changed since it was written are read again from their start, the others from their end',
+        { event: 'state-unreadable', path: file, error: loaded.reason, writtenAt: new Date(loaded.writtenAt).toISOString(), ...(denied ? { uid, fileUid: denied.uid, fileGid: denied.gid, fileMode: octalMode(denied.mode) } : {}) },
+        `${why}; files changed since it was written are read again from their start, the others from their end`,
       );
       return { version: 2, savedAt: loaded.writtenAt, files: {}, positionsLost: true };
     }
     if (loaded.kind === 'unreadable') {
       this.#io.log.warn(
         { event: 'state-unreadable', path: file, error: loaded.reason },
-        'state file unreadable; starting afresh (files there now are read from their end)',
+        `state file unreadable (${loaded.reason}); starting afresh (files there now are read from their end): point --state-file at a file the sidecar may read and write`,
       );
     }
     return undefined;

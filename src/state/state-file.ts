@@ -64,8 +64,11 @@ export const seenUntil = (state: SidecarState, path: string): number => state.lo
 export type LoadedState =
   | { readonly kind: 'none' }
   | { readonly kind: 'loaded'; readonly state: SidecarState; readonly upgradedFrom?: 1 }
-  /** `writtenAt`: the file's mtime, when it is a regular file (the last save's time, whatever it holds). */
-  | { readonly kind: 'unreadable'; readonly reason: string; readonly writtenAt?: number };
+  /**
+   * `writtenAt`: the file's mtime, when it is a regular file (the last save's time, whatever it
+   * holds, or whoever may read it); `denied`: it may not be read, and whose it is.
+   */
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly writtenAt?: number; readonly denied?: { readonly uid: number; readonly gid: number; readonly mode: number } };
 
 export function loadState(path: string): LoadedState {
   let text: string;
@@ -75,7 +78,22 @@ export function loadState(path: string): LoadedState {
     mtimeMs = fs.statSync(path).mtimeMs;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? { kind: 'none' } : { kind: 'unreadable', reason: (error as Error).message };
+    if (code === 'ENOENT') return { kind: 'none' };
+    // A file we may not read still says when it was written, where its directory may be searched:
+    // its time stands as a corrupt file's does (files changed since are read again, nothing lost).
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(path);
+    } catch {
+      stat = undefined;
+    }
+    const regular = stat?.isFile() === true;
+    return {
+      kind: 'unreadable',
+      reason: (error as Error).message,
+      ...(regular ? { writtenAt: stat!.mtimeMs } : {}),
+      ...(regular && code === 'EACCES' ? { denied: { uid: stat!.uid, gid: stat!.gid, mode: stat!.mode & 0o7777 } } : {}),
+    };
   }
   try {
     const parsed = parseState(JSON.parse(text) as unknown, mtimeMs);
@@ -85,10 +103,16 @@ export function loadState(path: string): LoadedState {
   }
 }
 
+/** The state file's version this sidecar writes. */
+const STATE_VERSION = 2;
+
 /** A parsed state file's value as a state; a version 1 file's save time is its mtime. */
 export function parseState(value: unknown, mtimeMs: number): LoadedState {
   if (typeof value !== 'object' || value === null) return notState();
   const { version, files, savedAt } = value as Record<string, unknown>;
+  if (typeof version === 'number' && Number.isInteger(version) && version > STATE_VERSION) {
+    return { kind: 'unreadable', reason: `a state file of version ${version}, written by a newer logtype-sidecar than this one (version ${STATE_VERSION}): a downgrade` };
+  }
   if ((version !== 1 && version !== 2) || typeof files !== 'object' || files === null) return notState();
   if (!Object.values(files).every((list) => Array.isArray(list) && list.every(isSavedFile))) return notState();
   if (version === 1) {

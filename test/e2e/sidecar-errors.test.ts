@@ -73,6 +73,40 @@ if (isRoot) {
     t.deepEqual(sidecar.lines(), ['{"logType":"mongodb","contents":"secret"}']);
   });
 
+  // From a platform trial: a state file the sidecar may not read (root's, mode 0600) was "start
+  // afresh": every line written while it was down was lost, and the message named no owner.
+  testWithTool(SETPRIV, "a state file it may not read (another user's, 0600): its time stands, so the lines written while down arrive; the message names its owner, mode and the fix", async (t, setpriv) => {
+    const dir = tempDir('state-eacces');
+    fs.chmodSync(dir, 0o755);
+    fs.chownSync(dir, OTHER_UID, OTHER_UID);
+    const file = path.join(dir, 'mongodb.log');
+    const stateFile = path.join(dir, 'state.json');
+    fs.writeFileSync(file, '');
+    fs.chownSync(file, OTHER_UID, OTHER_UID);
+    const run = () =>
+      new SidecarProcess([SIDECAR_BIN, '--log-dir', dir, '--state-file', stateFile, '--stats-interval', '0', '--poll-interval', '0.2'], {
+        bin: '--',
+        command: [setpriv, '--reuid', String(OTHER_UID), '--regid', String(OTHER_UID), '--clear-groups', process.execPath],
+      });
+    const first = run();
+    await waitUntil(() => first.diagnostics().some((d) => d['event'] === 'opened'), 10_000, 'opened');
+    fs.appendFileSync(file, 'before 1\nbefore 2\n');
+    await first.waitForLines(2);
+    await first.stop();
+    fs.chownSync(stateFile, 0, 0);
+    fs.chmodSync(stateFile, 0o600);
+    fs.appendFileSync(file, 'while down 1\nwhile down 2\n');
+    const second = run();
+    await second.waitForLines(2);
+    await sleep(500);
+    await second.stop();
+    const contents = second.lines().map((line) => (JSON.parse(line) as { contents: string }).contents);
+    t.deepEqual(contents.filter((c) => c.startsWith('while down')), ['while down 1', 'while down 2'], 'nothing written while down is lost');
+    const said = second.diagnostics().find((d) => d['event'] === 'state-unreadable')!;
+    t.like(said, { uid: OTHER_UID, fileUid: 0, fileMode: '0600' });
+    t.regex(said['msg'] as string, /may not be read by uid 1000 \(it is uid 0's, gid 0, mode 0600\): run the sidecar as the user that saves it, or remove the file/);
+  });
+
   // From a field trial: a sidecar that owned a file of mode 0000 was told to run as its owner.
   testWithTool(SETPRIV, 'a file of its own it may not read (mode 0000): the fix is chmod u+r, not another user; a directory it may not search is named', async (t, setpriv) => {
     const dir = tempDir('eacces-own');

@@ -93,3 +93,16 @@ test('a save keeps each path\'s own last look; a path not looked at yet keeps th
   t.true(saved.state.savedAt >= 5000);
   checkpointer.close();
 });
+
+// From a platform trial: a later version's state file (a downgrade) read as "not ours".
+test('a state file of a later version says it was written by a newer sidecar; its time still stands', (t) => {
+  const loaded = parseState({ version: 99, savedAt: 5, files: {} }, 1234);
+  t.like(loaded, { kind: 'unreadable' });
+  t.regex((loaded as { reason: string }).reason, /version 99, written by a newer logtype-sidecar than this one \(version 2\): a downgrade/);
+  const dir = tempDir('state-v99');
+  const file = path.join(dir, 'state.json');
+  fs.writeFileSync(file, JSON.stringify({ version: 99, savedAt: 5, files: {} }));
+  t.is(typeof (loadState(file) as { writtenAt?: number }).writtenAt, 'number');
+  // Not a state file at all: said so.
+  t.like(parseState({ hello: 1 }, 0), { kind: 'unreadable', reason: 'not a logtype-sidecar state file' });
+});
