@@ -74,6 +74,11 @@ function unknownType(type: string, flag: string): string {
   return `${flag}: unknown log type "${type}" (known: ${KNOWN_LOG_TYPES.join(', ')})`;
 }
 
+/**
+ * A variable's value, spaces around it taken off (a value pasted into a manifest with a space
+ * before the path named a relative path ` /var/log/x.log`); undefined when nothing is left.
+ */
 function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }

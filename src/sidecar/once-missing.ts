@@ -10,6 +10,16 @@ export interface MissingFile {
   readonly path: string;
   /** The variable that sets its path (the launcher's MDB_LOG_FILE_*). */
   readonly variable: string | undefined;
+  /** What chose its path: `--file`, its variable, or the log dir (config/sidecar-config.ts). */
+  readonly origin?: 'flag' | 'variable' | 'log-dir' | undefined;
+}
+
+/** What to check for a directory that is not there: whatever named its files' paths. */
+function directoryFix(files: readonly MissingFile[]): string {
+  const named = files.map((file) =>
+    file.origin === 'variable' && file.variable ? file.variable : file.origin === 'flag' ? `--file ${file.logType}=PATH` : '--log-dir or MMS_LOG_DIR',
+  );
+  return `Check ${[...new Set(named)].join(', ')}`;
 }
 
 export interface MissingReport {
@@ -39,7 +49,7 @@ export function missingReports(missing: readonly MissingFile[], present: number,
     if (state !== 'directory') {
       reports.push({
         fields: { event: 'missing-dir', path: dir, files: files.map((file) => path.basename(file.path)) },
-        message: `--once: ${state === 'missing' ? `the directory ${dir} is not there` : state === 'not searchable' ? `the directory ${dir} may not be searched by this user` : `${dir} is not a directory`} (${files.length === 1 ? 'the file' : `the ${files.length} files`} followed in it: ${files.map((file) => path.basename(file.path)).join(', ')}); ${rest} (exit ${exitCode}). Check --log-dir or MMS_LOG_DIR`,
+        message: `--once: ${state === 'missing' ? `the directory ${dir} is not there` : state === 'not searchable' ? `the directory ${dir} may not be searched by this user` : `${dir} is not a directory`} (${files.length === 1 ? 'the file' : `the ${files.length} files`} followed in it: ${files.map((file) => path.basename(file.path)).join(', ')}); ${rest} (exit ${exitCode}). ${directoryFix(files)}`,
       });
       continue;
     }

@@ -245,7 +245,7 @@ export class Sidecar {
     let code = EXIT_OK;
     if (this.#options.once && !this.#stopping) {
       // A compressed file was there, and was said to be so when found: not "not there", but not read either.
-      const missing = this.#files.filter((f) => !f.present && !f.compressed).map((f) => ({ logType: f.logType, path: f.path, variable: f.source.variable }));
+      const missing = this.#files.filter((f) => !f.present && !f.compressed).map((f) => ({ logType: f.logType, path: f.path, variable: f.source.variable, origin: f.source.origin }));
       const compressed = this.#files.filter((f) => f.compressed).length;
       const present = this.#files.length - missing.length - compressed + this.#streams.length;
       for (const { fields, message } of missingReports(missing, present, EXIT_ONCE_MISSING, directoryState)) this.#io.log.warn(fields, message);

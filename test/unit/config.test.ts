@@ -56,6 +56,9 @@ const precedence: { name: string; env: NodeJS.ProcessEnv; flags: Parameters<type
   { name: '--log-dir over MMS_LOG_DIR', env: { MMS_LOG_DIR: '/logs' }, flags: { logDir: '/flag' }, expected: '/flag/mongodb.log' },
   { name: 'the variable over --log-dir', env: { MDB_LOG_FILE_MONGODB: '/v/m.log' }, flags: { logDir: '/flag' }, expected: '/v/m.log' },
   { name: 'an empty variable is unset', env: { MDB_LOG_FILE_MONGODB: '' }, flags: { logDir: '/flag' }, expected: '/flag/mongodb.log' },
+  // From a platform trial: a value pasted with a space before the path named a relative path.
+  { name: 'spaces around a variable\'s value are taken off', env: { MDB_LOG_FILE_MONGODB: ' /v/m.log ' }, flags: { logDir: '/flag' }, expected: '/v/m.log' },
+  { name: 'a variable of spaces alone is unset', env: { MDB_LOG_FILE_MONGODB: '  ' }, flags: { logDir: '/flag' }, expected: '/flag/mongodb.log' },
   { name: '--file over the variable', env: { MDB_LOG_FILE_MONGODB: '/v/m.log' }, flags: { files: ['mongodb=/f.log'] }, expected: '/f.log' },
   { name: 'a path with = in it', env: {}, flags: { files: ['mongodb=/a=b.log'] }, expected: '/a=b.log' },
 ];

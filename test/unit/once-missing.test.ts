@@ -29,3 +29,13 @@ test('--once, a directory that is not there: one line for it and its files (a mi
   // A file where the directory should be.
   t.regex(missingReports([file('mongodb', '/etc/hosts')], 0, 3, () => 'not a directory')[0]!.message, /^--once: \/etc\/hosts is not a directory \(the file followed in it: mongodb\.log\); nothing was read/);
 });
+
+// From a platform trial: a directory named by MDB_LOG_FILE_MONGODB or --file was said to want
+// --log-dir or MMS_LOG_DIR, which do not set it.
+test('--once, a directory that is not there: the fix names what set its files\' paths (the variable, --file, or the log dir)', (t) => {
+  const by = (origin: MissingFile['origin']): MissingFile => ({ ...file('mongodb', '/nope'), variable: 'MDB_LOG_FILE_MONGODB', origin });
+  t.regex(missingReports([by('variable')], 7, 3, () => 'missing')[0]!.message, /\. Check MDB_LOG_FILE_MONGODB$/);
+  t.regex(missingReports([by('flag')], 7, 3, () => 'missing')[0]!.message, /\. Check --file mongodb=PATH$/);
+  t.regex(missingReports([by('log-dir')], 7, 3, () => 'missing')[0]!.message, /\. Check --log-dir or MMS_LOG_DIR$/);
+  t.regex(missingReports([by('variable'), { ...file('automation-agent', '/nope'), origin: 'log-dir' }], 7, 3, () => 'missing')[0]!.message, /\. Check MDB_LOG_FILE_MONGODB, --log-dir or MMS_LOG_DIR$/);
+});
