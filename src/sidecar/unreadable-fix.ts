@@ -34,11 +34,13 @@ export function unreadableFix(denied: Denied): string {
     if (!directory) return `its directory cannot be searched by ${who}. To fix, let the sidecar's user search every directory on the way, or ${POD_USER_FIX}`;
     const owned = `the directory ${directory.path} (uid ${directory.uid}, gid ${directory.gid}, mode ${octalMode(directory.mode)}) cannot be searched by ${who}`;
     if (directory.uid === denied.uid) return `${owned}. To fix, chmod u+x ${directory.path}`;
-    if (inGroup(directory.gid)) return `${owned}. To fix, chmod g+x ${directory.path}, or ${POD_USER_FIX}`;
+    if (inGroup(directory.gid)) return `${owned}. To fix, ${POD_USER_FIX} (lasting), or chmod g+x ${directory.path} (until the directory is made again)`;
     return `${owned}. To fix, ${POD_USER_FIX}`;
   }
   const owned = `the file belongs to uid ${file.uid} (gid ${file.gid}) with mode ${octalMode(file.mode)}`;
   if (file.uid === denied.uid) return `${owned}: the sidecar's own, but its owner may not read it. To fix, chmod u+r ${denied.path} (and see why the logger made it so: its umask)`;
-  if (inGroup(file.gid) && (file.mode & 0o040) === 0) return `${owned}: its group is the sidecar's, but may not read it. To fix, chmod g+r ${denied.path}, or ${POD_USER_FIX}`;
+  // The lasting fix first: the server and logrotate make the file again at each rotation, with
+  // the mode they make it with (0600), so a chmod lasts until the next one.
+  if (inGroup(file.gid) && (file.mode & 0o040) === 0) return `${owned}: its group is the sidecar's, but may not read it. To fix, ${POD_USER_FIX} (lasting), or chmod g+r ${denied.path} (until the next rotation makes the file again)`;
   return `${owned}. To fix, ${POD_USER_FIX}`;
 }
