@@ -29,8 +29,15 @@ readonly marker="# logtype: patched by logtype-pod patch-launcher"
 # One pino-shaped diagnostic line on stderr, like the sidecar's own (level 30 info, 40 warn, 50 error).
 diag() {
   local level="$1" event="$2" message="$3"
+  # A JSON string: backslashes and quotes escaped, newlines and tabs written as \n and \t, other
+  # control characters (from a path or a variable) left out.
+  message="${message//\\/\\\\}"
+  message="${message//\"/\\\"}"
+  message="${message//$'\n'/\\n}"
+  message="${message//$'\t'/\\t}"
+  message="$(printf '%s' "${message}" | tr -d '\000-\037\177')"
   printf '{"level":%s,"time":"%s","logType":"logtype-pod","event":"%s","msg":"%s"}\n' \
-    "${level}" "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" "${event}" "${message//\"/\\\"}" >&2
+    "${level}" "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" "${event}" "${message}" >&2
 }
 
 # Makes a named pipe unless it is there (a restarted sidecar finds the ones it made before).
@@ -144,7 +151,7 @@ case "${1:-}" in
   sidecar) shift; run_sidecar "$@" ;;
   patch-launcher) shift; patch_launcher "$@" ;;
   *)
-    echo "usage: logtype-pod sidecar [logtype-sidecar options] | logtype-pod patch-launcher [FILE]" >&2
+    diag 50 usage "usage: logtype-pod sidecar [logtype-sidecar options] | logtype-pod patch-launcher [FILE]"
     exit 2
     ;;
 esac

@@ -27,7 +27,7 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once }:
     case 'missing':
       log.warn(
         { ...fields, variable: source.variable, minutes: Math.round(event.forMs / 60_000) },
-        `${event.path} is still not there after ${Math.round(event.forMs / 60_000)} minutes: ${missingFix(source)} (said again in an hour while it is missing)`,
+        `${event.path} is still not there after ${event.forMs < 90_000 ? `${Math.round(event.forMs / 1000)} seconds` : `${Math.round(event.forMs / 60_000)} minutes`}: ${missingFix(source)} (said again in an hour while it is missing)`,
       );
       return;
     case 'opened':

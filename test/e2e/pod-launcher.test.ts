@@ -162,6 +162,20 @@ function patch(file: string): { status: number | null; diagnostics: Record<strin
   return { status: run.status, diagnostics: run.stderr.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 
+// From a platform trial: a wrong command printed a plain usage line, and a message with a
+// backslash in it (a path) decoded with a control character in it.
+test('logtype-pod: every diagnostic is one JSON line, a wrong command and a path with a backslash too', (t) => {
+  const wrong = spawnSync('bash', [LOGTYPE_POD, 'bogus'], { encoding: 'utf8' });
+  t.is(wrong.status, 2);
+  t.like(JSON.parse(wrong.stderr) as Record<string, unknown>, { level: 50, logType: 'logtype-pod', event: 'usage' });
+  const file = path.join(tempDir('launcher-backslash'), 'odd\\dir "x"\tlauncher.sh');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const { diagnostics } = patch(file);
+  t.true(diagnostics.length > 0);
+  t.true(diagnostics.some((d) => String(d['msg']).includes(file)), JSON.stringify(diagnostics));
+  for (const d of diagnostics) t.notRegex(String(d['msg']), /[\u0000-\u0008\u000b-\u001f]/);
+});
+
 /** The pids of the processes whose parent is `pid`, by command name. */
 function children(pid: number): { pid: number; comm: string }[] {
   const found: { pid: number; comm: string }[] = [];

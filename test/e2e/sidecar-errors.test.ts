@@ -206,6 +206,8 @@ test('a file still missing after --missing-warning: a warning naming the path an
   t.is(said.length, 1);
   t.like(said[0], { level: 40, variable: 'MDB_LOG_FILE_BACKUP_AGENT', source: 'backup-agent' });
   t.regex(said[0]!['msg'] as string, /set MDB_LOG_FILE_BACKUP_AGENT/);
+  // From a platform trial: under a minute it said "after 0 minutes".
+  t.regex(said[0]!['msg'] as string, /is still not there after 1 seconds?:/);
 });
 
 test('--missing-warning 0 never warns', async (t) => {
