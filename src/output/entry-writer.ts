@@ -206,11 +206,11 @@ export class EntryWriter {
     if (this.#chunk.used >= SEAL_BYTES) this.#seal();
   }
 
-  /** A line that already is an entry (newline included), from a file as in writeLine. */
-  writeEntry(line: string, checkpoint?: FileCheckpoint, endOffset = 0): void {
+  /** A line that already is an entry (newline included), from a file as in writeLine; `partial`: a piece of a line. */
+  writeEntry(line: string, checkpoint?: FileCheckpoint, endOffset = 0, partial = false): void {
     this.#lines++;
     this.#text(line);
-    if (checkpoint) this.#chunk.marks.add(this.#chunk.used, checkpoint, endOffset, false);
+    if (checkpoint) this.#chunk.marks.add(this.#chunk.used, checkpoint, endOffset, partial);
     if (this.#chunk.used >= SEAL_BYTES) this.#seal();
   }
 

@@ -20,6 +20,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../diag/logger.js';
 import { entryPrefix, isEntryLine } from '../encode/encode-entry.js';
+import { LongEntryLine } from '../encode/long-entry-line.js';
 import type { FileSource } from '../config/sidecar-config.js';
 import { errorMessage } from '../follow/error-message.js';
 import { FileFollower } from '../follow/file-follower.js';
@@ -391,14 +392,24 @@ export class Sidecar {
     const text = entryPrefix(logType);
     const prefix = { text, bytes: Buffer.from(text) };
     const writer = this.#writer;
+    // A line already an entry but longer than a line may be: its pieces unwrapped (long-entry-line.ts).
+    const long = passThroughEntries ? new LongEntryLine() : undefined;
     return (bytes: Buffer, start: number, end: number, partial: boolean, endOffset: number, checkpoint: FileCheckpoint) => {
       stats.lines++;
       stats.bytes += end - start;
-      if (passThroughEntries && !partial) {
-        const line = bytes.toString('utf8', start, end);
-        if (isEntryLine(line)) {
-          writer.writeEntry(line + '\n', checkpoint, endOffset);
-          return;
+      if (long) {
+        if (!partial && !long.inLine) {
+          const line = bytes.toString('utf8', start, end);
+          if (isEntryLine(line)) {
+            writer.writeEntry(line + '\n', checkpoint, endOffset);
+            return;
+          }
+        } else {
+          const entry = long.piece(bytes.toString('utf8', start, end), partial);
+          if (entry !== undefined) {
+            writer.writeEntry(entry, checkpoint, endOffset, partial);
+            return;
+          }
         }
       }
       writer.writeLine(prefix, bytes, start, end, partial, checkpoint, endOffset);

@@ -117,3 +117,30 @@ test('the launcher file: lines already entries pass through, others are wrapped'
     '{"logType":"agent-launcher-script","contents":"{\\"logType\\": broken"}',
   ]);
 });
+
+// From a platform trial: a launcher line (already an entry) longer than --max-line-bytes left
+// in pieces of its JSON text, so `logtype -o raw` and `jq -r .contents` showed the entry, not
+// the line.
+test('the launcher file: an entry longer than --max-line-bytes leaves as partial entries of its contents, joined to the line by the filter', async (t) => {
+  const { file, sidecar } = await followEmptyFile('launcher-long', 'agent-launcher-script', ['--max-line-bytes', '100']);
+  const contents = ['short', `${'L'.repeat(200)} long`, `${'é"\\'.repeat(60)}\u0001 tab\t end`, `${'\\u'.repeat(80)}`];
+  fs.appendFileSync(file, contents.map((c) => `${JSON.stringify({ logType: 'agent-launcher-script', contents: c })}\n`).join(''));
+  await sidecar.waitForDiagnostic(() => sidecar.lines().some((line) => line.includes('\\\\u\\\\u"}')), 10_000);
+  await sidecar.stop();
+  const { entries, invalidJson } = parseEntries(sidecar.lines());
+  t.is(invalidJson, 0);
+  t.true(entries.every((e) => e.logType === 'agent-launcher-script'));
+  t.true(entries.length > contents.length, 'the long ones in pieces');
+  // The pieces joined as the filter joins them: each line as the launcher wrote its contents.
+  const joined: string[] = [];
+  let pending = '';
+  for (const line of sidecar.lines()) {
+    const entry = JSON.parse(line) as { contents: string; partial?: boolean };
+    pending += entry.contents;
+    if (!entry.partial) {
+      joined.push(pending);
+      pending = '';
+    }
+  }
+  t.deepEqual(joined, contents);
+});
