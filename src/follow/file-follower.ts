@@ -28,7 +28,7 @@ import { statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
 import { reconcilePath, sameFile, type FileIdentity, type PathState } from './reconcile.js';
 import { deniedAmong, resumeFiles } from './resume.js';
-import { linkTarget, rotatedNames, rotatedSiblings } from './rotated-siblings.js';
+import { compressedRotationsSince, linkTarget, rotatedNames, rotatedSiblings } from './rotated-siblings.js';
 
 export type { FollowEvent } from './follow-events.js';
 
@@ -322,7 +322,8 @@ export class FileFollower {
     for (const past of resume.past ?? []) this.#remember(past);
     const plan = resumeFiles(this.path, resume.files, this.#options.ignore);
     for (const lost of plan.lost) {
-      this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: lost.position });
+      // Rotated and compressed while the sidecar was down: say where its lines went.
+      this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: lost.position, compressed: compressedRotationsSince(this.path, resume.savedAt - MTIME_SLACK_MS) });
       this.#closePiece(lost);
     }
     this.#behind.adoptRetired(plan.retired);

@@ -10,7 +10,8 @@ export type FollowEvent =
   /** A file the state file knows, found again (`how`: itself, or the copy holding its bytes). */
   | { readonly kind: 'resumed'; readonly path: string; readonly file: string; readonly position: number; readonly how: 'same-file' | 'copy' }
   /** A file the state file knows is not there any more: its lines after `position` cannot be delivered. */
-  | { readonly kind: 'resume-lost'; readonly path: string; readonly position: number }
+  /** `compressed`: compressed rotations beside the path changed since the save (where its lines may be). */
+  | { readonly kind: 'resume-lost'; readonly path: string; readonly position: number; readonly compressed?: readonly string[] }
   /** A rotated file made while nobody looked (down, or a stalled reader): read from its start. */
   | { readonly kind: 'unseen'; readonly path: string; readonly file: string }
   | { readonly kind: 'rotated'; readonly path: string }

@@ -36,6 +36,29 @@ export function rotatedNames(base: string): (entry: string) => boolean {
   };
 }
 
+/**
+ * The compressed rotations beside `file` changed at or after `since` (epoch ms), oldest first:
+ * where the lines of a file rotated and compressed while nobody read it went (they are never
+ * read: `logtype --as TYPE NAME` reads them).
+ */
+export function compressedRotationsSince(file: string, since: number): string[] {
+  const dir = path.dirname(file);
+  const isRotation = rotatedNames(path.basename(file));
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const found: { name: string; mtimeMs: number }[] = [];
+  for (const entry of entries) {
+    if (!COMPRESSED.test(entry) || !isRotation(entry.replace(COMPRESSED, ''))) continue;
+    const stat = fs.statSync(path.join(dir, entry), { throwIfNoEntry: false });
+    if (stat?.isFile() && stat.mtimeMs >= since) found.push({ name: path.join(dir, entry), mtimeMs: stat.mtimeMs });
+  }
+  return found.sort((a, b) => a.mtimeMs - b.mtimeMs).map((f) => f.name);
+}
+
 /** Whether `entry` names a rotation of the file named `base` (rotatedNames). */
 export const rotatedName = (base: string, entry: string): boolean => rotatedNames(base)(entry);
 

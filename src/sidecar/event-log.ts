@@ -39,9 +39,18 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once }:
         event.how === 'copy' ? "resuming in the copy that holds the file's bytes (copytruncate while stopped)" : 'resuming where the last run stopped',
       );
       return;
-    case 'resume-lost':
-      log.warn({ ...fields, position: event.position }, 'a file read before the restart is not found (deleted, or another file has its name and inode now): lines only it held past the saved position cannot be delivered; a file at the name that is not it is read from its start');
+    case 'resume-lost': {
+      const compressed = event.compressed ?? [];
+      const where =
+        compressed.length > 0
+          ? `; they may be in ${compressed.join(', ')}, rotated and compressed while the sidecar was down (never read: logtype --as ${source.logType} ${compressed[0]} reads it; logrotate's delaycompress keeps the newest rotation plain, so a restart reads it)`
+          : '';
+      log.warn(
+        { ...fields, position: event.position, ...(compressed.length > 0 ? { compressed } : {}) },
+        `a file read before the restart (${event.position} bytes of it delivered) is not found (deleted, compressed, cut by a copytruncate, or another file has its name and inode now): lines only it held past that cannot be delivered${where}; a file at the name that is not it is read from its start`,
+      );
       return;
+    }
     case 'unseen':
       stats.rotations++;
       log.info({ ...fields, file: event.file }, 'a rotated file nobody read yet; reading it from its start');

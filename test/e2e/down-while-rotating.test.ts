@@ -163,3 +163,29 @@ function makeWithInode(dir: string, inode: number, target: string): boolean {
     for (const name of spare) fs.rmSync(name, { force: true });
   }
 }
+
+// From a platform trial: a rotation compressed while the sidecar was down (logrotate's compress
+// without delaycompress) loses its unread lines, as docs/following.md says; the warning named
+// neither where they went nor what to do.
+test('a file rotated and compressed while stopped: the warning names the compressed file, the command that reads it, and delaycompress', async (t) => {
+  const dir = tempDir('down-compressed');
+  const file = path.join(dir, 'mongodb.log');
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(10);
+  const first = await start(dir, file, ['--from-start']);
+  await first.waitForLines(10);
+  t.is((await first.stop()).code, 0);
+  writer.write(10); // 11-20: while down, then rotated and compressed
+  writer.close();
+  const { gzipSync } = await import('node:zlib');
+  fs.writeFileSync(`${file}.1.gz`, gzipSync(fs.readFileSync(file)));
+  fs.rmSync(file);
+  fs.writeFileSync(file, 'after 1\nafter 2\nafter 3\nafter 4\nafter 5\n');
+  const second = await start(dir, file);
+  await second.waitForLines(5);
+  await second.stop();
+  const lost = second.diagnostics().find((d) => d['event'] === 'resume-lost');
+  t.truthy(lost);
+  t.deepEqual(lost!['compressed'], [`${file}.1.gz`]);
+  t.regex(lost!['msg'] as string, new RegExp(`they may be in ${file.replaceAll('.', '\\.')}\\.1\\.gz, rotated and compressed while the sidecar was down \\(never read: logtype --as mongodb ${file.replaceAll('.', '\\.')}\\.1\\.gz reads it; logrotate's delaycompress`));
+});
