@@ -61,7 +61,7 @@ export const SELECTION_OPTIONS: OptionTable = {
   user: { type: 'string', multiple: true, value: 'USER', describe: 'Audit events by these users (alice, alice@admin)' },
   failed: { type: 'boolean', describe: 'Audit events that failed (a non-zero result)' },
   resource: { type: 'string', multiple: true, value: 'NAME', describe: "Operator lines about this resource (my-replica-set, mongodb/my-replica-set)" },
-  as: { type: 'string', value: 'TYPE', complete: 'type', describe: 'Read raw log lines (a copied server log) as entries of this type' },
+  as: { type: 'string', value: 'TYPE', complete: 'type', describe: 'Read raw log lines (a copied server log) as entries of this type (a line that is an entry already is read as the entry it is)' },
 };
 
 /**

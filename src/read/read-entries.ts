@@ -154,6 +154,27 @@ export async function readEntries(
 }
 
 const DOCKER_RECORD = Buffer.from('{"log":"');
+const ENTRY_START = Buffer.from('{"logType":"');
+
+/**
+ * The entry a line is, when it is one (`{"logType":…,"contents":…}`, as the sidecar writes
+ * them): no log's own line starts so, so under --as it is read as the entry it is, not as a
+ * line of the type --as names.
+ */
+function entryOf(line: string): EntryLine | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { logType, contents, partial } = value as Record<string, unknown>;
+  if (typeof logType !== 'string' || typeof contents !== 'string') return undefined;
+  return new EntryLine(logType, logFormat(logType), partial === true, undefined, EMPTY_BYTES, 0, 0, 0, -1, -1, contents);
+}
+
+const EMPTY_BYTES = Buffer.alloc(0);
 
 /** The Docker json-file record a line is; undefined when it is none (a log's own JSON may start with `log` too). */
 function dockerRecord(line: string): Record<string, unknown> | undefined {
@@ -189,6 +210,9 @@ function rawLineReader(logType: string, handler: EntryHandler): LineReader {
     (bytes, start, end) => {
       // Docker's json-file log of the container (`{"log":"<line>\n",…}`): the line it wraps,
       // once its last piece came (docker-pieces.ts).
+      // A line that is an entry already (a sidecar's output given with --as): the entry it is.
+      const entry = matchesAt(bytes, start, ENTRY_START) ? entryOf(bytes.toString('utf8', start, end)) : undefined;
+      if (entry) return handler.entry(entry);
       const record = matchesAt(bytes, start, DOCKER_RECORD) ? dockerRecord(bytes.toString('utf8', start, end)) : undefined;
       if (!record) return handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end));
       const line = pieces.line(String(record['stream']), record['log'] as string);

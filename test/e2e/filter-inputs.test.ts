@@ -8,8 +8,9 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import zlib from 'node:zlib';
-import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
+import { REAL_DATA, REPO, SIDECAR_BIN, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
 import { runFilter } from '../_helpers/filter-process.js';
 import { MAX_INPUT_LINE_BYTES } from '../../src/read/entry-reader.js';
 
@@ -216,4 +217,18 @@ test('the same file given twice, or by another name (a link): read once, and std
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+// From an incident trial: `--as mongodb` on a file that already held the sidecar's entries read
+// every entry as a server line, so `-l warn` selected nothing, without a word.
+test('--as TYPE on a file of entries (the sidecar\'s output): each is read as the entry it is, as without --as', (t) => {
+  const pod = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', path.join(REPO, 'samples')], { env: cleanEnv(), encoding: 'utf8' }).stdout;
+  for (const args of [['-l', 'warn'], ['-l', 'warn', '-t', 'mongodb'], ['-o', 'pretty', '--color', 'never', '--utc']]) {
+    const plain = runFilter(args, pod);
+    t.true(plain.stdout.length > 0, args.join(' '));
+    t.is(runFilter(['--as', 'mongodb', ...args], pod).stdout, plain.stdout, args.join(' '));
+  }
+  // Split pieces stay pieces: joined as they are without --as.
+  const pieces = `${JSON.stringify({ logType: 'mongodb', contents: 'one ', partial: true })}\n${JSON.stringify({ logType: 'mongodb', contents: 'line' })}\n`;
+  t.is(runFilter(['--as', 'automation-agent', '-o', 'raw'], pieces).stdout, 'one line\n');
 });
