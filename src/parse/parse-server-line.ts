@@ -17,7 +17,25 @@ import { parseServerTextLine } from './server-text-line.js';
  * `source.contents` decodes the line (an entry's own getter, which decodes once for every user).
  */
 export function parseServerLineInBytes(bytes: Buffer, start: number, end: number, escaped: boolean, source: LineSource): LogRecord | undefined {
-  return readServerHead(bytes, start, end, escaped, HEAD) ? new ServerRecord(bytes, end, escaped, HEAD, source) : undefined;
+  return readServerHead(bytes, start, end, escaped, HEAD) && closesObject(bytes, start, end, escaped) ? new ServerRecord(bytes, end, escaped, HEAD, source) : undefined;
+}
+
+/**
+ * Whether the line ends its object (`}`, spaces and a CR after it aside): a line cut short (a
+ * crash mid-write, a pasted line cut) has a head but not its end, and is no record: counted as
+ * not parsed, and shown as it is, never as a bare message.
+ */
+function closesObject(bytes: Buffer, start: number, end: number, escaped: boolean): boolean {
+  let at = end - 1;
+  for (;;) {
+    const byte = bytes[at];
+    if (byte === 0x20 || byte === 0x09 || byte === 0x0d) at--;
+    // Escaped inside an entry's contents: `\r`, `\t` as two bytes.
+    else if (escaped && (byte === 0x72 || byte === 0x74) && bytes[at - 1] === 0x5c && bytes[at - 2] !== 0x5c) at -= 2;
+    else break;
+    if (at < start) return false;
+  }
+  return bytes[at] === 0x7d;
 }
 
 /** The head read last: its fields are copied into the record at once. */

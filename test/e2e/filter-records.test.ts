@@ -92,14 +92,17 @@ for (const { name, args, says } of usage) {
   });
 }
 
-test('-o json never writes broken JSON: a server line cut short leaves as its entry or in the 4.4 shape', (t) => {
+test('-o json never writes broken JSON: a server line cut short (in its message or its attributes) is no record, and leaves as its entry', (t) => {
   const cutInMessage = '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I",  "c":"NETWORK",  "id":22943,   "ctx":"listener","msg":"Connection acc';
   const cutInAttributes = '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I",  "c":"NETWORK",  "id":22943,   "ctx":"listener","msg":"Connection accepted","attr":{"remote":"10.0.0';
   const result = runFilter(['-o', 'json'], `${entryLine('mongodb', cutInMessage)}\n${entryLine('mongodb', cutInAttributes)}\n`);
-  t.deepEqual(lines(result.stdout), [
-    entryLine('mongodb', cutInMessage),
-    '{"t":{"$date":"2026-11-22T10:00:00.000Z"},"s":"I","c":"NETWORK","id":22943,"ctx":"listener","msg":"Connection accepted"}',
-  ]);
+  t.deepEqual(lines(result.stdout), [entryLine('mongodb', cutInMessage), entryLine('mongodb', cutInAttributes)]);
+  // From an incident trial: a slow query cut mid-JSON was counted as parsed, and shown as a bare
+  // "Slow query": it is counted as not parsed, and shown as it is.
+  const slow = '{"t":{"$date":"2024-01-01T00:00:00Z"},"s":"I","c":"COMMAND","id":51803,"ctx":"conn1","msg":"Slow query","attr":{"durationMillis":5,"ns":"a.b"';
+  const summary = JSON.parse(runFilter(['summary', '--json'], `${entryLine('mongodb', slow)}\n`).stdout) as { types: { unparsed: number }[] };
+  t.is(summary.types[0]!.unparsed, 1);
+  t.is(runFilter(['-o', 'pretty', '--color', 'never'], `${entryLine('mongodb', slow)}\n`).stdout, `mongodb       ${slow}\n`);
 });
 
 // From an incident trial: --slow took any line with attr.durationMillis for an operation, and
