@@ -13,6 +13,8 @@ import { usageError } from './usage-error.js';
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
   readonly short?: string;
+  /** Short flags other tools give this meaning (`head -n`): named when typed, as a misspelt flag's nearest is. */
+  readonly habits?: readonly string[];
   readonly multiple?: boolean;
   readonly default?: string;
   /** The value's name in the help (`DIR`, `TYPE=PATH`). */
@@ -176,6 +178,10 @@ export function parseByTable(
     // A misspelt flag (`--tpye`): the nearest the table has, as git suggests a command.
     const unknown = /^Unknown option '--([^'=]+)'/.exec(first)?.[1];
     const nearest = unknown === undefined ? undefined : nearestName(unknown, Object.keys(options));
+    // Another tool's short flag (`-n 10` for the first ten): the option that does it here.
+    const habit = /^Unknown option '-(\w)'/.exec(first)?.[1];
+    const meant = habit === undefined ? undefined : Object.keys(options).find((name) => options[name]!.habits?.includes(habit));
+    if (meant) return usageError(`${first}; did you mean '--${meant}'?`);
     return usageError(nearest ? `${first}; did you mean '--${nearest}'?` : first);
   }
   const values: Record<string, string | boolean | (string | boolean)[] | undefined> = { ...parsed.values };

@@ -187,7 +187,9 @@ function regExpOption(values: ParsedArgs['values'], name: string): Parsed<RegExp
   try {
     return { ok: true, value: new RegExp(source, values['ignore-case'] ? 'iu' : 'u') };
   } catch (error) {
-    return usageError(`--${name}: ${(error as Error).message}`);
+    // Other tools' inline flags (grep -P, Python): JavaScript's are -i here.
+    const inline = /^\(\?[a-z]+\)/.test(source) ? ': JavaScript has no inline flags; for (?i), give -i' : '';
+    return usageError(`--${name}: ${(error as Error).message}${inline}`);
   }
 }
 
@@ -196,7 +198,7 @@ function timeOption(values: ParsedArgs['values'], name: 'since' | 'until', now: 
   const value = lastValue(values, name);
   if (value === undefined) return { ok: true, value: undefined };
   const time = (name === 'until' ? parseUntilBound : parseTimeBound)(value, now, values['utc'] === true);
-  return time ? { ok: true, value: time } : usageError(`--${name} takes an RFC 3339 time or a span such as 15m, 2h, 1h30m, 1d, not "${value}"`);
+  return time ? { ok: true, value: time } : usageError(`--${name} takes an RFC 3339 time (2024-03-18T14:52Z, or as the output shows it: "2024-03-18 14:52:44") or a span back from now such as 15m, 2h, 1h30m, 1d, not "${value}"`);
 }
 
 /** The selection the options ask for; the first usage error, in the order the options are checked. */

@@ -12,7 +12,7 @@ import { KNOWN_PROBLEMS, remedyOf } from './known-problems.js';
 
 /** What was not looked at: the inputs not read to their end, and a Ctrl-C; undefined when all was read. */
 export interface DoctorIncomplete {
-  /** Each input not read to its end, and why (`cannot read rs1.log.gz: its gzip data ends early (the file was cut short)`). */
+  /** Each input not read to its end, and why (`read rs1.log.gz up to where its gzip data ends early (the file was cut short)`). */
   readonly unread: readonly string[];
   readonly interrupted: boolean;
 }

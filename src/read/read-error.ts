@@ -25,9 +25,19 @@ export function readErrorReason(error: unknown): string {
   return (code !== undefined && REASONS[code]) || String(message ?? error).split('\n')[0]!;
 }
 
-/** `cannot read PATH: REASON`; stdin is named as such. The name is escaped for a terminal: any byte may be in a file name. */
+/** Errors met after the input's first bytes were read: what came before them was read. */
+const PART_READ = new Set(['Z_BUF_ERROR', 'Z_DATA_ERROR']);
+
+/**
+ * `cannot read PATH: REASON`; stdin is named as such; a gzip stream that ends early or is
+ * damaged was read up to there: `read PATH up to where REASON`. The name is escaped for a
+ * terminal: any byte may be in a file name.
+ */
 export function cannotRead(input: string, error: unknown): string {
-  return `cannot read ${input === '-' ? 'stdin' : escapeTerminal(input)}: ${readErrorReason(error)}`;
+  const name = input === '-' ? 'stdin' : escapeTerminal(input);
+  const { code } = error as NodeJS.ErrnoException;
+  if (code !== undefined && PART_READ.has(code)) return `read ${name} up to where ${readErrorReason(error)}`;
+  return `cannot read ${name}: ${readErrorReason(error)}`;
 }
 
 /** An input that is a file given before: `PATH is the same file as FIRST, given before: read once`. Names escaped as cannotRead's. */

@@ -30,7 +30,7 @@ export interface Summary {
 }
 
 export interface Incomplete {
-  /** Each input not read to its end, and why (`cannot read rs1.log.gz: its gzip data ends early (the file was cut short)`). */
+  /** Each input not read to its end, and why (`read rs1.log.gz up to where its gzip data ends early (the file was cut short)`). */
   readonly unread: readonly string[];
   /** Reading was stopped by Ctrl-C (SIGINT) before the input's end. */
   readonly interrupted: boolean;

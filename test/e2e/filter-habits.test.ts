@@ -218,7 +218,7 @@ test('logtype entries.jsonl /nonexistent: what can be read is, what cannot is na
   const midway = runFilter([cut, last]);
   t.is(midway.status, 2);
   t.is(midway.stdout, 'from b\n');
-  t.is(midway.stderr, `logtype: cannot read ${cut}: its gzip data ends early (the file was cut short)\n`);
+  t.is(midway.stderr, `logtype: read ${cut} up to where its gzip data ends early (the file was cut short)\n`);
   // -q: an answer found is 0, as grep -q says even after an error.
   t.is(runFilter(['-q', '-g', 'from', '/nonexistent', first]).status, 0);
   t.is(runFilter(['-q', '-g', 'nowhere', '/nonexistent', first]).status, 2);
@@ -565,4 +565,10 @@ test('--since after --until: one usage line saying so, exit 2 (not an empty outp
   }
   t.is(runFilter(['--since', '1h', '--until', '2h'], '').status, 2);
   t.is(runFilter(['--since', '2h', '--until', '1h'], '').status, 0);
+});
+
+// From an incident trial: habits of other tools met a bare "Unknown option" or regex error.
+test('other tools\' habits are named: -n N is --max-count, (?i) is -i', (t) => {
+  t.is(runFilter(['-n', '10']).stderr, "logtype: Unknown option '-n'; did you mean '--max-count'? (see logtype --help)\n");
+  t.regex(runFilter(['-g', '(?i)slow']).stderr, /JavaScript has no inline flags; for \(\?i\), give -i/);
 });

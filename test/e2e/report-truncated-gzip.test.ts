@@ -24,18 +24,18 @@ test('a truncated gzip file: summary and doctor report what was read, warn namin
 
     const summary = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--json', '--as', 'mongodb', cut], { env: cleanEnv(), encoding: 'utf8' });
     t.is(summary.status, 1);
-    t.is(summary.stderr, `logtype summary: cannot read ${cut}: its gzip data ends early (the file was cut short); the summary covers what was read of it\n`);
+    t.is(summary.stderr, `logtype summary: read ${cut} up to where its gzip data ends early (the file was cut short); the summary covers what was read of it\n`);
     const json = JSON.parse(summary.stdout) as { lines: { entries: number }; incomplete?: unknown };
     const counted = json.lines.entries;
     // Every whole line, and at most the cut last one.
     t.true(counted === wholeLines || counted === wholeLines + 1, `${counted} entries against ${wholeLines} whole lines`);
     // The report says so itself: a page or JSON attached to a ticket does not pass for the whole log.
-    t.deepEqual(json.incomplete, { unread: [`cannot read ${cut}: its gzip data ends early (the file was cut short)`], interrupted: false });
+    t.deepEqual(json.incomplete, { unread: [`read ${cut} up to where its gzip data ends early (the file was cut short)`], interrupted: false });
     const page = path.join(dir, 'report.html');
     const text = spawnSync(process.execPath, [FILTER_BIN, 'summary', '--html', page, '--as', 'mongodb', cut], { env: cleanEnv(), encoding: 'utf8' });
     t.is(text.status, 1);
-    t.regex(text.stdout, new RegExp(`^incomplete: cannot read ${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: its gzip data ends early \\(the file was cut short\\); this summary covers what was read of it$`, 'm'));
-    t.regex(fs.readFileSync(page, 'utf8'), /<p class="incomplete"><b>Incomplete:<\/b> cannot read [^<]*mongodb\.log\.1\.gz: its gzip data ends early \(the file was cut short\);/);
+    t.regex(text.stdout, new RegExp(`^incomplete: read ${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} up to where its gzip data ends early \\(the file was cut short\\); this summary covers what was read of it$`, 'm'));
+    t.regex(fs.readFileSync(page, 'utf8'), /<p class="incomplete"><b>Incomplete:<\/b> read [^<]*mongodb\.log\.1\.gz up to where its gzip data ends early \(the file was cut short\);/);
     // Cut within its gzip header: nothing was read, and the report does not call the input empty.
     const header = path.join(dir, 'mongodb.log.3.gz');
     fs.writeFileSync(header, whole.subarray(0, 12));
@@ -51,10 +51,10 @@ test('a truncated gzip file: summary and doctor report what was read, warn namin
 
     const doctor = spawnSync(process.execPath, [FILTER_BIN, 'doctor', '--as', 'mongodb', cut], { env: cleanEnv(), encoding: 'utf8' });
     t.is(doctor.status, 2);
-    t.is(doctor.stderr, `logtype doctor: cannot read ${cut}: its gzip data ends early (the file was cut short); what was read of it was looked at\n`);
+    t.is(doctor.stderr, `logtype doctor: read ${cut} up to where its gzip data ends early (the file was cut short); what was read of it was looked at\n`);
     t.regex(doctor.stdout, new RegExp(`in (${wholeLines.toLocaleString('en-US')}|${(wholeLines + 1).toLocaleString('en-US')}) lines`));
     // doctor's report says so itself too, text and --json; cut in its header, it does not call the input empty; read whole, it says nothing of the kind.
-    const why = `cannot read ${cut}: its gzip data ends early (the file was cut short)`;
+    const why = `read ${cut} up to where its gzip data ends early (the file was cut short)`;
     const doctorText = spawnSync(process.execPath, [FILTER_BIN, 'doctor', '--color', 'never', cut], { env: cleanEnv(), encoding: 'utf8' });
     t.is(doctorText.status, 2);
     t.true(doctorText.stdout.startsWith(`incomplete: ${why}; only what was read of it was looked at\nNo known problem found in `), doctorText.stdout);

@@ -203,8 +203,8 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
   { name: 'a negative -A', args: ['-A', '-2'], expected: filterError('--after-context must be at least 0') },
   { name: 'a value that starts with a dash', args: ['-g', '-foo'], expected: filterError("Option '-g' argument is ambiguous: to give a value that starts with a dash, write --grep=VALUE") },
   { name: 'a negative number for --grep is its value', args: ['-g', '-1'], expected: { ...FILTER_DEFAULTS, grep: /-1/u } },
-  { name: 'a --since that is no time', args: ['--since', 'yesterday'], expected: filterError('--since takes an RFC 3339 time or a span such as 15m, 2h, 1h30m, 1d, not "yesterday"') },
-  { name: 'an --until that is no time', args: ['--until', '2026-13-45'], expected: filterError('--until takes an RFC 3339 time or a span such as 15m, 2h, 1h30m, 1d, not "2026-13-45"') },
+  { name: 'a --since that is no time', args: ['--since', 'yesterday'], expected: filterError('--since takes an RFC 3339 time (2024-03-18T14:52Z, or as the output shows it: "2024-03-18 14:52:44") or a span back from now such as 15m, 2h, 1h30m, 1d, not "yesterday"') },
+  { name: 'an --until that is no time', args: ['--until', '2026-13-45'], expected: filterError('--until takes an RFC 3339 time (2024-03-18T14:52Z, or as the output shows it: "2024-03-18 14:52:44") or a span back from now such as 15m, 2h, 1h30m, 1d, not "2026-13-45"') },
   { name: 'an --id that is no number', args: ['--id', '12,x'], expected: filterError('--id takes whole numbers, not "x"') },
   // The filter reads what it can and names the rest (e2e); summary and doctor refuse at once (below).
   { name: 'a file that is not there: read later', args: [path.join(dir, 'none.jsonl')], expected: { ...FILTER_DEFAULTS, inputs: [path.join(dir, 'none.jsonl')] } },
