@@ -10,8 +10,8 @@ import { cannotRead } from '../read/read-error.js';
 import { fileHead } from '../read/file-head.js';
 import { COMPRESSION_HEAD_BYTES, otherCompression, otherCompressionError } from '../read/other-compression.js';
 import type { Selection } from '../select/entry-selector.js';
-import { globToRegExp, isGlob, knownTypeNames, typePatterns, unknownTypePatterns } from '../select/type-matcher.js';
-import { parseTimeBound, parseUntilBound, type RecordQuery } from '../select/record-query.js';
+import { globToRegExp, isGlob, knownTypeNames, knownTypesNamed, typePatterns, unknownTypePatterns } from '../select/type-matcher.js';
+import { contradiction, parseTimeBound, parseUntilBound, type RecordQuery } from '../select/record-query.js';
 import type { InputSelection } from '../read/read-entries.js';
 import type { Parsed } from '../config/parse-size.js';
 import { usageError } from './usage-error.js';
@@ -245,6 +245,8 @@ export function parseSelection(parsed: ParsedArgs, now: Date): Parsed<Selection 
     failed: values['failed'] === true ? true : undefined,
     resources: list('resource'),
   };
+  const nothing = contradiction(allValues(values, 'type'), allValues(values, 'exclude'), query, knownTypesNamed);
+  if (nothing) return usageError(nothing);
   return {
     ok: true,
     value: {

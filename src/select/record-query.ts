@@ -7,7 +7,7 @@
  * nothing else.
  */
 import type { LogFormat, QueryFamily } from '../formats/log-format.js';
-import { logFormat } from '../formats/log-formats.js';
+import { LOG_FORMATS, logFormat } from '../formats/log-formats.js';
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
 import { serverOperationOf } from '../parse/server-operation.js';
 import { slowOperationOf } from '../parse/slow-operation.js';
@@ -42,6 +42,47 @@ const FAMILY_FILTERS: Readonly<Record<QueryFamily, readonly (keyof RecordQuery)[
 };
 
 const isAsked = (value: unknown): boolean => value !== undefined && value !== false;
+
+/** Each filter's flag, as a person typed it: what a contradiction names. */
+const FILTER_FLAGS: Readonly<Partial<Record<keyof RecordQuery, string>>> = {
+  components: '-c',
+  ids: '--id',
+  contexts: '--ctx',
+  namespaces: '--ns',
+  slowMillis: '--slow',
+  plan: '--plan',
+  atypes: '--atype',
+  users: '--user',
+  failed: '--failed',
+  resources: '--resource',
+};
+
+/**
+ * A selection that can select nothing, said before anything is read (an empty output reads as
+ * "nothing happened"): one log's filters with -t naming none of that log's types, two logs'
+ * filters together (no line is of both), or -t and -x naming the same types. Undefined when
+ * it may select something. `typeTest`: whether a -t/-x pattern names a type (type-matcher.ts).
+ */
+export function contradiction(types: readonly string[], exclude: readonly string[], query: RecordQuery, typeNames: (patterns: readonly string[]) => readonly string[] | undefined): string | undefined {
+  const asked = (family: QueryFamily): string[] => FAMILY_FILTERS[family].filter((key) => isAsked(query[key])).map((key) => FILTER_FLAGS[key]!);
+  const families = queriedFamilies(query);
+  const familyTypes = (family: QueryFamily): string[] => LOG_FORMATS.filter((format) => format.query === family).map((format) => format.name);
+  if (families.length > 1) {
+    const [a, b] = families.map((family) => `${asked(family).join(' ')} (${familyTypes(family).join(', ')})`);
+    return `${a} and ${b} select nothing together: no line is of both logs; give one log's filters, or run logtype once for each`;
+  }
+  const chosen = types.length > 0 ? typeNames(types) : undefined;
+  const left = exclude.length > 0 ? typeNames(exclude) : undefined;
+  // Types the patterns name, when every pattern names known types only (a stream may carry others).
+  if (chosen && left && chosen.length > 0 && chosen.every((type) => left.includes(type))) {
+    return `-t ${types.join(',')} and -x ${exclude.join(',')} leave no type to select; leave out one of them`;
+  }
+  const family = families[0];
+  if (family !== undefined && chosen && !chosen.some((type) => familyTypes(family).includes(type))) {
+    return `${asked(family).join(' ')} keep${asked(family).length === 1 ? 's' : ''} only ${familyTypes(family).join(', ')} lines, and -t ${types.join(',')} leaves them out; add -t ${familyTypes(family)[0]}, or leave out ${asked(family).join(' ')}`;
+  }
+  return undefined;
+}
 
 /** True when the query asks anything of a line's record (so records must be read). */
 export function queriesRecords(query: RecordQuery): boolean {

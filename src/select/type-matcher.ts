@@ -73,3 +73,14 @@ export function unseenTypePatterns(patterns: readonly string[], seen: Iterable<s
     return !types.some((type) => namesType(re, type));
   });
 }
+
+/**
+ * The known types `values` (-t or -x, repeated or comma lists) name, by name or short name;
+ * undefined when a pattern names no known type (the stream may carry types logtype does not know).
+ */
+export function knownTypesNamed(values: readonly string[]): string[] | undefined {
+  const patterns = typePatterns(values);
+  if (unknownTypePatterns(patterns).length > 0) return undefined;
+  const regexps = patterns.map((pattern) => globToRegExp(pattern, 'i'));
+  return LOG_FORMATS.filter((format) => regexps.some((re) => namesType(re, format.name))).map((format) => format.name);
+}

@@ -1,7 +1,8 @@
 import test from 'ava';
 import type { LogRecord } from '../../src/parse/log-record.js';
 import { parseRecord } from '../../src/parse/parse-record.js';
-import { parseTimeBound, parseUntilBound, recordPredicate, queriesRecords, type RecordQuery } from '../../src/select/record-query.js';
+import { contradiction, parseTimeBound, parseUntilBound, recordPredicate, queriesRecords, type RecordQuery } from '../../src/select/record-query.js';
+import { knownTypesNamed } from '../../src/select/type-matcher.js';
 import { parseFieldPaths, projectFields, recordObject } from '../../src/parse/record-object.js';
 
 const SLOW_COLLSCAN =
@@ -172,4 +173,25 @@ test('--until takes in all of its last unit: a second, a minute, a day; a fracti
   // --since is where its unit starts.
   t.is(parseTimeBound('2024-03-18 14:55:44', now, true)?.toISOString(), '2024-03-18T14:55:44.000Z');
   t.is(parseUntilBound('not a time', now, true), undefined);
+});
+
+// From an incident trial: each of these printed nothing and exited 0, as if nothing had happened.
+test('a selection that can select nothing is said before reading; one that may select something is not', (t) => {
+  const none: [string[], string[], RecordQuery, RegExp][] = [
+    [['mongodb'], ['mongodb'], {}, /^-t mongodb and -x mongodb leave no type to select/],
+    [['operator'], [], { slowMillis: 100 }, /^--slow keeps only mongodb lines, and -t operator leaves them out; add -t mongodb/],
+    [['mongodb'], [], { atypes: ['authenticate'] }, /^--atype keeps only mongodb-audit lines/],
+    [['mongodb'], [], { users: ['alice'], failed: true }, /^--user --failed keep only mongodb-audit lines/],
+    [[], [], { slowMillis: 1, atypes: ['authenticate'] }, /^--slow \(mongodb\) and --atype \(mongodb-audit\) select nothing together/],
+  ];
+  for (const [types, exclude, query, says] of none) t.regex(contradiction(types, exclude, query, knownTypesNamed) ?? '', says, JSON.stringify([types, exclude, query]));
+  const some: [string[], string[], RecordQuery][] = [
+    [['mongodb,operator'], [], { slowMillis: 100 }],
+    [['mongo*'], ['mongodb'], {}],
+    [['audit'], [], { failed: true }],
+    // A type logtype does not know may be anything: not decided.
+    [['my-app'], [], { slowMillis: 5 }],
+    [[], ['mongodb'], { atypes: ['authenticate'] }],
+  ];
+  for (const [types, exclude, query] of some) t.is(contradiction(types, exclude, query, knownTypesNamed), undefined, JSON.stringify([types, exclude, query]));
 });
