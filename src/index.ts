@@ -50,7 +50,7 @@ export { renderSummaryHtml } from './summary/render-summary-html.js';
 // The summary's parts, named by a user who reads them (the --json document has the same shape).
 export type {
   Summary, Incomplete, TypeMark, TypeSummary, Counted, ServerSummary, MemberCount, MemberSummary, ResponseSize, LongLivedConnection,
-  SlowestOperation, SlowestTransaction, SlowPoint, SlowGroup, AppliedGroup, AuditSummary, TypeProblems, Activity, TimeFocus, MinuteActivity,
+  SlowestOperation, SlowestTransaction, SlowPoint, SlowGroup, AppliedGroup, DurationFigures, AuditSummary, TypeProblems, Activity, TimeFocus, MinuteActivity,
 } from './summary/summary.js';
 export { KNOWN_PROBLEMS, type KnownProblem } from './doctor/known-problems.js';
 export { ProblemFinder, type ProblemFinding } from './doctor/find-problems.js';

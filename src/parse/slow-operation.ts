@@ -18,8 +18,12 @@ export interface SlowOperation {
   readonly type?: string | undefined;
 }
 
-export function slowOperationOf(record: LogRecord): SlowOperation | undefined {
-  if (record.id !== undefined && !isSlowOperationId(record.id)) return undefined;
+/**
+ * A slow operation's figures; `anyTimed`: those of any line that times itself (pretty output
+ * leads every such line with its duration: an index build's phase, WiredTiger opening).
+ */
+export function slowOperationOf(record: LogRecord, anyTimed = false): SlowOperation | undefined {
+  if (!anyTimed && record.id !== undefined && !isSlowOperationId(record.id)) return undefined;
   const duration = attrValue(record, 'durationMillis');
   if (typeof duration !== 'number') return undefined;
   const text = (key: string) => {

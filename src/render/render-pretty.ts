@@ -174,7 +174,7 @@ function recordParts(record: LogRecord, palette: Palette, escape: (text: string)
   // Attributes read from the line's text where it can be: no object made, no value written back
   // to JSON. Only a line with a duration is parsed, to show it as a slow operation.
   const members = attrMembersOf(record);
-  const slow = members && !hasMember(members, 'durationMillis') ? undefined : slowOperationOf(record);
+  const slow = members && !hasMember(members, 'durationMillis') ? undefined : slowOperationOf(record, true);
   if (slow) {
     parts.push(palette.bold(`${slow.durationMillis}ms`));
     if (slow.ns) parts.push(escape(slow.ns));

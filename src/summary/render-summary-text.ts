@@ -251,6 +251,13 @@ export function incompleteLines(summary: Summary): string[] {
   return lines;
 }
 
+/** Each member whose log holds lines twice: the counts below are not to be trusted as they are. */
+export function repeatedLinesWords(summary: Summary): string[] {
+  return (summary.server?.repeatedLines ?? []).map(
+    ({ member, lines }) => `about ${number(lines)} of ${member}'s lines repeat lines before them (the same log given twice, or a copy that overlaps it): every count below includes the repeats; give each log once`,
+  );
+}
+
 /** Why no log type has a row: nothing read, nothing that was an entry, or nothing selected. */
 function noTypes(lines: Summary['lines'], incomplete: Summary['incomplete']): string {
   if (lines.entries > 0) return 'the selection left out every entry read';
@@ -312,6 +319,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   const focus = focusLine(summary, time);
   if (focus) out.push(palette.yellow(`most lines: ${focus}`));
   for (const why of incompleteLines(summary)) out.push(palette.yellow(`incomplete: ${escapeTerminal(why)}`));
+  for (const why of repeatedLinesWords(summary)) out.push(palette.yellow(`repeated: ${escapeTerminal(why)}`));
 
   heading('Log types');
   // No rows: say why, rather than a table's heading alone (the page says "none" too).

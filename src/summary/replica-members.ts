@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { olderRotationFirst, unrotatedName } from '../follow/rotated-siblings.js';
 import { isoString } from './iso-string.js';
+import { RepeatedLines } from './repeated-lines.js';
 import { DOWN_GAP_MS, DOWN_STATE, laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
 import { MAX_MARK_LABEL, markLabel } from './mark-label.js';
 import type { Rotation } from './log-rotations.js';
@@ -58,6 +59,8 @@ export class MemberStats {
   #lastElection = Number.NEGATIVE_INFINITY;
   readonly changes: StateChange[] = [];
   readonly starts: MemberRestart[] = [];
+  /** Lines its log holds twice (repeated-lines.ts). */
+  readonly repeats = new RepeatedLines();
   /** Restarts, elections and errors; a restart's words are made at the end (its version is read after its start line). */
   readonly marks: { time: number; kind: 'restart' | 'election' | 'error'; label: string; restart?: { readonly version: string | null; readonly atLogStart: boolean } }[] = [];
   #errorMarks = 0;
@@ -318,6 +321,11 @@ export class ReplicaMembers {
       members: members.map((m) => m.summary()),
       primaries: primaryTimeline(lanes).map((p) => ({ from: isoString(p.from)!, to: isoString(p.to)!, primaries: p.primaries, unknown: p.unknown, ...(p.uncovered ? { uncovered: p.uncovered } : {}) })),
     };
+  }
+
+  /** Members whose log holds lines twice, and about how many: every count includes them twice. */
+  repeated(): NonNullable<ServerSummary['repeatedLines']> {
+    return [...this.#members.values()].filter((m) => m.repeats.estimate(m.lines) > 0).map((m) => ({ member: m.name, lines: m.repeats.estimate(m.lines) }));
   }
 
   /** Whether lines came from two members or more (events then name theirs). */

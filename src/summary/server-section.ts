@@ -123,6 +123,7 @@ export class ServerSection implements SectionCounter {
   add(record: LogRecord, time: number | undefined, _level: Level | undefined, rank: number, source?: RecordSource): void {
     const member = this.#members.of(source);
     member.line(time, rank === WARN_RANK);
+    member.repeats.line(time, record.id, record.context, () => source?.contents ?? record.message);
     const severity = record.severity ?? '?';
     this.#severities.add(severity);
     if (record.component) this.#components.add(record.component);
@@ -300,6 +301,7 @@ export class ServerSection implements SectionCounter {
       problems: this.#problems.summary(several),
       replication: this.#replication.summary(several),
       ...this.#members.summary(),
+      ...(this.#members.repeated().length > 0 ? { repeatedLines: this.#members.repeated() } : {}),
       ...slow,
       ...this.#lifetimesSummary(last, several),
     };

@@ -121,6 +121,11 @@ export interface ServerSummary {
    * by name: each one's counts, its lane and its events; absent for one member.
    */
   readonly members?: readonly MemberSummary[] | undefined;
+  /**
+   * Members whose log holds lines twice (the same log given twice, a copy that overlaps), and
+   * about how many (repeated-lines.ts): every count includes them twice. Absent when none does.
+   */
+  readonly repeatedLines?: readonly { readonly member: string; readonly lines: number }[] | undefined;
   /** Who was primary when, from the members' own state changes (member-lanes.ts); with `members`. */
   readonly primaries?: readonly { readonly from: string; readonly to: string; readonly primaries: readonly string[]; readonly unknown: readonly string[]; readonly uncovered?: true }[] | undefined;
   /** Clients' slow operations and slow transactions, costliest first. */

@@ -1,0 +1,48 @@
+/**
+ * From an incident trial: one member's log given twice (a rotated copy that overlaps the
+ * current file, a `kubectl logs` capture appended to itself) doubled every count, and told two
+ * shutdowns of a member that never restarted, without a word.
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { entryLine, runFilter } from '../_helpers/filter-process.js';
+import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
+
+const RS1 = gunzipSync(fs.readFileSync(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'))).toString('utf8');
+const RS1_LINES = RS1.split('\n').filter(Boolean).length;
+const RS2 = gunzipSync(fs.readFileSync(path.join(REAL_DATA, 'mongod-replica-rs2.log.gz'))).toString('utf8');
+
+interface Repeated {
+  readonly server: { readonly repeatedLines?: readonly { readonly member: string; readonly lines: number }[] };
+}
+
+test('a member\'s log given twice, as two files or as one stream: the summary says about how many lines repeat, in text, JSON and the page', (t) => {
+  const dir = tempDir('summary-repeated');
+  const pod = path.join(dir, 'db-0');
+  fs.mkdirSync(pod);
+  fs.writeFileSync(path.join(pod, 'mongodb.log'), RS1);
+  fs.writeFileSync(path.join(pod, 'mongodb.log.1'), RS1);
+  const files = [path.join(pod, 'mongodb.log'), path.join(pod, 'mongodb.log.1')];
+  const stream = RS1.split('\n').filter(Boolean).map((line) => `[pod/db-0/mongod] ${entryLine('mongodb', line)}`);
+  const doubled = `${[...stream, ...stream].join('\n')}\n`;
+  for (const [what, args, input] of [['two files', ['--as', 'mongodb', ...files], undefined], ['one stream', [], doubled]] as const) {
+    const json = JSON.parse(runFilter(['summary', '--json', ...args], input).stdout) as Repeated;
+    const [repeated] = json.server.repeatedLines ?? [];
+    t.truthy(repeated, what);
+    // Sampled: within a tenth of the truth (every line of one copy).
+    t.true(Math.abs(repeated!.lines - RS1_LINES) < RS1_LINES / 10, `${what}: ${repeated!.lines} against ${RS1_LINES}`);
+    t.regex(runFilter(['summary', '--color', 'never', ...args], input).stdout, /^repeated: about [\d,]+ of \S+'s lines repeat lines before them \(the same log given twice, or a copy that overlaps it\): every count below includes the repeats; give each log once$/m, what);
+  }
+  t.regex(runFilter(['summary', '--html', '-', '--as', 'mongodb', ...files]).stdout, /<b>Repeated:<\/b> about [\d,]+ of mongodb&#39;s lines repeat lines before them/);
+});
+
+test('two members\' logs each given once (real lines, bursts in one millisecond among them): nothing said to repeat', (t) => {
+  const input = [
+    ...RS1.split('\n').filter(Boolean).map((line) => `[pod/db-0/mongod] ${entryLine('mongodb', line)}`),
+    ...RS2.split('\n').filter(Boolean).map((line) => `[pod/db-1/mongod] ${entryLine('mongodb', line)}`),
+  ].join('\n');
+  const json = JSON.parse(runFilter(['summary', '--json'], `${input}\n`).stdout) as Repeated;
+  t.is(json.server.repeatedLines, undefined);
+});
