@@ -7,26 +7,47 @@
 import { firstLineOf } from '../parse/continued-record.js';
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
 import { BoundedCounts } from './bounded-counts.js';
+import { MemberCounts } from './member-counts.js';
+import { memberOfPrefix } from './replica-members.js';
+import type { RecordSource } from './slowest-operations.js';
 import { messageShape } from './message-shape.js';
 import type { SectionCounter } from './section-counter.js';
 import type { TypeProblems } from './summary.js';
 import { cutLine } from './slowest-operations.js';
-import { MAX_MESSAGE_CHARS, MAX_PROBLEM_MESSAGES } from './summary-limits.js';
+import { MAX_MEMBERS, MAX_MESSAGE_CHARS, MAX_PROBLEM_MESSAGES, OTHER_MEMBERS } from './summary-limits.js';
 
 const WARN_RANK = levelRank('warn');
 /** Messages listed per log. */
 const TOP_PROBLEM_MESSAGES = 10;
 
 export class ProblemMessages implements SectionCounter {
-  readonly #messages = new BoundedCounts<{ readonly level: Level | undefined; readonly example: string } | undefined>(MAX_PROBLEM_MESSAGES);
+  readonly #messages = new BoundedCounts<{ readonly level: Level | undefined; readonly example: string; readonly pods: MemberCounts } | undefined>(MAX_PROBLEM_MESSAGES);
+  /**
+   * The pods the lines came from (kubectl's or stern's prefix), at most MAX_MEMBERS: with
+   * several, each message says whose it is (a failing agent is one pod's to fix).
+   */
+  readonly #pods = new Map<string, { readonly name: string }>();
 
-  add(record: LogRecord, _time: number | undefined, level: Level | undefined, rank: number): void {
+  add(record: LogRecord, _time: number | undefined, level: Level | undefined, rank: number, source?: RecordSource): void {
     if (rank > WARN_RANK) return;
     // A record over several lines is grouped by its first line's words (the rest is often a dump of values).
     // Its level and first words are kept without a closure: one capturing them would be made at every call.
     const first = firstLineOf(record);
     const held = this.#messages.add(messageShape(first));
-    if (held && held.value === undefined) held.value = { level, example: cutLine(first, MAX_MESSAGE_CHARS) };
+    if (!held) return;
+    if (held.value === undefined) held.value = { level, example: cutLine(first, MAX_MESSAGE_CHARS), pods: new MemberCounts() };
+    held.value.pods.add(this.#podOf(source));
+  }
+
+  #podOf(source: RecordSource | undefined): { readonly name: string } {
+    const prefix = source?.prefix?.source;
+    const name = prefix === undefined ? '' : memberOfPrefix(prefix);
+    let pod = this.#pods.get(name);
+    if (!pod) {
+      pod = this.#pods.size < MAX_MEMBERS ? { name } : (this.#pods.get(OTHER_MEMBERS) ?? { name: OTHER_MEMBERS });
+      this.#pods.set(pod.name === OTHER_MEMBERS ? OTHER_MEMBERS : name, pod);
+    }
+    return pod;
   }
 
   /**
@@ -37,7 +58,8 @@ export class ProblemMessages implements SectionCounter {
   top(): Pick<TypeProblems, 'messages' | 'notListed'> {
     const all = this.#messages.top().sort((a, b) => levelRank(a.value!.level!) - levelRank(b.value!.level!) || b.count - a.count);
     const listed = all.filter((m, i) => i < TOP_PROBLEM_MESSAGES || levelRank(m.value!.level!) < WARN_RANK);
-    const messages = listed.map(({ key, count, value }) => ({ message: key, level: value!.level!, count, example: value!.example }));
+    const several = this.#pods.size > 1;
+    const messages = listed.map(({ key, count, value }) => ({ message: key, level: value!.level!, count, example: value!.example, ...(several ? { members: value!.pods.summary() } : {}) }));
     const rest = all.slice(listed.length);
     // Lines past MAX_PROBLEM_MESSAGES groups were counted without a group of their own.
     const other = this.#messages.other;

@@ -215,7 +215,7 @@ export function renderSummaryHtml(summary: Summary): string {
     );
   }
   for (const problems of summary.problems) {
-    sections.push(`<h2>${escapeHtml(problems.logType)}: ${counted(problems.errors, 'error', 'errors', number)}, ${counted(problems.warnings, 'warning', 'warnings', number)}</h2>`, table(['count', 'level', 'message'], problems.messages.map((m) => [number(m.count), m.level, problemMessage(m)])));
+    sections.push(`<h2>${escapeHtml(problems.logType)}: ${counted(problems.errors, 'error', 'errors', number)}, ${counted(problems.warnings, 'warning', 'warnings', number)}</h2>`, table(['count', 'level', ...(problems.messages.some((m) => m.members) ? ['pods'] : []), 'message'], problems.messages.map((m) => [number(m.count), m.level, ...(m.members ? [memberCounts(m.members)] : []), problemMessage(m)])));
     if (problems.notListed) sections.push(`<p>${escapeHtml(notListedWords(problems.notListed, number))}</p>`);
   }
   return `<!doctype html>

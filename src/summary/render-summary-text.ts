@@ -509,6 +509,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     for (const m of problems.messages) {
       const level = m.level === 'warn' ? palette.yellow('warn ') : palette.red(m.level.padEnd(5));
       out.push(`  ${number(m.count).padStart(7)}  ${level}  ${escapeTerminal(problemWords(m))}`);
+      // Several pods' lines: whose they are (a failing agent is one pod's to fix).
+      if (m.members !== undefined) out.push(`  ${' '.repeat(7)}  ${' '.repeat(5)}  ${palette.gray(`pods: ${escapeTerminal(memberCountWords(m.members))}`)}`);
       const example = problemExample(m);
       // Under the shape, cut as the slowest operations' lines are.
       if (example !== undefined) out.push(`  ${' '.repeat(7)}  ${' '.repeat(5)}  ${palette.gray(`first: ${cutLine(escapeTerminal(example), TEXT_LINE_CHARS)}`)}`);

@@ -341,7 +341,8 @@ export interface TypeProblems {
   readonly errors: number;
   readonly warnings: number;
   /** Each group of messages by shape (`message`, numbers masked), with its first message as written (`example`). */
-  readonly messages: readonly { readonly message: string; readonly level: Level; readonly count: number; readonly example: string }[];
+  /** `members`: each pod's count, the most first, when the input holds several pods' lines of the log. */
+  readonly messages: readonly { readonly message: string; readonly level: Level; readonly count: number; readonly example: string; readonly members?: readonly MemberCount[] }[];
   /** Warnings' groups past the ten listed, and their lines; `ungrouped`: lines past the groups held (summary-limits.ts), counted here too. Absent when every one is listed. */
   readonly notListed?: { readonly messages: number; readonly lines: number; readonly ungrouped: number } | undefined;
 }
