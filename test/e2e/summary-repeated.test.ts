@@ -46,24 +46,3 @@ test('two members\' logs each given once (real lines, bursts in one millisecond 
   const json = JSON.parse(runFilter(['summary', '--json'], `${input}\n`).stdout) as Repeated;
   t.is(json.server.repeatedLines, undefined);
 });
-
-// From an incident trial: with several pods in one stream, the agents' errors did not say whose
-// they were (the server's did), and a pod with only agent lines was named nowhere.
-test("several pods' agent logs: each error and warning message says which pods wrote it, in text, JSON and the page", (t) => {
-  const agent = (pod: string, level: string, words: string) => `[pod/${pod}/mongodb-agent] ${entryLine('automation-agent-verbose', `[2026-11-22T10:00:00.123+0000] [.${level}] [src/director/director.go:planAndExecute:500] <${pod}> [10:00:00.123] ${words}`)}`;
-  const input = [
-    ...Array.from({ length: 3 }, () => agent('db-1', 'error', 'Failed to planAndExecute : Server at db-0:27017 is down')),
-    ...Array.from({ length: 2 }, () => agent('db-2', 'error', 'Failed to planAndExecute : Server at db-0:27017 is down')),
-    agent('db-2', 'warn', 'Retry 1 of 10 after 100ms'),
-  ].join('\n');
-  const json = JSON.parse(runFilter(['summary', '--json'], `${input}\n`).stdout) as { problems: { messages: { count: number; members?: { name: string; count: number }[] }[] }[] };
-  t.deepEqual(json.problems[0]!.messages.map((m) => [m.count, m.members]), [
-    [5, [{ name: 'db-1', count: 3 }, { name: 'db-2', count: 2 }]],
-    [1, [{ name: 'db-2', count: 1 }]],
-  ]);
-  t.regex(runFilter(['summary', '--color', 'never'], `${input}\n`).stdout, /^ {18}pods: db-1 3, db-2 2$/m);
-  t.regex(runFilter(['summary', '--html', '-'], `${input}\n`).stdout, /<th[^>]*>pods<\/th>/);
-  // One pod's lines (or none named): no pods to tell apart, none said.
-  const one = JSON.parse(runFilter(['summary', '--json'], `${agent('db-1', 'error', 'x failed')}\n`).stdout) as { problems: { messages: { members?: unknown }[] }[] };
-  t.is(one.problems[0]!.messages[0]!.members, undefined);
-});
