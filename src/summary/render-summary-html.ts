@@ -197,6 +197,9 @@ export function renderSummaryHtml(summary: Summary): string {
       ),
       '<h3>Replica set, in time order</h3>',
       members ? table(['time', 'member', 'event'], server.replication.map((e) => [when(e.time), e.member ?? '-', e.event])) : table(['time', 'event'], server.replication.map((e) => [when(e.time), e.event])),
+      ...(server.failedAuthentications.length > 0
+        ? ["<h3>Failed authentications (the server's own lines)</h3>", table(['count', 'user', 'from'], server.failedAuthentications.map((f) => [number(f.count), f.user, f.source]), 'failed-logins')]
+        : []),
       `<h3>Warnings and errors, every message (${number(server.problems.length)})</h3>`,
       table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCounts(p.members)] : []), message(p.msg)]), 'problems'),
       '<h3>Most frequent messages</h3>',

@@ -395,6 +395,11 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
         ).map((l) => `  ${l}`),
       );
     }
+    // The server's own failed logins (auditing is off by default): who and from where.
+    if (server.failedAuthentications.length > 0) {
+      out.push('  failed authentications (the server\'s own lines), by user and client:');
+      out.push(...formatTable(['count', 'user', 'from'], server.failedAuthentications.map((f) => [number(f.count), escapeTerminal(f.user), escapeTerminal(f.source)]), [true]).map((l) => `  ${l}`));
+    }
     if (server.problems.length === 0) out.push('  warnings and errors: none');
     else {
       out.push(`  every warning and error message (${number(server.problems.length)}), the worst first:`);

@@ -11,6 +11,7 @@ import { TextPlace } from '../parse/text-place.js';
 import { CONNECTION_ACCEPTED_ID, CONNECTION_ENDED_ID, connectionEventOf, threadConnectionNumber } from '../parse/server-connection.js';
 import { isSlowOperationId } from '../parse/slow-operation.js';
 import { DOWN_STATE } from './member-lanes.js';
+import { AUTHENTICATION_FAILED_ID, FAILED_LOGIN_ID, failedLoginOf, ServerLogins } from './server-logins.js';
 import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { CLIENT_METADATA_ID, ClientConnections, type RemoteText } from './client-connections.js';
@@ -98,6 +99,7 @@ export class ServerSection implements SectionCounter {
   readonly #shutdowns = new ServerShutdowns();
   readonly #rotations = new LogRotations();
   readonly #clients = new ClientConnections();
+  readonly #logins = new ServerLogins();
   readonly #problems = new ServerProblems();
   readonly #replication = new ReplicationEvents();
   /** The servers the lines come from (several pods or files: the replica set's members). */
@@ -137,6 +139,10 @@ export class ServerSection implements SectionCounter {
     if (held) (held.value ??= { id, msg: template ?? message, severity, meaning, members: new MemberCounts() }).members.add(member);
     if (rank <= WARN_RANK && template !== '') this.#problems.add(id ?? `text:${template}`, id, template ?? message, severity, rank, time, member);
     if (rank <= ERROR_RANK) member.error(time, id === null ? message : `${id}: ${message}`);
+    if (id === FAILED_LOGIN_ID || id === AUTHENTICATION_FAILED_ID || (id === null && record.component === 'ACCESS')) {
+      const login = failedLoginOf(record);
+      if (login) this.#logins.add(login);
+    }
     const connection = id === CONNECTION_ACCEPTED_ID || id === CONNECTION_ENDED_ID ? this.#connectionInBytes(record) : undefined;
     if (connection) this.#connectionAt(connection, id === CONNECTION_ACCEPTED_ID, member, time);
     else if (this.#connectionLine(record, member, time)) {
@@ -299,6 +305,7 @@ export class ServerSection implements SectionCounter {
       ...this.#rotations.summary(several),
       ...this.#clients.summary(),
       problems: this.#problems.summary(several),
+      failedAuthentications: this.#logins.summary(),
       replication: this.#replication.summary(several),
       ...this.#members.summary(),
       ...(this.#members.repeated().length > 0 ? { repeatedLines: this.#members.repeated() } : {}),

@@ -121,6 +121,8 @@ export interface ServerSummary {
    * by name: each one's counts, its lane and its events; absent for one member.
    */
   readonly members?: readonly MemberSummary[] | undefined;
+  /** The server's own failed logins by user (`user@db`) and client address, the most first (server-logins.ts); empty: none. */
+  readonly failedAuthentications: readonly { readonly user: string; readonly source: string; readonly count: number }[];
   /**
    * Members whose log holds lines twice (the same log given twice, a copy that overlaps), and
    * about how many (repeated-lines.ts): every count includes them twice. Absent when none does.

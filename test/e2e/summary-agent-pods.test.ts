@@ -24,3 +24,19 @@ test("several pods' agent logs: each error and warning message says which pods w
   const one = JSON.parse(runFilter(['summary', '--json'], `${agent('db-1', 'error', 'x failed')}\n`).stdout) as { problems: { messages: { members?: unknown }[] }[] };
   t.is(one.problems[0]!.messages[0]!.members, undefined);
 });
+
+// From an incident trial: failed logins in the server's own lines (auditing off, the default)
+// had no breakdown in the summary; the audit log's had one.
+test('summary: the server\'s own failed logins by user and client, 5.0+ and 4.4 lines alike, in text, JSON and the page', (t) => {
+  const failed = (n: number, user: string, client: string) =>
+    entryLine('mongodb', `{"t":{"$date":"2025-04-29T09:55:2${n}.461+00:00"},"s":"I",  "c":"ACCESS",   "id":5286307, "ctx":"conn${n}","msg":"Failed to authenticate","attr":{"client":"${client}:5825${n}","isSpeculative":false,"isClusterMember":false,"mechanism":"SCRAM-SHA-256","user":"${user}","db":"admin","error":"AuthenticationFailed: SCRAM authentication failed, storedKey mismatch","result":18}}`);
+  const old = entryLine('mongodb', '{"t":{"$date":"2025-04-29T09:55:29.530+00:00"},"s":"I",  "c":"ACCESS",   "id":20249,   "ctx":"conn9","msg":"Authentication failed","attr":{"mechanism":"SCRAM-SHA-256","speculative":false,"principalName":"app","authenticationDatabase":"admin","remote":"10.0.0.9:54216","extraInfo":{},"error":"AuthenticationFailed: SCRAM authentication failed, storedKey mismatch"}}');
+  const input = `${[failed(1, 'mms-automation-agent', '10.0.0.1'), failed(2, 'mms-automation-agent', '10.0.0.1'), failed(3, 'app', '10.0.0.9'), old].join('\n')}\n`;
+  const json = JSON.parse(runFilter(['summary', '--json'], input).stdout) as { server: { failedAuthentications: unknown[] } };
+  t.deepEqual(json.server.failedAuthentications, [
+    { user: 'app@admin', source: '10.0.0.9', count: 2 },
+    { user: 'mms-automation-agent@admin', source: '10.0.0.1', count: 2 },
+  ]);
+  t.regex(runFilter(['summary', '--color', 'never'], input).stdout, /^ {2}failed authentications \(the server's own lines\), by user and client:\n {4}count {2}user +from\n +2 {2}app@admin +10\.0\.0\.9$/m);
+  t.regex(runFilter(['summary', '--html', '-'], input).stdout, /<h3>Failed authentications \(the server's own lines\)<\/h3>\s*<table class="failed-logins">/);
+});
