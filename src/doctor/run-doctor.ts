@@ -89,6 +89,8 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     {},
     // A record over several lines is looked at whole: its message may go on below its first line.
     true,
+    // Counted, not shown: the order across logs counts for nothing.
+    false,
   );
   const unread: string[] = [];
   const cannotReadInput = (input: string, error: unknown): void => {

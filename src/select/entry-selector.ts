@@ -96,6 +96,7 @@ export class EntrySelector implements EntryHandler {
    */
   readonly #joiner: RecordJoiner;
   readonly #joinsAll: boolean;
+  readonly #ordered: boolean;
   readonly #context: ContextWindow | undefined;
   readonly #maxCount: number;
   /** Lines joined from pieces, and how many pieces each was read as (made at the first join: most inputs have none). */
@@ -106,8 +107,12 @@ export class EntrySelector implements EntryHandler {
   #limitReached = false;
   #done = false;
 
-  /** `sinkJoinsRecords`: the sink sees a record over several lines as one even when it reads no records (doctor). */
-  constructor(selection: Selection, sink: SelectedSink, sinkNeedsRecords: boolean, limits: SelectionLimits = {}, sinkJoinsRecords = false) {
+  /**
+   * `sinkJoinsRecords`: the sink sees a record over several lines as one even when it reads no
+   * records (doctor). `ordered`: what the sink is given keeps the input's order across logs and
+   * pods (output); a report that only counts takes each line at once (record-joiner.ts).
+   */
+  constructor(selection: Selection, sink: SelectedSink, sinkNeedsRecords: boolean, limits: SelectionLimits = {}, sinkJoinsRecords = false, ordered = true) {
     this.#selection = selection;
     this.#sink = sink;
     this.#typeSelected = typeMatcher(selection.types, selection.exclude);
@@ -118,11 +123,12 @@ export class EntrySelector implements EntryHandler {
     // matches, in every output mode (line by line, raw output would show a continuation
     // without its first line, and adding -l would change what -g matches).
     this.#joinsAll = this.#readsRecords || sinkJoinsRecords || selection.grep !== undefined;
+    this.#ordered = ordered;
     this.#joiner = new RecordJoiner({
       record: (entry, record, lines) => this.#deliver(entry, record, lines, true),
       entry: (entry, record, wasRead) => this.#deliver(entry, record, undefined, wasRead),
       other: (bytes, start, end, wrapped) => this.#deliverOther(bytes, start, end, wrapped),
-    });
+    }, ordered);
     this.#otherPasses = otherLinePredicate(selection.grep, selection.invertGrep, selection.query);
     const before = limits.before ?? 0;
     const after = limits.after ?? 0;
@@ -250,9 +256,11 @@ export class EntrySelector implements EntryHandler {
       }
       return joiner.pass(entry, record, true, entry.stampedAt);
     }
-    if (!joiner.holding) return this.#deliver(entry, undefined, undefined, false);
-    // Another log's line while a record is held: it waits behind it, and its time (where
-    // records are read, read here and not again) says whether the held one is whole.
+    // A log whose records go on over lines never holds one: where order across logs counts for
+    // nothing, its line goes on at once.
+    if (!joiner.holding || !this.#ordered) return this.#deliver(entry, undefined, undefined, false);
+    // Another log's line while a record is held: it waits behind it (in order), and its time
+    // (where records are read, read here and not again) says whether the held one is whole.
     const record = this.#readsRecords ? readEntryRecord(entry.format, entry) : undefined;
     joiner.pass(entry, record, this.#readsRecords, record?.time ?? entry.stampedAt);
   }

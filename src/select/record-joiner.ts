@@ -126,6 +126,12 @@ writeHeldFields();
 
 export class RecordJoiner {
   readonly #sink: JoinerSink;
+  /**
+   * What comes after a held record waits behind it (output: everything in the order it came);
+   * false where the order across logs counts for nothing (summary, doctor): only held records
+   * are queued, each delivered once whole.
+   */
+  readonly #ordered: boolean;
   /** Held records and what came after the first of them, in the order they came. */
   readonly #queue: Waiting[] = [];
   /** Where the queue starts (taken from the front without moving the rest). */
@@ -133,8 +139,9 @@ export class RecordJoiner {
   /** Held records not done, in the order they came (a handful: one a pod and log). */
   readonly #active: Held[] = [];
 
-  constructor(sink: JoinerSink) {
+  constructor(sink: JoinerSink, ordered = true) {
     this.#sink = sink;
+    this.#ordered = ordered;
   }
 
   /** True while anything waits: a held record, and what came after it. */
@@ -216,6 +223,11 @@ export class RecordJoiner {
    */
   pass(entry: EntryLine, record: LogRecord | undefined, wasRead: boolean, time: number | undefined): void {
     if (this.#front === this.#queue.length) return this.#sink.entry(entry, record, wasRead);
+    if (!this.#ordered) {
+      // Only its own log's held record is whole now; the line itself need not wait.
+      if (this.#heldOf(sourceOf(entry), entry.logType)) this.#settle(sourceOf(entry), entry.logType, undefined);
+      return this.#sink.entry(entry, record, wasRead);
+    }
     this.#settle(sourceOf(entry), entry.logType, time);
     if (this.#front === this.#queue.length) return this.#sink.entry(entry, record, wasRead);
     this.#queue.push({ kind: WAITING_ENTRY, entry, record, wasRead, detached: false });
@@ -234,7 +246,7 @@ export class RecordJoiner {
       this.#settle(prefix?.source ?? '', undefined, undefined);
     }
     if (!shown) return;
-    if (this.#front === this.#queue.length) return this.#sink.other(bytes, start, end, wrapped);
+    if (this.#front === this.#queue.length || !this.#ordered) return this.#sink.other(bytes, start, end, wrapped);
     this.#queue.push({ kind: WAITING_LINE, bytes: Buffer.from(bytes.subarray(start, end)), wrapped });
     this.#bound();
   }
@@ -301,9 +313,19 @@ export class RecordJoiner {
     return undefined;
   }
 
-  /** Delivers from the front while the front is whole. */
+  /** Delivers from the front while the front is whole (unordered: every whole record, wherever it stands). */
   #flush(): void {
     const queue = this.#queue;
+    if (!this.#ordered) {
+      for (let i = this.#front; i < queue.length; ) {
+        const held = queue[i]!;
+        if (held.kind === HELD && held.done) {
+          queue.splice(i, 1);
+          this.#deliverHeld(held);
+        } else i++;
+      }
+      return;
+    }
     while (this.#front < queue.length) {
       const waiting = queue[this.#front]!;
       if (waiting.kind === HELD && !waiting.done) break;

@@ -11,21 +11,24 @@
  */
 
 /** One line in this many is sampled (a power of two). */
-export const SAMPLE_EVERY = 16;
+export const SAMPLE_EVERY = 64;
 const MAX_REMEMBERED = 65_536;
 const REPEATS_TO_SAY = 8;
+
+/** Whether a line of this time and id is one of those sampled (asked of every line: nothing else is read before). */
+export function isSampled(time: number | undefined, id: number | undefined): time is number {
+  return time !== undefined && ((time + (id ?? 0)) & (SAMPLE_EVERY - 1)) === 0 && Number.isFinite(time);
+}
 
 export class RepeatedLines {
   readonly #seen = new Set<string>();
   #sampled = 0;
   #repeated = 0;
 
-  /** A server line of the member: its time (ms), id and context, and its text (read when sampled). */
-  line(time: number | undefined, id: number | undefined, context: string | undefined, text: () => string): void {
-    if (time === undefined || !Number.isFinite(time)) return;
-    if (((time + (id ?? 0)) & (SAMPLE_EVERY - 1)) !== 0) return;
+  /** A sampled server line of the member (isSampled): its time (ms), id, context and text. */
+  line(time: number, id: number | undefined, context: string | undefined, text: string): void {
     this.#sampled++;
-    const key = `${time} ${id ?? ''} ${context ?? ''} ${textHash(text())}`;
+    const key = `${time}:${id ?? ''}:${context ?? ''}:${textHash(text)}`;
     if (this.#seen.has(key)) this.#repeated++;
     else if (this.#seen.size < MAX_REMEMBERED) this.#seen.add(key);
   }
@@ -37,9 +40,13 @@ export class RepeatedLines {
   }
 }
 
-/** A 32-bit hash of a line's text (FNV-1a over its UTF-16 units), with its length. */
+/** Characters of a line hashed at the most: its start and its length tell lines apart (a slow query's attributes run to kilobytes). */
+const HASHED_CHARS = 512;
+
+/** A 32-bit hash of a line's text (FNV-1a over its first UTF-16 units), with its length. */
 function textHash(text: string): string {
   let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  const end = Math.min(text.length, HASHED_CHARS);
+  for (let i = 0; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return `${text.length}:${(hash >>> 0).toString(36)}`;
 }

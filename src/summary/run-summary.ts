@@ -45,6 +45,10 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
       other: () => undefined,
     },
     true,
+    {},
+    false,
+    // Counted, not shown: the order across logs counts for nothing (a member's own lines keep theirs).
+    false,
   );
   const unread: string[] = [];
   try {

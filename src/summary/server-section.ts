@@ -11,6 +11,7 @@ import { TextPlace } from '../parse/text-place.js';
 import { CONNECTION_ACCEPTED_ID, CONNECTION_ENDED_ID, connectionEventOf, threadConnectionNumber } from '../parse/server-connection.js';
 import { isSlowOperationId } from '../parse/slow-operation.js';
 import { DOWN_STATE } from './member-lanes.js';
+import { isSampled } from './repeated-lines.js';
 import { AUTHENTICATION_FAILED_ID, FAILED_LOGIN_ID, failedLoginOf, ServerLogins } from './server-logins.js';
 import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
@@ -125,7 +126,7 @@ export class ServerSection implements SectionCounter {
   add(record: LogRecord, time: number | undefined, _level: Level | undefined, rank: number, source?: RecordSource): void {
     const member = this.#members.of(source);
     member.line(time, rank === WARN_RANK);
-    member.repeats.line(time, record.id, record.context, () => source?.contents ?? record.message);
+    if (isSampled(time, record.id)) member.repeats.line(time, record.id, record.context, source?.contents ?? record.message);
     const severity = record.severity ?? '?';
     this.#severities.add(severity);
     if (record.component) this.#components.add(record.component);
