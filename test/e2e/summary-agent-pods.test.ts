@@ -27,7 +27,7 @@ test("several pods' agent logs: each error and warning message says which pods w
 
 // From an incident trial: failed logins in the server's own lines (auditing off, the default)
 // had no breakdown in the summary; the audit log's had one.
-test('summary: the server\'s own failed logins by user and client, 5.0+ and 4.4 lines alike, in text, JSON and the page', (t) => {
+test("summary: the server's own failed logins by user and client, 5.0+ and 4.4 lines alike, in text, JSON and the page", (t) => {
   const failed = (n: number, user: string, client: string) =>
     entryLine('mongodb', `{"t":{"$date":"2025-04-29T09:55:2${n}.461+00:00"},"s":"I",  "c":"ACCESS",   "id":5286307, "ctx":"conn${n}","msg":"Failed to authenticate","attr":{"client":"${client}:5825${n}","isSpeculative":false,"isClusterMember":false,"mechanism":"SCRAM-SHA-256","user":"${user}","db":"admin","error":"AuthenticationFailed: SCRAM authentication failed, storedKey mismatch","result":18}}`);
   const old = entryLine('mongodb', '{"t":{"$date":"2025-04-29T09:55:29.530+00:00"},"s":"I",  "c":"ACCESS",   "id":20249,   "ctx":"conn9","msg":"Authentication failed","attr":{"mechanism":"SCRAM-SHA-256","speculative":false,"principalName":"app","authenticationDatabase":"admin","remote":"10.0.0.9:54216","extraInfo":{},"error":"AuthenticationFailed: SCRAM authentication failed, storedKey mismatch"}}');

@@ -18,7 +18,7 @@ interface Repeated {
   readonly server: { readonly repeatedLines?: readonly { readonly member: string; readonly lines: number }[] };
 }
 
-test('a member\'s log given twice, as two files or as one stream: the summary says about how many lines repeat, in text, JSON and the page', (t) => {
+test("a member's log given twice, as two files or as one stream: the summary says about how many lines repeat, in text, JSON and the page", (t) => {
   const dir = tempDir('summary-repeated');
   const pod = path.join(dir, 'db-0');
   fs.mkdirSync(pod);
