@@ -170,9 +170,12 @@ export class FileFollower {
     return this.#looked;
   }
 
-  /** Its file is there and may not be read (a permission): nothing of it reaches stdout. */
-  get denied(): boolean {
-    return this.#warnings.denied;
+  /**
+   * Its file is there, being written, and may not be read (a permission): its lines are being
+   * lost. Never while a file at the path is held and read.
+   */
+  denied(now: number): boolean {
+    return this.#current === undefined && this.#warnings.denied(now);
   }
 
   /** Looks at the name (and beside it after a change) and holds what it finds; reads nothing. */
@@ -307,7 +310,7 @@ export class FileFollower {
     if (resume) {
       const denied = deniedAmong(this.path, resume.files, this.#options.ignore);
       if (denied) {
-        this.#warnings.cannotRead(now, statPath(denied.name), errorMessage(denied.error), denied.error);
+        this.#warnings.cannotRead(now, statPath(denied.name), errorMessage(denied.error), denied.error, denied.name);
         return false;
       }
     }
@@ -346,8 +349,11 @@ export class FileFollower {
         this.#closePiece(found.saved);
         continue;
       }
-      if (found.name === this.path) this.#current = held;
-      else this.#behind.push(held);
+      if (found.name === this.path) {
+        this.#current = held;
+        // Held at the path again: a refusal said before (a look that could not read it) is over.
+        this.#warnings.found();
+      } else this.#behind.push(held);
       this.#options.onEvent({ kind: 'resumed', path: this.path, file: found.name, position: found.saved.position, how: found.how });
     }
     if (!this.#current) {
@@ -399,7 +405,7 @@ export class FileFollower {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code !== 'EMOVED' && code !== 'ENOENT') {
-          this.#warnings.cannotRead(now, statPath(name), errorMessage(error), error);
+          this.#warnings.cannotRead(now, statPath(name), errorMessage(error), error, name);
           return undefined;
         }
         const atPath = fs.statSync(this.path, { throwIfNoEntry: false });
@@ -415,7 +421,7 @@ export class FileFollower {
     try {
       return HeldFile.open(name, role, position, now, this.#lineOptions(), { midLine: midLine === true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.#warnings.cannotRead(now, statPath(name), errorMessage(error), error);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.#warnings.cannotRead(now, statPath(name), errorMessage(error), error, name);
       return undefined;
     }
   }

@@ -9,6 +9,8 @@ import type { FollowEvent } from './follow-events.js';
 import type { PathState } from './reconcile.js';
 
 const DEFAULT_MISSING_WARNING_MS = 3 * 60_000;
+/** A refused file changed within this is being written: its lines are being lost (denied). */
+const WRITTEN_WITHIN_MS = 10 * 60_000;
 const DEFAULT_REPEAT_WARNING_MS = 60 * 60_000;
 
 export interface PathWarningOptions {
@@ -24,6 +26,8 @@ export class PathWarnings {
   #missingSince: number | undefined;
   #last = { message: '', at: 0 };
   #denied = false;
+  /** The refused file's mtime, when its stat could be made. */
+  #deniedMtimeMs: number | undefined;
 
   constructor(options: PathWarningOptions) {
     this.#options = options;
@@ -31,6 +35,7 @@ export class PathWarnings {
 
   /** The first look found nothing: waiting for the file. */
   startWaiting(now: number): void {
+    this.#denied = false;
     this.#missingSince = now;
     this.#options.onEvent({ kind: 'waiting', path: this.#options.path });
   }
@@ -42,13 +47,18 @@ export class PathWarnings {
     this.#denied = false;
   }
 
-  /** The last look was refused (a permission): until a file is held at the path again. */
-  get denied(): boolean {
-    return this.#denied;
+  /**
+   * The last look was refused (a permission) and the file is being written (changed within
+   * WRITTEN_WITHIN_MS, or its owner and time cannot be seen): its lines are being lost. Until a
+   * file is held at the path again. A refused file nobody writes any more loses nothing.
+   */
+  denied(now: number): boolean {
+    return this.#denied && !(this.#deniedMtimeMs !== undefined && now - this.#deniedMtimeMs > WRITTEN_WITHIN_MS);
   }
 
-  /** The name is missing at a look. */
+  /** The name is missing at a look (not refused: nothing is lost there). */
   whileMissing(now: number): void {
+    this.#denied = false;
     this.#missingSince ??= now;
     const forMs = now - this.#missingSince;
     if (forMs < (this.#options.missingWarningMs ?? DEFAULT_MISSING_WARNING_MS)) return;
@@ -57,21 +67,27 @@ export class PathWarnings {
   }
 
   /** Not readable (permission, not a regular file). */
-  cannotRead(now: number, state: PathState, what: string, error?: unknown): void {
+  /** `name`: the file refused, when it is not the followed path's (a rotated file, a copy): said, but no file at the path is lost. */
+  cannotRead(now: number, state: PathState, what: string, error?: unknown, name = this.#options.path): void {
     const { path, onEvent } = this.#options;
     const denied = state.kind === 'denied' || (error as NodeJS.ErrnoException | undefined)?.code === 'EACCES';
-    if (denied) this.#denied = true;
+    // A directory on the way we may not search denies the stat too: then the owner is not known.
+    let stat: fs.Stats | undefined;
+    if (denied) {
+      try {
+        stat = fs.statSync(path, { throwIfNoEntry: false });
+      } catch {
+        stat = undefined;
+      }
+      if (name === path) {
+        this.#denied = true;
+        this.#deniedMtimeMs = stat?.mtimeMs;
+      }
+    }
     if (!this.#due(denied ? `permission denied: ${what}` : what, now)) return;
     if (!denied) {
       onEvent({ kind: 'error', path, message: `${what}; waiting for a readable file at this path` });
       return;
-    }
-    // A directory on the way we may not search denies the stat too: then the owner is not known.
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.statSync(path, { throwIfNoEntry: false });
-    } catch {
-      stat = undefined;
     }
     onEvent({ kind: 'unreadable', path, message: what, fileUid: stat?.uid, fileGid: stat?.gid, fileMode: stat ? stat.mode & 0o7777 : undefined, directory: stat ? undefined : unsearchableOnWay(path) });
   }

@@ -5,8 +5,9 @@
  *
  * It is made at the first wake whatever the sidecar finds (a startup probe that waits for it
  * must never keep the database from starting: the sidecar is a native sidecar the pod's other
- * containers start after), then not refreshed while a followed file is there and may not be
- * read: the sidecar would look healthy while it ships nothing of that log. The liveness probe
+ * containers start after), then not refreshed while a followed file is there, being written,
+ * and may not be read (path-warnings.ts): the sidecar would look healthy while that log's lines
+ * are lost. A refused file nobody writes any more holds nothing back. The liveness probe
  * fails instead, the kubelet restarts the sidecar alone, and its restarts show the problem the
  * diagnostic names. Said once each time it starts holding back.
  */

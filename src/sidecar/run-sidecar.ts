@@ -156,7 +156,7 @@ export class Sidecar {
         const file = this.#files.find((f) => f.follower === follower);
         this.#io.log.warn({ event: 'error', source: file?.logType, path: follower.path, error: errorMessage(error) }, 'read error');
       },
-      ...(heartbeat ? { onWake: (now: number) => heartbeat.beat(now, () => this.#files.filter((f) => f.follower.denied).map((f) => f.follower.path)) } : {}),
+      ...(heartbeat ? { onWake: (now: number) => heartbeat.beat(now, () => this.#files.filter((f) => f.follower.denied(now)).map((f) => f.follower.path)) } : {}),
     });
     this.#scheduler = scheduler;
     if (this.#options.once) {

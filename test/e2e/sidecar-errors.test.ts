@@ -155,6 +155,7 @@ if (isRoot) {
       fs.mkdirSync(stateDir);
       fs.chownSync(stateDir, 2000, 2000);
       const stateFile = path.join(stateDir, 'positions');
+      const heartbeat = path.join(stateDir, 'alive');
       const file = path.join(logs, 'mongodb.log');
       fs.writeFileSync(file, '');
       fs.chownSync(file, 2000, 2000);
@@ -164,7 +165,7 @@ if (isRoot) {
       const start = (): SidecarProcess =>
         killAtTeardown(
           t,
-          new SidecarProcess([SIDECAR_BIN, '--file', `mongodb=${file}`, '--log-dir', logs, '--state-file', stateFile, '--stats-interval', '0', '--poll-interval', '0.2'], {
+          new SidecarProcess([SIDECAR_BIN, '--file', `mongodb=${file}`, '--log-dir', logs, '--state-file', stateFile, '--stats-interval', '0', '--poll-interval', '0.2', '--heartbeat-file', heartbeat], {
             bin: '--',
             command: [setpriv, '--reuid', '2000', '--regid', '2000', '--clear-groups', process.execPath],
           }),
@@ -179,10 +180,13 @@ if (isRoot) {
       const second = start();
       await second.waitForDiagnostic((d) => d['event'] === 'unreadable', 30_000);
       await sleep(1500); // saves and polls while it may not read: the position must stand
+      const held = fs.statSync(heartbeat).mtimeMs;
       allow(file);
       write(20, 30);
       await second.waitForLines(20);
-      await sleep(500);
+      // From a review: resumed (not opened) after the refusal, the heartbeat stayed held and the
+      // liveness probe would have restarted a sidecar that was working.
+      await waitUntil(() => fs.statSync(heartbeat).mtimeMs > held, 10_000, 'the heartbeat refreshed once the file is read');
       await second.stop();
       const contents = [...first.lines(), ...second.lines()].map((line) => (JSON.parse(line) as { contents: string }).contents);
       t.deepEqual(contents, lines);
