@@ -254,15 +254,13 @@ export class EntrySelector implements EntryHandler {
         joiner.hold(entry, record);
         return;
       }
-      return joiner.pass(entry, record, true, entry.stampedAt);
+      return joiner.pass(entry, record, true);
     }
     // A log whose records go on over lines never holds one: where order across logs counts for
     // nothing, its line goes on at once.
     if (!joiner.holding || !this.#ordered) return this.#deliver(entry, undefined, undefined, false);
-    // Another log's line while a record is held: it waits behind it (in order), and its time
-    // (where records are read, read here and not again) says whether the held one is whole.
-    const record = this.#readsRecords ? readEntryRecord(entry.format, entry) : undefined;
-    joiner.pass(entry, record, this.#readsRecords, record?.time ?? entry.stampedAt);
+    // Another log's line while a record is held: it waits behind it, in order.
+    joiner.pass(entry, undefined, false);
   }
 
   /**

@@ -12,9 +12,10 @@
  * of several pods as they come, and the sidecar the lines of a pod's several logs, so another
  * pod's or log's line may stand between a record's first line and the rest. Those lines wait
  * behind the held record, so everything leaves in the order it came: a record where its first
- * line stood. They wait while they are of its moment (within HELD_WINDOW_MS of its time, where
- * a line's time was read) and at most MAX_INTERLEAVED_LINES of them: then the record is taken
- * as it is, and a line of it that comes later stands alone.
+ * line stood. They wait for MAX_INTERLEAVED_LINES lines at the most, and HELD_WAIT_MS while
+ * lines keep coming (a pause of the input ends every wait at once): then the record is taken as
+ * it is, and a line of it that comes later stands alone. (Times are not compared: another pod's
+ * clock, or another log caught up from hours before, says nothing of this record.)
  *
  * Held lines never outlive their chunk's bytes (the next chunk reuses them): at a chunk's end
  * the waiting lines are copied out. A record is held for at most MAX_CONTINUATION_LINES lines.
@@ -28,18 +29,18 @@ import { PREFIX_HEAD_BYTES, parseTextPrefix, sternPrefixes, type LinePrefix } fr
 /** Lines one record may take; the rest stand as lines of their own. */
 export const MAX_CONTINUATION_LINES = 1000;
 
-/** Lines that may wait behind a held record; one more delivers it as it is. */
+/** Lines not its own that may come after a held record (waiting behind it, or other records'); one more delivers it as it is. */
 export const MAX_INTERLEAVED_LINES = 200;
 
 /** Records held at once at the most; holding one more delivers the oldest. */
-export const MAX_HELD_SOURCES = 64;
+const MAX_HELD_SOURCES = 64;
 
 /**
- * How far from a held record's time another source's line may be and still wait behind it: a
- * record's lines are written at once, so the rest of it comes among lines of its moment; a line
- * of another moment says it is whole.
+ * How long (wall-clock) lines may wait behind a held record while more keep coming: a live
+ * stream's lines leave within it even when the held record's next line is long in coming.
  */
-export const HELD_WINDOW_MS = 1000;
+const HELD_WAIT_MS = 500;
+
 
 /** Words of a prefix that ends in a space. */
 const wordCount = (text: string): number => text.split(' ').length;
@@ -80,6 +81,9 @@ interface Held {
   detached: boolean;
   /** Whole: delivered when it comes to the front. */
   done: boolean;
+  /** The joiner's line count, and the wall clock, when it was held. */
+  readonly since: number;
+  readonly at: number;
 }
 
 interface WaitingEntry {
@@ -100,8 +104,8 @@ interface WaitingLine {
 type Waiting = Held | WaitingEntry | WaitingLine;
 
 /** A record held: made in one place, so that every one has one shape. */
-function heldOf(source: string, head: EntryLine, record: LogRecord): Held {
-  return { kind: HELD, source, logType: head.logType, head, record, lines: [], detached: false, done: false };
+function heldOf(source: string, head: EntryLine, record: LogRecord, since: number, at: number): Held {
+  return { kind: HELD, source, logType: head.logType, head, record, lines: [], detached: false, done: false, since, at };
 }
 
 /** The source a line comes from, as held records are keyed: its pod's prefix, or none. */
@@ -116,7 +120,7 @@ function sourceOf(entry: EntryLine): string {
  * fields are written at load tells V8 they change.
  */
 function writeHeldFields(): void {
-  const held = heldOf('', { logType: '' } as EntryLine, {} as LogRecord);
+  const held = heldOf('', { logType: '' } as EntryLine, {} as LogRecord, 0, 0);
   held.head = {} as EntryLine;
   held.record = {} as LogRecord;
   held.detached = true;
@@ -138,6 +142,8 @@ export class RecordJoiner {
   #front = 0;
   /** Held records not done, in the order they came (a handful: one a pod and log). */
   readonly #active: Held[] = [];
+  /** Lines given to the joiner so far (held, taken, passed): what the bound counts in. */
+  #lines = 0;
 
   constructor(sink: JoinerSink, ordered = true) {
     this.#sink = sink;
@@ -154,9 +160,9 @@ export class RecordJoiner {
    * type is whole, and so are those its time says are.
    */
   hold(entry: EntryLine, record: LogRecord): void {
-    this.#settle(sourceOf(entry), entry.logType, record.time ?? entry.stampedAt);
+    this.#settle(sourceOf(entry), entry.logType);
     if (this.#active.length >= MAX_HELD_SOURCES) this.#finish(this.#active[0]!);
-    const held = heldOf(sourceOf(entry), entry, record);
+    const held = heldOf(sourceOf(entry), entry, record, ++this.#lines, this.#active.length === 0 ? Date.now() : this.#active[this.#active.length - 1]!.at);
     this.#queue.push(held);
     this.#active.push(held);
     this.#bound();
@@ -171,7 +177,11 @@ export class RecordJoiner {
     const held = this.#heldOf(sourceOf(entry), entry.logType);
     if (!held) return false;
     held.lines.push(held.detached ? entry.detached() : entry);
-    if (held.lines.length + 1 >= MAX_CONTINUATION_LINES) this.#finish(held);
+    this.#lines++;
+    if (held.lines.length + 1 >= MAX_CONTINUATION_LINES) {
+      this.#finish(held);
+      this.#flush();
+    } else this.#bound();
     return true;
   }
 
@@ -217,19 +227,18 @@ export class RecordJoiner {
   }
 
   /**
-   * An entry that is no held record, of `time` where known: the record held from its source and
-   * type, if any, is whole, and so are those its time says are. It waits behind a held record,
-   * or is delivered now when nothing waits.
+   * An entry that is no held record: the record held from its source and type, if any, is
+   * whole. It waits behind a held record, or is delivered now when nothing waits (unordered:
+   * always now).
    */
-  pass(entry: EntryLine, record: LogRecord | undefined, wasRead: boolean, time: number | undefined): void {
+  pass(entry: EntryLine, record: LogRecord | undefined, wasRead: boolean): void {
     if (this.#front === this.#queue.length) return this.#sink.entry(entry, record, wasRead);
-    if (!this.#ordered) {
-      // Only its own log's held record is whole now; the line itself need not wait.
-      if (this.#heldOf(sourceOf(entry), entry.logType)) this.#settle(sourceOf(entry), entry.logType, undefined);
-      return this.#sink.entry(entry, record, wasRead);
+    this.#lines++;
+    if (this.#heldOf(sourceOf(entry), entry.logType)) this.#settle(sourceOf(entry), entry.logType);
+    if (!this.#ordered || this.#front === this.#queue.length) {
+      this.#sink.entry(entry, record, wasRead);
+      return this.#bound();
     }
-    this.#settle(sourceOf(entry), entry.logType, time);
-    if (this.#front === this.#queue.length) return this.#sink.entry(entry, record, wasRead);
     this.#queue.push({ kind: WAITING_ENTRY, entry, record, wasRead, detached: false });
     this.#bound();
   }
@@ -242,8 +251,9 @@ export class RecordJoiner {
    */
   passLine(bytes: Buffer, start: number, end: number, wrapped: string | undefined, shown: boolean): void {
     if (this.#front < this.#queue.length) {
+      this.#lines++;
       const prefix = parseTextPrefix(bytes.toString('utf8', start, Math.min(end, start + PREFIX_HEAD_BYTES)));
-      this.#settle(prefix?.source ?? '', undefined, undefined);
+      this.#settle(prefix?.source ?? '', undefined);
     }
     if (!shown) return;
     if (this.#front === this.#queue.length || !this.#ordered) return this.#sink.other(bytes, start, end, wrapped);
@@ -277,26 +287,31 @@ export class RecordJoiner {
 
   /**
    * A line of this source and type (every type's, when undefined) that continues nothing came:
-   * its held record is whole; so is every held record more than HELD_WINDOW_MS from `time`.
-   * Then what can leave, leaves.
+   * its held record is whole. Then what can leave, leaves.
    */
-  #settle(source: string, logType: string | undefined, time: number | undefined): void {
+  #settle(source: string, logType: string | undefined): void {
     const active = this.#active;
     if (active.length === 0) return;
     for (let i = 0; i < active.length; ) {
       const held = active[i]!;
-      const heldTime = held.record.time;
-      if ((held.source === source && (logType === undefined || held.logType === logType)) || (time !== undefined && heldTime !== undefined && Math.abs(time - heldTime) > HELD_WINDOW_MS)) this.#finish(held);
+      if (held.source === source && (logType === undefined || held.logType === logType)) this.#finish(held);
       else i++;
     }
     this.#flush();
   }
 
-  /** No more than MAX_INTERLEAVED_LINES wait: the first held record is taken as it is. */
+  /**
+   * The oldest held record is taken as it is once MAX_INTERLEAVED_LINES lines not its own came
+   * after it, or (lines still coming) HELD_WAIT_MS went by since it was held.
+   */
   #bound(): void {
-    while (this.#queue.length - this.#front > MAX_INTERLEAVED_LINES && this.#active.length > 0) {
-      this.#finish(this.#active[0]!);
+    const active = this.#active;
+    let late = active.length > 0 && Date.now() - active[0]!.at > HELD_WAIT_MS;
+    // Lines after it that are not its own (theirs may be other records' lines, waiting too).
+    while (active.length > 0 && (late || this.#lines - active[0]!.since - active[0]!.lines.length > MAX_INTERLEAVED_LINES)) {
+      this.#finish(active[0]!);
       this.#flush();
+      late = late && active.length > 0 && Date.now() - active[0]!.at > HELD_WAIT_MS;
     }
   }
 

@@ -7,7 +7,7 @@ import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
-import { REAL_DATA } from '../_helpers/sidecar-process.js';
+import { FILTER_BIN, REAL_DATA } from '../_helpers/sidecar-process.js';
 
 const lines = (stdout: string): string[] => stdout.split('\n').slice(0, -1);
 const PRETTY = ['-o', 'pretty', '--color', 'never', '--utc'];
@@ -229,4 +229,44 @@ test("a line that is no entry from another pod (its init container's output) bet
   t.deepEqual(errors([first0, otherPod, second0]), ['[2026-11-22T10:00:00.000+0000] [.error] [a.go:1] failed:', 'the reason']);
   // Its own container's line ends it (the launcher's plain line): its second line is then a line of its own, without a level.
   t.deepEqual(errors([first0, ownContainer, second0]), ['[2026-11-22T10:00:00.000+0000] [.error] [a.go:1] failed:']);
+});
+
+// From a review: a time window compared the held record's time with kubectl's stamp and with
+// other pods' clocks, and dropped the detail again; summary and the filter joined differently.
+test('an agent record is joined whatever the times of the lines between (kubectl stamps, another pod\'s clock, a log caught up from hours before); summary and the filter agree', (t) => {
+  const [head, detail] = [JSON.parse(INTERLEAVED[0]!) as { contents: string }, JSON.parse(INTERLEAVED[2]!) as { contents: string }].map((e) => e.contents);
+  const agent = (contents: string) => entryLine('automation-agent-verbose', contents);
+  const hoursBefore = entryLine('mongodb', '{"t":{"$date":"2020-12-04T09:00:00.000Z"},"s":"I","c":"NETWORK","id":22943,"ctx":"listener","msg":"Connection accepted"}');
+  for (const [what, stream] of [
+    ['kubectl --timestamps five minutes on', [`2020-12-04T16:44:00.000000001Z ${agent(head!)}`, `2020-12-04T16:44:00.000000002Z ${hoursBefore}`, `2020-12-04T16:44:00.000000003Z ${agent(detail!)}`]],
+    ["another pod's line from hours before", [`[pod/db-0/a] ${agent(head!)}`, `[pod/db-1/a] ${hoursBefore}`, `[pod/db-0/a] ${agent(detail!)}`]],
+    ['a log caught up from hours before', [agent(head!), hoursBefore, agent(detail!)]],
+  ] as const) {
+    const input = `${stream.join('\n')}\n`;
+    for (const args of [['-l', 'error'], ['-g', 'Invalid type']]) t.deepEqual(lines(runFilter([...args, '-o', 'raw'], input).stdout), [head, detail], `${what}: ${args.join(' ')}`);
+    const summary = JSON.parse(runFilter(['summary', '--json', '-l', 'error'], input).stdout) as { lines: { selected: number } };
+    t.is(summary.lines.selected, 2, `${what}: summary`);
+  }
+});
+
+// From a review: lines that waited behind a held record left only when the input paused or 200
+// lines came; in a live stream of a line every 100 ms that was seconds, or 20 s.
+test('a live stream: lines behind a held agent record leave within a second while more keep coming', async (t) => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [FILTER_BIN, '-g', '.', '-o', 'raw'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const started = Date.now();
+  const seen: number[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line.includes('"Connection accepted"')) seen.push(Date.now() - started);
+  });
+  child.stdin.write(`${INTERLEAVED[0]}\n`);
+  for (let i = 0; i < 20; i++) {
+    child.stdin.write(`${INTERLEAVED[1]}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const firstSeen = seen[0];
+  child.stdin.end();
+  await new Promise((resolve) => child.on('close', resolve));
+  t.truthy(firstSeen, 'a line left before the stream ended');
+  t.true(firstSeen! < 1500, `the first line behind the record left after ${firstSeen} ms`);
 });
