@@ -39,10 +39,12 @@ export class LongEntryLine {
     if (!this.#inLine) {
       this.#inLine = partial;
       const start = partial ? ENTRY_START.exec(text) : null;
-      this.#prefix = start ? `{"logType":${start[1]},"contents":"` : undefined;
+      // Its type re-written as JSON writes it (an escape JSON has not, a raw control character: no entry).
+      const logType = start ? typeOf(start[1]!) : undefined;
+      this.#prefix = logType === undefined ? undefined : `{"logType":${JSON.stringify(logType)},"contents":"`;
       this.#carry = '';
-      if (!start) return undefined;
-      text = text.slice(start[0].length);
+      if (this.#prefix === undefined) return undefined;
+      text = text.slice(start![0].length);
     } else if (!partial) this.#inLine = false;
     const prefix = this.#prefix;
     if (prefix === undefined) return undefined;
@@ -59,16 +61,31 @@ export class LongEntryLine {
   }
 }
 
-/** Where escaped text may be cut: before an escape its end would cut (`\`, `\u00`). */
+/** A type's JSON string as captured, read; undefined when it is not one. */
+function typeOf(json: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where escaped text may be cut: before an escape its end would cut (`\`, `\u00`), and before
+ * a high surrogate's `\uD83D` whose low half would be in the next piece (a reader that decodes
+ * each piece alone would make two replacement characters of one).
+ */
 export function escapeCut(body: string): number {
-  for (let at = Math.max(0, body.length - 6); at < body.length; at++) {
+  for (let at = Math.max(0, body.length - 12); at < body.length; at++) {
     if (body.charCodeAt(at) !== 0x5c) continue;
+    // The backslashes before it: an odd number of them in all (itself counted) starts an escape.
     let run = 1;
     while (at - run >= 0 && body.charCodeAt(at - run) === 0x5c) run++;
-    // An even run before it: this backslash starts an escape.
     if (run % 2 === 0) continue;
     const length = body[at + 1] === 'u' ? 6 : 2;
     if (at + length > body.length) return at;
+    if (at + length === body.length && /^\\u[dD][89abAB]/.test(body.slice(at, at + 4))) return at;
     at += length - 1;
   }
   return body.length;

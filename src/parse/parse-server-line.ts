@@ -29,9 +29,9 @@ function closesObject(bytes: Buffer, start: number, end: number, escaped: boolea
   let at = end - 1;
   for (;;) {
     const byte = bytes[at];
-    if (byte === 0x20 || byte === 0x09 || byte === 0x0d) at--;
-    // Escaped inside an entry's contents: `\r`, `\t` as two bytes.
-    else if (escaped && (byte === 0x72 || byte === 0x74) && bytes[at - 1] === 0x5c && bytes[at - 2] !== 0x5c) at -= 2;
+    if (byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === 0x0a) at--;
+    // Escaped inside an entry's contents: `\r`, `\t`, `\n` (a shipper that kept the newline) as two bytes.
+    else if (escaped && (byte === 0x72 || byte === 0x74 || byte === 0x6e) && bytes[at - 1] === 0x5c && bytes[at - 2] !== 0x5c) at -= 2;
     else break;
     if (at < start) return false;
   }

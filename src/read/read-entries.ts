@@ -208,11 +208,11 @@ function rawLineReader(logType: string, handler: EntryHandler): LineReader {
   const pieces = new DockerPieces();
   const lines = inputLines(
     (bytes, start, end) => {
-      // Docker's json-file log of the container (`{"log":"<line>\n",…}`): the line it wraps,
-      // once its last piece came (docker-pieces.ts).
       // A line that is an entry already (a sidecar's output given with --as): the entry it is.
       const entry = matchesAt(bytes, start, ENTRY_START) ? entryOf(bytes.toString('utf8', start, end)) : undefined;
       if (entry) return handler.entry(entry);
+      // Docker's json-file log of the container (`{"log":"<line>\n",…}`): the line it wraps,
+      // once its last piece came (docker-pieces.ts).
       const record = matchesAt(bytes, start, DOCKER_RECORD) ? dockerRecord(bytes.toString('utf8', start, end)) : undefined;
       if (!record) return handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end));
       const line = pieces.line(String(record['stream']), record['log'] as string);

@@ -73,8 +73,10 @@ export function contradiction(types: readonly string[], exclude: readonly string
   }
   const chosen = types.length > 0 ? typeNames(types) : undefined;
   const left = exclude.length > 0 ? typeNames(exclude) : undefined;
-  // Types the patterns name, when every pattern names known types only (a stream may carry others).
-  if (chosen && left && chosen.length > 0 && chosen.every((type) => left.includes(type))) {
+  // Types the patterns name, when every pattern names known types only (a stream may carry
+  // others), and -t names them by name: a glob may match a type logtype does not know.
+  const globbed = types.some((value) => value.includes('*') || value.includes('?'));
+  if (chosen && left && !globbed && chosen.length > 0 && chosen.every((type) => left.includes(type))) {
     return `-t ${types.join(',')} and -x ${exclude.join(',')} leave no type to select; leave out one of them`;
   }
   const family = families[0];

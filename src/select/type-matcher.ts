@@ -81,6 +81,6 @@ export function unseenTypePatterns(patterns: readonly string[], seen: Iterable<s
 export function knownTypesNamed(values: readonly string[]): string[] | undefined {
   const patterns = typePatterns(values);
   if (unknownTypePatterns(patterns).length > 0) return undefined;
-  const regexps = patterns.map((pattern) => globToRegExp(pattern, 'i'));
+  const regexps = patterns.map((pattern) => globToRegExp(pattern));
   return LOG_FORMATS.filter((format) => regexps.some((re) => namesType(re, format.name))).map((format) => format.name);
 }

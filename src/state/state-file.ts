@@ -11,6 +11,7 @@
  * there before a very short run may be read again.
  */
 import fs from 'node:fs';
+import { dirname } from 'node:path';
 
 /** One file behind a followed path: its identity and how far its lines were delivered. */
 export interface SavedFile {
@@ -87,10 +88,12 @@ export function loadState(path: string): LoadedState {
     } catch {
       stat = undefined;
     }
-    const regular = stat?.isFile() === true;
+    // Its time stands only where the next save can replace it: else every restart would read
+    // the files changed since that time again (a fresh start reads them from their end).
+    const regular = stat?.isFile() === true && replaceable(path);
     return {
       kind: 'unreadable',
-      reason: (error as Error).message,
+      reason: regular || stat?.isFile() !== true ? (error as Error).message : `${(error as Error).message}; its directory may not be written either, so no save can replace it`,
       ...(regular ? { writtenAt: stat!.mtimeMs } : {}),
       ...(regular && code === 'EACCES' ? { denied: { uid: stat!.uid, gid: stat!.gid, mode: stat!.mode & 0o7777 } } : {}),
     };
@@ -100,6 +103,16 @@ export function loadState(path: string): LoadedState {
     return parsed.kind === 'unreadable' ? { ...parsed, writtenAt: mtimeMs } : parsed;
   } catch (error) {
     return { kind: 'unreadable', reason: (error as Error).message, writtenAt: mtimeMs };
+  }
+}
+
+/** Whether a save may replace the file at `path`: its directory may be written and searched. */
+function replaceable(path: string): boolean {
+  try {
+    fs.accessSync(dirname(path), fs.constants.W_OK | fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 

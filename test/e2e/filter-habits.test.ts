@@ -100,6 +100,8 @@ test('-t with a name logtype does not know: one warning line with "did you mean"
   t.is(runFilter(['-q', '-t', 'mongod', '-l', 'warn'], TYPES).status, 2);
   // Another name of the list selected something: what it selected is the answer.
   t.is(runFilter(['-q', '-t', 'mongod,mongodb'], TYPES).status, 0);
+  // From a review: a known type beside it that selected nothing: nothing found (1), no usage error.
+  t.is(runFilter(['-q', '-t', 'mongodb,my-type', '-l', 'fatal'], TYPES).status, 1);
   // A type the registry does not know is still matched by its name: the warning says so much and no more.
   const custom = runFilter(['-t', 'my-app'], `${entryLine('my-app', 'mine')}\n`);
   t.is(custom.status, 0);

@@ -11,6 +11,10 @@ test('escapeCut: a piece is never cut inside an escape', (t) => {
     ['ab\\u00e9', 8],
     ['ab\\"', 4],
     ['\\\\u00', 5],
+    // From a review: a surrogate pair's halves are never parted.
+    ['ab\\ud83d', 2],
+    ['ab\\ud83d\\ude00', 14],
+    ['ab\\\\ud83d', 9],
   ];
   for (const [body, cut] of rows) t.is(escapeCut(body), cut, body);
 });
@@ -32,6 +36,8 @@ test('a long launcher entry in pieces: partial entries of its contents; a line t
   // Not an entry: left to the usual wrapping, to the line's end.
   t.is(long.piece('plain text that is long', true), undefined);
   t.is(long.piece(' and its end', false), undefined);
+  // From a review: a type JSON would not read (an unknown escape) made a line that was no JSON: such a line is no entry.
+  t.is(new LongEntryLine().piece('{"logType":"a\\qb","contents":"hello', true), undefined);
   // An entry whose last piece does not end it: its text escaped, valid JSON all the same.
   t.truthy(long.piece('{"logType":"x","contents":"abc', true));
   const last = long.piece('def" trailing', false)!;
