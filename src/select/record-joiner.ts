@@ -162,7 +162,8 @@ export class RecordJoiner {
   hold(entry: EntryLine, record: LogRecord): void {
     this.#settle(sourceOf(entry), entry.logType);
     if (this.#active.length >= MAX_HELD_SOURCES) this.#finish(this.#active[0]!);
-    const held = heldOf(sourceOf(entry), entry, record, ++this.#lines, this.#active.length === 0 ? Date.now() : this.#active[this.#active.length - 1]!.at);
+    const at = !this.#ordered ? 0 : this.#active.length === 0 ? Date.now() : this.#active[this.#active.length - 1]!.at;
+    const held = heldOf(sourceOf(entry), entry, record, ++this.#lines, at);
     this.#queue.push(held);
     this.#active.push(held);
     this.#bound();
@@ -306,7 +307,8 @@ export class RecordJoiner {
    */
   #bound(): void {
     const active = this.#active;
-    let late = active.length > 0 && Date.now() - active[0]!.at > HELD_WAIT_MS;
+    // Unordered, nothing waits behind a record: no clock to look at.
+    let late = this.#ordered && active.length > 0 && Date.now() - active[0]!.at > HELD_WAIT_MS;
     // Lines after it that are not its own (theirs may be other records' lines, waiting too).
     while (active.length > 0 && (late || this.#lines - active[0]!.since - active[0]!.lines.length > MAX_INTERLEAVED_LINES)) {
       this.#finish(active[0]!);
