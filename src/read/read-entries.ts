@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { LineSplitter } from '../follow/split-lines.js';
 import { logFormat } from '../formats/log-formats.js';
+import { parseJsonObject } from '../parse/log-record.js';
 import { EntryLine } from './entry-line.js';
 import { matchesAt } from '../parse/match-bytes.js';
 import { DockerPieces } from './docker-pieces.js';
@@ -162,14 +163,9 @@ const ENTRY_START = Buffer.from('{"logType":"');
  * line of the type --as names.
  */
 function entryOf(line: string): EntryLine | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { logType, contents, partial } = value as Record<string, unknown>;
+  const value = parseJsonObject(line);
+  if (!value) return undefined;
+  const { logType, contents, partial } = value;
   if (typeof logType !== 'string' || typeof contents !== 'string') return undefined;
   return new EntryLine(logType, logFormat(logType), partial === true, undefined, EMPTY_BYTES, 0, 0, 0, -1, -1, contents);
 }
@@ -178,15 +174,8 @@ const EMPTY_BYTES = Buffer.alloc(0);
 
 /** The Docker json-file record a line is; undefined when it is none (a log's own JSON may start with `log` too). */
 function dockerRecord(line: string): Record<string, unknown> | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const record = value as Record<string, unknown>;
-  return isDockerRecord(record) ? record : undefined;
+  const record = parseJsonObject(line);
+  return record && isDockerRecord(record) ? record : undefined;
 }
 
 /** True when `next` has not settled within `ms`. */
