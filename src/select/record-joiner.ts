@@ -4,15 +4,16 @@
  * before it from the same source and type; so does a line that is no entry at all after a
  * record read from a log's own text, when its format says the line is of its shape (a stack
  * trace after an operator's console line; `continuesWith`). The first line's record is held
- * until a line of its source and type arrives that does not continue it, a line of another
- * moment arrives, the input pauses, or it ends; then it is delivered once, with all its lines.
+ * until a line of its source and type arrives that does not continue it, the bounds below
+ * end its wait, the input pauses, or it ends; then it is delivered once, with all its lines.
  *
  * One record is held a source and type (the source: pod and container, by kubectl's or stern's
  * prefix; lines without a prefix are one source): `kubectl logs -l … --prefix` writes the lines
  * of several pods as they come, and the sidecar the lines of a pod's several logs, so another
  * pod's or log's line may stand between a record's first line and the rest. Those lines wait
  * behind the held record, so everything leaves in the order it came: a record where its first
- * line stood. They wait for MAX_INTERLEAVED_LINES lines at the most, and HELD_WAIT_MS while
+ * line stood (in the filter's output; the reports, for which the order across logs counts for
+ * nothing, take them at once). They wait for MAX_INTERLEAVED_LINES lines at the most, and HELD_WAIT_MS while
  * lines keep coming (a pause of the input ends every wait at once): then the record is taken as
  * it is, and a line of it that comes later stands alone. (Times are not compared: another pod's
  * clock, or another log caught up from hours before, says nothing of this record.)
