@@ -42,21 +42,11 @@ export function rotatedNames(base: string): (entry: string) => boolean {
  * read: `logtype --as TYPE NAME` reads them).
  */
 export function compressedRotationsSince(file: string, since: number): string[] {
-  const dir = path.dirname(file);
   const isRotation = rotatedNames(path.basename(file));
-  let entries: string[];
-  try {
-    entries = fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const found: { name: string; mtimeMs: number }[] = [];
-  for (const entry of entries) {
-    if (!COMPRESSED.test(entry) || !isRotation(entry.replace(COMPRESSED, ''))) continue;
-    const stat = fs.statSync(path.join(dir, entry), { throwIfNoEntry: false });
-    if (stat?.isFile() && stat.mtimeMs >= since) found.push({ name: path.join(dir, entry), mtimeMs: stat.mtimeMs });
-  }
-  return found.sort((a, b) => a.mtimeMs - b.mtimeMs).map((f) => f.name);
+  return filesBeside(file, (entry) => COMPRESSED.test(entry) && isRotation(entry.replace(COMPRESSED, '')))
+    .filter((sibling) => sibling.stat.mtimeMs >= since)
+    .sort((a, b) => a.stat.mtimeMs - b.stat.mtimeMs)
+    .map((sibling) => sibling.name);
 }
 
 /** Whether `entry` names a rotation of the file named `base` (rotatedNames). */
@@ -119,8 +109,13 @@ export function rotatedSiblings(file: string, ignore: (name: string) => boolean 
 }
 
 function listRotations(file: string, ignore: (name: string) => boolean): SiblingFile[] {
-  const directory = path.dirname(file);
   const isRotation = rotatedNames(path.basename(file));
+  return filesBeside(file, (entry, name) => isRotation(entry) && !ignore(name));
+}
+
+/** The regular files beside `file` whose names are `wanted` (its entry's name, its path); none when the directory cannot be listed. */
+function filesBeside(file: string, wanted: (entry: string, name: string) => boolean): SiblingFile[] {
+  const directory = path.dirname(file);
   let names: string[];
   try {
     names = fs.readdirSync(directory);
@@ -129,9 +124,8 @@ function listRotations(file: string, ignore: (name: string) => boolean): Sibling
   }
   const siblings: SiblingFile[] = [];
   for (const entry of names) {
-    if (!isRotation(entry)) continue;
     const name = path.join(directory, entry);
-    if (ignore(name)) continue;
+    if (!wanted(entry, name)) continue;
     const stat = fs.statSync(name, { throwIfNoEntry: false });
     if (stat?.isFile()) siblings.push({ name, stat });
   }

@@ -65,8 +65,8 @@ export class EntryLine {
   }
 
   /** An entry made from a decoded value: a joined split line. */
-  static fromContents(logType: string, format: LogFormat | undefined, contents: string, prefix?: LinePrefix): EntryLine {
-    return new EntryLine(logType, format, false, prefix, EMPTY, 0, 0, 0, -1, -1, contents);
+  static fromContents(logType: string, format: LogFormat | undefined, contents: string, prefix?: LinePrefix, partial = false): EntryLine {
+    return new EntryLine(logType, format, partial, prefix, EMPTY, 0, 0, 0, -1, -1, contents);
   }
 
   /** A raw line bytes[start, end) read `--as TYPE`: its record is read from its bytes. */

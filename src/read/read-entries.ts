@@ -167,10 +167,8 @@ function entryOf(line: string): EntryLine | undefined {
   if (!value) return undefined;
   const { logType, contents, partial } = value;
   if (typeof logType !== 'string' || typeof contents !== 'string') return undefined;
-  return new EntryLine(logType, logFormat(logType), partial === true, undefined, EMPTY_BYTES, 0, 0, 0, -1, -1, contents);
+  return EntryLine.fromContents(logType, logFormat(logType), contents, undefined, partial === true);
 }
-
-const EMPTY_BYTES = Buffer.alloc(0);
 
 /** The Docker json-file record a line is; undefined when it is none (a log's own JSON may start with `log` too). */
 function dockerRecord(line: string): Record<string, unknown> | undefined {

@@ -12,7 +12,7 @@ import { CONNECTION_ACCEPTED_ID, CONNECTION_ENDED_ID, connectionEventOf, threadC
 import { isSlowOperationId } from '../parse/slow-operation.js';
 import { DOWN_STATE } from './member-lanes.js';
 import { isSampled } from './repeated-lines.js';
-import { AUTHENTICATION_FAILED_ID, FAILED_LOGIN_ID, failedLoginOf, ServerLogins } from './server-logins.js';
+import { failedLoginOf, ServerLogins } from './server-logins.js';
 import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
 import { CLIENT_METADATA_ID, ClientConnections, type RemoteText } from './client-connections.js';
@@ -140,10 +140,8 @@ export class ServerSection implements SectionCounter {
     if (held) (held.value ??= { id, msg: template ?? message, severity, meaning, members: new MemberCounts() }).members.add(member);
     if (rank <= WARN_RANK && template !== '') this.#problems.add(id ?? `text:${template}`, id, template ?? message, severity, rank, time, member);
     if (rank <= ERROR_RANK) member.error(time, id === null ? message : `${id}: ${message}`);
-    if (id === FAILED_LOGIN_ID || id === AUTHENTICATION_FAILED_ID || (id === null && record.component === 'ACCESS')) {
-      const login = failedLoginOf(record);
-      if (login) this.#logins.add(login);
-    }
+    const login = failedLoginOf(record);
+    if (login) this.#logins.add(login);
     const connection = id === CONNECTION_ACCEPTED_ID || id === CONNECTION_ENDED_ID ? this.#connectionInBytes(record) : undefined;
     if (connection) this.#connectionAt(connection, id === CONNECTION_ACCEPTED_ID, member, time);
     else if (this.#connectionLine(record, member, time)) {

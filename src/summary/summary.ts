@@ -317,13 +317,6 @@ export interface AppliedGroup extends DurationFigures {
   readonly ns: string;
   /** `insert`, `update`, `delete`, or the command applied (`create`, `drop`, …). */
   readonly operation: string;
-  readonly count: number;
-  readonly totalMillis: number;
-  readonly p50Millis: number;
-  readonly p95Millis: number;
-  readonly maxMillis: number;
-  /** Whether p50 and p95 are exact; else within 1% (a sketch, duration-quantiles.ts). */
-  readonly exactQuantiles: boolean;
   /**
    * How many of its entries each member applied, the most first, when the input holds several
    * (a secondary that lags applies slowly alone); not on the `(other namespaces)` row.

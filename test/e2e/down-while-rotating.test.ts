@@ -2,7 +2,7 @@
  * What happens to a file while the sidecar is down must not lose or repeat a line at the
  * restart (issue #22: each test is one of the reproductions found by the random torture run).
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
@@ -16,14 +16,21 @@ async function start(dir: string, file: string, args: readonly string[] = []): P
   return sidecar;
 }
 
-test('copytruncate while stopped: the lines only in the copy come first, then the file from 0 (repro-a)', async (t) => {
-  const dir = tempDir('down-copytruncate');
+
+/** `mongodb.log` in a new directory, its first 10 lines delivered by a run that then stopped with exit 0. */
+async function deliveredThenStopped(t: ExecutionContext, name: string): Promise<{ dir: string; file: string; writer: NumberedWriter; first: SidecarProcess }> {
+  const dir = tempDir(name);
   const file = path.join(dir, 'mongodb.log');
   const writer = new NumberedWriter(file, 'mongodb');
   writer.write(10);
   const first = await start(dir, file, ['--from-start']);
   await first.waitForLines(10);
   t.is((await first.stop()).code, 0);
+  return { dir, file, writer, first };
+}
+
+test('copytruncate while stopped: the lines only in the copy come first, then the file from 0 (repro-a)', async (t) => {
+  const { dir, file, writer, first } = await deliveredThenStopped(t, 'down-copytruncate');
   writer.write(10); // 11-20: while down
   fs.copyFileSync(file, `${file}.1`);
   fs.truncateSync(file, 0);
@@ -42,13 +49,7 @@ test('copytruncate while stopped: the lines only in the copy come first, then th
 });
 
 test('two rename rotations while stopped: the middle file, made and rotated while down, is read too (repro-b)', async (t) => {
-  const dir = tempDir('down-renames');
-  const file = path.join(dir, 'mongodb.log');
-  const writer = new NumberedWriter(file, 'mongodb');
-  writer.write(10);
-  const first = await start(dir, file, ['--from-start']);
-  await first.waitForLines(10);
-  await first.stop();
+  const { dir, file, writer, first } = await deliveredThenStopped(t, 'down-renames');
   writer.write(10); // 11-20
   fs.renameSync(file, `${file}.1`);
   writer.reopen();
@@ -168,13 +169,7 @@ function makeWithInode(dir: string, inode: number, target: string): boolean {
 // without delaycompress) loses its unread lines, as docs/following.md says; the warning named
 // neither where they went nor what to do.
 test('a file rotated and compressed while stopped: the warning names the compressed file, the command that reads it, and delaycompress', async (t) => {
-  const dir = tempDir('down-compressed');
-  const file = path.join(dir, 'mongodb.log');
-  const writer = new NumberedWriter(file, 'mongodb');
-  writer.write(10);
-  const first = await start(dir, file, ['--from-start']);
-  await first.waitForLines(10);
-  t.is((await first.stop()).code, 0);
+  const { dir, file, writer, first } = await deliveredThenStopped(t, 'down-compressed');
   writer.write(10); // 11-20: while down, then rotated and compressed
   writer.close();
   const { gzipSync } = await import('node:zlib');

@@ -18,6 +18,15 @@ const isRoot = process.getuid?.() === 0;
 /** A uid that is neither ours nor the pod's. */
 const OTHER_UID = 1000;
 
+
+/** The real sidecar run as `uid` (and its group), the way a pod with runAsUser runs it. */
+function sidecarAs(setpriv: string, uid: number, args: readonly string[]): SidecarProcess {
+  return new SidecarProcess([SIDECAR_BIN, ...args], {
+    bin: '--',
+    command: [setpriv, '--reuid', String(uid), '--regid', String(uid), '--clear-groups', process.execPath],
+  });
+}
+
 if (isRoot) {
   testWithTool(SETPRIV, 'a file the sidecar may not read: the diagnostic names our uid, its owner and mode, and the fix', async (t, setpriv) => {
     const dir = tempDir('eacces');
@@ -27,10 +36,7 @@ if (isRoot) {
     fs.chownSync(file, 2000, 2000);
     fs.chmodSync(file, 0o600);
     // As another user, the way a pod with runAsUser set would run it.
-    const sidecar = new SidecarProcess([SIDECAR_BIN, '--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2'], {
-      bin: '--',
-      command: [setpriv, '--reuid', String(OTHER_UID), '--regid', String(OTHER_UID), '--clear-groups', process.execPath],
-    });
+    const sidecar = sidecarAs(setpriv, OTHER_UID, ['--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2']);
     await sidecar.waitForDiagnostic((d) => d['event'] === 'unreadable', 10_000);
     await sleep(1000); // several polls: said once
     await sidecar.stop();
@@ -53,10 +59,7 @@ if (isRoot) {
     fs.mkdirSync(run, { mode: 0o777 });
     fs.chmodSync(run, 0o777);
     const heartbeat = path.join(run, 'alive');
-    const sidecar = new SidecarProcess([SIDECAR_BIN, '--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2', '--heartbeat-file', heartbeat], {
-      bin: '--',
-      command: [setpriv, '--reuid', String(OTHER_UID), '--regid', String(OTHER_UID), '--clear-groups', process.execPath],
-    });
+    const sidecar = sidecarAs(setpriv, OTHER_UID, ['--log-dir', dir, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2', '--heartbeat-file', heartbeat]);
     await sidecar.waitForDiagnostic((d) => d['event'] === 'heartbeat-held', 10_000);
     t.true(fs.existsSync(heartbeat), 'made at the start: a startup probe never holds the database up');
     const made = fs.statSync(heartbeat).mtimeMs;
@@ -84,10 +87,7 @@ if (isRoot) {
     fs.writeFileSync(file, '');
     fs.chownSync(file, OTHER_UID, OTHER_UID);
     const run = () =>
-      new SidecarProcess([SIDECAR_BIN, '--log-dir', dir, '--state-file', stateFile, '--stats-interval', '0', '--poll-interval', '0.2'], {
-        bin: '--',
-        command: [setpriv, '--reuid', String(OTHER_UID), '--regid', String(OTHER_UID), '--clear-groups', process.execPath],
-      });
+      sidecarAs(setpriv, OTHER_UID, ['--log-dir', dir, '--state-file', stateFile, '--stats-interval', '0', '--poll-interval', '0.2']);
     const first = run();
     await waitUntil(() => first.diagnostics().some((d) => d['event'] === 'opened'), 10_000, 'opened');
     fs.appendFileSync(file, 'before 1\nbefore 2\n');
@@ -121,10 +121,7 @@ if (isRoot) {
     for (const owned of [logs, file, path.dirname(audit), audit]) fs.chownSync(owned, OTHER_UID, OTHER_UID);
     fs.chmodSync(file, 0o000);
     fs.chmodSync(path.dirname(audit), 0o600);
-    const sidecar = new SidecarProcess([SIDECAR_BIN, '--log-dir', logs, '--file', `mongodb-audit=${audit}`, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2'], {
-      bin: '--',
-      command: [setpriv, '--reuid', String(OTHER_UID), '--regid', String(OTHER_UID), '--clear-groups', process.execPath],
-    });
+    const sidecar = sidecarAs(setpriv, OTHER_UID, ['--log-dir', logs, '--file', `mongodb-audit=${audit}`, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2']);
     await sidecar.waitForDiagnostic((d) => d['event'] === 'unreadable' && d['path'] === audit, 10_000);
     await sidecar.waitForDiagnostic((d) => d['event'] === 'unreadable' && d['path'] === file, 10_000);
     await sidecar.stop();
@@ -165,10 +162,7 @@ if (isRoot) {
       const start = (): SidecarProcess =>
         killAtTeardown(
           t,
-          new SidecarProcess([SIDECAR_BIN, '--file', `mongodb=${file}`, '--log-dir', logs, '--state-file', stateFile, '--stats-interval', '0', '--poll-interval', '0.2', '--heartbeat-file', heartbeat], {
-            bin: '--',
-            command: [setpriv, '--reuid', '2000', '--regid', '2000', '--clear-groups', process.execPath],
-          }),
+          sidecarAs(setpriv, 2000, ['--file', `mongodb=${file}`, '--log-dir', logs, '--state-file', stateFile, '--stats-interval', '0', '--poll-interval', '0.2', '--heartbeat-file', heartbeat]),
         );
       const first = start();
       await first.waitForDiagnostic(followsPath(file), 30_000);
