@@ -18,6 +18,14 @@ import { usageError } from './usage-error.js';
 import { nearestName } from './did-you-mean.js';
 import { allValues, lastValue, type OptionTable, type ParsedArgs } from './options.js';
 
+/** The levels `--level` takes: every log's five, and the server's debug depths (`-l D2`: D1 and D2, not D3-D5). */
+const DEBUG_DEPTHS = ['D1', 'D2', 'D3', 'D4', 'D5'] as const;
+const LEVEL_CHOICES: readonly string[] = [...LEVELS, ...DEBUG_DEPTHS];
+
+function debugLevelChoice(value: string): string | undefined {
+  return /^d[1-5]$/i.test(value) ? value.toUpperCase() : undefined;
+}
+
 /** `--slow` without a value means operations of 100 ms and more, as the server's slowms. */
 export const DEFAULT_SLOW_MS = 100;
 
@@ -39,9 +47,9 @@ export const SELECTION_OPTIONS: OptionTable = {
     type: 'string',
     short: 'l',
     value: 'LEVEL',
-    choices: LEVELS,
-    choiceOf: (value) => levelOf(value.trim()),
-    describe: "This level and worse, in any case, or as the server writes it (F E W I D1-D5, warning); every log's levels map onto these",
+    choices: LEVEL_CHOICES,
+    choiceOf: (value) => debugLevelChoice(value.trim()) ?? levelOf(value.trim()),
+    describe: "This level and worse, in any case, or as the server writes it (F E W I, warning); every log's levels map onto these. The server's debug depths: -l D2 keeps D1 and D2, not D3-D5",
   },
   since: { type: 'string', value: 'TIME', describe: 'Lines at or after TIME: RFC 3339 (without a zone, in the zone times are shown in: local, UTC with --utc), or a span back from now (15m, 2h, 1h30m, 1d)' },
   until: { type: 'string', value: 'TIME', describe: 'Lines at or before TIME (same forms; a time takes in all of its last unit: 10:05:44 keeps that second\'s lines, a date its day)' },
@@ -63,6 +71,14 @@ export const SELECTION_OPTIONS: OptionTable = {
   resource: { type: 'string', multiple: true, value: 'NAME', describe: "Operator lines about this resource (my-replica-set, mongodb/my-replica-set)" },
   as: { type: 'string', value: 'TYPE', complete: 'type', describe: 'Read raw log lines (a copied server log) as entries of this type (a line that is an entry already is read as the entry it is)' },
 };
+
+function levelOfChoice(choice: string | undefined): Level | undefined {
+  return choice === undefined ? undefined : (DEBUG_DEPTHS as readonly string[]).includes(choice) ? 'debug' : (choice as Level);
+}
+
+function debugDepthOfChoice(choice: string | undefined): number | undefined {
+  return choice !== undefined && (DEBUG_DEPTHS as readonly string[]).includes(choice) ? Number(choice[1]) : undefined;
+}
 
 /**
  * Files given must be readable, now: one clear line rather than a report on part of the input
@@ -230,7 +246,8 @@ export function parseSelection(parsed: ParsedArgs, now: Date): Parsed<Selection 
   const ids = numbers('id', allValues(values, 'id'));
   if (!ids.ok) return ids;
   const query: RecordQuery = {
-    level: text('level') as Level | undefined,
+    level: levelOfChoice(text('level')),
+    debugDepth: debugDepthOfChoice(text('level')),
     message: message.value,
     since: since.value,
     until: until.value,

@@ -16,6 +16,11 @@ import { globToRegExp, typePatterns } from './type-matcher.js';
 export interface RecordQuery {
   /** This level and worse. */
   readonly level?: Level | undefined;
+  /**
+   * With level debug, how deep: the server's `D1`-`D5` (`-l D2` keeps D1 and D2, not D3-D5).
+   * A debug line with no depth (an agent's `debug`, `D`) counts as D1.
+   */
+  readonly debugDepth?: number | undefined;
   /** The parsed message matches (a line that does not parse: its text). */
   readonly message?: RegExp | undefined;
   readonly since?: Date | undefined;
@@ -138,6 +143,12 @@ function globTest(patterns: readonly string[]): (value: string | undefined) => b
   return (value) => value !== undefined && regexps.some((re) => re.test(value));
 }
 
+/** A debug line's depth: the digit of the server's `D1`-`D5`; 1 for a debug line that writes none. */
+export function debugDepthOf(severity: string | undefined): number {
+  const digit = severity !== undefined && severity.length === 2 && (severity[0] === 'D' || severity[0] === 'd') ? severity.charCodeAt(1) - 48 : 0;
+  return digit >= 1 && digit <= 5 ? digit : 1;
+}
+
 /** The query as one predicate over a line's type, record and the time kubectl stamped it with. */
 export function recordPredicate(
   query: RecordQuery,
@@ -158,6 +169,7 @@ export function recordPredicate(
   return (logType, record, stampedAt, contents) => {
     if (ofFamily && !ofFamily(logType)) return false;
     if (maxRank !== undefined && (record?.level === undefined || levelRank(record.level) > maxRank)) return false;
+    if (query.debugDepth !== undefined && record?.level === 'debug' && debugDepthOf(record.severity) > query.debugDepth) return false;
     if (query.message && !query.message.test(record?.message ?? contents ?? '')) return false;
     if (since !== undefined || until !== undefined) {
       const time = record?.time ?? stampedAt;

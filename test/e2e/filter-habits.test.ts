@@ -176,10 +176,13 @@ test('-l WARN, -l W, -l warning: names in any case and the server\'s letters', (
   for (const level of ['WARN', 'W', 'warning', 'Warn', 'w']) t.deepEqual(messages(['-l', level]), ['a warning', 'an error'], level);
   t.deepEqual(messages(['-l', 'E']), ['an error']);
   t.deepEqual(messages(['-l', 'I']), ['a warning', 'an info', 'an error']);
-  t.deepEqual(messages(['-l', 'D1']), ['a warning', 'an info', 'an error', 'a debug line']);
+  // A debug depth keeps no deeper lines: D2 is more verbose than D1.
+  t.deepEqual(messages(['-l', 'D1']), ['a warning', 'an info', 'an error']);
+  t.deepEqual(messages(['-l', 'd2']), ['a warning', 'an info', 'an error', 'a debug line']);
+  t.deepEqual(messages(['-l', 'debug']), ['a warning', 'an info', 'an error', 'a debug line']);
   const bad = runFilter(['-l', 'loud'], input);
   t.is(bad.status, 2);
-  t.is(bad.stderr, 'logtype: --level takes fatal, error, warn, info, debug, not "loud" (see logtype --help)\n');
+  t.is(bad.stderr, 'logtype: --level takes fatal, error, warn, info, debug, D1, D2, D3, D4, D5, not "loud" (see logtype --help)\n');
 });
 
 test('stern --timestamps: `POD CONTAINER TIME {entry}` is an entry, its time used for --since and pretty', (t) => {

@@ -79,7 +79,7 @@ test("the operator's log is recognised without a flag, prefixed or not", (t) => 
 
 const usage: { name: string; args: string[]; says: RegExp }[] = [
   { name: 'a bad --since', args: ['--since', 'yesterday'], says: /--since takes an RFC 3339 time \(2024-03-18T14:52Z, or as the output shows it: "2024-03-18 14:52:44"\) or a span back from now such as 15m, 2h, 1h30m, 1d, not "yesterday"/ },
-  { name: 'a bad --level', args: ['--level', 'loud'], says: /--level takes fatal, error, warn, info, debug, not "loud"/ },
+  { name: 'a bad --level', args: ['--level', 'loud'], says: /--level takes fatal, error, warn, info, debug, D1, D2, D3, D4, D5, not "loud"/ },
   { name: 'a bad --id', args: ['--id', 'x1'], says: /--id takes whole numbers, not "x1"/ },
   { name: '--fields with raw', args: ['-o', 'raw', '-f', 'msg'], says: /--fields needs -o json or -o pretty/ },
 ];

@@ -66,6 +66,30 @@ for (const { name, query, expected } of cases) {
   });
 }
 
+const DEBUG_LINES: [string, string, string][] = [
+  ['D1', 'mongodb', '{"t":{"$date":"2026-11-22T10:00:05.000+00:00"},"s":"D1", "c":"NETWORK",  "id":1,   "ctx":"conn1","msg":"one"}'],
+  ['D3', 'mongodb', '{"t":{"$date":"2026-11-22T10:00:05.000+00:00"},"s":"D3", "c":"NETWORK",  "id":1,   "ctx":"conn1","msg":"three"}'],
+  ['D5', 'mongodb', '{"t":{"$date":"2026-11-22T10:00:05.000+00:00"},"s":"D5", "c":"NETWORK",  "id":1,   "ctx":"conn1","msg":"five"}'],
+  ['text D2', 'mongodb', '2022-07-29T06:09:45.380+0000 D2 NETWORK  [conn1] two'],
+  ['agent debug', 'automation-agent-verbose', '[2026-11-22T10:00:10.000+0000] [.debug] [director.go:1] [10:00:10.000] a debug line'],
+  ['info', 'mongodb', REPL_WARN.replace('"s":"W"', '"s":"I"')],
+];
+
+const debugCases: { name: string; query: RecordQuery; expected: string[] }[] = [
+  { name: '-l debug: every depth', query: { level: 'debug' }, expected: ['D1', 'D3', 'D5', 'text D2', 'agent debug', 'info'] },
+  { name: '-l D1: no deeper', query: { level: 'debug', debugDepth: 1 }, expected: ['D1', 'agent debug', 'info'] },
+  { name: '-l D3: D1 to D3, either form', query: { level: 'debug', debugDepth: 3 }, expected: ['D1', 'D3', 'text D2', 'agent debug', 'info'] },
+  { name: '-l D5: every depth', query: { level: 'debug', debugDepth: 5 }, expected: ['D1', 'D3', 'D5', 'text D2', 'agent debug', 'info'] },
+];
+
+for (const { name, query, expected } of debugCases) {
+  test(`record query: ${name}`, (t) => {
+    const matches = recordPredicate(query);
+    const kept = DEBUG_LINES.filter(([, type, line]) => matches(type, parseRecord(type, line)));
+    t.deepEqual(kept.map(([n]) => n), expected);
+  });
+}
+
 test('record query: a line without a time is kept by --since when kubectl stamped it', (t) => {
   const matches = recordPredicate({ since: new Date('2026-11-22T10:00:00Z') });
   t.true(matches('automation-agent-stderr', undefined, Date.parse('2026-11-22T10:00:01Z')));
