@@ -138,8 +138,9 @@ export function otherLinePredicate(grep: RegExp | undefined, invertGrep: boolean
 }
 
 /** A case-insensitive glob (`conn*`, `app.*`) as a test. */
-function globTest(patterns: readonly string[]): (value: string | undefined) => boolean {
-  const regexps = typePatterns(patterns).map((glob) => globToRegExp(glob, 'i'));
+/** Names the server reads in any case (components, threads, event types) by default; user names are case-sensitive, as the server's (`Alice` is not `alice`). */
+function globTest(patterns: readonly string[], flags: '' | 'i' = 'i'): (value: string | undefined) => boolean {
+  const regexps = typePatterns(patterns).map((glob) => globToRegExp(glob, flags));
   return (value) => value !== undefined && regexps.some((re) => re.test(value));
 }
 
@@ -159,7 +160,7 @@ export function recordPredicate(
   const context = query.contexts && globTest(query.contexts);
   const namespace = query.namespaces && globTest(query.namespaces);
   const atype = query.atypes && globTest(query.atypes);
-  const user = query.users && globTest(query.users);
+  const user = query.users && globTest(query.users, '');
   const resource = query.resources && globTest(query.resources);
   const ids = query.ids && new Set(query.ids);
   const plan = query.plan?.toUpperCase();

@@ -48,6 +48,7 @@ const cases: { name: string; query: RecordQuery; expected: string[] }[] = [
   { name: '--failed', query: { failed: true }, expected: ['audit-failed'] },
   { name: '--user, by name or name@db', query: { users: ['alice'] }, expected: ['audit-failed'] },
   { name: '--user app@shop', query: { users: ['app@shop'] }, expected: ['audit-ok'] },
+  { name: '--user is case-sensitive, as the server\'s user names', query: { users: ['Alice', 'APP@shop'] }, expected: [] },
   { name: '--resource, by name', query: { resources: ['my-replica-set'] }, expected: ['operator-warn'] },
   { name: '--resource, namespace/name', query: { resources: ['mongodb/my-replica-set'] }, expected: ['operator-warn'] },
   { name: '--level with a server filter', query: { level: 'warn', components: ['REPL', 'COMMAND'] }, expected: ['repl-warn'] },
