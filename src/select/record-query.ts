@@ -11,6 +11,7 @@ import { LOG_FORMATS, logFormat } from '../formats/log-formats.js';
 import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
 import { serverOperationOf } from '../parse/server-operation.js';
 import { slowOperationOf } from '../parse/slow-operation.js';
+import { textNamespacesOf } from '../parse/text-namespaces.js';
 import { globToRegExp, typePatterns } from './type-matcher.js';
 
 export interface RecordQuery {
@@ -144,6 +145,11 @@ function globTest(patterns: readonly string[], flags: '' | 'i' = 'i'): (value: s
   return (value) => value !== undefined && regexps.some((re) => re.test(value));
 }
 
+/** A text line (no attributes: before 4.4) whose message names a matching namespace (`createCollection: app.orders with …`). */
+function textNamespaceMatches(record: LogRecord, namespace: (ns: string | undefined) => boolean): boolean {
+  return record.attrs === undefined && record.attributes === undefined && textNamespacesOf(record.message).some(namespace);
+}
+
 /** A debug line's depth: the digit of the server's `D1`-`D5`; 1 for a debug line that writes none. */
 export function debugDepthOf(severity: string | undefined): number {
   const digit = severity !== undefined && severity.length === 2 && (severity[0] === 'D' || severity[0] === 'd') ? severity.charCodeAt(1) - 48 : 0;
@@ -185,7 +191,7 @@ export function recordPredicate(
       const slow = slowOperationOf(record);
       const ns = slow?.ns ?? (typeof record.attrs?.['namespace'] === 'string' ? record.attrs['namespace'] : undefined);
       // Also the collection a command on db.$cmd names, and an applied oplog entry's namespace.
-      if (namespace && !namespace(ns) && !(slow && namespace(serverOperationOf(record, slow).ns))) return false;
+      if (namespace && !namespace(ns) && !(slow && namespace(serverOperationOf(record, slow).ns)) && !textNamespaceMatches(record, namespace)) return false;
       if (query.slowMillis !== undefined && (!slow || slow.durationMillis < query.slowMillis)) return false;
       if (plan && !slow?.plan?.toUpperCase().startsWith(plan)) return false;
     }

@@ -91,6 +91,17 @@ for (const { name, query, expected } of debugCases) {
   });
 }
 
+test('record query: --ns finds a text log\'s (before 4.4) collection creation, index build and drop, as a JSON log\'s', (t) => {
+  const matches = recordPredicate({ namespaces: ['app.orders'] });
+  const kept = (line: string): boolean => matches('mongodb', parseRecord('mongodb', line));
+  t.true(kept('2019-06-18T12:04:12.656+0100 I STORAGE  [conn2] createCollection: app.orders with generated UUID: 7181ca6c-5d29-400c-bb69-e5f0fddfd66c'));
+  t.true(kept('2019-06-18T12:04:12.656+0100 I INDEX    [conn2] build index on: app.orders properties: { v: 2, key: { a: 1 }, name: "a_1" }'));
+  t.true(kept('2019-06-18T12:04:12.656+0100 I COMMAND  [conn2] CMD: drop app.orders'));
+  t.true(kept('{"t":{"$date":"2026-11-22T10:00:05.000+00:00"},"s":"I","c":"STORAGE","id":20320,"ctx":"conn1","msg":"createCollection","attr":{"namespace":"app.orders","uuidDisposition":"generated"}}'));
+  t.false(kept('2019-06-18T12:04:12.656+0100 I STORAGE  [conn2] createCollection: app.other with generated UUID: 7181ca6c-5d29-400c-bb69-e5f0fddfd66c'));
+  t.false(kept('2019-06-18T12:04:12.656+0100 I NETWORK  [conn2] received client metadata from app.orders conn2'));
+});
+
 test('record query: a line without a time is kept by --since when kubectl stamped it', (t) => {
   const matches = recordPredicate({ since: new Date('2026-11-22T10:00:00Z') });
   t.true(matches('automation-agent-stderr', undefined, Date.parse('2026-11-22T10:00:01Z')));
