@@ -12,7 +12,7 @@ import { readEntries, stdinSource, type StdinIO } from '../read/read-entries.js'
 import { cannotRead, repeatedInput } from '../read/read-error.js';
 import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts, type SelectionLimits, MAX_TYPES_COUNTED } from '../select/entry-selector.js';
 import type { LogRecord } from '../parse/log-record.js';
-import { projectFields, recordObject } from '../parse/record-object.js';
+import { projectFields, recordObject, valueAt } from '../parse/record-object.js';
 import { palette, type Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { renderPrettyEntry, renderPrettyOther } from '../render/render-pretty.js';
@@ -73,12 +73,25 @@ export class FilterOutput implements SelectedSink {
   readonly #out: ByteOutput;
   readonly #palette: Palette;
   readonly #escape: boolean;
+  /** `--fields` paths no selected line has had yet: named at the end, so an empty `{}` says why. */
+  readonly #unseenFields: (readonly string[])[];
 
   constructor(options: FilterOptions, out: ByteOutput, escapeForTerminal: boolean) {
     this.#options = options;
     this.#out = out;
     this.#palette = palette(options.color);
     this.#escape = escapeForTerminal;
+    this.#unseenFields = options.fields ? [...options.fields] : [];
+  }
+
+  /** The `--fields` paths that no selected line had (dotted, as given). */
+  get unseenFields(): string[] {
+    return this.#unseenFields.map((path) => path.join('.'));
+  }
+
+  #noteFields(object: unknown): void {
+    const unseen = this.#unseenFields;
+    for (let i = unseen.length - 1; i >= 0; i--) if (valueAt(object, unseen[i]!) !== undefined) unseen.splice(i, 1);
   }
 
   /** Pretty output and projections read every line's record; raw and entry output never do. */
@@ -114,6 +127,7 @@ export class FilterOutput implements SelectedSink {
       return;
     }
     const out = this.#out;
+    if (this.#unseenFields.length > 0) this.#noteFields(record ? recordObject(record) : entryObject(entry));
     switch (options.output) {
       case 'raw':
         this.#contents(entry);
@@ -206,6 +220,8 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   out.flush();
   const { counts } = filter;
   if (options.summary) io.stderr.write(formatSummary(counts));
+  const unseen = sink instanceof FilterOutput && counts.selected > 0 ? sink.unseenFields : [];
+  if (unseen.length > 0) io.stderr.write(`logtype: ${unseenFieldsNotice(unseen)}\n`);
   const notice = noEntryNotice(options, counts) ?? noneSelectedNotice(options, counts, io.stdoutIsTTY);
   if (notice) io.stderr.write(notice);
   if (options.quiet && counts.selected > 0) return 0;
@@ -225,6 +241,12 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
     return 1;
   }
   return 0;
+}
+
+/** `--fields` that no selected line had: the names a line's fields go by. */
+export function unseenFieldsNotice(paths: readonly string[]): string {
+  const named = paths.map((path) => `"${escapeTerminal(path)}"`).join(', ');
+  return `--fields: no selected line has ${named} (every log's lines go by the server's names: t, s, c, id, ctx, msg, attr.NAME; audit and operator lines by their own, as -o json shows them)`;
 }
 
 /**

@@ -134,6 +134,24 @@ test('-f in a pipe writes the fields as JSON (pretty on a terminal, the same rul
   t.is(raw.stderr, 'logtype: --fields needs -o json or -o pretty (see logtype --help)\n');
 });
 
+test('-f with fields no selected line has (an agent line has no "level"): the {} is explained on stderr, once, naming the fields lines go by', (t) => {
+  const input = [
+    entryLine('automation-agent', '[2026-11-22T10:00:00.000+0000] [.info] [director.go:1] [10:00:00.000] goal state reached'),
+    entryLine('mongodb', server('01.000', 'W', 1, 'm1 warning')),
+  ].join('\n') + '\n';
+  const result = runFilter(['-f', 'msg,level,attr.none', '--utc'], input);
+  t.is(result.status, 0, result.stderr);
+  t.is(result.stdout, '{"msg":"goal state reached"}\n{"msg":"m1 warning"}\n');
+  t.is(
+    result.stderr,
+    'logtype: --fields: no selected line has "level", "attr.none" (every log\'s lines go by the server\'s names: t, s, c, id, ctx, msg, attr.NAME; audit and operator lines by their own, as -o json shows them)\n',
+  );
+  // Every field found on some line: nothing said.
+  const found = runFilter(['-f', 't,s,msg'], input);
+  t.is(found.stderr, '');
+  t.is(lines(found.stdout).length, 2);
+});
+
 test('-o pretty -f leaves out a field the line does not have, as the JSON projection does (no attr.ns=undefined)', (t) => {
   const input = `${entryLine('mongodb', server('00.000', 'W', 1, 'm1 warning'))}\n`;
   const pretty = runFilter(['-t', 'mongodb', '-o', 'pretty', '--color', 'never', '--utc', '-f', 'msg,attr.ns'], input);
