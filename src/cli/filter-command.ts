@@ -31,8 +31,8 @@ export const FILTER_OPTIONS: OptionTable = {
     value: 'PATHS',
     describe: "Only these fields of each line's object (msg,attr.ns), in json and pretty output [default output with it: pretty on a terminal, else json]",
   },
-  expand: { type: 'boolean', short: 'e', describe: 'Pretty output shows whole attributes, indented, below each line' },
-  'keep-prefix': { type: 'boolean', describe: 'With -o entry (and json for other types), keep the kubectl/stern prefix' },
+  expand: { type: 'boolean', short: 'e', describe: 'Pretty output shows whole attributes, indented, below each line [default output with it: pretty]' },
+  'keep-prefix': { type: 'boolean', describe: 'With -o entry (and json for other types), keep the kubectl/stern prefix [default output with it: entry, pretty on a terminal]' },
   'keep-other': { type: 'boolean', describe: 'Write lines that are not entries too (raw, json and entry)' },
   'max-count': { type: 'string', value: 'N', min: 0, habits: ['n'], describe: 'Stop after N selected entries (grep -m, head -n; here -m is --message)' },
   'after-context': { type: 'string', short: 'A', value: 'N', min: 0, describe: 'Also the N entries after each selected one, of its type and pod (grep -A)' },
@@ -123,9 +123,16 @@ export function parseFilterArgs(argv: readonly string[], terminal: FilterTermina
   if (values['version']) return { ok: true, value: 'version' };
   const text = (name: string): string | undefined => lastValue(values, name, FILTER_OPTIONS);
   const fields = allValues(values, 'fields');
-  // With --fields the machine's form is json (raw has no fields): the same rule as without, pretty for a person.
-  const output = (text('output') ?? (terminal.stdoutIsTTY ? 'pretty' : fields.length > 0 ? 'json' : 'raw')) as OutputMode;
+  const expand = values['expand'] === true;
+  const keepPrefix = values['keep-prefix'] === true;
+  // An option that belongs to one output mode picks it when -o is not given (with --fields the
+  // machine's form is json, raw has no fields; --expand is pretty's; --keep-prefix writes entries);
+  // with -o naming another mode it is a usage error, not an option silently ignored.
+  const output = (text('output') ??
+    (terminal.stdoutIsTTY || expand ? 'pretty' : fields.length > 0 ? 'json' : keepPrefix ? 'entry' : 'raw')) as OutputMode;
   if (fields.length > 0 && output !== 'json' && output !== 'pretty') return usageError('--fields needs -o json or -o pretty');
+  if (expand && output !== 'pretty') return usageError(`--expand shows attributes below pretty lines: it needs -o pretty, not -o ${output}`);
+  if (keepPrefix && output !== 'entry' && output !== 'json') return usageError(`--keep-prefix keeps kubectl's prefix on entry lines: it needs -o entry (or json), not -o ${output}`);
   const selection = parseSelection(parsed.value, now);
   if (!selection.ok) return selection;
   const counts: Partial<Record<'max-count' | 'after-context' | 'before-context' | 'context', number>> = {};
@@ -141,8 +148,8 @@ export function parseFilterArgs(argv: readonly string[], terminal: FilterTermina
     ...selection.value,
     output,
     fields: fields.length > 0 ? parseFieldPaths(fields) : undefined,
-    expand: values['expand'] === true,
-    keepPrefix: values['keep-prefix'] === true,
+    expand,
+    keepPrefix,
     keepOther: values['keep-other'] === true,
     maxCount: counts['max-count'],
     before: counts['before-context'] ?? counts.context ?? 0,
