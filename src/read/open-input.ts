@@ -8,6 +8,7 @@
  * while in use, and RSS grew with the input.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { KERNEL_INPUT_BYTES, leaseKernelInput, releaseKernelInput } from '../kernels/json-kernels.js';
@@ -33,6 +34,7 @@ export type StdinSource = (() => Readable) | { readonly fd: number; readonly str
 export async function* inputChunks(path: string, stdin: StdinSource, interrupted?: AbortSignal, waitsForPause?: () => boolean): AsyncGenerator<Buffer> {
   const stream = typeof stdin === 'function' ? stdin : stdin.stream;
   let fd: number;
+  let fifo: net.Socket | undefined;
   if (path !== '-') fd = fs.openSync(path, 'r');
   else if (typeof stdin !== 'function') fd = stdin.fd;
   else {
@@ -61,11 +63,29 @@ export async function* inputChunks(path: string, stdin: StdinSource, interrupted
       yield* pipeChunks(fd, stream, interrupted, waitsForPause);
       return;
     }
+    if (isPipe(fd)) {
+      // A named pipe given as a file (`logtype summary /tmp/fifo`): read as stdin's pipe is. A
+      // read of it in Node's thread pool would hold the process's exit after a Ctrl-C until
+      // the writer writes again; its stream (made only to poll) makes the descriptor
+      // non-blocking, and owns it from then on.
+      yield* pipeChunks(fd, () => (fifo ??= unstartedPipeSocket(fd)), interrupted, waitsForPause);
+      return;
+    }
     const readable = path === '-' ? stream() : fs.createReadStream('', { fd, highWaterMark: READ_CHUNK, autoClose: false });
     yield* streamChunks(readable, true, interrupted);
   } finally {
-    if (path !== '-') fs.closeSync(fd);
+    if (fifo) fifo.destroy();
+    else if (path !== '-') fs.closeSync(fd);
   }
+}
+
+/**
+ * A stream over a pipe's descriptor that reads nothing until it is read (as Node makes
+ * process.stdin: `manualStart`, which Node's own types leave out): making it turns the
+ * descriptor non-blocking, and the reads of pipeChunks see every byte.
+ */
+function unstartedPipeSocket(fd: number): net.Socket {
+  return new net.Socket({ fd, readable: true, writable: false, manualStart: true } as net.SocketConstructorOpts);
 }
 
 function isRegularFile(fd: number): boolean {

@@ -42,9 +42,12 @@ const cmdlineOf = (pid: number): string => {
  * nothing, and the bytes read count the modules' reads too, which pass a small input's size.
  */
 const O_NONBLOCK = fs.constants.O_NONBLOCK;
-const readsNonBlocking = (pid: number): boolean => {
+const readsNonBlocking = (pid: number, fifo?: string): boolean => {
   try {
-    return (Number.parseInt(/^flags:\s*([0-7]+)$/m.exec(fs.readFileSync(`/proc/${pid}/fdinfo/0`, 'utf8'))?.[1] ?? '0', 8) & O_NONBLOCK) !== 0;
+    // A named pipe given as a file: the descriptor logtype opened it on.
+    const fd = fifo === undefined ? '0' : fs.readdirSync(`/proc/${pid}/fd`).find((n) => fs.readlinkSync(`/proc/${pid}/fd/${n}`) === fifo);
+    if (fd === undefined) return false;
+    return (Number.parseInt(/^flags:\s*([0-7]+)$/m.exec(fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'))?.[1] ?? '0', 8) & O_NONBLOCK) !== 0;
   } catch {
     return false;
   }
@@ -72,13 +75,15 @@ const SENT_TO = { group: 'the pipeline (a terminal)', alone: 'logtype alone, the
 const COMMANDS = { summary: 'summary', doctor: 'doctor', 'the filter with --summary': '-o raw --summary' } as const;
 
 const CASES = [
-  ...(Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).flatMap((c) => (['group', 'alone'] as const).map((s) => [c, s, false] as const)),
+  ...(Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).flatMap((c) => (['group', 'alone'] as const).map((s) => [c, s, false, 'stdin'] as const)),
   // gzip on the pipe is read through a stream (gunzip), not the pipe's own reads: the Ctrl-C ends it too.
-  ['summary', 'alone', true] as const,
+  ['summary', 'alone', true, 'stdin'] as const,
+  // A named pipe given as a file (`logtype summary /tmp/fifo`): it once waited, after the report, for the writer's next write.
+  ...(Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).map((c) => [c, 'alone', false, 'fifo'] as const),
 ];
 
-for (const [command, sentTo, gzipped] of CASES) {
-  test(`Ctrl-C during ${command} on a ${gzipped ? 'gzip ' : ''}stream that never ends, sent to ${SENT_TO[sentTo]}: what was read is written, exit 130`, async (t) => {
+for (const [command, sentTo, gzipped, via] of CASES) {
+  test(`Ctrl-C during ${command} on a ${gzipped ? 'gzip ' : ''}stream that never ends${via === 'fifo' ? ', a named pipe given as its file' : ''}, sent to ${SENT_TO[sentTo]}: what was read is written, exit 130`, async (t) => {
     const dir = tempDir('logtype-interrupt-');
     const input = path.join(dir, gzipped ? 'entries.jsonl.gz' : 'entries.jsonl');
     const lines: string[] = [];
@@ -90,8 +95,12 @@ for (const [command, sentTo, gzipped] of CASES) {
     // Flushed, not ended: the writer's stream goes on, as a live gzip stream would.
     fs.writeFileSync(input, gzipped ? zlib.gzipSync(text, { finishFlush: zlib.constants.Z_SYNC_FLUSH }) : text);
     // Alone, the writer outlives logtype: its status is told by the shell that ran it.
-    const reader = `"${process.execPath}" "${FILTER_BIN}" ${COMMANDS[command]}`;
-    const shell = spawn('bash', ['-c', `{ cat "${input}"; exec sleep 60; } | ${sentTo === 'group' ? reader : `{ ${reader}; echo "logtype exit $?" >&2; }`}`], {
+    const fifo = via === 'fifo' ? path.join(dir, 'fifo') : undefined;
+    const reader = `"${process.execPath}" "${FILTER_BIN}" ${COMMANDS[command]}${fifo ? ` "${fifo}"` : ''}`;
+    const pipeline = fifo
+      ? `mkfifo "${fifo}"; { cat "${input}"; exec sleep 60; } > "${fifo}" & { ${reader}; echo "logtype exit $?" >&2; }`
+      : `{ cat "${input}"; exec sleep 60; } | ${sentTo === 'group' ? reader : `{ ${reader}; echo "logtype exit $?" >&2; }`}`;
+    const shell = spawn('bash', ['-c', pipeline], {
       env: cleanEnv(),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -113,7 +122,7 @@ for (const [command, sentTo, gzipped] of CASES) {
           const children = childrenOf(shell.pid!).flatMap((pid) => [pid, ...childrenOf(pid)]);
           logtype = children.find((pid) => cmdlineOf(pid).split('\0')[1] === FILTER_BIN) ?? 0;
           const writer = children.find((pid) => cmdlineOf(pid).startsWith('sleep'));
-          if (logtype === 0 || writer === undefined || !readsNonBlocking(logtype)) return false;
+          if (logtype === 0 || writer === undefined || !readsNonBlocking(logtype, fifo)) return false;
           const bytes = bytesRead(logtype);
           if (bytes !== lastRead.bytes) {
             lastRead = { bytes, at: Date.now() };
