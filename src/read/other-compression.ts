@@ -1,7 +1,8 @@
 /**
- * Compressed data logtype does not read (it reads gzip, which rotated logs mostly are), told by
- * its first bytes, so that such an input is named with the command that reads it, not read as
- * binary lines that are no entries.
+ * Data logtype does not read, told by its first bytes: compressions other than gzip (which it
+ * reads, and rotated logs mostly are), and text in UTF-16 (a log saved by a Windows editor or
+ * PowerShell's `>`). Such an input is named with the command that reads it, not read as binary
+ * lines that are no entries (and a doctor that finds "no known problem" in them).
  */
 
 export interface OtherCompression {
@@ -9,11 +10,18 @@ export interface OtherCompression {
   readonly name: string;
   /** The command that writes the data out, for `COMMAND FILE | logtype`. */
   readonly command: string;
+  /** Not compressed: text in another encoding than UTF-8. */
+  readonly encoding?: true;
 }
 
 interface Magic extends OtherCompression {
   /** The first bytes of every such stream; alternatives after the common start, where there are. */
   readonly starts: readonly (readonly number[])[];
+}
+
+/** An input's data as an error names it, when it is not compressed: `UTF-16 text`. */
+interface Encoding extends Magic {
+  readonly encoding: true;
 }
 
 const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
@@ -34,6 +42,20 @@ const OTHER_MAGICS: readonly Magic[] = [
     ],
   })),
 ];
+
+/**
+ * UTF-16 text: a byte order mark, or (without one) an entry's `{"` or a line's first two ASCII
+ * characters with a NUL beside each. Where every line is an entry or a log line, these are
+ * the starts: no UTF-8 text line holds a NUL there.
+ */
+const UTF16: readonly Encoding[] = [
+  { name: 'UTF-16 text', command: 'iconv -f UTF-16 -t UTF-8', encoding: true, starts: [[0xff, 0xfe], [0xfe, 0xff]] },
+  { name: 'UTF-16 text', command: 'iconv -f UTF-16LE -t UTF-8', encoding: true, starts: [[0x7b, 0x00, 0x22, 0x00], [0x5b, 0x00, 0x32, 0x00]] },
+  { name: 'UTF-16 text', command: 'iconv -f UTF-16BE -t UTF-8', encoding: true, starts: [[0x00, 0x7b, 0x00, 0x22], [0x00, 0x5b, 0x00, 0x32]] },
+];
+
+/** What logtype's commands do not read, told by the first bytes: other compressions, UTF-16. */
+const UNREAD_MAGICS: readonly Magic[] = [...OTHER_MAGICS, ...UTF16];
 
 /** gzip's first bytes (RFC 1952's ID1 and ID2): logtype reads gzip itself. */
 export const GZIP_MAGIC: readonly number[] = [0x1f, 0x8b];
@@ -60,20 +82,21 @@ function agree(bytes: Uint8Array, start: readonly number[]): boolean {
   return true;
 }
 
-/** The compression `bytes` (an input's first bytes) start with, when it is one logtype does not read. */
+/** The compression (or UTF-16) `bytes` (an input's first bytes) start with, when it is one logtype does not read. */
 export function otherCompression(bytes: Uint8Array): OtherCompression | undefined {
-  return magicOf(bytes, OTHER_MAGICS);
+  return magicOf(bytes, UNREAD_MAGICS);
 }
 
-/** True when `bytes`, fewer than a compression's magic, are its beginning: more bytes must tell. */
+/** True when `bytes`, fewer than such a start, are its beginning: more bytes must tell. */
 export function mayStartCompression(bytes: Uint8Array): boolean {
-  return mayBegin(bytes, OTHER_MAGICS);
+  return mayBegin(bytes, UNREAD_MAGICS);
 }
 
 /** The first of `magics` whose start `bytes` hold whole. */
 function magicOf(bytes: Uint8Array, magics: readonly Magic[]): OtherCompression | undefined {
   const magic = magics.find(({ starts }) => starts.some((start) => start.length <= bytes.length && agree(bytes, start)));
-  return magic && { name: magic.name, command: magic.command };
+  if (!magic) return undefined;
+  return 'encoding' in magic ? { name: magic.name, command: magic.command, encoding: true } : { name: magic.name, command: magic.command };
 }
 
 /** Whether `bytes`, shorter than a start of `magics`, agree with it so far. */
@@ -84,5 +107,6 @@ function mayBegin(bytes: Uint8Array, magics: readonly Magic[]): boolean {
 /** The error an input of such data is named with: `compressed with xz; logtype reads gzip only (xz -dc FILE | logtype)`. */
 export function otherCompressionError(compression: OtherCompression, input: string): Error {
   const file = input === '-' ? 'FILE' : input;
-  return new Error(`compressed with ${compression.name}; logtype reads gzip only (${compression.command} ${file} | logtype ...)`);
+  const what = compression.encoding ? `${compression.name}; logtype reads UTF-8` : `compressed with ${compression.name}; logtype reads gzip only`;
+  return new Error(`${what} (${compression.command} ${file} | logtype ...)`);
 }

@@ -426,6 +426,26 @@ test('an xz, bzip2, zstd or lz4 file is named with the command that reads it, no
   }
 });
 
+test('a UTF-16 file (a log saved by a Windows editor) is named with the iconv command that reads it; doctor finds no "no known problem" in it; exit 2', (t) => {
+  const dir = tempDir('utf16');
+  const text = `${entryLine('mongodb', server('00.000', 'E', 1, 'an error'))}\n`;
+  const name = path.join(dir, 'pod.log');
+  fs.writeFileSync(name, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+  const run = runFilter([name]);
+  t.is(run.status, 2);
+  t.is(run.stderr, `logtype: cannot read ${name}: UTF-16 text; logtype reads UTF-8 (iconv -f UTF-16 -t UTF-8 ${name} | logtype ...)\n`);
+  for (const command of ['summary', 'doctor']) {
+    const report = runFilter([command, name]);
+    t.is(report.status, 2, command);
+    t.is(report.stdout, '', command);
+    t.is(report.stderr, `logtype ${command}: cannot read ${name}: UTF-16 text; logtype reads UTF-8 (iconv -f UTF-16 -t UTF-8 ${name} | logtype ...) (see logtype ${command} --help)\n`);
+  }
+  // From a pipe, without a byte order mark.
+  const piped = runFilter([], Buffer.from(text, 'utf16le'));
+  t.is(piped.status, 2);
+  t.is(piped.stderr, 'logtype: cannot read stdin: UTF-16 text; logtype reads UTF-8 (iconv -f UTF-16LE -t UTF-8 FILE | logtype ...)\n');
+});
+
 test('-A, -B, -C: entries around each match from its own log (and pod), -- between runs that do not follow on, as grep', (t) => {
   const cases: { args: string[]; expected: string[] }[] = [
     // a1 is the agent's line before a2: between s3 and s4 in the input, it is not the server's context.

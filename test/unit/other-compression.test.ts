@@ -21,6 +21,23 @@ for (const [file, name, command] of FILES) {
   });
 }
 
+/** UTF-16 text as iconv writes it: with a byte order mark, or without one in either byte order. */
+const ENTRY = '{"logType":"mongodb","contents":"x"}\n';
+const AGENT = '[2026-11-22T10:00:00.000+0000] [.info] [a.go:1] [10:00:00.000] x\n';
+const UTF16: [title: string, bytes: Buffer, command: string][] = [
+  ['with a byte order mark (little-endian)', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(ENTRY, 'utf16le')]), 'iconv -f UTF-16 -t UTF-8'],
+  ['with a byte order mark (big-endian)', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(ENTRY, 'utf16le').swap16()]), 'iconv -f UTF-16 -t UTF-8'],
+  ['an entry, little-endian, no mark', Buffer.from(ENTRY, 'utf16le'), 'iconv -f UTF-16LE -t UTF-8'],
+  ['an agent line, little-endian, no mark', Buffer.from(AGENT, 'utf16le'), 'iconv -f UTF-16LE -t UTF-8'],
+  ['an entry, big-endian, no mark', Buffer.from(ENTRY, 'utf16le').swap16(), 'iconv -f UTF-16BE -t UTF-8'],
+];
+
+for (const [title, bytes, command] of UTF16) {
+  test(`other compression: UTF-16 text ${title}, read by ${command}`, (t) => {
+    t.deepEqual(otherCompression(bytes), { name: 'UTF-16 text', command, encoding: true });
+  });
+}
+
 const NOT: [title: string, bytes: Buffer][] = [
   ['gzip (logtype reads it)', gzipSync('a line\n')],
   ['an entry', Buffer.from('{"logType":"mongodb","contents":"x"}\n')],
