@@ -8,7 +8,8 @@ import { parseLogTime } from '../parse/log-record.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { PREFIX_HEAD_BYTES, parseTextPrefix, sternPrefixes, type LinePrefix } from '../read/line-prefix.js';
 import { readEntries, stdinSource, type InputSelection, type StdinIO } from '../read/read-entries.js';
-import { cannotRead, repeatedInput } from '../read/read-error.js';
+import { cannotRead, overlongLines, repeatedInput } from '../read/read-error.js';
+import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { palette } from '../render/colors.js';
 import { terminalSafeJson } from '../render/escape-terminal.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
@@ -111,6 +112,7 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     },
     repeated,
   );
+  if (selector.counts.overlong > 0) io.stderr.write(`logtype doctor: ${overlongLines(selector.counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
   const findings = finder.findings();
   // In lines read: a record over several lines, or a line joined from pieces, is that many.
   const lines = { read: selector.counts.entries + selector.counts.other, lookedAt: selector.counts.selectedAsRead + otherLookedAt };

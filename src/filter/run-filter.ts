@@ -9,7 +9,8 @@ import { encodeEntry } from '../encode/encode-entry.js';
 import { ByteOutput } from '../output/byte-output.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { readEntries, stdinSource, type StdinIO } from '../read/read-entries.js';
-import { cannotRead, repeatedInput } from '../read/read-error.js';
+import { cannotRead, overlongLines, repeatedInput } from '../read/read-error.js';
+import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts, type SelectionLimits, MAX_TYPES_COUNTED } from '../select/entry-selector.js';
 import type { LogRecord } from '../parse/log-record.js';
 import { projectFields, recordObject, valueAt } from '../parse/record-object.js';
@@ -220,6 +221,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   out.flush();
   const { counts } = filter;
   if (options.summary) io.stderr.write(formatSummary(counts));
+  if (counts.overlong > 0) io.stderr.write(`logtype: ${overlongLines(counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
   const unseen = sink instanceof FilterOutput && counts.selected > 0 ? sink.unseenFields : [];
   if (unseen.length > 0) io.stderr.write(`logtype: ${unseenFieldsNotice(unseen)}\n`);
   const notice = noEntryNotice(options, counts) ?? noneSelectedNotice(options, counts, io.stdoutIsTTY);

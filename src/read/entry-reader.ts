@@ -33,6 +33,11 @@ export interface EntryHandler {
    * that began it: it may continue that record).
    */
   other(bytes: Buffer, start: number, end: number, wrapped?: string): void;
+  /**
+   * A line longer than MAX_INPUT_LINE_BYTES: its first that many bytes come to `other` as a line
+   * that is no entry, and the rest of it is skipped (memory stays bounded whatever the input).
+   */
+  overlong?(): void;
   /** A chunk of input was handled: nothing may keep its bytes after this (the next chunk reuses them). */
   chunkEnd?(): void;
   /** True while the handler holds a line back, waiting for what may continue it. */
@@ -49,7 +54,7 @@ const BACKSLASH = 0x5c;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACE = 0x7b;
 
-/** Longest input line held whole; longer ones are counted as other lines, piece by piece. */
+/** Longest input line held whole; a longer one is one line that is no entry, its first that many bytes (EntryHandler.overlong). */
 export const MAX_INPUT_LINE_BYTES = 64 * 1024 * 1024;
 
 /** A type as an entry names it, and its format. */
@@ -104,6 +109,7 @@ export class EntryReader {
       (bytes, start, end) => this.#line(bytes, start, end),
       (bytes, start, end) => handler.other(bytes, start, end),
       MAX_INPUT_LINE_BYTES,
+      () => handler.overlong?.(),
     );
     this.#splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, this.#lines);
   }

@@ -2,8 +2,8 @@
  * The lines of one input as the filter's readers take them from the line splitter: a UTF-8
  * byte order mark before the input's first line is no part of it (a file saved by a Windows
  * editor or `Out-File -Encoding utf8` starts with one, and its first entry would otherwise be
- * another line), and every piece of a line too long to hold is another line, its last piece
- * too: that piece ends at a newline but is only the tail of a line, never a line of its own.
+ * another line); a line too long to hold is one line that is no entry, its first `maxBytes`,
+ * and the rest of it is skipped (`overlong` is told): its pieces are never lines of their own.
  */
 import type { LineSink } from '../follow/split-lines.js';
 import { criPiece } from './cri-line.js';
@@ -47,7 +47,7 @@ class CriPieces {
   }
 }
 
-export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinity): InputLines {
+export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinity, overlong?: () => void): InputLines {
   let first = true;
   /** The last piece given was partial: the next one is still the same overlong line. */
   let inLongLine = false;
@@ -62,9 +62,14 @@ export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinit
       if (startsWithByteOrderMark(bytes, start, end)) from += 3;
     }
     if (partial || inLongLine) {
+      const firstPiece = !inLongLine;
       inLongLine = partial;
       endAll(other);
-      other(bytes, from, end);
+      // The line's first maxBytes are one line that is no entry; the rest is skipped, not more lines.
+      if (firstPiece) {
+        overlong?.();
+        other(bytes, from, end);
+      }
       return;
     }
     const cri = criPiece(bytes, from, end);
@@ -76,7 +81,6 @@ export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinit
     const stream = streams[cri.stderr ? 1 : 0]!;
     if (stream.overlong) {
       stream.overlong = cri.partial;
-      other(bytes, from, end);
       return;
     }
     if (!stream.pieces && !cri.partial) return line(bytes, from, end);
@@ -88,6 +92,7 @@ export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinit
       stream.pieces[0]![stream.tagAt] = 0x46;
       stream.end(line);
     } else if (stream.length > maxBytes) {
+      overlong?.();
       stream.end(other);
       stream.overlong = true;
     }

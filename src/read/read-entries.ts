@@ -207,6 +207,7 @@ function rawLineReader(logType: string, handler: EntryHandler): LineReader {
     },
     (bytes, start, end) => handler.other(bytes, start, end),
     MAX_INPUT_LINE_BYTES,
+    () => handler.overlong?.(),
   );
   const splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, lines);
   return {

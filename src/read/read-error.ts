@@ -45,3 +45,10 @@ export function repeatedInput(input: string, first: string): string {
   const same = input === first ? 'is given twice' : `is the same file as ${escapeTerminal(first)}, given before`;
   return `${escapeTerminal(input)} ${same}: read once`;
 }
+
+/** Lines longer than the most a reader holds (entry-reader.ts's MAX_INPUT_LINE_BYTES, `limit` bytes): how they were read. */
+export function overlongLines(count: number, limit: number): string {
+  const mib = `${limit / (1024 * 1024)} MiB`;
+  const lines = count === 1 ? '1 line was' : `${count.toLocaleString('en-US')} lines were`;
+  return `${lines} longer than ${mib}, the most logtype holds: ${count === 1 ? 'its' : 'each one\'s'} first ${mib} read as a line that is no entry, the rest skipped`;
+}

@@ -53,6 +53,8 @@ export interface SelectionCounts {
   readonly byType: Map<string, number>;
   /** Entries of the types seen after those: counted together. */
   otherTypeEntries: number;
+  /** Lines longer than the most a reader holds (MAX_INPUT_LINE_BYTES): each one of `other`, its rest skipped. */
+  overlong: number;
 }
 
 /** Types counted by name at the most: a stream can hold any number of distinct types. */
@@ -80,7 +82,7 @@ interface PendingLine {
 }
 
 export class EntrySelector implements EntryHandler {
-  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0 };
+  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0, overlong: 0 };
   readonly #selection: Selection;
   readonly #sink: SelectedSink;
   readonly #typeSelected: TypeMatcher;
@@ -180,6 +182,10 @@ export class EntrySelector implements EntryHandler {
     const shown = !this.#limitReached && (!passes || passes(bytes.toString('utf8', start, end)));
     // After a record held from its pod (whole now, shown or not), or behind one held from another.
     joiner.passLine(bytes, start, end, wrapped, shown);
+  }
+
+  overlong(): void {
+    this.counts.overlong++;
   }
 
   /** A line that is no entry, selected, leaving in its turn. */

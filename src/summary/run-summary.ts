@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import type { ReportIO } from '../doctor/run-doctor.js';
 import { readEntries, stdinSource, type InputSelection } from '../read/read-entries.js';
-import { cannotRead, readErrorReason, repeatedInput } from '../read/read-error.js';
+import { cannotRead, overlongLines, readErrorReason, repeatedInput } from '../read/read-error.js';
+import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { palette } from '../render/colors.js';
 import { escapeTerminal, terminalSafeJson } from '../render/escape-terminal.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
@@ -69,6 +70,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
   // pipe's writer too, so the read then saw its end) is handled on the event loop's next turn.
   await new Promise((resolve) => setImmediate(resolve));
   const { counts } = selector;
+  if (counts.overlong > 0) io.stderr.write(`logtype summary: ${overlongLines(counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
   const summary = collector.summary({ entries: counts.entries, selected: counts.selected, notEntries: counts.other });
   const interrupted = io.interrupted?.aborted === true;
   return unread.length > 0 || interrupted ? { ...summary, incomplete: { unread, interrupted } } : summary;

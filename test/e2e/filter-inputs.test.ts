@@ -37,7 +37,7 @@ test('a file saved with a UTF-8 byte order mark: its first entry is read as an e
   t.deepEqual(Buffer.from(runFilter([], withMark).stdout), SERVER_TEXT);
 });
 
-test('--as with a line longer than the filter holds: the line is another line, whole; its tail is never written as a line of its own', (t) => {
+test('--as with a line longer than the filter holds: one line that is no entry, counted once and named on stderr with the limit; its tail is never a line of its own', (t) => {
   const [first, second] = SERVER_TEXT.toString('utf8').split('\n') as [string, string];
   // A real server line, its message padded past the longest line held.
   const long = `${second} ${'x'.repeat(MAX_INPUT_LINE_BYTES + 1000)}`;
@@ -46,7 +46,16 @@ test('--as with a line longer than the filter holds: the line is another line, w
   fs.writeFileSync(file, `${first}\n${long}\n${first}\n`);
   const run = runFilter(['--as', 'mongodb', '--summary', file]);
   t.is(run.stdout, `${first}\n${first}\n`);
-  t.regex(run.stderr, /^logtype: 2 entries read, 2 written, 2 other lines\n/);
+  t.regex(run.stderr, /^logtype: 2 entries read, 2 written, 1 other line\n/);
+  t.regex(run.stderr, /^logtype: 1 line was longer than 64 MiB, the most logtype holds: its first 64 MiB read as a line that is no entry, the rest skipped$/m);
+  // --keep-other writes that line once (its first 64 MiB), not its pieces as lines.
+  const kept = runFilter(['--as', 'mongodb', '--keep-other', file]).stdout.split('\n');
+  t.deepEqual(kept.map((line) => line.length), [first.length, MAX_INPUT_LINE_BYTES, first.length, 0]);
+  for (const command of ['summary', 'doctor']) {
+    const report = runFilter([command, '--as', 'mongodb', file]);
+    t.regex(report.stderr, new RegExp(`^logtype ${command}: 1 line was longer than 64 MiB`, 'm'), command);
+  }
+  t.regex(runFilter(['doctor', '--as', 'mongodb', file]).stdout, / in 3 lines /);
   t.is(run.status, 0);
 });
 
@@ -74,19 +83,17 @@ test("a shipper's record of an entry, as a store gives it back (Docker's and Flu
   t.regex(run.stderr, new RegExp(`^logtype: ${server.length} entries read, ${server.length} written, 0 other lines\n {2}entries read, by type:\n {2}mongodb +${server.length}\n`));
 });
 
-test('input with lines but not one entry (a file saved as UTF-16, as PowerShell saves it): one line on stderr says so, where the output drops them', (t) => {
-  const utf16 = Buffer.from(KUBECTL_LOGS, 'utf16le');
-  // Its last newline is followed by the byte that completes it: a line of its own.
-  const lineCount = utf16.toString('latin1').split('\n').filter((line) => line !== '').length;
-  const notice = `logtype: no entry in the ${lineCount} lines read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them)\n`;
-  const raw = runFilter([], utf16);
+test('input with lines but not one entry (notes, a listing piped in by mistake): one line on stderr says so, where the output drops them', (t) => {
+  const text = Buffer.from('total 12\ndrwxr-xr-x 2 mongodb mongodb 4096 Nov 22 10:00 logs\n-rw-r--r-- 1 mongodb mongodb 81 Nov 22 10:00 notes\n');
+  const notice = 'logtype: no entry in the 3 lines read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them)\n';
+  const raw = runFilter([], text);
   t.deepEqual([raw.stdout, raw.stderr, raw.status], ['', notice, 0]);
-  const quiet = runFilter(['-q', '-l', 'error'], utf16);
+  const quiet = runFilter(['-q', '-l', 'error'], text);
   t.deepEqual([quiet.stdout, quiet.stderr, quiet.status], ['', notice, 1]);
   // Where the lines are written or shown, or some were entries: no word.
-  t.is(runFilter(['--keep-other'], utf16).stderr, '');
-  t.is(runFilter(['-o', 'pretty', '--color', 'never'], utf16).stderr, '');
-  t.is(runFilter(['-t', 'mongodb'], Buffer.concat([Buffer.from(KUBECTL_LOGS), utf16])).stderr, '');
+  t.is(runFilter(['--keep-other'], text).stderr, '');
+  t.is(runFilter(['-o', 'pretty', '--color', 'never'], text).stderr, '');
+  t.is(runFilter(['-t', 'mongodb'], Buffer.concat([Buffer.from(KUBECTL_LOGS), text])).stderr, '');
 });
 
 test('a file name or a value with control characters in it reaches stderr escaped, as log contents reach a terminal', (t) => {
