@@ -1,6 +1,7 @@
 /**
  * `logtype` arguments: the option table, the help, and what they resolve to.
  */
+import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { LOG_FORMATS } from '../formats/log-formats.js';
 import { colorEnabled, type ColorMode } from '../render/colors.js';
 import type { FilterOptions, OutputMode } from '../filter/run-filter.js';
@@ -11,6 +12,9 @@ import { usageError, type CommandLine } from './usage-error.js';
 import { parseSelection, SELECTION_OPTIONS } from './selection-options.js';
 import type { Parsed } from '../config/parse-size.js';
 import { allValues, COLOR_OPTIONS, colorWhen, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable, type ParsedArgs } from './options.js';
+
+/** The longest input line the readers hold, as help names it. */
+const LONGEST_LINE = `${MAX_INPUT_LINE_BYTES / (1024 * 1024)} MiB`;
 
 export const FILTER_COMMAND = 'logtype';
 
@@ -80,8 +84,8 @@ export function filterHelp(render: HelpRenderer = helpText): string {
       'dropped from raw and json output (--keep-other keeps them); as grep would, -g and -m test',
       'their text, and -l, --since, --until and one log\'s filters leave them out. Entries are',
       'selected by their first bytes, so a line that starts like an entry is not otherwise',
-      'validated. Split lines ("partial":true) are joined. A line longer than 64 MiB is one line',
-      'that is no entry (its first 64 MiB; stderr says so). A record over several lines (an agent\'s',
+      `validated. Split lines ("partial":true) are joined. A line longer than ${LONGEST_LINE} is one line`,
+      `that is no entry (its first ${LONGEST_LINE}; stderr says so). A record over several lines (an agent's`,
       'error and its detail, the operator\'s stack trace) is selected whole or left out whole, even',
       'where another pod\'s or log\'s lines stand between its lines; everything leaves in the order',
       'it came. Levels: the server\'s F E W I D1-D5, the agents\' .info/.warn, the operator\'s',
