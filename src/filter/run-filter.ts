@@ -289,7 +289,7 @@ const SUMMARY_TYPES = 30;
 
 export function formatSummary(counts: SelectionCounts): string {
   const lines = [
-    `logtype: ${counted(counts.entries, 'entry', 'entries')} read, ${counts.selected} written, ${counted(counts.other, 'other line')}`,
+    `logtype: ${counted(counts.entries, 'entry', 'entries')} read, ${counts.selected + counts.context} written${counts.context > 0 ? ` (${counts.context} as context)` : ''}, ${counted(counts.other, 'other line')}`,
   ];
   const types = [...counts.byType.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const shown: [string, number][] = types.slice(0, SUMMARY_TYPES).map(([type, count]) => [escapeTerminal(type), count]);

@@ -46,11 +46,15 @@ export class ContextWindow {
   /** The source (pod) of the last entry written; undefined before any. */
   #lastSource: string | undefined;
 
-  constructor(before: number, after: number, sink: ContextSink, readsRecords: boolean) {
+  /** Entries written as context (a record over several lines: that many): `--summary`'s written count has them too. */
+  readonly #counts: { context: number };
+
+  constructor(before: number, after: number, sink: ContextSink, readsRecords: boolean, counts: { context: number } = { context: 0 }) {
     this.#before = before;
     this.#after = after;
     this.#sink = sink;
     this.#readsRecords = readsRecords;
+    this.#counts = counts;
   }
 
   /** True while some stream still owes entries after its last selected one. */
@@ -63,7 +67,11 @@ export class ContextWindow {
     const stream = this.#stream(entry);
     if (!stream) return this.#sink.selected(entry, record, lines);
     const number = stream.seen++;
-    for (const held of stream.held) if (held.number > stream.lastWritten) this.#write(stream, held.entry, undefined, held.lines, held.number);
+    for (const held of stream.held) {
+      if (held.number <= stream.lastWritten) continue;
+      this.#counts.context += held.lines?.length ?? 1;
+      this.#write(stream, held.entry, undefined, held.lines, held.number);
+    }
     stream.held.length = 0;
     this.#write(stream, entry, record, lines, number);
     if (stream.owed === 0 && this.#after > 0) this.#owing++;
@@ -76,6 +84,7 @@ export class ContextWindow {
     if (!stream) return;
     const number = stream.seen++;
     if (stream.owed > 0) {
+      this.#counts.context += lines?.length ?? 1;
       this.#write(stream, entry, record, lines, number);
       if (--stream.owed === 0) this.#owing--;
       return;

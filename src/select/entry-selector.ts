@@ -53,6 +53,8 @@ export interface SelectionCounts {
   readonly byType: Map<string, number>;
   /** Entries of the types seen after those: counted together. */
   otherTypeEntries: number;
+  /** Entries written as context around selected ones (-A, -B, -C), beside `selected`. */
+  context: number;
   /** Lines longer than the most a reader holds (MAX_INPUT_LINE_BYTES): each one of `other`, its rest skipped. */
   overlong: number;
 }
@@ -82,7 +84,7 @@ interface PendingLine {
 }
 
 export class EntrySelector implements EntryHandler {
-  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0, overlong: 0 };
+  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0, context: 0, overlong: 0 };
   readonly #selection: Selection;
   readonly #sink: SelectedSink;
   readonly #typeSelected: TypeMatcher;
@@ -134,7 +136,7 @@ export class EntrySelector implements EntryHandler {
     this.#otherPasses = otherLinePredicate(selection.grep, selection.invertGrep, selection.query);
     const before = limits.before ?? 0;
     const after = limits.after ?? 0;
-    this.#context = before > 0 || after > 0 ? new ContextWindow(before, after, sink, sinkNeedsRecords) : undefined;
+    this.#context = before > 0 || after > 0 ? new ContextWindow(before, after, sink, sinkNeedsRecords, this.counts) : undefined;
     this.#maxCount = limits.maxCount ?? Infinity;
     if (this.#maxCount <= 0) this.#limitReached = this.#done = true;
   }

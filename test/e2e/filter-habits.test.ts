@@ -462,6 +462,10 @@ test('-A, -B, -C: entries around each match from its own log (and pod), -- betwe
     t.is(result.status, 0, args.join(' '));
     t.deepEqual(lines(result.stdout), expected, args.join(' '));
   }
+  // --summary's written count has the context entries too (the -- lines are no entries).
+  const counted = runFilter(['-g', 'match', '-A', '1', '-t', 'mongodb', '--summary'], CONTEXT);
+  t.deepEqual(lines(counted.stdout), ['s3 match', 's4', '--', 's7 match', 's8']);
+  t.regex(counted.stderr, /^logtype: \d+ entries read, 4 written \(2 as context\), /);
   // Pretty: the separator dimmed like other lines; another container's line that matches shown as always (-t chooses among entries).
   const pretty = runFilter(['-g', 'match', '-A', '1', '-t', 'mongodb', '-o', 'pretty', '--color', 'never'], CONTEXT);
   t.deepEqual(lines(pretty.stdout), ['mongodb       s3 match', 'mongodb       s4', '--', 'mongodb       s7 match', 'mongodb       s8', 'another container says match']);
