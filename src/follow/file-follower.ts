@@ -280,7 +280,15 @@ export class FileFollower {
   /** What the state file keeps for this path; undefined before the first look (keep what it had). */
   savedFiles(): SavedFile[] | undefined {
     if (!this.#looked) return undefined;
-    return [...this.#behind.savedFiles(), ...(this.#current ? [this.#current.savedFile()] : [])];
+    return [...this.#behind.savedFiles(), ...(this.#current ? [this.#withTarget(this.#current.savedFile())] : [])];
+  }
+
+  /** The current file as saved, with where the path's link leads when that is still it (SavedFile.target). */
+  #withTarget(file: SavedFile): SavedFile {
+    const target = linkTarget(this.path);
+    if (target === undefined) return file;
+    const stat = fs.statSync(target, { throwIfNoEntry: false });
+    return stat?.ino === file.ino && stat.dev === file.dev ? { ...file, target } : file;
   }
 
   /** The files of #past a restart from a save at `savedAt` could take for new ones. */

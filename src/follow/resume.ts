@@ -35,7 +35,7 @@ export interface ResumePlan {
 export function resumeFiles(path: string, saved: readonly SavedFile[], ignore?: (name: string) => boolean): ResumePlan {
   const atPath = fs.statSync(path, { throwIfNoEntry: false });
   const siblings = rotatedSiblings(path, ignore);
-  const candidates: SiblingFile[] = [...(atPath?.isFile() ? [{ name: path, stat: atPath }] : []), ...siblings];
+  const candidates: SiblingFile[] = [...(atPath?.isFile() ? [{ name: path, stat: atPath }] : []), ...siblings, ...savedTargets(saved, siblings)];
   const claimed = new Set<SiblingFile>();
   const found = new Map<SavedFile, { candidate: SiblingFile; how: 'same-file' | 'copy' }>();
   // The files themselves first, so a copy never takes a place its original holds.
@@ -66,6 +66,22 @@ export function resumeFiles(path: string, saved: readonly SavedFile[], ignore?: 
     }
   }
   return { held, lost, retired, claimed: [...claimed].map((c) => c.stat) };
+}
+
+/**
+ * The files the path's link led to when saved, where they are still files and not listed
+ * already: a link pointed at another file while the sidecar was down leaves the old one's
+ * unread lines there, read on as a rotated file's.
+ */
+function savedTargets(saved: readonly SavedFile[], listed: readonly SiblingFile[]): SiblingFile[] {
+  const targets: SiblingFile[] = [];
+  for (const file of saved) {
+    const name = file.target;
+    if (name === undefined || file.retired || listed.some((c) => c.name === name) || targets.some((c) => c.name === name)) continue;
+    const stat = fs.statSync(name, { throwIfNoEntry: false });
+    if (stat?.isFile()) targets.push({ name, stat });
+  }
+  return targets;
 }
 
 /** A saved file that is there but that we may not read now: where, and the error. */

@@ -31,6 +31,11 @@ export interface SavedFile {
   readonly midLine?: boolean | undefined;
   /** Read and closed (or given up): recognised at a restart, never read again (version 2). */
   readonly retired?: boolean | undefined;
+  /**
+   * Where the file was, when the followed path is a symbolic link to it (version 2): a restart
+   * looks for it there too, should the link have been pointed at another file meanwhile.
+   */
+  readonly target?: string | undefined;
 }
 
 /**
@@ -179,6 +184,7 @@ function isSavedFile(value: unknown): value is SavedFile {
     (f['tailHash'] === undefined || typeof f['tailHash'] === 'string') &&
     (f['birthtimeMs'] === undefined || typeof f['birthtimeMs'] === 'number') &&
     (f['midLine'] === undefined || typeof f['midLine'] === 'boolean') &&
-    (f['retired'] === undefined || typeof f['retired'] === 'boolean')
+    (f['retired'] === undefined || typeof f['retired'] === 'boolean') &&
+    (f['target'] === undefined || typeof f['target'] === 'string')
   );
 }

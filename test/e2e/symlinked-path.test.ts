@@ -65,6 +65,32 @@ test('a followed symbolic link whose target is rotated while the sidecar is stop
   t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
 });
 
+test('a followed symbolic link pointed at another file while the sidecar is stopped: the rest of the old target (found where the link led), then the new one', async (t) => {
+  const files = linked('symlink-retargeted');
+  // Writing through the link, as mongod writes to its log's name: a reopen follows the link.
+  const writer = new NumberedWriter(files.link, 'mongodb');
+  writer.write(10);
+  const first = await start(t, files, ['--from-start']);
+  await first.waitForLines(10);
+  await first.stop();
+  writer.write(10); // 11-20: while down, in the old target, which stays where it is
+  // The link now leads to another file (a new data directory, say), where the writer goes on.
+  const next = path.join(path.dirname(files.target), 'mongod2.log');
+  fs.writeFileSync(next, '');
+  fs.rmSync(files.link);
+  fs.symlinkSync(next, files.link);
+  writer.reopen();
+  writer.write(10); // 21-30: the new target
+  writer.close();
+  const second = await start(t, files);
+  await second.waitForLines(20);
+  await sleep(500);
+  await second.stop();
+  assertDeliveredOnce(t, [...first.lines(), ...second.lines()], writer, 30);
+  t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === files.target), 'the saved file, found where the link led');
+  t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
+});
+
 test('a followed symbolic link whose target is rotated twice between two looks: the file made and rotated between is read', async (t) => {
   const files = linked('symlink-twice');
   const writer = new NumberedWriter(files.target, 'mongodb');
