@@ -5,7 +5,7 @@ import path from 'node:path';
 import { FILE_LOG_TYPES, DEFAULT_LOG_DIR } from '../log-types.js';
 import { resolveSources } from '../config/sidecar-config.js';
 import { parseDurationMs, parseSize, type Parsed } from '../config/parse-size.js';
-import { EXIT_ONCE_MISSING, type SidecarOptions } from '../sidecar/run-sidecar.js';
+import { EXIT_ONCE_MISSING, EXIT_STATE_IN_USE, type SidecarOptions } from '../sidecar/run-sidecar.js';
 import { usageError, type CommandLine } from './usage-error.js';
 import { allValues, helpText, lastValue, parseByTable, VERSION_OPTION, type HelpRenderer, type OptionTable } from './options.js';
 
@@ -88,6 +88,7 @@ export function sidecarHelp(render: HelpRenderer = helpText): string {
       [1, 'Writing to stdout failed (other than a closed reader)'],
       [2, 'Bad usage'],
       [EXIT_ONCE_MISSING, '--once, and a followed file (or its directory) was not there, or held compressed data (not read): the others were read'],
+      [EXIT_STATE_IN_USE, 'Another logtype-sidecar is running on the same --state-file (its lock, STATE.lock, names it): nothing was read'],
     ],
   });
 }

@@ -32,6 +32,7 @@ import { wakeOnChanges, type Waker } from '../follow/wake.js';
 import { EntryWriter } from '../output/entry-writer.js';
 import { Checkpointer } from '../state/checkpointer.js';
 import { loadState, seenUntil, type SidecarState } from '../state/state-file.js';
+import { lockState } from '../state/state-lock.js';
 import { logFollowEvent } from './event-log.js';
 import { Heartbeat } from './heartbeat.js';
 import { octalMode } from './unreadable-fix.js';
@@ -68,10 +69,12 @@ export interface SidecarIO {
   readonly log: Logger;
 }
 
-/** Exit codes: stopped cleanly (0), output failed (1), `--once` with a followed file missing (3). */
+/** Exit codes: stopped cleanly (0), output failed (1), `--once` with a followed file missing (3), the state file in use (4). */
 export const EXIT_OK = 0;
 export const EXIT_OUTPUT_FAILED = 1;
 export const EXIT_ONCE_MISSING = 3;
+/** Another running sidecar holds the state file's lock (state-lock.ts). */
+export const EXIT_STATE_IN_USE = 4;
 
 const DEFAULT_STOP_TIMEOUT_MS = 30_000;
 
@@ -96,6 +99,8 @@ export class Sidecar {
   readonly #streams: FollowedStream[] = [];
   #scheduler: Scheduler | undefined;
   #checkpointer: Checkpointer | undefined;
+  /** Removes the state file's lock, once the last save is made. */
+  #releaseLock: (() => void) | undefined;
   #waker: Waker | undefined;
   #statsTimer: NodeJS.Timeout | undefined;
   #deadline: NodeJS.Timeout | undefined;
@@ -133,6 +138,17 @@ export class Sidecar {
 
   /** Starts following; resolves with the exit code once stopped (signal, `--once`, EPIPE). */
   run(): Promise<number> {
+    if (this.#options.stateFile) {
+      const lock = lockState(path.resolve(this.#options.stateFile));
+      if (lock.kind === 'taken') {
+        this.#io.log.error(
+          { event: 'state-in-use', path: this.#options.stateFile, lock: lock.path, pid: lock.pid },
+          `the state file is in use by another logtype-sidecar (pid ${lock.pid}): two on one state file resume from each other's positions, and each loses the lines only the other delivered; give this one a --state-file of its own (or run --once without --state-file, which saves nothing)`,
+        );
+        return Promise.resolve(EXIT_STATE_IN_USE);
+      }
+      if (lock.kind === 'held') this.#releaseLock = lock.release;
+    }
     const saved = this.#loadState();
     for (const source of this.#options.files) this.#addFile(source, saved);
     if (this.#options.stdinType) {
@@ -292,6 +308,7 @@ export class Sidecar {
     clearInterval(this.#statsTimer);
     clearTimeout(this.#deadline);
     this.#checkpointer?.close();
+    this.#releaseLock?.();
     this.#logStats();
     for (const file of this.#files) file.follower.close();
     this.#finish(code);

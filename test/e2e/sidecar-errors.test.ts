@@ -208,6 +208,42 @@ test('a file still missing after --missing-warning: a warning naming the path an
   t.regex(said[0]!['msg'] as string, /is still not there after 1 seconds?:/);
 });
 
+test('a second sidecar on a state file another running sidecar uses (one started by hand with the same defaults): refused, exit 4, nothing read; after the first stops, or is killed, the state file is free', async (t) => {
+  const dir = tempDir('state-in-use');
+  fs.writeFileSync(path.join(dir, 'mongodb.log'), 'before\n');
+  const started: SidecarProcess[] = [];
+  t.teardown(() => started.forEach((p) => p.child.kill('SIGKILL')));
+  const first = new SidecarProcess(['--log-dir', dir, '--stats-interval', '0']);
+  started.push(first);
+  await first.waitForDiagnostic((d) => d['event'] === 'opened' && d['source'] === 'mongodb');
+  const lock = path.join(dir, '.logtype-sidecar.state.lock');
+  t.true(fs.existsSync(lock));
+  const second = spawnSync(process.execPath, [SIDECAR_BIN, '--log-dir', dir, '--from-start', '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8', timeout: 10_000 });
+  t.is(second.status, 4);
+  t.is(second.stdout, '');
+  const said = second.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  t.is(said.length, 1);
+  t.like(said[0], { level: 50, event: 'state-in-use', path: path.join(dir, '.logtype-sidecar.state'), lock, pid: first.child.pid });
+  t.regex(said[0]!['msg'] as string, /give this one a --state-file of its own/);
+  // --once without --state-file saves nothing: it may run beside the pod's sidecar.
+  const once = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', dir, '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8' });
+  t.is(once.stdout, '{"logType":"mongodb","contents":"before"}\n');
+  // A stop removes the lock; a kill leaves it, and the next start takes it over (its process is gone).
+  await first.stop();
+  t.false(fs.existsSync(lock));
+  const killed = new SidecarProcess(['--log-dir', dir, '--stats-interval', '0']);
+  started.push(killed);
+  await killed.waitForDiagnostic((d) => d['event'] === 'resumed' || d['event'] === 'opened');
+  killed.child.kill('SIGKILL');
+  await killed.exited;
+  t.true(fs.existsSync(lock));
+  const after = new SidecarProcess(['--log-dir', dir, '--stats-interval', '0']);
+  started.push(after);
+  await after.waitForDiagnostic((d) => d['event'] === 'resumed' || d['event'] === 'opened');
+  await after.stop();
+  t.false(after.diagnostics().some((d) => d['event'] === 'state-in-use'));
+});
+
 test('--missing-warning 0 never warns', async (t) => {
   const dir = tempDir('missing-never');
   const sidecar = new SidecarProcess(['--log-dir', dir, '--state-file', '', '--missing-warning', '0', '--poll-interval', '0.1']);

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { lockPathOf, lockState } from '../../src/state/state-lock.js';
+import { tempDir } from '../_helpers/sidecar-process.js';
+
+/** This process's start time, as the lock keeps it (field 22 of /proc/self/stat). */
+const ownStart = (): string => {
+  const stat = fs.readFileSync(`/proc/${process.pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+};
+
+const OTHER_PID = 2 ** 30; // above any pid_max: no such process
+
+const cases: { name: string; lock: () => string | undefined; expected: 'held' | 'taken' }[] = [
+  { name: 'no lock: made', lock: () => undefined, expected: 'held' },
+  { name: 'a live process that started when the lock says: taken', lock: () => `${process.pid} ${ownStart()}\n`, expected: 'taken' },
+  { name: "a live process's id with another start time (the id reused after a restart): stale, taken over", lock: () => `${process.pid} 1\n`, expected: 'held' },
+  { name: 'a process that is gone: stale, taken over', lock: () => `${OTHER_PID} 5\n`, expected: 'held' },
+  { name: 'not a lock (garbage): taken over', lock: () => 'not a pid\n', expected: 'held' },
+];
+
+for (const { name, lock, expected } of cases) {
+  test(`state lock: ${name}`, (t) => {
+    const state = path.join(tempDir('state-lock'), 'state');
+    const text = lock();
+    if (text !== undefined) fs.writeFileSync(lockPathOf(state), text);
+    // The caller is another process than the test (whose id the lock may hold).
+    const result = lockState(state, OTHER_PID - 1);
+    t.is(result.kind, expected);
+    if (result.kind === 'taken') t.is(result.pid, process.pid);
+    if (result.kind === 'held') {
+      t.regex(fs.readFileSync(lockPathOf(state), 'utf8'), new RegExp(`^${OTHER_PID - 1}`));
+      result.release();
+      t.false(fs.existsSync(lockPathOf(state)));
+    }
+  });
+}
+
+test('state lock: release leaves a lock another process took over since', (t) => {
+  const state = path.join(tempDir('state-lock'), 'state');
+  const lock = lockState(state, OTHER_PID - 1);
+  if (lock.kind !== 'held') return t.fail(lock.kind);
+  fs.writeFileSync(lockPathOf(state), `${process.pid} ${ownStart()}\n`);
+  lock.release();
+  t.true(fs.existsSync(lockPathOf(state)));
+});
+
+test('state lock: where none can be made (no such directory), none, and why', (t) => {
+  const lock = lockState(path.join(tempDir('state-lock'), 'missing', 'state'));
+  t.is(lock.kind, 'none');
+});
