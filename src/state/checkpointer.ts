@@ -62,9 +62,9 @@ export class Checkpointer {
     );
   }
 
-  /** Saves now (when anything changed since the last save, or `always`). */
-  save(always = false): void {
-    if (this.#closed || (!this.#dirty && !always)) return;
+  /** Saves now (when anything changed since the last save, or `always`); false when the save failed. */
+  save(always = false): boolean {
+    if (this.#closed || (!this.#dirty && !always)) return true;
     this.#dirty = false;
     this.#lastSave = Date.now();
     for (const source of this.#sources()) {
@@ -89,16 +89,19 @@ export class Checkpointer {
     };
     try {
       saveState(this.#file, state);
+      if (this.#failing) this.#log.info({ event: 'state-saved', path: this.#file }, 'read positions saved again');
       this.#failing = false;
+      return true;
     } catch (error) {
-      // Said once; following goes on: positions would be lost at a restart, lines are not lost now.
+      // Said once while it lasts; following goes on: positions would be lost at a restart, lines are not lost now.
       if (!this.#failing) {
         this.#log.warn(
-          { event: 'state-unwritable', path: this.#file, error: errorMessage(error) },
-          'cannot save read positions: a restart would read these files from where the last saved state (or their end) says; point --state-file at a writable file (said once)',
+          { event: 'state-unwritable', path: this.#file, error: errorMessage(error), code: (error as NodeJS.ErrnoException).code },
+          `cannot save read positions: a restart would read these files from where the last saved state (or their end) says, and repeat lines; ${unwritableFix(error)} (said once, and again when saves work)`,
         );
       }
       this.#failing = true;
+      return false;
     }
   }
 
@@ -106,7 +109,33 @@ export class Checkpointer {
   close(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.save(true);
+    // The stop's save is the one the next start resumes from: its failure is said again when
+    // saves had been failing already (a first failure is said by the save itself).
+    const wasFailing = this.#failing;
+    if (!this.save(true) && wasFailing) {
+      this.#log.warn(
+        { event: 'state-unwritable', path: this.#file, atStop: true },
+        'the last save, at this stop, failed: the next start resumes from the last save that was made, and repeats the lines delivered since',
+      );
+    }
     this.#closed = true;
+  }
+}
+
+/** What to do about a save that failed, by why it failed. */
+export function unwritableFix(error: unknown): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return 'the volume it is on is full: free space on it (the logs on it stop too), or point --state-file at another volume';
+    case 'EROFS':
+      return 'its volume is mounted read-only: point --state-file at a writable volume (the log volume)';
+    case 'EACCES':
+    case 'EPERM':
+      return `uid ${process.getuid?.() ?? '?'} may not write it or its directory: run the sidecar as the user that owns the log volume, or point --state-file at a file it may write`;
+    case 'EISDIR':
+      return 'a directory has its name: point --state-file at a file';
+    default:
+      return 'point --state-file at a writable file';
   }
 }
