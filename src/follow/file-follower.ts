@@ -332,9 +332,18 @@ export class FileFollower {
     }
     for (const past of resume.past ?? []) this.#remember(past);
     const plan = resumeFiles(this.path, resume.files, this.#options.ignore);
+    const atPath = statPath(this.path);
     for (const lost of plan.lost) {
+      // Truncated or rewritten in place while down (the same inode at the name): said as that.
+      const inPlace = atPath.kind === 'file' && atPath.ino === lost.ino && !lost.retired ? { size: atPath.size } : undefined;
       // Rotated and compressed while the sidecar was down: say where its lines went.
-      this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: lost.position, compressed: compressedRotationsSince(this.path, resume.savedAt - MTIME_SLACK_MS) });
+      this.#options.onEvent({
+        kind: 'resume-lost',
+        path: this.path,
+        position: lost.position,
+        compressed: compressedRotationsSince(this.path, resume.savedAt - MTIME_SLACK_MS),
+        ...(inPlace ? { inPlace } : {}),
+      });
       this.#closePiece(lost);
     }
     this.#behind.adoptRetired(plan.retired);

@@ -11,7 +11,8 @@ export type FollowEvent =
   | { readonly kind: 'resumed'; readonly path: string; readonly file: string; readonly position: number; readonly how: 'same-file' | 'copy' }
   /** A file the state file knows is not there any more: its lines after `position` cannot be delivered. */
   /** `compressed`: compressed rotations beside the path changed since the save (where its lines may be). */
-  | { readonly kind: 'resume-lost'; readonly path: string; readonly position: number; readonly compressed?: readonly string[] }
+  /** `inPlace`: the file at the path is the saved one (its inode), truncated or rewritten while down: its size now. */
+  | { readonly kind: 'resume-lost'; readonly path: string; readonly position: number; readonly compressed?: readonly string[]; readonly inPlace?: { readonly size: number } }
   /** A rotated file made while nobody looked (down, or a stalled reader): read from its start. */
   | { readonly kind: 'unseen'; readonly path: string; readonly file: string }
   | { readonly kind: 'rotated'; readonly path: string }

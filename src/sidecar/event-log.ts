@@ -45,6 +45,13 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once }:
         compressed.length > 0
           ? `; they may be in ${compressed.join(', ')}, rotated and compressed while the sidecar was down (never read: logtype --as ${source.logType} ${compressed[0]} reads it; logrotate's delaycompress keeps the newest rotation plain, so a restart reads it)`
           : '';
+      if (event.inPlace) {
+        log.warn(
+          { ...fields, position: event.position, size: event.inPlace.size, inPlace: true },
+          `the file at the name is the one read before the restart (its inode), but it was truncated or rewritten while the sidecar was down (${event.inPlace.size} bytes now, ${event.position} of it delivered before): it is read again from its start, so lines it still holds from before repeat; lines written past ${event.position} before the truncation cannot be delivered`,
+        );
+        return;
+      }
       log.warn(
         { ...fields, position: event.position, ...(compressed.length > 0 ? { compressed } : {}) },
         `a file read before the restart (${event.position} bytes of it delivered) is not found (deleted, compressed, cut by a copytruncate, or another file has its name and inode now): lines only it held past that cannot be delivered${where}; a file at the name that is not it is read from its start`,

@@ -92,6 +92,10 @@ test('truncated while the sidecar was down: read again from 0', async (t) => {
   await second.waitForLines(1);
   await second.stop();
   t.deepEqual(second.lines(), ['{"logType":"mongodb","contents":"four"}']);
+  // Said as what it is (a platform trial: it said the file was "not found", deleted or compressed).
+  const said = second.diagnostics().find((d) => d['event'] === 'resume-lost');
+  t.like(said, { level: 40, inPlace: true, size: 5, position: 14 });
+  t.regex(said!['msg'] as string, /the file at the name is the one read before the restart \(its inode\), but it was truncated or rewritten while the sidecar was down/);
 });
 
 test('the same inode with other bytes (a reused inode) is a new file, read from its start', async (t) => {
