@@ -33,6 +33,7 @@ import { EntryWriter } from '../output/entry-writer.js';
 import { Checkpointer } from '../state/checkpointer.js';
 import { loadState, seenUntil, type SidecarState } from '../state/state-file.js';
 import { lockState } from '../state/state-lock.js';
+import { movedPaths } from '../state/moved-paths.js';
 import { logFollowEvent } from './event-log.js';
 import { Heartbeat } from './heartbeat.js';
 import { octalMode } from './unreadable-fix.js';
@@ -150,7 +151,8 @@ export class Sidecar {
       if (lock.kind === 'held') this.#releaseLock = lock.release;
     }
     const saved = this.#loadState();
-    for (const source of this.#options.files) this.#addFile(source, saved);
+    const moved = saved ? this.#movedPaths(saved) : new Map<string, string>();
+    for (const source of this.#options.files) this.#addFile(source, saved, moved.get(source.path));
     if (this.#options.stdinType) {
       // stdin from a pipe or FIFO is read to its end at a stop. Not from a terminal (nobody
       // closes it), nor from a FIFO we hold read-write (the pod's `0<>PIPE`: we are a writer
@@ -345,7 +347,28 @@ export class Sidecar {
     return undefined;
   }
 
-  #addFile(source: FileSource, saved: (SidecarState & { readonly positionsLost?: boolean }) | undefined): void {
+  /**
+   * Followed paths the state knows under another name (moved-paths.ts), said; and when it knows
+   * none of them and none moved, that is said: files changed since its save are read again from
+   * their start (lines repeat), never skipped.
+   */
+  #movedPaths(saved: SidecarState): Map<string, string> {
+    const paths = this.#options.files.map((f) => f.path);
+    const moved = movedPaths(saved, paths, (name) => fs.statSync(name, { throwIfNoEntry: false }));
+    for (const [now, before] of moved) {
+      this.#io.log.warn({ event: 'state-path-moved', path: now, savedAs: before }, `the state file knows this file under ${before} (the same inode): resuming from there (the log directory moved or was renamed?)`);
+    }
+    const known = Object.keys(saved.files);
+    if (known.length > 0 && moved.size === 0 && !paths.some((name) => saved.files[name] !== undefined)) {
+      this.#io.log.warn(
+        { event: 'state-paths-unknown', path: this.#options.stateFile, known: known.slice(0, 8) },
+        `the state file knows none of the followed paths, nor their files (it knows ${known.slice(0, 3).join(', ')}${known.length > 3 ? ', …' : ''}): saved for another --log-dir? Files changed since its save are read from their start, so lines delivered from them before may repeat; another --log-dir wants a --state-file of its own`,
+      );
+    }
+    return moved;
+  }
+
+  #addFile(source: FileSource, saved: (SidecarState & { readonly positionsLost?: boolean }) | undefined, savedAs?: string): void {
     const stats = newStats();
     if (isFifo(source.path)) {
       const { readable, fd } = openFifo(source.path);
@@ -366,7 +389,14 @@ export class Sidecar {
         maxLineBytes: this.#options.maxLineBytes,
         rotateWaitMs: this.#options.rotateWaitMs,
         fromStart: this.#options.fromStart,
-        resume: saved ? { files: saved.files[source.path] ?? [], savedAt: seenUntil(saved, source.path), past: saved.past?.[source.path], positionsLost: saved.positionsLost } : undefined,
+        resume: saved
+          ? {
+              files: saved.files[savedAs ?? source.path] ?? [],
+              savedAt: seenUntil(saved, savedAs ?? source.path),
+              past: saved.past?.[savedAs ?? source.path],
+              positionsLost: saved.positionsLost,
+            }
+          : undefined,
         sink: this.#fileSink(source.logType, source.passThroughEntries, stats),
         ignore: this.#ownFile,
         ...(this.#options.missingWarningMs === undefined ? {} : { missingWarningMs: this.#options.missingWarningMs || Infinity }),

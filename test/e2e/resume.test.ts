@@ -186,6 +186,50 @@ test('a changed device number (the volume attached elsewhere) resumes: inode and
   t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
 });
 
+test('the log directory renamed while down (same files, same state file): each file resumes where it was, found by its inode; nothing read again', async (t) => {
+  const root = tempDir('resume-moved');
+  const dir = path.join(root, 'logs');
+  fs.mkdirSync(dir);
+  const stateFile = path.join(root, 'state');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const first = new SidecarProcess(['--log-dir', dir, '--state-file', stateFile, '--stats-interval', '0']);
+  await first.waitForDiagnostic((d) => d['event'] === 'opened' && d['path'] === file);
+  fs.appendFileSync(file, 'one\ntwo\n');
+  await first.waitForLines(2);
+  await first.stop();
+  const moved = path.join(root, 'logs-moved');
+  fs.renameSync(dir, moved);
+  fs.appendFileSync(path.join(moved, 'mongodb.log'), 'three\n');
+  const second = new SidecarProcess(['--log-dir', moved, '--state-file', stateFile, '--stats-interval', '0']);
+  await second.waitForLines(1);
+  await sleep(300);
+  await second.stop();
+  t.deepEqual(second.lines(), ['{"logType":"mongodb","contents":"three"}']);
+  t.like(second.diagnostics().find((d) => d['event'] === 'state-path-moved'), { level: 40, path: path.join(moved, 'mongodb.log'), savedAs: file });
+});
+
+test('a state file saved for another --log-dir: said, and files changed since its save are read from their start (a repeat, never a skip)', async (t) => {
+  const root = tempDir('resume-other-dir');
+  const stateFile = path.join(root, 'state');
+  const a = path.join(root, 'a');
+  const b = path.join(root, 'b');
+  fs.mkdirSync(a);
+  fs.mkdirSync(b);
+  fs.writeFileSync(path.join(a, 'mongodb.log'), '');
+  const first = new SidecarProcess(['--log-dir', a, '--state-file', stateFile, '--stats-interval', '0']);
+  await first.waitForDiagnostic((d) => d['event'] === 'opened');
+  await first.stop();
+  fs.writeFileSync(path.join(b, 'mongodb.log'), 'b line\n');
+  const second = new SidecarProcess(['--log-dir', b, '--state-file', stateFile, '--stats-interval', '0']);
+  await second.waitForLines(1);
+  await second.stop();
+  t.deepEqual(second.lines(), ['{"logType":"mongodb","contents":"b line"}']);
+  const said = second.diagnostics().find((d) => d['event'] === 'state-paths-unknown');
+  t.like(said, { level: 40, path: stateFile });
+  t.regex(said!['msg'] as string, /saved for another --log-dir\?/);
+});
+
 test('a version 1 state file (an earlier sidecar) still loads: positions kept across the upgrade', async (t) => {
   const dir = tempDir('resume-v1');
   const file = path.join(dir, 'mongodb.log');
