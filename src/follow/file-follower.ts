@@ -272,9 +272,10 @@ export class FileFollower {
    * partial piece when `asPiece` (positions are kept: the restart delivers the rest as the
    * line's last piece); a rotated file's whole (its writer has moved on).
    */
-  emitHeld(asPiece: boolean): void {
+  /** Returns the bytes of the current file's last line that left without its newline (0: none, or as a piece). */
+  emitHeld(asPiece: boolean): number {
     this.#behind.emitHeld();
-    this.#current?.emitHeld(asPiece);
+    return this.#current?.emitHeld(asPiece) ?? 0;
   }
 
   /** What the state file keeps for this path; undefined before the first look (keep what it had). */

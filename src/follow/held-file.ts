@@ -401,10 +401,19 @@ export class HeldFile implements FileIdentity {
     return compression === undefined;
   }
 
-  /** Held unfinished lines out (shutdown, `--once`, a drained file): as a partial piece, or as the line's end. */
-  emitHeld(asPiece: boolean): void {
-    if (asPiece) this.#stream.splitter.flushPiece();
-    else this.#stream.splitter.end();
+  /**
+   * Held unfinished lines out (shutdown, `--once`, a drained file): as a partial piece, or as the
+   * line's end. Returns the bytes of a line that left as ended without its newline (0: none).
+   */
+  emitHeld(asPiece: boolean): number {
+    const splitter = this.#stream.splitter;
+    if (asPiece) {
+      splitter.flushPiece();
+      return 0;
+    }
+    const unterminated = splitter.heldBytes;
+    splitter.end();
+    return unterminated;
   }
 
   /** Given up (too many files held): held bytes dropped; returns the bytes not delivered from here on. */

@@ -257,7 +257,16 @@ export class Sidecar {
     for (const stream of this.#streams) stream.source.finish();
     // With positions kept, an unfinished line leaves as a piece and the restart sends its rest.
     const asPiece = this.#options.stateFile !== undefined;
-    for (const file of this.#files) file.follower.emitHeld(asPiece);
+    for (const file of this.#files) {
+      const unterminated = file.follower.emitHeld(asPiece);
+      if (unterminated === 0) continue;
+      // Without a state file no piece can be finished later: the line leaves as it is, and is
+      // said to (`--once` on a file being written may have caught a line half-written).
+      const fields = { event: 'unterminated-line', source: file.logType, path: file.path, bytes: unterminated };
+      const said = `the file ends without a newline: its last ${unterminated} bytes left as a whole line (a writer may have been in the middle of it; with --state-file it would leave as a "partial":true piece, finished at the next start)`;
+      if (this.#options.once) this.#io.log.warn(fields, said);
+      else this.#io.log.info(fields, said);
+    }
     await this.#writer.whenIdle();
     if (this.#ended) return;
     clearTimeout(this.#deadline);

@@ -265,6 +265,21 @@ test('--once with a missing file: the others are read, a warning names it, exit 
   t.like(warnings[0], { path: path.join(dir, 'backup-agent.log'), variable: 'MDB_LOG_FILE_BACKUP_AGENT' });
 });
 
+test('--once without a state file on a file whose last line has no newline (a writer mid-line): the line leaves whole, and a warning says so', (t) => {
+  const dir = tempDir('once-unterminated');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, 'whole\nhalf a li');
+  const result = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', dir, '--file', `mongodb=${file}`, '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8' });
+  t.is(result.stdout, '{"logType":"mongodb","contents":"whole"}\n{"logType":"mongodb","contents":"half a li"}\n');
+  const said = result.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((d) => d['event'] === 'unterminated-line');
+  t.is(said.length, 1);
+  t.like(said[0], { level: 40, source: 'mongodb', path: file, bytes: 9 });
+  // With a state file it leaves as a piece, finished at the next start: nothing to warn of.
+  const kept = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', dir, '--file', `mongodb=${file}`, '--state-file', path.join(dir, 'state'), '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8' });
+  t.regex(kept.stdout, /"contents":"half a li","partial":true\}\n$/);
+  t.false(kept.stderr.includes('unterminated-line'));
+});
+
 test('--once with a --log-dir that is not there: one warning names the directory and its files, nothing read, exit 3', (t) => {
   const dir = path.join(tempDir('once-missing-dir'), 'no-such-dir');
   const result = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', dir, '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8' });
