@@ -160,6 +160,11 @@ export class FileFollower {
     return this.#current?.position;
   }
 
+  /** How far its lines have left the process (the reader took them): what a save keeps. */
+  get delivered(): number | undefined {
+    return this.#current?.checkpoint.delivered;
+  }
+
   /** When the name and the files beside it were last listed; undefined before the first look. */
   get lookedAt(): number | undefined {
     return this.#looked ? this.#lastDiscovery : undefined;

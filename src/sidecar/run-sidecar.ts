@@ -425,7 +425,7 @@ export class Sidecar {
         } catch {
           lag = undefined;
         }
-        return { position: file.follower.position ?? null, lag };
+        return { position: file.follower.position ?? null, delivered: file.follower.delivered ?? null, lag };
       },
     };
     this.#files.push(file);

@@ -4,6 +4,7 @@
 import type { Logger } from '../diag/logger.js';
 
 export interface SourceStats {
+  /** Lines read (handed to the writer): a reader that went away may not have taken them all. */
   lines: number;
   bytes: number;
   rotations: number;
@@ -20,8 +21,8 @@ export interface StatsSource {
   readonly logType: string;
   readonly path: string;
   readonly stats: SourceStats;
-  /** A file's read position and unread bytes; nothing for a stream. */
-  readonly progress?: () => { position: number | null; lag: number | undefined };
+  /** A file's read position, how far its lines were delivered (what a save keeps), and its unread bytes; nothing for a stream. */
+  readonly progress?: () => { position: number | null; delivered: number | null; lag: number | undefined };
 }
 
 export function logStats(log: Logger, sources: readonly StatsSource[]): void {

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { FILTER_BIN, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath, followEmptyFile } from '../_helpers/sidecar-process.js';
+import { FILTER_BIN, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath, followEmptyFile, readState } from '../_helpers/sidecar-process.js';
 import { FILE_LOG_TYPES } from '../../src/log-types.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 
@@ -62,6 +62,12 @@ test('| head -1: EPIPE is a quiet exit 0', async (t) => {
   t.is(status, '0');
   t.false(fs.readFileSync(`${dir}/err`, 'utf8').includes('EPIPE'));
   t.false(fs.readFileSync(`${dir}/err`, 'utf8').includes('"level":50'));
+  // The last stats line says how far lines were delivered, as the state file keeps it, beside
+  // how far they were read (a platform trial: only the read position was said, far past the save).
+  const stats = fs.readFileSync(`${dir}/err`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((d) => d['event'] === 'stats' && d['path'] === file).at(-1)!;
+  const saved = readState(path.join(dir, '.logtype-sidecar.state'))!.files[file]!.at(-1)!;
+  t.is(stats['delivered'], saved.position);
+  t.true((stats['position'] as number) >= saved.position);
 });
 
 test('the reader closes stdout while the sidecar is quiet: the line whose write met EPIPE is not counted delivered; the restart sends it', async (t) => {
