@@ -26,7 +26,7 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once }:
       return;
     case 'missing':
       log.warn(
-        { ...fields, variable: source.variable, minutes: Math.round(event.forMs / 60_000) },
+        { ...fields, ...(source.origin === 'flag' ? { flag: `--file ${source.logType}` } : { variable: source.variable }), minutes: Math.round(event.forMs / 60_000) },
         `${event.path} is still not there after ${event.forMs < 90_000 ? `${Math.round(event.forMs / 1000)} seconds` : `${Math.round(event.forMs / 60_000)} minutes`}: ${missingFix(source)} (said again in an hour while it is missing)`,
       );
       return;

@@ -12,6 +12,8 @@ export interface MissingFile {
   readonly variable: string | undefined;
   /** What chose its path: `--file`, its variable, or the log dir (config/sidecar-config.ts). */
   readonly origin?: 'flag' | 'variable' | 'log-dir' | undefined;
+  /** Something other than a file is at the path (`a directory`); undefined: nothing is. */
+  readonly what?: string | undefined;
 }
 
 /** What to check for a directory that is not there: whatever named its files' paths. */
@@ -54,9 +56,11 @@ export function missingReports(missing: readonly MissingFile[], present: number,
       continue;
     }
     for (const file of files) {
+      // What set the path: a --file's path is not the variable's to fix.
+      const setBy = file.origin === 'flag' ? { flag: `--file ${file.logType}` } : { variable: file.variable };
       reports.push({
-        fields: { event: 'missing', source: file.logType, path: file.path, variable: file.variable },
-        message: `--once: ${file.path} is not there; ${rest} (exit ${exitCode})`,
+        fields: { event: 'missing', source: file.logType, path: file.path, ...setBy, ...(file.what ? { what: file.what } : {}) },
+        message: `--once: ${file.path} is ${file.what ? `${file.what}, not a file` : 'not there'}; ${rest} (exit ${exitCode})`,
       });
     }
   }

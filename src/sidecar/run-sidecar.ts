@@ -33,6 +33,7 @@ import { EntryWriter } from '../output/entry-writer.js';
 import { Checkpointer } from '../state/checkpointer.js';
 import { loadState, seenUntil, type SidecarState } from '../state/state-file.js';
 import { lockState } from '../state/state-lock.js';
+import { statPath } from '../follow/path-state.js';
 import { movedPaths } from '../state/moved-paths.js';
 import { logFollowEvent } from './event-log.js';
 import { Heartbeat } from './heartbeat.js';
@@ -273,7 +274,12 @@ export class Sidecar {
     let code = EXIT_OK;
     if (this.#options.once && !this.#stopping) {
       // A compressed file was there, and was said to be so when found: not "not there", but not read either.
-      const missing = this.#files.filter((f) => !f.present && !f.compressed).map((f) => ({ logType: f.logType, path: f.path, variable: f.source.variable, origin: f.source.origin }));
+      const missing = this.#files
+        .filter((f) => !f.present && !f.compressed)
+        .map((f) => {
+          const state = statPath(f.path);
+          return { logType: f.logType, path: f.path, variable: f.source.variable, origin: f.source.origin, what: state.kind === 'other' ? state.what : undefined };
+        });
       const compressed = this.#files.filter((f) => f.compressed).length;
       const present = this.#files.length - missing.length - compressed + this.#streams.length;
       for (const { fields, message } of missingReports(missing, present, EXIT_ONCE_MISSING, directoryState)) this.#io.log.warn(fields, message);

@@ -14,6 +14,16 @@ test('--once, missing files: a line a file whose directory is there, saying whet
   t.is(missingReports([file('mongodb', '/logs')], 0, 3, () => 'directory')[0]!.message, '--once: /logs/mongodb.log is not there; nothing was read (exit 3)');
 });
 
+test('--once, a path given by --file: the flag is named, not the variable it did not use; a directory at the path is said as that', (t) => {
+  const given: MissingFile = { ...file('mongodb', '/logs'), origin: 'flag', what: 'a directory' };
+  t.deepEqual(missingReports([given], 0, 3, () => 'directory'), [
+    {
+      fields: { event: 'missing', source: 'mongodb', path: '/logs/mongodb.log', flag: '--file mongodb', what: 'a directory' },
+      message: '--once: /logs/mongodb.log is a directory, not a file; nothing was read (exit 3)',
+    },
+  ]);
+});
+
 test('--once, a directory that is not there: one line for it and its files (a mistyped --log-dir), files elsewhere apart', (t) => {
   const missing = [file('mongodb', '/typo'), file('automation-agent', '/typo'), file('mongodb-audit', '/audit')];
   const reports = missingReports(missing, 1, 3, (dir) => (dir === '/audit' ? 'directory' : 'missing'));
