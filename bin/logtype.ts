@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { logtypeMain } from '../src/cli/logtype-main.js';
+import { logtypeMain, outputFailure } from '../src/cli/logtype-main.js';
 
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   // The reader went away (`| head`): a quiet, successful end.
   if (error.code === 'EPIPE') process.exit(0);
-  process.stderr.write(`logtype: cannot write: ${error.message}\n`);
-  process.exit(1);
+  const { prefix, status } = outputFailure(process.argv.slice(2));
+  process.stderr.write(`${prefix}: cannot write: ${error.message}\n`);
+  process.exit(status);
 });
 process.exitCode = await logtypeMain(process.argv.slice(2));

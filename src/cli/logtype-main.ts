@@ -113,6 +113,18 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
   }
 }
 
+/**
+ * Writing stdout failed (not a reader gone: a full disk, `> /dev/full`): the line's prefix names
+ * the command, and the status is its exit table's for a failure, apart from its answers (doctor's
+ * 1 means "problems found": a failure there is 2, as an input that fails midway).
+ */
+export function outputFailure(argv: readonly string[]): { readonly prefix: string; readonly status: number } {
+  const [first] = argv;
+  if (first === 'doctor') return { prefix: DOCTOR_COMMAND, status: 2 };
+  if (first === 'summary') return { prefix: SUMMARY_COMMAND, status: 1 };
+  return { prefix: FILTER_COMMAND, status: 1 };
+}
+
 /** The exit status after a Ctrl-C, as a shell gives a command that SIGINT ended (128 + 2). */
 export const INTERRUPTED_EXIT = 130;
 

@@ -283,6 +283,24 @@ test('logtype summary --html -: the page on stdout instead of the text (with --j
   }
 });
 
+test('stdout that cannot be written (a full disk): the command named, and its exit table\'s failure status (doctor 2: its 1 means problems found)', (t) => {
+  if (!fs.existsSync('/dev/full')) return t.pass('no /dev/full here');
+  const dir = tempDir('dev-full');
+  const input = path.join(dir, 'in.jsonl');
+  fs.writeFileSync(input, MIX);
+  const run = (args: string[]) => spawnSync('bash', ['-c', `"${process.execPath}" "${FILTER_BIN}" ${args.join(' ')} "${input}" > /dev/full`], { encoding: 'utf8', env: cleanEnv() });
+  const cases: [args: string[], status: number, prefix: string][] = [
+    [['doctor'], 2, 'logtype doctor'],
+    [['summary'], 1, 'logtype summary'],
+    [['-o', 'raw'], 1, 'logtype'],
+  ];
+  for (const [args, status, prefix] of cases) {
+    const result = run(args);
+    t.is(result.status, status, args.join(' '));
+    t.regex(result.stderr, new RegExp(`^${prefix}: cannot write: ENOSPC`), args.join(' '));
+  }
+});
+
 test('logtype sumary: "unknown command \'sumary\'; did you mean \'summary\'?" (a file of that name is a file)', (t) => {
   const typo = runFilter(['sumary']);
   t.is(typo.status, 2);
