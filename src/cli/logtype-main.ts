@@ -42,6 +42,8 @@ export async function logtypeMain(argv: readonly string[]): Promise<number> {
     stderr: process.stderr,
     stdoutIsTTY,
   });
+  const asked = helpAsked(argv);
+  if (asked) return logtypeMain(asked);
   const [first, ...rest] = argv;
   let run: () => Promise<number>;
   let inputs: readonly string[];
@@ -139,6 +141,19 @@ export function mistypedCommand(first: string | undefined, exists: (path: string
   if (first === undefined || first.startsWith('-') || COMMANDS.includes(first)) return undefined;
   const nearest = nearestName(first, COMMANDS);
   return nearest && !exists(first) ? nearest : undefined;
+}
+
+/**
+ * `logtype help`, `logtype help summary`, `logtype summary help` (git's and kubectl's habit) as
+ * the --help they mean, when no file of that name is there to read: the arguments that ask so.
+ */
+export function helpAsked(argv: readonly string[], exists: (path: string) => boolean = fs.existsSync): string[] | undefined {
+  if (argv.length === 0 || argv.length > 2 || exists('help')) return undefined;
+  const [first, second] = argv;
+  if (first === 'help' && second === undefined) return ['--help'];
+  if (first === 'help' && COMMANDS.includes(second!)) return [second!, '--help'];
+  if (second === 'help' && COMMANDS.includes(first!)) return [first!, '--help'];
+  return undefined;
 }
 
 /** The commands whose options an unknown option may be (see optionOfOtherCommands). */
