@@ -55,6 +55,8 @@ test("README: the tour's commands print what it shows", (t) => {
   // The commands run as written: in a directory with samples/, with both commands on PATH.
   const dir = tempDir('readme');
   fs.symlinkSync(path.join(REPO, 'samples'), path.join(dir, 'samples'));
+  // The replica set's example reads Hatchet's members under the names it gives them.
+  for (const member of ['rs1', 'rs2']) fs.copyFileSync(path.join(REPO, `test/fixtures/real/mongod-replica-${member}.log.gz`), path.join(dir, `${member}.log.gz`));
   const bin = path.join(dir, 'bin');
   fs.mkdirSync(bin);
   for (const [name, target] of [['logtype', FILTER_BIN], ['logtype-sidecar', SIDECAR_BIN]] as const) {

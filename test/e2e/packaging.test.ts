@@ -38,6 +38,16 @@ function argDefault(name: string): string | undefined {
   return new RegExp(`^ARG ${name}=(\\S+)$`, 'm').exec(dockerfile)?.[1];
 }
 
+test('npm pack builds what it ships without source maps (tsconfig.build.json): no shipped file points at a map it leaves out', (t) => {
+  // A new user's trial: 174 shipped files named a .js.map the package does not hold.
+  t.is(packageJson.scripts.prepack, 'tsc -p tsconfig.build.json');
+  const out = tempDir('build-no-maps');
+  execFileSync(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', path.join(REPO, 'tsconfig.build.json'), '--outDir', out, '--tsBuildInfoFile', path.join(out, '.tsbuildinfo')], { cwd: REPO, stdio: 'ignore' });
+  const js = fs.readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.js'));
+  t.true(js.length > 50, `${js.length} files built`);
+  t.deepEqual(js.filter((name) => fs.readFileSync(path.join(out, name), 'utf8').includes('sourceMappingURL')), []);
+});
+
 test('Dockerfile: every stage on Node 24 LTS on Debian 13 (trixie) slim', (t) => {
   t.is(argDefault('NODE_IMAGE'), 'node:24-trixie-slim');
   t.true(stages.length >= 3, `${stages.length} stages`);
