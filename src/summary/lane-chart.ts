@@ -1,7 +1,7 @@
 /**
  * The members' lanes on the page: one lane per member on the time axis every chart shares
  * (time-charts.ts), each coloured by the state its log said it was in (STATE_COLORS), its
- * restarts (a dark triangle), elections (a violet bar) and errors (a red dot, the errors'
+ * restarts (a dark triangle), shutdowns (a brown square), elections (a violet bar) and errors (a red dot, the errors'
  * colour) marked on it, every segment and mark titled with what it was. The member's name is
  * written inside the plot in a row of its own above its lane, cut to fit, so no text leaves the
  * chart and no mark covers a name at any width.
@@ -35,7 +35,7 @@ const cutName = (name: string): string => (name.length > MAX_NAME_CHARS ? `${nam
 export const lanesHeight = (members: number): number => PLOT.top + members * LANE_HEIGHT + PLOT.bottom;
 
 /**
- * The marks a lane draws: restarts and elections all (they are few), then errors, the earliest
+ * The marks a lane draws: restarts, shutdowns and elections all (they are few), then errors, the earliest
  * first, to MAX_LANE_MARKS; how many were left out.
  */
 export function laneMarks(events: MemberSummary['events'], most = MAX_LANE_MARKS): { drawn: MemberSummary['events']; left: number } {
@@ -76,6 +76,8 @@ export function laneChart(members: readonly MemberSummary[], axis: TimeAxis): st
       const shape =
         event.kind === 'restart'
           ? `<path d="M${(at - 5).toFixed(1)} ${barY - MARK_OVERHANG}h10l-5 8z" fill="${MARKER_COLORS.restart}"/>`
+          : event.kind === 'shutdown'
+            ? `<rect x="${(at - 3.5).toFixed(1)}" y="${barY - MARK_OVERHANG}" width="7" height="7" fill="${MARKER_COLORS.shutdown}"/>`
           : event.kind === 'election'
             ? `<rect x="${(at - 1.5).toFixed(1)}" y="${barY - 3}" width="3" height="${BAR_HEIGHT + 6}" fill="${MARKER_COLORS.election}"/>`
             : `<circle cx="${at.toFixed(1)}" cy="${barY + BAR_HEIGHT / 2}" r="3.5" fill="${ERROR_COLOR}" stroke="#fff" stroke-width="1"/>`;
@@ -90,6 +92,6 @@ export function laneChart(members: readonly MemberSummary[], axis: TimeAxis): st
       .sort((a, b) => (order.includes(a) ? order.indexOf(a) : order.length) - (order.includes(b) ? order.indexOf(b) : order.length))
       .map((state) => `<span class="swatch" data-key="${escapeHtml(state)}" style="background:${stateColor(state)};outline:1px solid #cfd8dc"></span>${escapeHtml(state)}`)
       .join(' ') +
-    ` <span class="marker-key">on a lane: <b style="color:${MARKER_COLORS.restart}">▼</b> ${markerKindWords('restart', members.flatMap((m) => m.events.filter((e) => e.kind === 'restart').map((e) => e.label)))}, <b style="color:${MARKER_COLORS.election}">|</b> election or step-down, <b style="color:${ERROR_COLOR}">●</b> error${left > 0 ? ` (${left.toLocaleString('en-US')} more not drawn)` : ''}</span>`;
+    ` <span class="marker-key">on a lane: <b style="color:${MARKER_COLORS.restart}">▼</b> ${markerKindWords('restart', members.flatMap((m) => m.events.filter((e) => e.kind === 'restart').map((e) => e.label)))}, ${members.some((m) => m.events.some((e) => e.kind === 'shutdown')) ? `<b style="color:${MARKER_COLORS.shutdown}">■</b> shutdown, ` : ''}<b style="color:${MARKER_COLORS.election}">|</b> election or step-down, <b style="color:${ERROR_COLOR}">●</b> error${left > 0 ? ` (${left.toLocaleString('en-US')} more not drawn)` : ''}</span>`;
   return frame(`Replica set members (${members.length}), one lane each: the state each member's log said it was in`, 'plot-lanes', axis, body, legend, height, names + marks, false);
 }

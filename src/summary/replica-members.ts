@@ -61,8 +61,8 @@ export class MemberStats {
   readonly starts: MemberRestart[] = [];
   /** Lines its log holds twice (repeated-lines.ts). */
   readonly repeats = new RepeatedLines();
-  /** Restarts, elections and errors; a restart's words are made at the end (its version is read after its start line). */
-  readonly marks: { time: number; kind: 'restart' | 'election' | 'error'; label: string; restart?: { readonly version: string | null; readonly atLogStart: boolean } }[] = [];
+  /** Restarts, shutdowns, elections and errors; a restart's words are made at the end (its version is read after its start line). */
+  readonly marks: { time: number; kind: 'restart' | 'shutdown' | 'election' | 'error'; label: string; restart?: { readonly version: string | null; readonly atLogStart: boolean } }[] = [];
   #errorMarks = 0;
   /** Events past MAX_MEMBER_EVENTS (or errors past MAX_MEMBER_ERROR_MARKS): counted, not kept. */
   dropped = 0;
@@ -101,6 +101,12 @@ export class MemberStats {
       this.starts.push({ time: at, before: Number.isFinite(before) ? before : Number.NaN });
       this.marks.push({ time: at, kind: 'restart', label: restart.atLogStart ? 'start' : 'restart', restart });
     }
+  }
+
+  /** A shutdown's first line (a signal, the shutdown command, or its end alone): marked on the lane. */
+  shutdown(time: number | undefined, label: string): void {
+    if (time === undefined || Number.isNaN(time)) return;
+    if (this.#room()) this.marks.push({ time, kind: 'shutdown', label: markLabel(label) });
   }
 
   state(time: number | undefined, from: string | undefined, to: string): void {

@@ -27,6 +27,7 @@ import { ReplicationEvents } from './replication-events.js';
 import { ServerProblems } from './server-problems.js';
 import { LogRotations, rotationLine } from './log-rotations.js';
 import { isShutdownMessage, ServerShutdowns, shutdownLine } from './server-shutdowns.js';
+import { shutdownLabel } from './chart-markers.js';
 import { SlowOperations } from './slow-operations.js';
 import { cutLine, type RecordSource } from './slowest-operations.js';
 import type { LongLivedConnection, ServerSummary } from './summary.js';
@@ -162,7 +163,12 @@ export class ServerSection implements SectionCounter {
     } else if (meaning.shutdown) {
       const line = shutdownLine(record);
       const last = member.lastShutdown;
-      if (line) member.lastShutdown = this.#shutdowns.add(line, time, member.name, last, last !== undefined && this.#sinceStart(member, last.at));
+      if (line) {
+        const shutdown = this.#shutdowns.add(line, time, member.name, last, last !== undefined && this.#sinceStart(member, last.at));
+        // Marked on its lane once, where it began (its first line: a signal, or the end alone).
+        if (shutdown !== last) member.shutdown(time, shutdownLabel(line.kind === 'begin' ? line.cause : null, line.kind === 'end' ? line.exitCode : null));
+        member.lastShutdown = shutdown;
+      }
       // The server's exit ends its connections, as a restart would (one scan of those open, on a shutdown's last line).
       if (line?.kind === 'end') {
         this.#lifetimesOf(member).shutdown(time);

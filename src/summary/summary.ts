@@ -191,8 +191,8 @@ export interface MemberSummary {
   readonly lastState: string | null;
   /** Its state from its first line to its last (`unknown`, `down` between a pause and a restart), in time order. */
   readonly lane: readonly { readonly from: string; readonly to: string; readonly state: string }[];
-  /** Its restarts, elections and errors with a time, in time order (at most MAX_MEMBER_EVENTS, errors MAX_MEMBER_ERROR_MARKS). */
-  readonly events: readonly { readonly time: string; readonly kind: 'restart' | 'election' | 'error'; readonly label: string }[];
+  /** Its restarts, shutdowns, elections and errors with a time, in time order (at most MAX_MEMBER_EVENTS, errors MAX_MEMBER_ERROR_MARKS). */
+  readonly events: readonly { readonly time: string; readonly kind: 'restart' | 'shutdown' | 'election' | 'error'; readonly label: string }[];
   /** Events and state changes past those limits: counted, not kept (the lane may be unsure past them). */
   readonly eventsNotKept: number;
 }

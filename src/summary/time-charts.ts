@@ -11,7 +11,7 @@
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { chartFold, foldBuckets } from './activity-fold.js';
 import { COLLSCAN_COLOR, ERROR_COLOR, MARKER_COLORS, WARNING_COLOR, typeColor } from './chart-colors.js';
-import { MARKER_LETTERS, chartMarkers, markerKindWords, type ChartMarker } from './chart-markers.js';
+import { MARKER_KINDS, MARKER_LETTERS, chartMarkers, markerKindWords, type ChartMarker } from './chart-markers.js';
 import type { Summary } from './summary.js';
 import { countTicks, timeTickLabel, timeTicks, type TimeTicks } from './time-ticks.js';
 import { selectTypeMarks, type DrawnTypeMark } from './type-marks.js';
@@ -175,7 +175,7 @@ export function frame(title: string, id: string, axis: TimeAxis, body: string, l
   const markerLegend =
     axis.markers.length === 0
       ? ''
-      : `<span class="marker-key">marked: ${(['restart', 'election', 'state'] as const)
+      : `<span class="marker-key">marked: ${MARKER_KINDS
           .filter((kind) => axis.markers.some((m) => m.kind === kind))
           .map((kind) => `<b style="color:${MARKER_COLORS[kind]}">${MARKER_LETTERS[kind]}</b> ${markerKindWords(kind, axis.markers.filter((m) => m.kind === kind).map((m) => m.label))}`)
           .join(', ')} (a line's title says what)</span>`;

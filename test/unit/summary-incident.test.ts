@@ -223,6 +223,30 @@ for (const file of ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz']) {
   });
 }
 
+test('the members\' shutdowns are marked on their lanes and on the time charts, where each began (its signal), with its cause and exit code', async (t) => {
+  const collector = new SummaryCollector();
+  const shutdowns: { member: string; time: string }[] = [];
+  for (const name of ['rs1', 'rs2']) {
+    const input = path.join(REAL_DATA, `mongod-replica-${name}.log.gz`);
+    const { records } = await readRecords(input, 'mongodb');
+    // One file per member, as `logtype summary rs1.log.gz rs2.log.gz` reads them.
+    collector.input(input);
+    for (const r of records) {
+      collector.add(r.logType, r.record, undefined, { contents: r.contents });
+      const line = JSON.parse(r.contents) as ServerLine;
+      if (line.id === 23377) shutdowns.push({ member: `mongod-replica-${name}`, time: new Date(line.t.$date).toISOString() });
+    }
+  }
+  t.is(shutdowns.length, 2, 'each member was stopped by a signal');
+  const server = collector.summary({ entries: 0, selected: 0, notEntries: 0 }).server!;
+  for (const { member, time } of shutdowns) {
+    const lane = server.members!.find((m) => m.name === member)!;
+    // The lane's mark is made at the signal, before the exit code is logged.
+    t.deepEqual(lane.events.filter((e) => e.kind === 'shutdown'), [{ time, kind: 'shutdown', label: 'shutdown: signal 15 (Terminated: 15)' }]);
+    t.true(chartMarkers(server).some((m) => m.kind === 'shutdown' && m.time === Date.parse(time) && m.label === `${member}: shutdown: signal 15 (Terminated: 15) (exit code 0)`));
+  }
+});
+
 // From a review: a pre-4.4 text line says why it holds no election in its message, and the
 // reason may hold election words; the story, the marks and the members' table must agree.
 test('a text log\'s "Not starting an election … waiting for stepdown period to end" is no election anywhere in the report', async (t) => {
