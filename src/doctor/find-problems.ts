@@ -90,39 +90,56 @@ export class ProblemFinder {
     const problems = this.#problemsOf(logType);
     for (let i = 0; i < problems.length; i++) {
       const problem = problems[i]!;
-      if (!problem.matches.test(text) || problem.unless?.test(text)) continue;
-      const time = timeOf();
-      let finding = this.#found.get(problem.id);
-      if (!finding) {
-        const example = text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS)}…` : text;
-        finding = { problem, count: 0, lines: 0, first: time, last: time, example, exampleType: logType, types: [], sources: [], inOtherLines: false, moreTypes: false, moreSources: false };
-        this.#found.set(problem.id, finding);
-      }
-      // A problem in one pod of three is that pod's to fix: say which, and in which logs.
-      if (logType === undefined) finding.inOtherLines = true;
-      else if (!finding.types.includes(logType)) {
-        if (finding.types.length < MAX_NAMED) finding.types.push(logType);
-        else finding.moreTypes = true;
-      }
-      const source = sourceOf();
-      if (source !== undefined && !finding.sources.includes(source)) {
-        if (finding.sources.length < MAX_NAMED) finding.sources.push(source);
-        else finding.moreSources = true;
-      }
-      if (problem.oneEventIn) {
-        let bySourceType = this.#linesBySourceType.get(problem.id);
-        if (!bySourceType) this.#linesBySourceType.set(problem.id, (bySourceType = new Map()));
-        // By pod, as its prefix names it: one pod's server log and audit log given as two files
-        // are two inputs, and one pod. Bounded as the types remembered are: beyond, a line of a
-        // new pod and type counts as one event of its own.
-        const wanted = `${podOf() ?? ''}\0${logType ?? ''}`;
-        const key = bySourceType.has(wanted) || bySourceType.size < MAX_REMEMBERED_TYPES ? wanted : OTHER_KEY;
-        bySourceType.set(key, (bySourceType.get(key) ?? 0) + 1);
-      }
-      if (finding.lines++ === 0) continue;
-      if (time !== undefined && (finding.first === undefined || time < finding.first)) finding.first = time;
-      if (time !== undefined && (finding.last === undefined || time > finding.last)) finding.last = time;
+      if (problem.witnessed || !problem.matches.test(text) || problem.unless?.test(text)) continue;
+      this.#evidence(problem, logType, text, timeOf, sourceOf, podOf);
     }
+  }
+
+  /** An event a witness of several lines found (KnownProblem.witnessed), with the line that shows it. */
+  witness(id: string, logType: string | undefined, text: string, timeOf: () => number | undefined, sourceOf: () => string | undefined = () => undefined): void {
+    const problem = this.#problems.find((p) => p.problem.id === id)?.problem;
+    if (problem) this.#evidence(problem, logType, text, timeOf, sourceOf, sourceOf);
+  }
+
+  #evidence(
+    problem: KnownProblem,
+    logType: string | undefined,
+    text: string,
+    timeOf: () => number | undefined,
+    sourceOf: () => string | undefined,
+    podOf: () => string | undefined,
+  ): void {
+    const time = timeOf();
+    let finding = this.#found.get(problem.id);
+    if (!finding) {
+      const example = text.length > EXAMPLE_CHARS ? `${text.slice(0, EXAMPLE_CHARS)}…` : text;
+      finding = { problem, count: 0, lines: 0, first: time, last: time, example, exampleType: logType, types: [], sources: [], inOtherLines: false, moreTypes: false, moreSources: false };
+      this.#found.set(problem.id, finding);
+    }
+    // A problem in one pod of three is that pod's to fix: say which, and in which logs.
+    if (logType === undefined) finding.inOtherLines = true;
+    else if (!finding.types.includes(logType)) {
+      if (finding.types.length < MAX_NAMED) finding.types.push(logType);
+      else finding.moreTypes = true;
+    }
+    const source = sourceOf();
+    if (source !== undefined && !finding.sources.includes(source)) {
+      if (finding.sources.length < MAX_NAMED) finding.sources.push(source);
+      else finding.moreSources = true;
+    }
+    if (problem.oneEventIn) {
+      let bySourceType = this.#linesBySourceType.get(problem.id);
+      if (!bySourceType) this.#linesBySourceType.set(problem.id, (bySourceType = new Map()));
+      // By pod, as its prefix names it: one pod's server log and audit log given as two files
+      // are two inputs, and one pod. Bounded as the types remembered are: beyond, a line of a
+      // new pod and type counts as one event of its own.
+      const wanted = `${podOf() ?? ''}\0${logType ?? ''}`;
+      const key = bySourceType.has(wanted) || bySourceType.size < MAX_REMEMBERED_TYPES ? wanted : OTHER_KEY;
+      bySourceType.set(key, (bySourceType.get(key) ?? 0) + 1);
+    }
+    if (finding.lines++ === 0) return;
+    if (time !== undefined && (finding.first === undefined || time < finding.first)) finding.first = time;
+    if (time !== undefined && (finding.last === undefined || time > finding.last)) finding.last = time;
   }
 
   /** What was found, in the order of the known problems. */

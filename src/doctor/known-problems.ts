@@ -35,6 +35,11 @@ export interface KnownProblem {
    */
   readonly remedyIn?: (types: readonly string[]) => string | undefined;
   /**
+   * Found by a witness of several lines, not line by line (`unlogged-stops.ts` for a server
+   * killed or crashed: its `matches` is one of the signs it reads); the finder is told each event.
+   */
+  readonly witnessed?: true;
+  /**
    * One event is written by each of these types (a failed login: the server's line and the audit
    * log's event): the problem is counted as the most lines any one type shows, not their sum.
    */
@@ -58,7 +63,7 @@ const FIX_CREDENTIALS = "Fix that client's credentials; for the agent's user, ch
 /** The agent's modules' logs and its launcher's. */
 const AGENT_TYPES = logTypesWrittenBy('agent');
 /** The server's log (the audit log names no disk). */
-const SERVER_TYPES = ['mongodb'];
+export const SERVER_TYPES = ['mongodb'];
 
 export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
   {
@@ -200,11 +205,13 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
   {
     id: 'server-unclean-shutdown',
     title: 'The server was killed or crashed',
-    where: 'mongodb (the server log), at its next start',
+    where: 'mongodb (the server log), at its next start: a start with no shutdown logged before it, or its storage engine saying so',
     types: SERVER_TYPES,
     // The storage engine's lock file was not emptied by a clean shutdown: 4.4+ id 22271
     // (`Detected unclean shutdown - Lock file is not empty`), before it the text with the path.
+    // A start after lines with no shutdown logged since is the other sign (unlogged-stops.ts).
     matches: /Detected unclean shutdown - /,
+    witnessed: true,
     meaning: 'The server stopped without a clean shutdown: killed (the container OOM-killed at its memory limit, a SIGKILL after the grace period, the node lost) or crashed. It recovered its data from the journal as it started.',
     remedy: 'See what ended it: kubectl describe pod (Last State: OOMKilled, exit code 137), and logtype -t mongodb -l warn -o pretty around the start for the server\'s last lines before it; raise the memory limit, or the grace period if the server had no time to shut down.',
   },

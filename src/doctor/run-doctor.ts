@@ -14,6 +14,12 @@ import { palette } from '../render/colors.js';
 import { terminalSafeJson } from '../render/escape-terminal.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
 import { ProblemFinder } from './find-problems.js';
+import { KNOWN_PROBLEMS, SERVER_TYPES } from './known-problems.js';
+import { UnloggedStops } from './unlogged-stops.js';
+import { readEntryRecord } from '../parse/parse-record.js';
+
+/** The known problem whose events UnloggedStops finds. */
+const UNCLEAN_SHUTDOWN = KNOWN_PROBLEMS.find((problem) => problem.id === 'server-unclean-shutdown')!;
 import { doctorJson, renderDoctorText } from './render-doctor.js';
 
 export interface DoctorOptions extends Selection, InputSelection {
@@ -54,6 +60,8 @@ function entryTime(entry: EntryLine): number | undefined {
 /** Resolves with the exit code: 0 when nothing was found, 1 when something was. */
 export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<number> {
   const finder = new ProblemFinder();
+  // A server killed or crashed, read from its lines in order (one known problem's witness).
+  const stops = new UnloggedStops(UNCLEAN_SHUTDOWN.matches);
   // Lines that are not entries belong to no type: with -t they are left out.
   const looksAtOther = options.types.length === 0;
   // Several inputs (one file per pod): a line's source is its input when no prefix names one.
@@ -64,15 +72,20 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   const selector = new EntrySelector(
     options,
     {
-      selected: (entry) =>
+      selected: (entry) => {
+        const sourceOf = (): string | undefined => entry.prefix?.source ?? input;
+        if (SERVER_TYPES.includes(entry.logType) && stops.line(sourceOf() ?? '', entry.contents, () => readEntryRecord(entry.format, entry)?.message, () => entryTime(entry))) {
+          finder.witness(UNCLEAN_SHUTDOWN.id, entry.logType, entry.contents, () => entryTime(entry), sourceOf);
+        }
         finder.look(
           entry.logType,
           entry.contents,
           () => entryTime(entry),
-          () => entry.prefix?.source ?? input,
+          sourceOf,
           // One event in several logs is counted once a pod: the pod its prefix names, not the input file.
           () => entry.prefix?.source,
-        ),
+        );
+      },
       other: (bytes, start, end, wrapped) => {
         if (!looksAtOther) return;
         otherLookedAt++;

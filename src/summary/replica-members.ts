@@ -8,6 +8,7 @@
  * Per line: one lookup of the member (the same pod as the line before: a string comparison) and
  * a few counts. The events are kept only on the rare lines that carry them.
  */
+import { START_PREAMBLE_MS } from './server-shutdowns.js';
 import path from 'node:path';
 import { olderRotationFirst, unrotatedName } from '../follow/rotated-siblings.js';
 import { isoString } from './iso-string.js';
@@ -20,13 +21,6 @@ import type { RecordSource } from './slowest-operations.js';
 import type { MemberSummary, ServerSummary } from './summary.js';
 import { MAX_MEMBER_ERROR_MARKS, MAX_MEMBER_EVENTS, MAX_MEMBERS, OTHER_MEMBERS } from './summary-limits.js';
 
-/**
- * A server writes a few lines before its start line (4.4+: the wire specification, TLS 1.0,
- * TCP FastOpen, its primary-only services; before 4.4: TLS 1.0 on [main]), milliseconds before
- * it. A pause that ended at most this long before a start line is the one the member was down
- * across, the lines after it the start's own.
- */
-const START_PREAMBLE_MS = 2000;
 
 /** Election lines closer than this to the member's last one are the same election (a candidate writes three or four). */
 const ELECTION_MERGE_MS = 10_000;

@@ -26,7 +26,7 @@ import { ReplicaMembers, type MemberStats } from './replica-members.js';
 import { ReplicationEvents } from './replication-events.js';
 import { ServerProblems } from './server-problems.js';
 import { LogRotations, rotationLine } from './log-rotations.js';
-import { isShutdownMessage, ServerShutdowns, shutdownLine } from './server-shutdowns.js';
+import { isShutdownMessage, isStartMessage, ServerShutdowns, shutdownLine } from './server-shutdowns.js';
 import { shutdownLabel } from './chart-markers.js';
 import { SlowOperations } from './slow-operations.js';
 import { cutLine, type RecordSource } from './slowest-operations.js';
@@ -35,7 +35,6 @@ import { MAX_COMPONENTS, MAX_LONG_LIVED_CONNECTIONS, MAX_MESSAGE_CHARS, MAX_SERV
 import type { SectionCounter } from './section-counter.js';
 
 const NO_BYTES = Buffer.alloc(0);
-const RESTART = /^MongoDB starting|SERVER RESTARTED/;
 /** A text line's `connection accepted from 10.0.0.1:5 #26705 (…)`: the connection's number. */
 const TEXT_ACCEPTED_NUMBER = / #(\d+) /;
 
@@ -80,7 +79,7 @@ interface MessageStats {
   readonly members: MemberCounts;
 }
 
-const messageMeaning = (message: string): MessageMeaning => ({ restart: RESTART.test(message), election: isElectionMessage(message), shutdown: isShutdownMessage(message) });
+const messageMeaning = (message: string): MessageMeaning => ({ restart: isStartMessage(message), election: isElectionMessage(message), shutdown: isShutdownMessage(message) });
 
 /** A start of the server as counted; `shutdownBefore`: whether its member logged a shutdown since its start before (a restart only). */
 interface Restart {

@@ -27,6 +27,21 @@ const SHUTDOWN = /^(?:Received signal$|Terminating via shutdown command|got sign
 const TEXT_SIGNAL = /^got signal (\d+)(?: \(([^)]*)\))?/;
 const TEXT_EXIT_CODE = /(?:code:|rc: *)(-?\d+)/;
 
+/**
+ * A server writes a few lines before its start line (4.4+: the wire specification, TLS 1.0,
+ * TCP FastOpen, its primary-only services; before 4.4: TLS 1.0 on [main]), milliseconds before
+ * it. A pause that ended at most this long before a start line is the one the member was down
+ * across, the lines after it the start's own; lines this close before a start are not a run
+ * that ended without a shutdown (doctor's unlogged-stops.ts).
+ */
+export const START_PREAMBLE_MS = 2000;
+
+/** A start of the server: 4.4+ `MongoDB starting` (4615611), the text's `MongoDB starting : pid=…`, 3.x's `***** SERVER RESTARTED *****` before it. */
+const START = /^MongoDB starting|SERVER RESTARTED/;
+
+/** Whether a server message is a start's first line (one of a start's consecutive ones). */
+export const isStartMessage = (message: string): boolean => START.test(message);
+
 /** Whether a server message is a shutdown's first or last line. */
 export const isShutdownMessage = (message: string): boolean => SHUTDOWN.test(message);
 

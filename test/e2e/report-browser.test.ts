@@ -124,10 +124,11 @@ testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outli
       // Every restart and every replica-set event with a time, marked where it happened.
       const expected = [
         ...server.restarts.map((r) => ({ kind: 'marker marker-restart', time: Date.parse(r.time!) })),
+        ...server.shutdowns.filter((d) => d.time !== null).map((d) => ({ kind: 'marker marker-shutdown', time: Date.parse(d.time!) })),
         ...server.replication.filter((e) => e.time !== null).map((e) => ({ kind: e.event.startsWith('election: ') ? 'marker marker-election' : 'marker marker-state', time: Date.parse(e.time!) })),
       ].sort((a, b) => a.time - b.time || (a.kind < b.kind ? -1 : 1));
       t.true(expected.some((m) => m.kind === 'marker marker-restart') && expected.some((m) => m.kind === 'marker marker-state'));
-      t.deepEqual(chart.markers.map(({ kind, time }) => ({ kind, time })).sort((a, b) => a.time - b.time || (a.kind < b.kind ? -1 : 1)), expected, `${chart.id}: restarts and replica-set events marked`);
+      t.deepEqual(chart.markers.map(({ kind, time }) => ({ kind, time })).sort((a, b) => a.time - b.time || (a.kind < b.kind ? -1 : 1)), expected, `${chart.id}: restarts, shutdowns and replica-set events marked`);
       t.true(chart.markers.some((m) => /→ PRIMARY|is now PRIMARY/.test(m.title)), `${chart.id}: a marker's title says what happened`);
     }
     await tab0.close();

@@ -2,7 +2,8 @@ import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { FILTER_BIN, REPO, SIDECAR_BIN, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
+import { gunzipSync } from 'node:zlib';
+import { FILTER_BIN, REAL_DATA, REPO, SIDECAR_BIN, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
 import { CHROMIUM, testWithTool } from '../_helpers/system-tool.js';
 import { KNOWN_PROBLEMS } from '../../src/doctor/known-problems.js';
@@ -162,6 +163,29 @@ for (const [args, says] of usage) {
     t.regex(result.stderr, says);
   });
 }
+
+// From a reports trial: a server killed without a word (no shutdown logged, no "Detected unclean
+// shutdown" either: a storage engine that keeps no lock file) was not told.
+test('doctor: a server that starts again after running with no shutdown logged was killed or crashed, counted once with its unclean-shutdown line; a clean restart is not', (t) => {
+  const lines = gunzipSync(fs.readFileSync(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'))).toString('utf8').split('\n').filter(Boolean);
+  const signal = lines.findIndex((l) => l.includes('"msg":"Received signal"'));
+  const startAt = lines.findIndex((l) => l.includes('"msg":"MongoDB starting"'));
+  // Its run up to the signal, then (ten minutes on) its start's lines again: killed, not shut down.
+  const later = (l: string) => l.replace('2024-03-18T10:49:', '2024-03-18T10:59:');
+  const restart = lines.slice(0, startAt + 40).map(later);
+  const killed = [...lines.slice(0, signal), ...restart].map((l) => entryLine('mongodb', l)).join('\n') + '\n';
+  const report = (input: string) => JSON.parse(runFilter(['doctor', '--json'], input).stdout) as { problems: { id: string; count: number; example: string }[] };
+  const found = report(killed).problems.find((p) => p.id === 'server-unclean-shutdown');
+  t.is(found?.count, 1);
+  t.regex(found!.example, /"msg":"MongoDB starting"/);
+  // With WiredTiger's own line at that start too: the same event.
+  const unclean = '{"t":{"$date":"2024-03-18T10:59:07.500-04:00"},"s":"W",  "c":"STORAGE",  "id":22271,   "ctx":"initandlisten","msg":"Detected unclean shutdown - Lock file is not empty","attr":{"lockFile":"/ws/data/replset/rs1/db/mongod.lock"}}';
+  const both = [...lines.slice(0, signal), ...restart, unclean].map((l) => entryLine('mongodb', l)).join('\n') + '\n';
+  t.is(report(both).problems.find((p) => p.id === 'server-unclean-shutdown')?.count, 1);
+  // The whole log, which ends with its clean shutdown, then the same start: nothing.
+  const clean = [...lines, ...restart].map((l) => entryLine('mongodb', l)).join('\n') + '\n';
+  t.false(report(clean).problems.some((p) => p.id === 'server-unclean-shutdown'));
+});
 
 test('--help of summary and doctor teaches with examples', (t) => {
   t.regex(runFilter(['summary', '--help']).stdout, /Examples:\n {2}kubectl logs POD \| logtype summary\n/);
