@@ -293,7 +293,13 @@ export class FileFollower {
   #withTarget(file: SavedFile): SavedFile {
     const target = linkTarget(this.path);
     if (target === undefined) return file;
-    const stat = fs.statSync(target, { throwIfNoEntry: false });
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(target, { throwIfNoEntry: false });
+    } catch {
+      // A directory on the way that may not be searched now: the target is not kept, nothing else changes.
+      return file;
+    }
     return stat?.ino === file.ino && stat.dev === file.dev ? { ...file, target } : file;
   }
 

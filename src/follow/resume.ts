@@ -78,7 +78,12 @@ function savedTargets(saved: readonly SavedFile[], listed: readonly SiblingFile[
   for (const file of saved) {
     const name = file.target;
     if (name === undefined || file.retired || listed.some((c) => c.name === name) || targets.some((c) => c.name === name)) continue;
-    const stat = fs.statSync(name, { throwIfNoEntry: false });
+    let stat: fs.Stats | undefined;
+    try {
+      stat = fs.statSync(name, { throwIfNoEntry: false });
+    } catch {
+      continue;
+    }
     if (stat?.isFile()) targets.push({ name, stat });
   }
   return targets;

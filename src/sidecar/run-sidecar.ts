@@ -369,7 +369,7 @@ export class Sidecar {
    */
   #movedPaths(saved: SidecarState): Map<string, string> {
     const paths = this.#options.files.map((f) => f.path);
-    const moved = movedPaths(saved, paths, (name) => fs.statSync(name, { throwIfNoEntry: false }));
+    const moved = movedPaths(saved, paths, statOrNone);
     for (const [now, before] of moved) {
       this.#io.log.warn({ event: 'state-path-moved', path: now, savedAs: before }, `the state file knows this file under ${before} (the same inode): resuming from there (the log directory moved or was renamed?)`);
     }
@@ -491,6 +491,15 @@ export class Sidecar {
 
   #logStats(): void {
     logStats(this.#io.log, [...this.#files, ...this.#streams]);
+  }
+}
+
+/** A path's stat; none where it cannot be had (missing, or a directory on the way that may not be searched: said by its follower). */
+function statOrNone(name: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(name, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }
 

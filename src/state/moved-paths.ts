@@ -11,13 +11,14 @@
 import type { Stats } from 'node:fs';
 import type { SidecarState } from './state-file.js';
 
-/** For each followed path the state does not know: the saved path whose current file it holds. */
+/** For each followed path the state does not know: the saved path whose current file it holds. `statOf` must not throw. */
 export function movedPaths(state: SidecarState, followed: readonly string[], statOf: (path: string) => Stats | undefined): Map<string, string> {
   const moved = new Map<string, string>();
   const unknown = followed.filter((path) => state.files[path] === undefined);
   if (unknown.length === 0) return moved;
   const followedNow = new Set(followed);
   const formerly = Object.entries(state.files).filter(([path, files]) => !followedNow.has(path) && files.length > 0);
+  if (formerly.length === 0) return moved;
   const taken = new Set<string>();
   for (const path of unknown) {
     const stat = statOf(path);

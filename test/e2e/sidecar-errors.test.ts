@@ -130,6 +130,28 @@ if (isRoot) {
     t.regex(said(audit), new RegExp(`the directory ${path.dirname(audit)} \\(uid ${OTHER_UID}, gid ${OTHER_UID}, mode 0600\\) cannot be searched by uid ${OTHER_UID} \\(gid ${OTHER_UID}\\)\\. To fix, chmod u\\+x ${path.dirname(audit)}`));
   });
 
+  // From a review: a followed path under a directory it may not search, and a state file that knows
+  // other paths (a moved log directory is looked for): the look must not crash the sidecar.
+  testWithTool(SETPRIV, 'a state file that knows other paths, and a followed path under a directory it may not search: said as unreadable, no crash', async (t, setpriv) => {
+    const dir = tempDir('eacces-moved');
+    fs.chmodSync(dir, 0o755);
+    const logs = path.join(dir, 'logs');
+    fs.mkdirSync(logs, { mode: 0o755 });
+    const audit = path.join(logs, 'private', 'mongodb-audit.log');
+    fs.mkdirSync(path.dirname(audit), { mode: 0o700 });
+    fs.writeFileSync(audit, 'audit\n');
+    const stateFile = path.join(logs, 'state');
+    const saved = { dev: 1, ino: 1, position: 1, fingerprint: 'x', fingerprintBytes: 1 };
+    fs.writeFileSync(stateFile, JSON.stringify({ version: 2, savedAt: Date.now(), files: { '/elsewhere/mongodb-audit.log': [saved] } }));
+    fs.chownSync(logs, OTHER_UID, OTHER_UID);
+    fs.chownSync(stateFile, OTHER_UID, OTHER_UID);
+    const sidecar = sidecarAs(setpriv, OTHER_UID, ['--log-dir', logs, '--file', `mongodb-audit=${audit}`, '--state-file', stateFile, '--stats-interval', '0', '--poll-interval', '0.2']);
+    await sidecar.waitForDiagnostic((d) => d['event'] === 'unreadable' && d['path'] === audit, 10_000);
+    await sidecar.stop();
+    t.deepEqual(await sidecar.exited, { code: 0, signal: null });
+    t.false(sidecar.diagnostics().some((d) => d['level'] === 50));
+  });
+
   /**
    * A restart that finds a saved file it may not read (run for a while as another uid, a mode
    * put wrong and right again, a directory on the way not searchable): the saved position
