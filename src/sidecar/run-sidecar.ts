@@ -150,6 +150,7 @@ export class Sidecar {
         return Promise.resolve(EXIT_STATE_IN_USE);
       }
       if (lock.kind === 'held') this.#releaseLock = lock.release;
+      else this.#io.log.info({ event: 'state-unlocked', path: this.#options.stateFile, lock: lock.path, error: lock.reason }, 'the state file is not locked (no lock can be made beside it): a second sidecar on it would not be refused');
     }
     const saved = this.#loadState();
     const moved = saved ? this.#movedPaths(saved) : new Map<string, string>();

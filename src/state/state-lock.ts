@@ -3,13 +3,16 @@
  * container with the same defaults) each save the positions of what they delivered, and each
  * resumes from the other's: the lines only the other delivered are lost to this one's stream.
  *
- * The lock is a file beside the state file, made with O_EXCL, holding the process id and its
- * start time (Linux's /proc/PID/stat): a lock whose process is gone, or whose id another
- * process holds now (a restarted container reuses ids), is stale and taken over. Without /proc
- * a live process with that id is taken for the holder.
+ * The lock is a file beside the state file holding the process id and its start time (Linux's
+ * /proc/PID/stat), made whole before it is linked into place (link(2) fails when the name is
+ * taken: no reader ever sees it half-written). A lock whose process is gone, a zombie, or whose
+ * id another process holds now (a restarted container reuses ids) is stale: it is renamed
+ * aside, checked to be the one read, and removed (a lock made meanwhile by another sidecar is
+ * put back, never removed). Without /proc, a live process with that id is taken for the holder.
  *
- * Where the lock cannot be made (a read-only volume: no save can be made there either), the
- * sidecar goes on without one.
+ * Limits: a holder in another process-id namespace (another container sharing the volume) is
+ * not seen, and is taken for stale. Where no lock can be made or removed (a read-only volume,
+ * a directory we may not write: no save can be made there either), the sidecar goes on without one.
  */
 import fs from 'node:fs';
 
@@ -24,23 +27,61 @@ export type StateLock =
 /** The lock file of a state file. */
 export const lockPathOf = (stateFile: string): string => `${stateFile}.lock`;
 
+/** Tries to take a stale lock over before giving up (another sidecar may be doing the same). */
+const ATTEMPTS = 4;
+
 export function lockState(stateFile: string, pid = process.pid): StateLock {
   const path = lockPathOf(stateFile);
   const mine = holderText(pid);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(path, mine, { flag: 'wx', mode: 0o644 });
-      return { kind: 'held', path, release: () => releaseIfOurs(path, mine) };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') return { kind: 'none', path, reason: (error as Error).message };
+  try {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      if (linkWhole(path, mine, pid)) return { kind: 'held', path, release: () => releaseIfOurs(path, mine) };
+      const text = readText(path);
+      if (text === undefined) continue; // removed meanwhile: try again
+      const holder = parseHolder(text);
+      if (holder !== undefined && holder.pid !== pid && isRunning(holder)) return { kind: 'taken', path, pid: holder.pid };
+      // Stale: its process is gone (killed, or the container restarted). Taken over.
+      removeIfStill(path, text, pid);
     }
-    const holder = readHolder(path);
-    if (holder !== undefined && holder.pid !== pid && isRunning(holder)) return { kind: 'taken', path, pid: holder.pid };
-    // Stale: its process is gone (killed, or the container restarted). Taken over.
-    fs.rmSync(path, { force: true });
+    return { kind: 'none', path, reason: 'other processes kept making and removing it' };
+  } catch (error) {
+    return { kind: 'none', path, reason: (error as Error).message };
   }
-  return { kind: 'none', path, reason: 'made and removed by another process at once' };
+}
+
+/** Makes the lock whole under a name of our own, then links it into place: false when the name is taken. */
+function linkWhole(path: string, text: string, pid: number): boolean {
+  const temp = `${path}.${pid}.new`;
+  fs.writeFileSync(temp, text, { mode: 0o644 });
+  try {
+    fs.linkSync(temp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+}
+
+/** Removes the lock at `path` if it still holds `text`; one made meanwhile by another process is put back. */
+function removeIfStill(path: string, text: string, pid: number): void {
+  const aside = `${path}.${pid}.stale`;
+  try {
+    fs.renameSync(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (readText(aside) !== text) {
+    // Another sidecar's lock, made after ours was read: back where it was (unless a third made one since).
+    try {
+      fs.linkSync(aside, path);
+    } catch {
+      // Its name is taken again: the next attempt reads who holds it.
+    }
+  }
+  fs.rmSync(aside, { force: true });
 }
 
 interface Holder {
@@ -50,26 +91,28 @@ interface Holder {
 }
 
 function holderText(pid: number): string {
-  const startTime = startTimeOf(pid);
+  const startTime = procStat(pid)?.startTime;
   return `${pid}${startTime === undefined ? '' : ` ${startTime}`}\n`;
 }
 
-function readHolder(path: string): Holder | undefined {
-  let text: string;
+function readText(path: string): string | undefined {
   try {
-    text = fs.readFileSync(path, 'utf8');
+    return fs.readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
+}
+
+function parseHolder(text: string): Holder | undefined {
   const [pid, startTime] = text.trim().split(' ');
   const id = Number(pid);
   return Number.isSafeInteger(id) && id > 0 ? { pid: id, startTime } : undefined;
 }
 
-/** The holder is still the process that made the lock: alive, and (where /proc tells) started when it did. */
+/** The holder is still the process that made the lock: alive, not a zombie, and (where /proc tells) started when it did. */
 function isRunning(holder: Holder): boolean {
-  const now = startTimeOf(holder.pid);
-  if (now !== undefined) return holder.startTime === undefined || holder.startTime === now;
+  const now = procStat(holder.pid);
+  if (now !== undefined) return now.state !== 'Z' && now.state !== 'X' && (holder.startTime === undefined || holder.startTime === now.startTime);
   if (fs.existsSync('/proc/self/stat')) return false;
   try {
     process.kill(holder.pid, 0);
@@ -79,11 +122,12 @@ function isRunning(holder: Holder): boolean {
   }
 }
 
-/** Field 22 of /proc/PID/stat (after the command's parenthesised name, which may hold spaces). */
-function startTimeOf(pid: number): string | undefined {
+/** /proc/PID/stat's state (field 3) and start time (field 22), read after the command's parenthesised name, which may hold spaces. */
+function procStat(pid: number): { readonly state: string | undefined; readonly startTime: string | undefined } | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0], startTime: fields[19] };
   } catch {
     return undefined;
   }

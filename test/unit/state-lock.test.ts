@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { lockPathOf, lockState } from '../../src/state/state-lock.js';
-import { tempDir } from '../_helpers/sidecar-process.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { REPO, tempDir } from '../_helpers/sidecar-process.js';
+
+const execFileAsync = promisify(execFile);
 
 /** This process's start time, as the lock keeps it (field 22 of /proc/self/stat). */
 const ownStart = (): string => {
@@ -49,4 +53,19 @@ test('state lock: release leaves a lock another process took over since', (t) =>
 test('state lock: where none can be made (no such directory), none, and why', (t) => {
   const lock = lockState(path.join(tempDir('state-lock'), 'missing', 'state'));
   t.is(lock.kind, 'none');
+});
+
+// From a review: two sidecars finding one stale lock (or none) at the same instant both held it.
+test('state lock: four processes at the same instant, on a stale lock or none: exactly one holds it', async (t) => {
+  const module = path.join(REPO, 'dist/src/state/state-lock.js');
+  for (const stale of [true, false, true, false, true]) {
+    const state = path.join(tempDir('state-lock-race'), 'state');
+    if (stale) fs.writeFileSync(lockPathOf(state), `${2 ** 30} 5\n`);
+    const startAt = Date.now() + 600;
+    // Each waits for the same instant, tries, says what it got, and lives on a moment (a holder is alive).
+    const script = `import { lockState } from ${JSON.stringify(module)}; while (Date.now() < ${startAt}) {} console.log(lockState(${JSON.stringify(state)}).kind); setTimeout(() => {}, 800);`;
+    const runs = Array.from({ length: 4 }, () => execFileAsync(process.execPath, ['--input-type=module', '-e', script]));
+    const kinds = (await Promise.all(runs)).map((r) => r.stdout.trim()).sort();
+    t.deepEqual(kinds, ['held', 'taken', 'taken', 'taken'], `stale lock: ${stale}`);
+  }
 });
