@@ -36,7 +36,7 @@ export const FILTER_OPTIONS: OptionTable = {
     describe: "Only these fields of each line's object (msg,attr.ns), in json and pretty output [default output with it: pretty on a terminal, else json]",
   },
   expand: { type: 'boolean', short: 'e', describe: 'Pretty output shows whole attributes, indented, below each line [default output with it: pretty]' },
-  'keep-prefix': { type: 'boolean', describe: 'With -o entry (and json for other types), keep the kubectl/stern prefix [default output with it: entry, pretty on a terminal]' },
+  'keep-prefix': { type: 'boolean', describe: 'With -o entry (and json for other types), keep the kubectl/stern prefix [default output with it: entry; with -f, json]' },
   'keep-other': { type: 'boolean', describe: 'Write lines that are not entries too (raw, json and entry)' },
   'max-count': { type: 'string', value: 'N', min: 0, habits: ['n'], describe: 'Stop after N selected entries (grep -m, head -n; here -m is --message)' },
   'after-context': { type: 'string', short: 'A', value: 'N', min: 0, describe: 'Also the N entries after each selected one, of its type and pod (grep -A)' },
@@ -133,8 +133,9 @@ export function parseFilterArgs(argv: readonly string[], terminal: FilterTermina
   // An option that belongs to one output mode picks it when -o is not given (with --fields the
   // machine's form is json, raw has no fields; --expand is pretty's; --keep-prefix writes entries);
   // with -o naming another mode it is a usage error, not an option silently ignored.
-  const output = (text('output') ??
-    (terminal.stdoutIsTTY || expand ? 'pretty' : fields.length > 0 ? 'json' : keepPrefix ? 'entry' : 'raw')) as OutputMode;
+  const given = text('output') as OutputMode | undefined;
+  if (given === undefined && expand && keepPrefix) return usageError('--expand (pretty output) and --keep-prefix (entry output) ask for two output modes: give one, or -o');
+  const output = given ?? (expand ? 'pretty' : keepPrefix ? (fields.length > 0 ? 'json' : 'entry') : terminal.stdoutIsTTY ? 'pretty' : fields.length > 0 ? 'json' : 'raw');
   if (fields.length > 0 && output !== 'json' && output !== 'pretty') return usageError('--fields needs -o json or -o pretty');
   if (expand && output !== 'pretty') return usageError(`--expand shows attributes below pretty lines: it needs -o pretty, not -o ${output}`);
   if (keepPrefix && output !== 'entry' && output !== 'json') return usageError(`--keep-prefix keeps kubectl's prefix on entry lines: it needs -o entry (or json), not -o ${output}`);

@@ -157,6 +157,8 @@ const filterCases: { name: string; args: string[]; terminal?: ReportTerminal; ex
   { name: '--expand without -o: pretty output (in a pipe too)', args: ['--expand'], expected: { ...FILTER_DEFAULTS, output: 'pretty', expand: true } },
   { name: '--expand with -o raw: a usage error, not ignored', args: ['-o', 'raw', '-e'], expected: filterError('--expand shows attributes below pretty lines: it needs -o pretty, not -o raw') },
   { name: '--keep-prefix without -o: entry output', args: ['--keep-prefix'], expected: { ...FILTER_DEFAULTS, output: 'entry', keepPrefix: true } },
+  { name: '--keep-prefix without -o on a terminal: entry output too (pretty would drop the prefix)', args: ['--keep-prefix'], terminal: TERMINAL, expected: { ...FILTER_DEFAULTS, output: 'entry', keepPrefix: true, color: true } },
+  { name: '--expand and --keep-prefix without -o: two modes asked, a usage error', args: ['--expand', '--keep-prefix'], expected: filterError('--expand (pretty output) and --keep-prefix (entry output) ask for two output modes: give one, or -o') },
   { name: '--keep-prefix with -o json', args: ['--keep-prefix', '-o', 'json'], expected: { ...FILTER_DEFAULTS, output: 'json', keepPrefix: true } },
   { name: '--keep-prefix with -o raw: a usage error, not ignored', args: ['--keep-prefix', '-o', 'raw'], expected: filterError("--keep-prefix keeps kubectl's prefix on entry lines: it needs -o entry (or json), not -o raw") },
   { name: '--keep-prefix with -o pretty: a usage error', args: ['--keep-prefix', '-o', 'pretty'], expected: filterError("--keep-prefix keeps kubectl's prefix on entry lines: it needs -o entry (or json), not -o pretty") },
