@@ -6,8 +6,10 @@
  * its text, at most MAX_REMEMBERED a member: memory stays bounded whatever the input, and only
  * the sampled lines' text is read.
  *
- * A server may write the same line twice in one millisecond, so a few repeats say nothing:
- * REPEATS_TO_SAY of them, and a hundredth of the sampled lines, before the summary says so.
+ * A server may write the same line twice in one millisecond, even a burst of them (a sampled
+ * time takes the whole burst), so repeats of a few lines say nothing: REPEATS_TO_SAY distinct
+ * lines repeated, and a twentieth of the sampled lines, before the summary says so (a log given
+ * twice repeats half of them; a real log's own bursts a few in a thousand).
  */
 
 /** One line in this many is sampled (a power of two). */
@@ -21,21 +23,32 @@ export function isSampled(time: number | undefined, id: number | undefined): tim
 }
 
 export class RepeatedLines {
-  readonly #seen = new Set<string>();
+  /** The sampled lines' keys, and whether each came again. */
+  readonly #seen = new Map<string, boolean>();
   #sampled = 0;
   #repeated = 0;
+  /** Distinct lines that came again: one burst of the same line is one. */
+  #repeatedLines = 0;
 
   /** A sampled server line of the member (isSampled): its time (ms), id, context and text. */
   line(time: number, id: number | undefined, context: string | undefined, text: string): void {
     this.#sampled++;
     const key = `${time}:${id ?? ''}:${context ?? ''}:${textHash(text)}`;
-    if (this.#seen.has(key)) this.#repeated++;
-    else if (this.#seen.size < MAX_REMEMBERED) this.#seen.add(key);
+    const again = this.#seen.get(key);
+    if (again === undefined) {
+      if (this.#seen.size < MAX_REMEMBERED) this.#seen.set(key, false);
+      return;
+    }
+    this.#repeated++;
+    if (!again) {
+      this.#seen.set(key, true);
+      this.#repeatedLines++;
+    }
   }
 
   /** About how many of the member's `lines` came twice (its share of repeats among those sampled); 0 when too few say so. */
   estimate(lines: number): number {
-    if (this.#repeated < REPEATS_TO_SAY || this.#repeated * 100 < this.#sampled) return 0;
+    if (this.#repeatedLines < REPEATS_TO_SAY || this.#repeated * 20 < this.#sampled) return 0;
     return Math.round((lines * this.#repeated) / this.#sampled);
   }
 }
