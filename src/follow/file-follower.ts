@@ -23,12 +23,12 @@ import { FileCheckpoint } from './file-checkpoint.js';
 import { FilesBehind, sizeOf, waitingFile } from './files-behind.js';
 import { HeldFile, type FileLineSink, type HeldRole, type LineOptions, type LineStream } from './held-file.js';
 import type { OtherCompression } from '../read/other-compression.js';
-import { MTIME_SLACK_MS, unseenSiblings } from './identity.js';
+import { MTIME_SLACK_MS, compareBirthtimes, unseenSiblings } from './identity.js';
 import { statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
 import { reconcilePath, sameFile, type FileIdentity, type PathState } from './reconcile.js';
 import { deniedAmong, resumeFiles } from './resume.js';
-import { compressedRotationsSince, linkTarget, rotatedNames, rotatedSiblings } from './rotated-siblings.js';
+import { birthtimeOf, compressedRotationsSince, linkTarget, rotatedNames, rotatedSiblings } from './rotated-siblings.js';
 
 export type { FollowEvent } from './follow-events.js';
 
@@ -344,18 +344,13 @@ export class FileFollower {
     }
     for (const past of resume.past ?? []) this.#remember(past);
     const plan = resumeFiles(this.path, resume.files, this.#options.ignore);
-    const atPath = statPath(this.path);
     for (const lost of plan.lost) {
-      // Truncated or rewritten in place while down (the same inode at the name): said as that.
-      const inPlace = atPath.kind === 'file' && atPath.ino === lost.ino && !lost.retired ? { size: atPath.size } : undefined;
       // Rotated and compressed while the sidecar was down: say where its lines went.
-      this.#options.onEvent({
-        kind: 'resume-lost',
-        path: this.path,
-        position: lost.position,
-        compressed: compressedRotationsSince(this.path, resume.savedAt - MTIME_SLACK_MS),
-        ...(inPlace ? { inPlace } : {}),
-      });
+      const compressed = compressedRotationsSince(this.path, resume.savedAt - MTIME_SLACK_MS);
+      // Else truncated or rewritten in place (the same inode at the name, born when it was; not a
+      // new file given the freed inode at once, as ext4 does after a rotation): said as that.
+      const inPlace = compressed.length === 0 && !lost.retired ? inPlaceSize(this.path, lost) : undefined;
+      this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: lost.position, compressed, ...(inPlace === undefined ? {} : { inPlace: { size: inPlace } }) });
       this.#closePiece(lost);
     }
     this.#behind.adoptRetired(plan.retired);
@@ -568,6 +563,18 @@ export class FileFollower {
   #remember({ ino, mtimeMs }: PastFile): void {
     this.#past.set(pastKey({ ino, mtimeMs }), { ino, mtimeMs });
   }
+}
+
+/** The size of the file at `path` when it is `saved`'s (its inode, and its birth time where both are known); undefined otherwise. */
+function inPlaceSize(path: string, saved: SavedFile): number | undefined {
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (!stat?.isFile() || stat.ino !== saved.ino || compareBirthtimes(saved.birthtimeMs, birthtimeOf(stat)) === 'differs') return undefined;
+  return stat.size;
 }
 
 /** For a path that is a symbolic link to `target` (its linkTarget), which names are rotations of the name it leads to. */

@@ -31,7 +31,7 @@ function workDir(shell: string): string {
 /** Command lines and what completes them (sorted), the same in every shell (a directory's slash aside: each shell adds it its own way). */
 const CASES: { line: string; expected: string[] }[] = [
   { line: 'logtype --lev', expected: ['--level'] },
-  { line: 'logtype -l ', expected: ['debug', 'error', 'fatal', 'info', 'warn'] },
+  { line: 'logtype -l ', expected: ['D1', 'D2', 'D3', 'D4', 'D5', 'debug', 'error', 'fatal', 'info', 'warn'] },
   { line: 'logtype -o p', expected: ['pretty'] },
   { line: 'logtype -t au', expected: ['audit', 'automation-agent', 'automation-agent-stderr', 'automation-agent-stdout', 'automation-agent-verbose'] },
   { line: 'logtype --max-c', expected: ['--max-count'] },
