@@ -77,8 +77,8 @@ export function doctorHelp(render: HelpRenderer = helpText): string {
     ],
     epilogue: ['Known problems:', ...KNOWN_PROBLEMS.map((p) => `  ${p.id.padEnd(28)} ${p.title}`)],
     exitStatus: [
-      [0, 'No known problem found, or nothing looked at: an empty input, or a selection (--since, -t, …) that left out every line (the report says so)'],
-      [1, 'Some were found (each is printed)'],
+      [0, 'No known problem found (or only informational ones, marked i: nothing to fix), or nothing looked at: an empty input, or a selection (--since, -t, …) that left out every line (the report says so)'],
+      [1, 'Some were found that want fixing (each is printed)'],
       [2, 'Bad usage, or a FILE that cannot be read (before any input is read), input that fails midway, or writing stdout failed'],
       [130, 'Interrupted (Ctrl-C): the problems found in what was read are written first'],
     ],

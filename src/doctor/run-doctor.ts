@@ -139,5 +139,6 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
       : renderDoctorText(findings, lines, palette(options.color), options.utc, incomplete),
   );
   if (unread.length > 0) return 2;
-  return findings.length > 0 ? 1 : 0;
+  // Informational findings alone (nothing to fix) are no failure: `doctor || page-someone` pages on a problem only.
+  return findings.some((finding) => !finding.problem.informational) ? 1 : 0;
 }

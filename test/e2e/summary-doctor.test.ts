@@ -187,6 +187,18 @@ test('doctor: a server that starts again after running with no shutdown logged w
   t.false(report(clean).problems.some((p) => p.id === 'server-unclean-shutdown'));
 });
 
+// From a reports trial: "The validation webhook is missing" (informational) alone exited 1, and `doctor || page` paged.
+test('doctor: informational findings alone exit 0; with a problem to fix, 1', (t) => {
+  const webhook = 'ERROR\tcontrollers/operator.go:42\tFailed to configure admission webhook: validatingwebhookconfigurations is forbidden\n';
+  const informational = KNOWN_PROBLEMS.filter((p) => p.informational).map((p) => p.id);
+  const only = runFilter(['doctor', '--json'], OPERATOR_LOG.split('\n').filter((l) => /webhook|automatic recovery/i.test(l)).join('\n') + '\n' + webhook);
+  const report = JSON.parse(only.stdout) as { problems: { id: string }[] };
+  t.true(report.problems.length > 0, 'something found');
+  t.true(report.problems.every((p) => informational.includes(p.id)), report.problems.map((p) => p.id).join(' '));
+  t.is(only.status, 0);
+  t.is(runFilter(['doctor'], POD_STREAM).status, 1);
+});
+
 test('--help of summary and doctor teaches with examples', (t) => {
   t.regex(runFilter(['summary', '--help']).stdout, /Examples:\n {2}kubectl logs POD \| logtype summary\n/);
   const doctor = runFilter(['doctor', '--help']).stdout;
