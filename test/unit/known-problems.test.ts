@@ -1,4 +1,6 @@
 import test from 'ava';
+import { UnloggedStops } from '../../src/doctor/unlogged-stops.js';
+import { parseRecord } from '../../src/parse/parse-record.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ProblemFinder } from '../../src/doctor/find-problems.js';
@@ -122,18 +124,21 @@ test('every known problem has test lines, and every problem tested is known', (t
   t.deepEqual(Object.keys(CASES).sort(), KNOWN_PROBLEMS.map((p) => p.id).sort());
 });
 
+/** The problems one line shows, as doctor finds them: line by line, and by the witness of a problem found over several lines (a line alone to it). */
+function problemsIn(type: string | undefined, line: string): string[] {
+  const finder = new ProblemFinder();
+  for (const problem of KNOWN_PROBLEMS.filter((p) => p.witnessed)) {
+    const stops = new UnloggedStops(problem.matches);
+    if (type !== undefined && stops.line('', line, () => parseRecord(type, line)?.message, () => undefined)) finder.witness(problem.id, type, line, () => undefined);
+  }
+  finder.look(type, line, () => undefined);
+  return finder.findings().map((f) => f.problem.id);
+}
+
 for (const [id, { type, matches, misses }] of Object.entries(CASES)) {
   test(`known problem ${id}: its lines are found, near misses are not`, (t) => {
-    for (const line of matches) {
-      const finder = new ProblemFinder();
-      finder.look(type, line, () => undefined);
-      t.deepEqual(finder.findings().map((f) => f.problem.id), [id], line);
-    }
-    for (const line of misses) {
-      const finder = new ProblemFinder();
-      finder.look(type, line, () => undefined);
-      t.false(finder.findings().some((f) => f.problem.id === id), line);
-    }
+    for (const line of matches) t.deepEqual(problemsIn(type, line), [id], line);
+    for (const line of misses) t.false(problemsIn(type, line).includes(id), line);
   });
 }
 
