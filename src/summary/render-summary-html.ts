@@ -177,8 +177,8 @@ export function renderSummaryHtml(summary: Summary): string {
       '<h3>Slow operations</h3>',
       slowPlot(summary, axis),
       table(
-        ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', 'examined/returned', ...(members ? ['members'] : []), 'namespace', 'operation', 'shape', 'plan'],
-        server.slowOperations.map((g) => [...durationCells(g, number, number), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation, shape(g.shape), `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
+        ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', 'examined/returned', ...(members ? ['members'] : []), 'namespace', 'operation', 'query', 'shape', 'plan'],
+        server.slowOperations.map((g) => [...durationCells(g, number, number), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation, g.pattern ?? '-', shape(g.shape), `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
         'slow',
       ),
       `<h3>Oplog entries applied slowly (by secondaries) (${number(appliedEntries(server))})</h3>`,

@@ -2,6 +2,7 @@
  * The summary for a person at a terminal: tables, an activity strip, every string from a log
  * escaped for the terminal.
  */
+import { MAX_PATTERN_CHARS } from './summary-limits.js';
 import { RELATIVE_ACCURACY } from './duration-quantiles.js';
 import { MAX_GROUP_DURATIONS } from './summary-limits.js';
 import { cutLine } from './slowest-operations.js';
@@ -425,13 +426,14 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       const shown = shownSlowGroups(server.slowOperations);
       out.push(
         ...formatTable(
-          ['total', 'count', 'p50', 'p95', 'max', 'examined/returned', ...(several ? ['members'] : []), 'namespace', 'operation', 'shape / plan'],
+          ['total', 'count', 'p50', 'p95', 'max', 'examined/returned', ...(several ? ['members'] : []), 'namespace', 'operation', 'query', 'shape / plan'],
           shown.map((g) => [
             ...durationCells(g, millis, number),
             g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned),
             ...(several ? [escapeTerminal(memberCountCell(g.members))] : []),
             escapeTerminal(g.ns),
             escapeTerminal(g.operation),
+            escapeTerminal(cutLine(g.pattern ?? '-', MAX_PATTERN_CHARS)),
             `${escapeTerminal(g.shape)}${g.plan && g.plan !== g.shape ? ` ${escapeTerminal(g.plan)}` : ''}${g.collscan ? ' ◀' : ''}`,
           ]),
           [true, true, true, true, true, true],

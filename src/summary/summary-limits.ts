@@ -79,3 +79,6 @@ export const OTHER_MEMBERS = '(other members)';
 export const MAX_MEMBER_EVENTS = 1000;
 /** Of those, errors marked per member (all are counted). */
 export const MAX_MEMBER_ERROR_MARKS = 100;
+
+/** A query's pattern in the text's table of slow operations at the most (--json and the page have it whole). */
+export const MAX_PATTERN_CHARS = 48;
