@@ -19,7 +19,8 @@ import type { Summary, TypeProblems } from './summary.js';
 const number = (n: number): string => n.toLocaleString('en-US');
 const when = (iso: string | null | undefined): string => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '-');
 
-const NUMERIC = /^-?[\d,.]+$/;
+/** A number as the page writes it (`1,234`, `0.5`); not an address (`10.0.0.1`) nor a version (`4.3.3`). */
+const NUMERIC = /^-?\d[\d,]*(?:\.\d+)?$/;
 /**
  * Short cells of a fixed format, kept on one line (a cell else breaks anywhere, for the long
  * words of free text): a time as `when` writes it (with a few words after it in brackets, as

@@ -413,3 +413,27 @@ testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and 
     }
   });
 });
+
+// From a reports trial: "for" (3m 19s, 16.8s, 68ms) sorted as text, and addresses by their first octets as numbers.
+testWithTool(CHROMIUM, 'a click sorts durations by their length and addresses by their octets, numbers in words by value', async (t, executablePath) => {
+  const logs = ['mongod-replica-rs1.log.gz', 'mongod-replica-rs2.log.gz'].map((file) => path.join(REAL_DATA, file));
+  const { dir, page } = summaryPage(t, 'sorting.html', [...logs, '--as', 'mongodb', path.join(REAL_DATA, 'mongod-3.6-text-restart.log')]);
+  const ms = (text: string): number => [...text.matchAll(/([\d.]+)(ms|s|m|h|d)/g)].reduce((sum, [, n, unit]) => sum + Number(n) * { ms: 1, s: 1e3, m: 6e4, h: 36e5, d: 864e5 }[unit as 'ms']!, 0);
+  const octets = (ip: string): number => ip.split('.').reduce((sum, part) => sum * 256 + Number(part), 0);
+  await withBrowser(executablePath, dir, async (browser) => {
+    const tab = await openAt(browser, page, 1400);
+    const column = (table: string, index: number) => tab.evaluate(`[...document.querySelectorAll('table.${table} tbody tr')].map((row) => row.cells[${index}].textContent.trim())`) as Promise<string[]>;
+    const forColumn = 4;
+    await tab.click(`table.primaries thead th:nth-child(${forColumn})`);
+    const spans = await column('primaries', forColumn - 1);
+    t.true(spans.length >= 4, spans.join(' | '));
+    t.deepEqual(spans.map(ms), [...spans.map(ms)].sort((a, b) => b - a), `"for", the longest first: ${spans.join(' | ')}`);
+    const ipColumn = (await tab.evaluate(`[...document.querySelectorAll('table.clients thead th')].findIndex((th) => th.textContent === 'IP') + 1`)) as number;
+    t.true(ipColumn > 0, 'a column of addresses');
+    await tab.click(`table.clients thead th:nth-child(${ipColumn})`);
+    const ips = await column('clients', ipColumn - 1);
+    t.true(ips.length >= 4, ips.join(' | '));
+    t.deepEqual(ips.map(octets), [...ips.map(octets)].sort((a, b) => a - b), `addresses in order: ${ips.join(' | ')}`);
+    await tab.close();
+  });
+});
