@@ -35,8 +35,8 @@ export const MAX_APPLIED_GROUPS = 2000;
 export const MAX_SLOW_POINTS = 2000;
 /** The slowest operations, always drawn in the plot. */
 export const MAX_SLOWEST_POINTS = 100;
-/** COLLSCANs in the plot: all of them up to this many, beyond it a uniform sample of this many. */
-export const MAX_COLLSCAN_POINTS = 2000;
+/** COLLSCANs in the plot: all of them up to this many (a page of about 1.5 MB with them all), beyond it a uniform sample of this many. */
+export const MAX_COLLSCAN_POINTS = 10_000;
 /** The slowest single operations listed, each with its line. */
 export const MAX_SLOWEST_OPERATIONS = 20;
 /** The slowest single transactions listed, each with its parameters. */
