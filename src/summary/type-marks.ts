@@ -83,8 +83,11 @@ const KIND_ORDER: Readonly<Record<TypeMark['kind'], number>> = { error: 0, warni
 
 /**
  * The marks a chart draws: those of one type and kind within `closeMs` of the first of their
- * run are one; then errors first, then warnings, then failures, the earliest first, at most
- * `most`, in time order; `left`: how many marks the ones not drawn stood for.
+ * run are one; then, at most `most` of those, shared fairly between each type's errors,
+ * warnings and failures (a group with fewer than its share gives the rest to the others), each
+ * group's spread evenly over its time, its first and its last among them (the earliest alone
+ * would draw a burst at the start and nothing after it); in time order. `left`: how many marks
+ * the ones not drawn stood for.
  */
 export function selectTypeMarks(marks: readonly TypeMark[], closeMs: number, most: number): { drawn: DrawnTypeMark[]; left: number } {
   const runs = new Map<string, DrawnTypeMark & { count: number }>();
@@ -100,7 +103,45 @@ export function selectTypeMarks(marks: readonly TypeMark[], closeMs: number, mos
       all.push(next);
     }
   }
-  const chosen = [...all].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.time - b.time).slice(0, most);
+  const groups = new Map<string, DrawnTypeMark[]>();
+  for (const run of all) {
+    const key = `${run.logType}\u0000${run.kind}`;
+    const group = groups.get(key);
+    if (group) group.push(run);
+    else groups.set(key, [run]);
+  }
+  // Errors' groups first where the budget is less than one a group.
+  const ordered = [...groups.values()].sort((a, b) => KIND_ORDER[a[0]!.kind] - KIND_ORDER[b[0]!.kind] || a[0]!.time - b[0]!.time);
+  const shares = fairShares(ordered.map((group) => group.length), most);
+  const chosen = ordered.flatMap((group, i) => spread(group, shares[i]!));
   const left = all.reduce((n, m) => n + m.count, 0) - chosen.reduce((n, m) => n + m.count, 0);
   return { drawn: chosen.sort((a, b) => a.time - b.time), left };
+}
+
+/** `budget` shared between groups of these sizes: each its size or an equal share, what one leaves going to the others, the first groups the odd ones. */
+export function fairShares(sizes: readonly number[], budget: number): number[] {
+  const shares = sizes.map(() => 0);
+  let left = budget;
+  let open = sizes.map((_, i) => i);
+  while (left > 0 && open.length > 0) {
+    const each = Math.max(1, Math.floor(left / open.length));
+    for (const i of open) {
+      if (left === 0) break;
+      const give = Math.min(each, sizes[i]! - shares[i]!, left);
+      shares[i]! += give;
+      left -= give;
+    }
+    open = open.filter((i) => shares[i]! < sizes[i]!);
+  }
+  return shares;
+}
+
+/** `count` of `items` (in time order) spread evenly over them, the first and the last among them. */
+function spread<T>(items: readonly T[], count: number): T[] {
+  if (count >= items.length) return [...items];
+  if (count <= 0) return [];
+  if (count === 1) return [items[0]!];
+  const picked: T[] = [];
+  for (let i = 0; i < count; i++) picked.push(items[Math.round((i * (items.length - 1)) / (count - 1))]!);
+  return picked;
 }

@@ -24,12 +24,29 @@ const cases: [string, TypeMark[], number, number, ReturnType<typeof drawn>[], nu
   ],
   ['a warning does not join an error run', [mark(1, 'operator', 'error'), mark(1, 'operator', 'warning')], 2000, 10, [drawn(1, 'operator', 'error'), drawn(1, 'operator', 'warning')], 0],
   [
-    'past the cap: errors first, then warnings, then failures, the earliest first; the rest counted',
+    'past the cap: shared between each type and kind, none left out for another\'s many; the rest counted',
     [mark(1, 'automation-agent', 'warning'), mark(5, 'mongodb-audit', 'failure'), mark(10, 'operator', 'error'), mark(20, 'operator', 'error'), mark(30, 'automation-agent', 'warning')],
     1000,
     3,
-    [drawn(1, 'automation-agent', 'warning'), drawn(10, 'operator', 'error'), drawn(20, 'operator', 'error')],
+    [drawn(1, 'automation-agent', 'warning'), drawn(5, 'mongodb-audit', 'failure'), drawn(10, 'operator', 'error')],
     2,
+  ],
+  [
+    // From a reports trial: 47 failed logins over eight minutes drew only the first six (all in the first minute).
+    'past the cap: a group spread over its time, its first and its last drawn',
+    Array.from({ length: 10 }, (_, i) => mark(i * 10, 'mongodb-audit', 'failure')),
+    1000,
+    4,
+    [drawn(0, 'mongodb-audit', 'failure'), drawn(30, 'mongodb-audit', 'failure'), drawn(60, 'mongodb-audit', 'failure'), drawn(90, 'mongodb-audit', 'failure')],
+    6,
+  ],
+  [
+    'a group with fewer than its share gives the rest to the others',
+    [mark(1, 'operator', 'error'), ...Array.from({ length: 6 }, (_, i) => mark(10 + i * 10, 'mongodb-audit', 'failure'))],
+    1000,
+    4,
+    [drawn(1, 'operator', 'error'), drawn(10, 'mongodb-audit', 'failure'), drawn(40, 'mongodb-audit', 'failure'), drawn(60, 'mongodb-audit', 'failure')],
+    3,
   ],
   ['marks out of time order are taken in it; a mark without a time is left out', [mark(9, 'operator', 'error'), { ...mark(0, 'operator', 'error'), time: 'never' }, mark(8, 'operator', 'error')], 2000, 10, [drawn(8, 'operator', 'error', 2)], 0],
 ];
