@@ -77,7 +77,8 @@ function monthTicks(min: number, max: number): TimeTicks {
 
 /**
  * A tick's label, in UTC: `HH:MM:SS` for steps under a minute, `HH:MM` under a day (with the
- * date, `MM-DD HH:MM`, when the axis spans more than a day), `MM-DD` for whole days (with the
+ * date, `MM-DD HH:MM`, when the axis spans more than a day, or at midnight; `YYYY-MM-DD HH:MM`
+ * at New Year's), `MM-DD` for whole days (with the
  * year, `YYYY-MM-DD`, when the axis spans more than LONG_SPAN_MS), `YYYY-MM` for months,
  * `YYYY` for years.
  */
@@ -88,7 +89,11 @@ export function timeTickLabel(time: number, stepMs: number, spanMs: number): str
   if (stepMs >= MONTH) return iso.slice(0, 7);
   if (stepMs >= DAY) return spanMs > LONG_SPAN_MS ? iso.slice(0, 10) : iso.slice(5, 10);
   if (spanMs > DAY) return `${iso.slice(5, 10)} ${iso.slice(11, 16)}`;
-  return stepMs < MINUTE ? iso.slice(11, 19) : iso.slice(11, 16);
+  const clock = stepMs < MINUTE ? iso.slice(11, 19) : iso.slice(11, 16);
+  // An axis under a day that crosses midnight says the new day at its tick (the year too at New Year):
+  // 23:59, 00:00, 00:01 alone read as one day.
+  if (time % DAY === 0) return `${iso.slice(5, 10) === '01-01' ? iso.slice(0, 10) : iso.slice(5, 10)} ${clock}`;
+  return clock;
 }
 
 /** An axis longer than this says the year in its labels. */

@@ -89,6 +89,10 @@ test('time tick labels: seconds for a step under a minute, the date for whole da
   const time = at('2026-11-22T09:57:30.000Z');
   t.is(timeTickLabel(time, 30 * S, 5 * M), '09:57:30');
   t.is(timeTickLabel(at('2026-11-22T09:57:00.000Z'), M, H), '09:57');
+  // From a reports trial: an axis across midnight read 23:59, 00:00, 00:01 as one day; across New Year, as one year.
+  t.is(timeTickLabel(at('2026-11-23T00:00:00.000Z'), M, 10 * M), '11-23 00:00');
+  t.is(timeTickLabel(at('2026-01-01T00:00:00.000Z'), M, 10 * M), '2026-01-01 00:00');
+  t.is(timeTickLabel(at('2026-01-01T00:01:00.000Z'), M, 10 * M), '00:01');
   t.is(timeTickLabel(at('2026-11-22T12:00:00.000Z'), 12 * H, 3 * DAY), '11-22 12:00');
   t.is(timeTickLabel(at('2026-11-22T00:00:00.000Z'), DAY, 7 * DAY), '11-22');
   t.is(timeTickLabel(at('2026-11-22T00:00:00.000Z'), 14 * DAY, 200 * DAY), '2026-11-22');
