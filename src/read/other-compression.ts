@@ -44,14 +44,14 @@ const OTHER_MAGICS: readonly Magic[] = [
 ];
 
 /**
- * UTF-16 text: a byte order mark, or (without one) an entry's `{"` or a line's first two ASCII
- * characters with a NUL beside each. Where every line is an entry or a log line, these are
- * the starts: no UTF-8 text line holds a NUL there.
+ * UTF-16 text: a byte order mark, or (without one) a NUL beside each of the first two characters
+ * of an entry (`{"`), an agent's line (`[2`) or a line that starts with a year (`20`: a text
+ * server log, kubectl's --timestamps). No UTF-8 text line holds a NUL there.
  */
 const UTF16: readonly Encoding[] = [
   { name: 'UTF-16 text', command: 'iconv -f UTF-16 -t UTF-8', encoding: true, starts: [[0xff, 0xfe], [0xfe, 0xff]] },
-  { name: 'UTF-16 text', command: 'iconv -f UTF-16LE -t UTF-8', encoding: true, starts: [[0x7b, 0x00, 0x22, 0x00], [0x5b, 0x00, 0x32, 0x00]] },
-  { name: 'UTF-16 text', command: 'iconv -f UTF-16BE -t UTF-8', encoding: true, starts: [[0x00, 0x7b, 0x00, 0x22], [0x00, 0x5b, 0x00, 0x32]] },
+  { name: 'UTF-16 text', command: 'iconv -f UTF-16LE -t UTF-8', encoding: true, starts: [[0x7b, 0x00, 0x22, 0x00], [0x5b, 0x00, 0x32, 0x00], [0x32, 0x00, 0x30, 0x00]] },
+  { name: 'UTF-16 text', command: 'iconv -f UTF-16BE -t UTF-8', encoding: true, starts: [[0x00, 0x7b, 0x00, 0x22], [0x00, 0x5b, 0x00, 0x32], [0x00, 0x32, 0x00, 0x30]] },
 ];
 
 /** What logtype's commands do not read, told by the first bytes: other compressions, UTF-16. */
@@ -104,9 +104,25 @@ function mayBegin(bytes: Uint8Array, magics: readonly Magic[]): boolean {
   return bytes.length > 0 && magics.some(({ starts }) => starts.some((start) => bytes.length < start.length && agree(bytes, start)));
 }
 
-/** The error an input of such data is named with: `compressed with xz; logtype reads gzip only (xz -dc FILE | logtype)`. */
-export function otherCompressionError(compression: OtherCompression, input: string): Error {
+/**
+ * The error an input of such data is named with: `compressed with xz; logtype reads gzip only
+ * (xz -dc FILE | logtype ...)`. `gzipped`: the data was found inside the input's gzip (UTF-16
+ * text compressed), so the command reads it out of the gzip first.
+ */
+export function otherCompressionError(compression: OtherCompression, input: string, gzipped = false): Error {
   const file = input === '-' ? 'FILE' : input;
   const what = compression.encoding ? `${compression.name}; logtype reads UTF-8` : `compressed with ${compression.name}; logtype reads gzip only`;
-  return new Error(`${what} (${compression.command} ${file} | logtype ...)`);
+  const command = gzipped ? `gzip -dc ${file} | ${compression.command}` : `${compression.command} ${file}`;
+  return new Error(`${what} (${command} | logtype ...)`);
+}
+
+/** Whether the file at `path` starts as gzip does (stdin's bytes cannot be read twice: false for it). */
+export function isGzipFile(path: string, head: (path: string, bytes: number) => Uint8Array): boolean {
+  if (path === '-') return false;
+  try {
+    const bytes = head(path, 2);
+    return bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
+  } catch {
+    return false;
+  }
 }

@@ -13,7 +13,8 @@ import { DockerPieces } from './docker-pieces.js';
 import { isDockerRecord } from './shipper-record.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputChunks, type StdinSource } from './open-input.js';
-import { COMPRESSION_HEAD_BYTES, mayStartCompression, otherCompression, otherCompressionError } from './other-compression.js';
+import { COMPRESSION_HEAD_BYTES, isGzipFile, mayStartCompression, otherCompression, otherCompressionError } from './other-compression.js';
+import { fileHead } from './file-head.js';
 
 export type { StdinSource };
 import { inputLines } from './input-lines.js';
@@ -133,7 +134,7 @@ export async function readEntries(
           headTold = true;
           const compression = otherCompression(chunk);
           if (compression) {
-            const error = otherCompressionError(compression, input);
+            const error = otherCompressionError(compression, input, compression.encoding === true && isGzipFile(input, fileHead));
             if (!unreadable) throw error;
             unreadable(input, error);
             break;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { FILTER_BIN, REAL_DATA, REPO, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
 import { GREP, testWithTool } from '../_helpers/system-tool.js';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 const server = (time: string, severity: string, id: number, msg: string, attr?: Record<string, unknown>): string =>
   JSON.stringify({ t: { $date: `2026-11-22T10:00:${time}Z` }, s: severity, c: 'NETWORK', id, ctx: 'conn1', msg, ...(attr ? { attr } : {}) });
@@ -458,6 +458,10 @@ test('a UTF-16 file (a log saved by a Windows editor) is named with the iconv co
     t.is(report.stdout, '', command);
     t.is(report.stderr, `logtype ${command}: cannot read ${name}: UTF-16 text; logtype reads UTF-8 (iconv -f UTF-16 -t UTF-8 ${name} | logtype ...) (see logtype ${command} --help)\n`);
   }
+  // Compressed with gzip too: the command reads it out of the gzip first.
+  const gz = path.join(dir, 'pod.log.gz');
+  fs.writeFileSync(gz, gzipSync(fs.readFileSync(name)));
+  t.is(runFilter([gz]).stderr, `logtype: cannot read ${gz}: UTF-16 text; logtype reads UTF-8 (gzip -dc ${gz} | iconv -f UTF-16 -t UTF-8 | logtype ...)\n`);
   // From a pipe, without a byte order mark.
   const piped = runFilter([], Buffer.from(text, 'utf16le'));
   t.is(piped.status, 2);

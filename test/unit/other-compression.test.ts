@@ -30,6 +30,7 @@ const UTF16: [title: string, bytes: Buffer, command: string][] = [
   ['an entry, little-endian, no mark', Buffer.from(ENTRY, 'utf16le'), 'iconv -f UTF-16LE -t UTF-8'],
   ['an agent line, little-endian, no mark', Buffer.from(AGENT, 'utf16le'), 'iconv -f UTF-16LE -t UTF-8'],
   ['an entry, big-endian, no mark', Buffer.from(ENTRY, 'utf16le').swap16(), 'iconv -f UTF-16BE -t UTF-8'],
+  ['a text server line (before 4.4), little-endian, no mark', Buffer.from('2020-03-12T00:00:01.935+0000 I  CONTROL  [main] x\n', 'utf16le'), 'iconv -f UTF-16LE -t UTF-8'],
 ];
 
 for (const [title, bytes, command] of UTF16) {
