@@ -97,7 +97,7 @@ export interface PrimaryInterval {
   readonly to: number;
   /** In the lanes' order; empty: none said it was primary. */
   readonly primaries: readonly string[];
-  /** Members whose log covers the interval but whose state there is not known (the answer may be one of them). */
+  /** Where none said PRIMARY: the members whose state there is not known, or whose log does not cover it (the answer may be one of them); empty beside a primary. */
   readonly unknown: readonly string[];
   /** True where no member's log covers the interval (between one's end and another's start): nothing is known. */
   readonly uncovered?: true;
@@ -143,8 +143,11 @@ export function primaryTimeline(lanes: readonly MemberLane[]): PrimaryInterval[]
         unknownOrUncovered.push(lane.member);
       }
     });
-    // "None" only where every member's log covers the time.
+    // "None" only where every member's log covers the time. Where one said PRIMARY, that is the
+    // answer: a member whose state is not known there (its log beginning later, or not saying)
+    // neither changes it nor cuts the interval (a reports trial: two rows alike, "my-rs-0").
     if (primaries.length === 0) unknown.splice(0, unknown.length, ...unknownOrUncovered);
+    else unknown.length = 0;
     const previous = intervals[intervals.length - 1];
     if (previous && previous.to === from && sameMembers(previous.primaries, primaries) && sameMembers(previous.unknown, unknown) && (previous.uncovered === true) === !covered) intervals[intervals.length - 1] = { ...previous, to };
     else intervals.push(covered ? { from, to, primaries, unknown } : { from, to, primaries, unknown, uncovered: true });

@@ -74,6 +74,12 @@ const timelines: [string, Record<string, StateSegment[]>, PrimaryInterval[]][] =
     [interval(0, 2, [], ['rs2']), interval(2, 10, []), interval(10, 50, ['rs1']), interval(50, 52, []), interval(52, 90, ['rs2']), interval(90, 100, [])],
   ],
   [
+    // From a reports trial: rows alike ("my-rs-0" twice) where the late member's log began, and that member "not known" in some rows only.
+    'a member whose log begins late, its state not said at first, beside a known primary: one row, the primary alone',
+    { a: lane('0-50 PRIMARY', '50-100 SECONDARY'), c: lane('30-40 unknown', '40-100 SECONDARY') },
+    [interval(0, 50, ['a']), interval(50, 100, [])],
+  ],
+  [
     'overlapping claims: the old primary has not yet stepped down when the new one is elected',
     { a: lane('0-60 PRIMARY', '60-100 SECONDARY'), b: lane('0-40 SECONDARY', '40-100 PRIMARY') },
     [interval(0, 40, ['a']), interval(40, 60, ['a', 'b']), interval(60, 100, ['b'])],
