@@ -107,14 +107,51 @@ function columnsOf(text: string): { name: string | undefined; caller: string | u
   return { name: undefined, caller: undefined, message: text };
 }
 
-/** The keys the operator names the resource it reconciles by, `namespace/name`. */
-const RESOURCE_KEYS = ['ReplicaSet', 'MongoDB', 'ShardedCluster', 'Standalone', 'MongoDBOpsManager', 'MongoDBUser', 'MongoDBMultiCluster', 'MongoDBCommunity', 'resource'];
+/**
+ * The keys the operators name the resource they reconcile by, `namespace/name`: the kinds, the
+ * Enterprise operator's Ops Manager and its application database (`OpsManager`, `ReplicaSet
+ * (AppDB)`), its project config maps (`Project`), and controller-runtime's `request`.
+ */
+const RESOURCE_KEYS = [
+  'ReplicaSet',
+  'MongoDB',
+  'ShardedCluster',
+  'Standalone',
+  'MongoDBOpsManager',
+  'OpsManager',
+  'ReplicaSet (AppDB)',
+  'AppDB',
+  'MongoDBUser',
+  'MongoDBMultiCluster',
+  'MongoDBCommunity',
+  'Project',
+  'resource',
+  'request',
+];
 
-/** The resource a zap record is about, from its fields. */
+/** The fields that mark controller-runtime's own lines (`Reconciler error`), whose `name` and `namespace` are the resource's. */
+const CONTROLLER_RUNTIME_KEYS = ['reconciler kind', 'reconcileID', 'controller'];
+
+/** The resource a zap record is about, from its fields: `namespace/name` (or a name alone, where no namespace is said). */
 export function resourceOf(fields: Readonly<Record<string, unknown>> | undefined): string | undefined {
   if (!fields) return undefined;
-  for (const key of RESOURCE_KEYS) if (typeof fields[key] === 'string') return fields[key];
+  for (const key of RESOURCE_KEYS) {
+    const value = fields[key];
+    if (typeof value === 'string') return value;
+    // controller-runtime 0.15+: the kind's key holds `{ name, namespace }`.
+    if (typeof value === 'object' && value !== null) {
+      const named = namespacedName(value as Record<string, unknown>);
+      if (named !== undefined) return named;
+    }
+  }
+  if (CONTROLLER_RUNTIME_KEYS.some((key) => key in fields)) return namespacedName(fields);
   return undefined;
+}
+
+function namespacedName(fields: Record<string, unknown>): string | undefined {
+  const { name, namespace } = fields;
+  if (typeof name !== 'string') return undefined;
+  return typeof namespace === 'string' ? `${namespace}/${name}` : name;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** zap's console format, as the operator and the database pod's version-change hook write it. */
 import test from 'ava';
-import { isZapConsoleLine, parseZapConsoleLine } from '../../src/parse/zap-console-line.js';
+import { isZapConsoleLine, parseZapConsoleLine, resourceOf } from '../../src/parse/zap-console-line.js';
 import { isOperatorConsoleLine, isVersionHookLine, parseOperatorLine } from '../../src/parse/parse-operator-line.js';
 
 interface Case {
@@ -60,6 +60,8 @@ const cases: Case[] = [
       context: 'controller',
       message: 'Reconciler error',
       attrs: { controller: 'mongodbcommunity', request: 'mongo/example', error: 'boom' },
+      // controller-runtime's request names the resource it reconciled.
+      resource: 'mongo/example',
     },
   },
   {
@@ -162,3 +164,23 @@ test('operator JSON: a second record glued on is kept, the first read', (t) => {
   t.is(record?.attrs?.['glued'], '{"level":"info","ts":1579818939.42,"caller":"a.go:2","msg":"two"}');
   t.is(parseOperatorLine('{"level":"info","ts":1,"msg":"cut short'), undefined);
 });
+
+// From an incident trial: --resource found nothing for the keys the Enterprise operator writes
+// for Ops Manager, its application database and projects (enterprise operator issues #99, #25),
+// nor for controller-runtime's own "Reconciler error" lines.
+const RESOURCES: [what: string, fields: Record<string, unknown>, resource: string | undefined][] = [
+  ['a replica set', { ReplicaSet: 'mongodb/my-rs' }, 'mongodb/my-rs'],
+  ['Ops Manager', { OpsManager: 'mongodb/ops-manager' }, 'mongodb/ops-manager'],
+  ["Ops Manager's application database", { 'ReplicaSet (AppDB)': 'mongodb/ops-manager-db' }, 'mongodb/ops-manager-db'],
+  ["a project's config map", { Project: 'core/cache-config' }, 'core/cache-config'],
+  ["controller-runtime's request (0.5)", { controller: 'mongodb-replicaset-controller', request: 'data/devops' }, 'data/devops'],
+  ["controller-runtime's name and namespace", { 'reconciler group': 'mongodbcommunity.mongodb.com', 'reconciler kind': 'MongoDBCommunity', name: 'example-mongodb', namespace: 'mongodb' }, 'mongodb/example-mongodb'],
+  ["controller-runtime 0.15's kind key holding them", { controller: 'mongodbcommunity', MongoDBCommunity: { name: 'example-mongodb', namespace: 'mongodb' }, reconcileID: 'abc' }, 'mongodb/example-mongodb'],
+  ['a name and a namespace of something else (no controller-runtime line)', { name: 'backup-1', namespace: 'mongodb' }, undefined],
+];
+
+for (const [what, fields, resource] of RESOURCES) {
+  test(`operator resource: ${what}`, (t) => {
+    t.is(resourceOf(fields), resource);
+  });
+}
