@@ -165,9 +165,19 @@ export class FilterOutput implements SelectedSink {
   }
 
   /** The entry line as it came (prefix removed unless --keep-prefix), newline included. */
+  /**
+   * The entry as a JSON line: as it came when it came as one; a line of a log read as it is (the
+   * operator's console lines, an agent's line, recognised without a wrapper) as the entry the
+   * sidecar would have written for it, so every line of -o entry and -o json is JSON.
+   */
   #entryLine(entry: EntryLine): void {
     const { keepPrefix } = this.#options;
     const out = this.#out;
+    if (entry.recognized && !looksLikeObject(entry)) {
+      this.#text((keepPrefix ? (entry.prefix?.text ?? '') : '') + encodeEntry(entry.logType, entry.contents).trimEnd());
+      out.newline();
+      return;
+    }
     if (entry.hasSourceJson && !this.#escape) {
       out.line(entry.bytes, keepPrefix ? entry.lineStart : entry.start, entry.end);
       return;

@@ -270,3 +270,18 @@ test('a live stream: lines behind a held agent record leave within a second whil
   t.truthy(firstSeen, 'a line left before the stream ended');
   t.true(firstSeen! < 1500, `the first line behind the record left after ${firstSeen} ms`);
 });
+
+// From an incident trial: -o json wrote the operator's console lines and an agent's line read as it
+// is (no wrapper) as their raw text, so `logtype -o json | jq` failed on the first of them.
+test('-o json and -o entry: the operator\'s console lines (and their stack traces) and an agent\'s bare line leave as entries, every line JSON', (t) => {
+  const agent = '[2021-09-17T13:19:52.333+0000] [.info] [src/x.go:F:1] [13:19:52.333] Locking';
+  const input = `${CONSOLE}${agent}\n`;
+  const consoleLines = lines(CONSOLE);
+  for (const mode of ['json', 'entry']) {
+    const out = lines(runFilter(['-o', mode], input).stdout);
+    t.true(out.length >= consoleLines.length, mode);
+    const parsed = out.map((line) => JSON.parse(line) as { logType?: string; contents?: string });
+    t.true(parsed.every((p) => typeof p.logType === 'string' && typeof p.contents === 'string'), mode);
+    t.deepEqual(parsed.map((p) => p.contents), [...consoleLines, agent], mode);
+  }
+});
