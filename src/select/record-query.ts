@@ -89,6 +89,10 @@ export function contradiction(types: readonly string[], exclude: readonly string
   if (family !== undefined && chosen && !chosen.some((type) => familyTypes(family).includes(type))) {
     return `${asked(family).join(' ')} keep${asked(family).length === 1 ? 's' : ''} only ${familyTypes(family).join(', ')} lines, and -t ${types.join(',')} leaves them out; add -t ${familyTypes(family)[0]}, or leave out ${asked(family).join(' ')}`;
   }
+  // The same with -x leaving out every type of that log (`--slow -x mongodb`).
+  if (family !== undefined && left && familyTypes(family).every((type) => left.includes(type))) {
+    return `${asked(family).join(' ')} keep${asked(family).length === 1 ? 's' : ''} only ${familyTypes(family).join(', ')} lines, and -x ${exclude.join(',')} leaves them out; leave out one of them`;
+  }
   return undefined;
 }
 

@@ -219,6 +219,9 @@ test('a selection that can select nothing is said before reading; one that may s
     [['mongodb'], [], { atypes: ['authenticate'] }, /^--atype keeps only mongodb-audit lines/],
     [['mongodb'], [], { users: ['alice'], failed: true }, /^--user --failed keep only mongodb-audit lines/],
     [[], [], { slowMillis: 1, atypes: ['authenticate'] }, /^--slow \(mongodb\) and --atype \(mongodb-audit\) select nothing together/],
+    // From a second incident trial: -x leaving out the one log the filters keep.
+    [[], ['mongodb'], { slowMillis: 100 }, /^--slow keeps only mongodb lines, and -x mongodb leaves them out/],
+    [[], ['mongodb*'], { failed: true }, /^--failed keeps only mongodb-audit lines, and -x mongodb\* leaves them out/],
   ];
   for (const [types, exclude, query, says] of none) t.regex(contradiction(types, exclude, query, knownTypesNamed) ?? '', says, JSON.stringify([types, exclude, query]));
   const some: [string[], string[], RecordQuery][] = [
