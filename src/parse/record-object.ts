@@ -34,18 +34,32 @@ export function valueAt(object: unknown, path: readonly string[]): unknown {
   return value;
 }
 
-/** The object cut down to the paths, nested as they were, so the same paths work downstream. */
+/**
+ * The object cut down to the paths, nested as they were, so the same paths work downstream: an
+ * array stays an array (`users.0.user` gives `{"users":[{"user":…}]}`, the indexes before it
+ * null, as jq writes a sparse array).
+ */
 export function projectFields(object: unknown, paths: readonly (readonly string[])[]): Record<string, unknown> {
   const projected: Record<string, unknown> = {};
+  const arrays: unknown[][] = [];
   for (const path of paths) {
     const value = valueAt(object, path);
     if (value === undefined) continue;
     let into = projected;
+    let from = object;
     for (const key of path.slice(0, -1)) {
+      from = (from as Record<string, unknown>)[key];
       const next = into[key];
-      into = (typeof next === 'object' && next !== null ? next : (into[key] = {})) as Record<string, unknown>;
+      if (typeof next === 'object' && next !== null) into = next as Record<string, unknown>;
+      else {
+        const made: unknown[] | Record<string, unknown> = Array.isArray(from) ? [] : {};
+        if (Array.isArray(made)) arrays.push(made);
+        into = (into[key] = made) as Record<string, unknown>;
+      }
     }
     into[path.at(-1)!] = value;
   }
+  // The holes of the arrays made here as null (JSON.stringify writes them so; a renderer that iterates would skip them).
+  for (const array of arrays) for (let i = 0; i < array.length; i++) if (!(i in array)) array[i] = null;
   return projected;
 }

@@ -178,6 +178,16 @@ test('fields: nested projection keeps the shape; missing paths are left out', (t
   });
 });
 
+// From an incident trial: -f users.0.user wrote {"users":{"0":{…}}}, which jq '.users[0]' cannot read.
+test('fields: an index into an array keeps the array (the indexes before it null, as jq writes them)', (t) => {
+  const object = { users: [{ user: 'app', db: 'shop' }, { user: 'ops', db: 'admin' }], attr: { command: { pipeline: [{ $match: { a: 1 } }] } } };
+  t.deepEqual(projectFields(object, parseFieldPaths(['users.0.user'])), { users: [{ user: 'app' }] });
+  t.deepEqual(projectFields(object, parseFieldPaths(['users.1.db'])), { users: [null, { db: 'admin' }] });
+  t.deepEqual(projectFields(object, parseFieldPaths(['users.0.user,users.1.user'])), { users: [{ user: 'app' }, { user: 'ops' }] });
+  t.deepEqual(projectFields(object, parseFieldPaths(['attr.command.pipeline.0'])), { attr: { command: { pipeline: [{ $match: { a: 1 } }] } } });
+  t.is(JSON.stringify(projectFields(object, parseFieldPaths(['users.1.db']))), '{"users":[null,{"db":"admin"}]}');
+});
+
 test('record object: JSON lines are themselves; text lines take the server shape', (t) => {
   t.deepEqual(recordObject(parseRecord('mongodb', REPL_WARN)!), JSON.parse(REPL_WARN) as object);
   t.deepEqual(recordObject(parseRecord('mongodb', TEXT_SERVER)!), {
