@@ -143,9 +143,12 @@ export function otherLinePredicate(grep: RegExp | undefined, invertGrep: boolean
 }
 
 /** A case-insensitive glob (`conn*`, `app.*`) as a test. */
-/** Names the server reads in any case (components, threads, event types) by default; user names are case-sensitive, as the server's (`Alice` is not `alice`). */
-function globTest(patterns: readonly string[], flags: '' | 'i' = 'i'): (value: string | undefined) => boolean {
-  const regexps = typePatterns(patterns).map((glob) => globToRegExp(glob, flags));
+/**
+ * Names the server reads in any case (components, threads, event types) by default; user names
+ * are case-sensitive, as the server's (`Alice` is not `alice`). `lists`: a value may be a comma list.
+ */
+function globTest(patterns: readonly string[], flags: '' | 'i' = 'i', lists = true): (value: string | undefined) => boolean {
+  const regexps = (lists ? typePatterns(patterns) : patterns.map((p) => p.trim()).filter(Boolean)).map((glob) => globToRegExp(glob, flags));
   return (value) => value !== undefined && regexps.some((re) => re.test(value));
 }
 
@@ -170,7 +173,8 @@ export function recordPredicate(
   const context = query.contexts && globTest(query.contexts);
   const namespace = query.namespaces && globTest(query.namespaces);
   const atype = query.atypes && globTest(query.atypes);
-  const user = query.users && globTest(query.users, '');
+  // A user name may hold commas (an X.509 subject, `CN=client,OU=apps`): each --user is one name, not a list.
+  const user = query.users && globTest(query.users, '', false);
   const resource = query.resources && globTest(query.resources);
   const ids = query.ids && new Set(query.ids);
   const plan = query.plan?.toUpperCase();

@@ -102,6 +102,18 @@ test('record query: --ns finds a text log\'s (before 4.4) collection creation, i
   t.false(kept('2019-06-18T12:04:12.656+0100 I NETWORK  [conn2] received client metadata from app.orders conn2'));
 });
 
+// From an incident trial: an X.509 user's name holds commas, and --user split it into two names.
+test('record query: --user takes an X.509 subject whole, commas and all; each flag one name', (t) => {
+  const line = '{"atype":"authenticate","ts":{"$date":"2026-11-22T10:00:08.000Z"},"users":[{"user":"CN=client,OU=apps,O=example","db":"$external"}],"param":{"user":"CN=client,OU=apps,O=example","db":"$external","mechanism":"MONGODB-X509"},"result":0}';
+  const record = parseRecord('mongodb-audit', line);
+  const keeps = (users: string[]): boolean => recordPredicate({ users })('mongodb-audit', record);
+  t.true(keeps(['CN=client,OU=apps,O=example']));
+  t.true(keeps(['CN=client,OU=apps,O=example@$external']));
+  t.true(keeps(['CN=client*']));
+  t.false(keeps(['CN=client']));
+  t.true(keeps(['alice', 'CN=client,OU=apps,O=example']));
+});
+
 test('record query: a line without a time is kept by --since when kubectl stamped it', (t) => {
   const matches = recordPredicate({ since: new Date('2026-11-22T10:00:00Z') });
   t.true(matches('automation-agent-stderr', undefined, Date.parse('2026-11-22T10:00:01Z')));
