@@ -26,7 +26,7 @@ export const FILTER_OPTIONS: OptionTable = {
     value: 'MODE',
     choices: ['raw', 'json', 'entry', 'pretty'],
     describe:
-      'raw: the contents, as jq -r; json: server and audit lines as their JSON objects, other types as entries; entry: the entry lines as they came; pretty: for people [default: pretty on a terminal, else raw]',
+      'raw: the contents, as jq -r; json: server and audit lines as their JSON objects, other types as entries; entry: the entry lines as they came (a log\'s line read bare, as the entry the sidecar writes); pretty: for people [default: pretty on a terminal, else raw]',
   },
   fields: {
     type: 'string',

@@ -17,10 +17,10 @@ import { ProblemFinder } from './find-problems.js';
 import { KNOWN_PROBLEMS, SERVER_TYPES } from './known-problems.js';
 import { UnloggedStops } from './unlogged-stops.js';
 import { readEntryRecord } from '../parse/parse-record.js';
+import { doctorJson, renderDoctorText } from './render-doctor.js';
 
 /** The known problem whose events UnloggedStops finds. */
 const UNCLEAN_SHUTDOWN = KNOWN_PROBLEMS.find((problem) => problem.id === 'server-unclean-shutdown')!;
-import { doctorJson, renderDoctorText } from './render-doctor.js';
 
 export interface DoctorOptions extends Selection, InputSelection {
   readonly json: boolean;
@@ -57,7 +57,7 @@ function entryTime(entry: EntryLine): number | undefined {
   return entry.timeOf(entry.format?.reader.text(entry.contents));
 }
 
-/** Resolves with the exit code: 0 when nothing was found, 1 when something was. */
+/** Resolves with the exit code: 0 when nothing to fix was found (informational findings aside), 1 when something was, 2 when an input could not be read. */
 export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<number> {
   const finder = new ProblemFinder();
   // A server killed or crashed, read from its lines in order (one known problem's witness).
