@@ -102,12 +102,17 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   // Expanded, the attributes stand in full below the line, not on it too.
   line += ` ${renderRecord(record, palette, escape, 0)}${continuationLines(record, palette)}`;
   if (record.attrs && Object.keys(record.attrs).length > 0) {
+    // A text of several lines (the operator's `stacktrace`, an error's detail) is shown as its
+    // lines below the others, where JSON would write it as one line of `\n\t` escapes.
+    const texts = Object.entries(record.attrs).filter((field): field is [string, string] => typeof field[1] === 'string' && field[1].includes('\n'));
+    const attrs = texts.length === 0 ? record.attrs : { ...record.attrs, ...Object.fromEntries(texts.map(([key]) => [key, '(its lines below)'])) };
     // Line by line: JSON writes a control inside a value as an escape, so the only newlines are
     // the indentation's; what JSON leaves as it is (C1 controls, bidi overrides) is escaped here.
-    const block = JSON.stringify(record.attrs, null, 2)
+    let block = JSON.stringify(attrs, null, 2)
       .split('\n')
       .map((text) => `    ${escape(text)}`)
       .join('\n');
+    for (const [key, text] of texts) block += `\n    ${escapeTerminal(key)}:${text.split('\n').map((part) => `\n      ${escapeTerminal(part)}`).join('')}`;
     return `${line}\n${palette.gray(block)}`;
   }
   return line;

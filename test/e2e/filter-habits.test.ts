@@ -325,10 +325,14 @@ test('-e: attributes holding control characters keep their indentation, the char
     [
       'mongodb       2026-11-22 10:00:00.000Z INFO  NETWORK [conn1] hello',
       '    {',
-      '      "note": "a\\u001b[31mred\\nnext",',
+      '      "note": "(its lines below)",',
       '      "bidi": "x\\u{202e}y",',
       '      "c1": "\\x85"',
       '    }',
+      // A text of several lines shown as its lines, each escaped.
+      '    note:',
+      '      a\\e[31mred',
+      '      next',
       '',
     ].join('\n'),
   );

@@ -285,3 +285,19 @@ test('-o json and -o entry: the operator\'s console lines (and their stack trace
     t.deepEqual(parsed.map((p) => p.contents), [...consoleLines, agent], mode);
   }
 });
+
+// From an incident trial: with --expand, an operator JSON line's stacktrace stayed one line of \n\t escapes.
+test('--expand: a text of several lines in a record\'s fields (the operator\'s stacktrace) is shown as its lines', (t) => {
+  const line = '{"level":"error","ts":"2020-09-13T08:33:19.000Z","caller":"operator/x.go:1","msg":"Failed to reconcile","ReplicaSet":"data/devops","stacktrace":"github.com/go-logr/zapr.(*zapLogger).Error\\n\\t/go/pkg/mod/github.com/go-logr/zapr@v0.1.0/zapr.go:128"}';
+  const result = runFilter([...PRETTY, '--expand'], `${line}\n`);
+  t.is(result.status, 0, result.stderr);
+  t.deepEqual(lines(result.stdout).slice(1), [
+    '    {',
+    '      "ReplicaSet": "data/devops",',
+    '      "stacktrace": "(its lines below)"',
+    '    }',
+    '    stacktrace:',
+    '      github.com/go-logr/zapr.(*zapLogger).Error',
+    '      \t/go/pkg/mod/github.com/go-logr/zapr@v0.1.0/zapr.go:128',
+  ]);
+});
