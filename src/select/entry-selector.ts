@@ -16,6 +16,9 @@ import { EntryLine } from '../read/entry-line.js';
 import type { LogRecord } from '../parse/log-record.js';
 import { readEntryRecord } from '../parse/parse-record.js';
 import { RecordJoiner } from './record-joiner.js';
+import { LateRecords, type DeliveredRecord } from './late-records.js';
+import { ContinuedRecord } from '../parse/continued-record.js';
+import { PREFIX_HEAD_BYTES, parseTextPrefix } from '../read/line-prefix.js';
 import { typeMatcher, type TypeMatcher } from './type-matcher.js';
 import { otherLinePredicate, queriesRecords, recordPredicate, type RecordQuery } from './record-query.js';
 import { ContextWindow } from './context-window.js';
@@ -99,6 +102,8 @@ export class EntrySelector implements EntryHandler {
    * (without it, raw output would drop a stack trace as other lines).
    */
   readonly #joiner: RecordJoiner;
+  /** The last record of each stream, for a line of it that comes after it was taken (output only). */
+  readonly #late = new LateRecords();
   readonly #joinsAll: boolean;
   readonly #ordered: boolean;
   readonly #context: ContextWindow | undefined;
@@ -129,8 +134,8 @@ export class EntrySelector implements EntryHandler {
     this.#joinsAll = this.#readsRecords || sinkJoinsRecords || selection.grep !== undefined;
     this.#ordered = ordered;
     this.#joiner = new RecordJoiner({
-      record: (entry, record, lines) => this.#deliver(entry, record, lines, true),
-      entry: (entry, record, wasRead) => this.#deliver(entry, record, undefined, wasRead),
+      record: (entry, record, lines, cut) => this.#deliverRecord(entry, record, lines, cut),
+      entry: (entry, record, wasRead) => this.#deliverEntry(entry, record, wasRead),
       other: (bytes, start, end, wrapped) => this.#deliverOther(bytes, start, end, wrapped),
     }, ordered);
     this.#otherPasses = otherLinePredicate(selection.grep, selection.invertGrep, selection.query);
@@ -180,6 +185,8 @@ export class EntrySelector implements EntryHandler {
       }
     }
     this.counts.other++;
+    // A pod's plain line ends its records (the joiner's rule): no later line is one of them.
+    if (!this.#late.empty) this.#late.forgetSource(parseTextPrefix(bytes.toString('utf8', start, Math.min(end, start + PREFIX_HEAD_BYTES)))?.source ?? '');
     const passes = this.#otherPasses;
     const shown = !this.#limitReached && (!passes || passes(bytes.toString('utf8', start, end)));
     // After a record held from its pod (whole now, shown or not), or behind one held from another.
@@ -259,37 +266,103 @@ export class EntrySelector implements EntryHandler {
       const record = readEntryRecord(entry.format, entry);
       if (joiner.continues(entry, record)) return;
       if (record) {
+        this.#late.forget(entry.logType, entry.prefix);
         joiner.hold(entry, record);
         return;
       }
+      // A line of no record of its own and none held: in its turn (#deliverEntry), a line of
+      // the record taken before it came, if any.
       return joiner.pass(entry, record, true);
     }
     // A log whose records go on over lines never holds one: where order across logs counts for
     // nothing, its line goes on at once.
-    if (!joiner.holding || !this.#ordered) return this.#deliver(entry, undefined, undefined, false);
+    if (!joiner.holding || !this.#ordered) {
+      this.#deliver(entry, undefined, undefined, false);
+      return;
+    }
     // Another log's line while a record is held: it waits behind it, in order.
     joiner.pass(entry, undefined, false);
   }
 
   /**
+   * An entry in its turn. A line of a log whose records go on, with no record of its own (read
+   * already: `wasRead`), that no held record took: a line of the record taken before it came
+   * (the input paused, or other pods' lines piled up behind it), if one was (output only; not
+   * with context, whose windows count lines one by one).
+   */
+  #deliverEntry(entry: EntryLine, record: LogRecord | undefined, wasRead: boolean): void {
+    if (record === undefined && wasRead && this.#ordered && !this.#context && entry.format?.continuesRecords) {
+      const late = this.#late.of(entry.logType, entry.prefix);
+      if (late) return this.#lateLine(entry, late);
+    }
+    this.#deliver(entry, record, undefined, wasRead);
+  }
+
+  /**
+   * A record the joiner held, delivered; one taken by a bound or a pause (`cut`), remembered
+   * (output only) for a line of it that may come late (late-records.ts).
+   */
+  #deliverRecord(entry: EntryLine, record: LogRecord, lines: readonly EntryLine[] | undefined, cut: boolean): void {
+    const selected = this.#deliver(entry, record, lines, true);
+    if (cut && this.#ordered) this.#late.remember({ logType: entry.logType, format: entry.format, prefix: entry.prefix, texts: lines ? lines.map((line) => line.contents) : [entry.contents], selected });
+  }
+
+  /**
+   * A line of `late`, a record taken before it came: shown when the record with it is selected
+   * (the record's earlier lines with it, when they were not shown before); else left out.
+   */
+  #lateLine(entry: EntryLine, late: DeliveredRecord): void {
+    if (this.#limitReached) return;
+    const texts = [...late.texts, entry.contents];
+    late.texts.push(entry.contents);
+    const joined = EntryLine.fromContents(late.logType, late.format, texts.join('\n'), late.prefix);
+    const head = readEntryRecord(late.format, EntryLine.fromContents(late.logType, late.format, texts[0]!, late.prefix));
+    const record = head && new ContinuedRecord(head, texts.slice(1));
+    if (!this.#grepPasses(joined) || !this.#recordPasses(joined, record)) return;
+    if (late.selected) return this.#emit(entry, undefined, undefined);
+    late.selected = true;
+    this.#emit(joined, record, texts.map((text) => EntryLine.fromContents(late.logType, late.format, text, late.prefix)));
+  }
+
+  /** The entry's text passes --grep (and -v). */
+  #grepPasses(entry: EntryLine): boolean {
+    const { grep, invertGrep } = this.#selection;
+    return !grep || grep.test(entry.contents) !== invertGrep;
+  }
+
+  /** The entry's record passes the query (none asked: every record). */
+  #recordPasses(entry: EntryLine, record: LogRecord | undefined): boolean {
+    return !this.#matchesRecord || this.#matchesRecord(entry.logType, record, record?.time === undefined ? entry.stampedAt : undefined, record ? undefined : entry.contents);
+  }
+
+  /**
    * Selects by --grep and the query, then gives the entry to the sink (through the context
    * window when asked for one). `wasRead`: `read` is the entry's record as read already.
+   * True when it was selected.
    */
-  #deliver(entry: EntryLine, read: LogRecord | undefined, lines: readonly EntryLine[] | undefined, wasRead: boolean): void {
-    if (this.#limitReached) return this.#trailing(entry, lines);
-    const { grep, invertGrep } = this.#selection;
-    if (grep && grep.test(entry.contents) === invertGrep) {
+  #deliver(entry: EntryLine, read: LogRecord | undefined, lines: readonly EntryLine[] | undefined, wasRead: boolean): boolean {
+    if (this.#limitReached) {
+      this.#trailing(entry, lines);
+      return false;
+    }
+    if (!this.#grepPasses(entry)) {
       this.#context?.unselected(entry, undefined, lines);
-      return;
+      return false;
     }
     let record = read;
     if (this.#readsRecords) {
       if (!wasRead) record = readEntryRecord(entry.format, entry);
-      if (this.#matchesRecord && !this.#matchesRecord(entry.logType, record, record?.time === undefined ? entry.stampedAt : undefined, record ? undefined : entry.contents)) {
+      if (!this.#recordPasses(entry, record)) {
         this.#context?.unselected(entry, record, lines);
-        return;
+        return false;
       }
     }
+    this.#emit(entry, record, lines);
+    return true;
+  }
+
+  /** A selected entry (a record: `lines`) counted and given to the sink, through the context window when there is one. */
+  #emit(entry: EntryLine, record: LogRecord | undefined, lines: readonly EntryLine[] | undefined): void {
     // Counted in entries, as they are written: a record over several lines is that many; and
     // as they were read: a line joined from pieces is as many as its pieces.
     const written = lines?.length ?? 1;

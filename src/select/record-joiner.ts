@@ -15,7 +15,8 @@
  * line stood (in the filter's output; the reports, for which the order across logs counts for
  * nothing, take them at once). They wait for MAX_INTERLEAVED_LINES lines at the most, and HELD_WAIT_MS while
  * lines keep coming (a pause of the input ends every wait at once): then the record is taken as
- * it is, and a line of it that comes later stands alone. (Times are not compared: another pod's
+ * it is (`cut`), and a line of it that comes later is decided by the selection as a line of
+ * that record (late-records.ts). (Times are not compared: another pod's
  * clock, or another log caught up from hours before, says nothing of this record.)
  *
  * Held lines never outlive their chunk's bytes (the next chunk reuses them): at a chunk's end
@@ -49,9 +50,10 @@ const wordCount = (text: string): number => text.split(' ').length;
 /**
  * Where a record goes once whole: its entry (for a record of several lines, one entry whose
  * contents are its lines joined with `\n`), its record, and, when it took several lines, those
- * lines as they came (for raw and json output).
+ * lines as they came (for raw and json output). `cut`: taken as it was by a bound or a pause of
+ * the input, not by a line of its own stream: a line of it may still come (late-records.ts).
  */
-export type DeliverRecord = (entry: EntryLine, record: LogRecord, lines: readonly EntryLine[] | undefined) => void;
+export type DeliverRecord = (entry: EntryLine, record: LogRecord, lines: readonly EntryLine[] | undefined, cut: boolean) => void;
 
 /** Where what waited behind a held record goes, in the order it came. */
 export interface JoinerSink {
@@ -82,6 +84,8 @@ interface Held {
   detached: boolean;
   /** Whole: delivered when it comes to the front. */
   done: boolean;
+  /** Made whole by a bound or a pause, not by a line of its stream (DeliverRecord's `cut`). */
+  cut: boolean;
   /** The joiner's line count, and the wall clock, when it was held. */
   readonly since: number;
   readonly at: number;
@@ -106,7 +110,7 @@ type Waiting = Held | WaitingEntry | WaitingLine;
 
 /** A record held: made in one place, so that every one has one shape. */
 function heldOf(source: string, head: EntryLine, record: LogRecord, since: number, at: number): Held {
-  return { kind: HELD, source, logType: head.logType, head, record, lines: [], detached: false, done: false, since, at };
+  return { kind: HELD, source, logType: head.logType, head, record, lines: [], detached: false, done: false, cut: false, since, at };
 }
 
 /** The source a line comes from, as held records are keyed: its pod's prefix, or none. */
@@ -126,6 +130,7 @@ function writeHeldFields(): void {
   held.record = {} as LogRecord;
   held.detached = true;
   held.done = true;
+  held.cut = true;
 }
 writeHeldFields();
 
@@ -162,7 +167,7 @@ export class RecordJoiner {
    */
   hold(entry: EntryLine, record: LogRecord): void {
     this.#settle(sourceOf(entry), entry.logType);
-    if (this.#active.length >= MAX_HELD_SOURCES) this.#finish(this.#active[0]!);
+    if (this.#active.length >= MAX_HELD_SOURCES) this.#finish(this.#active[0]!, true);
     const at = !this.#ordered ? 0 : this.#active.length === 0 ? Date.now() : this.#active[this.#active.length - 1]!.at;
     const held = heldOf(sourceOf(entry), entry, record, ++this.#lines, at);
     this.#queue.push(held);
@@ -181,7 +186,7 @@ export class RecordJoiner {
     held.lines.push(held.detached ? entry.detached() : entry);
     this.#lines++;
     if (held.lines.length + 1 >= MAX_CONTINUATION_LINES) {
-      this.#finish(held);
+      this.#finish(held, true);
       this.#flush();
     } else this.#bound();
     return true;
@@ -265,7 +270,7 @@ export class RecordJoiner {
 
   /** The input paused or ended: every held record is taken as it is, and all that waits leaves. */
   release(): void {
-    while (this.#active.length > 0) this.#finish(this.#active[0]!);
+    while (this.#active.length > 0) this.#finish(this.#active[0]!, true);
     this.#flush();
   }
 
@@ -312,14 +317,16 @@ export class RecordJoiner {
     let late = this.#ordered && active.length > 0 && Date.now() - active[0]!.at > HELD_WAIT_MS;
     // Lines after it that are not its own (theirs may be other records' lines, waiting too).
     while (active.length > 0 && (late || this.#lines - active[0]!.since - active[0]!.lines.length > MAX_INTERLEAVED_LINES)) {
-      this.#finish(active[0]!);
+      this.#finish(active[0]!, true);
       this.#flush();
       late = late && active.length > 0 && Date.now() - active[0]!.at > HELD_WAIT_MS;
     }
   }
 
-  #finish(held: Held): void {
+  /** `cut`: by a bound or a pause, not by a line of its stream. */
+  #finish(held: Held, cut = false): void {
     held.done = true;
+    held.cut = cut;
     const active = this.#active;
     const at = active.indexOf(held);
     if (at === 0) active.shift();
@@ -364,10 +371,10 @@ export class RecordJoiner {
   }
 
   #deliverHeld(held: Held): void {
-    if (held.lines.length === 0) return this.#sink.record(held.head, held.record, undefined);
+    if (held.lines.length === 0) return this.#sink.record(held.head, held.record, undefined, held.cut);
     const { head, lines } = held;
     const texts = lines.map((line) => line.contents);
     const joined = EntryLine.fromContents(head.logType, head.format, [head.contents, ...texts].join('\n'), head.prefix);
-    this.#sink.record(joined, new ContinuedRecord(held.record, texts), [head, ...lines]);
+    this.#sink.record(joined, new ContinuedRecord(held.record, texts), [head, ...lines], held.cut);
   }
 }

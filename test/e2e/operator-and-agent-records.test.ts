@@ -4,7 +4,9 @@
  * shown pretty, joined for pretty, summary and doctor, and written as they came by raw output.
  */
 import test from 'ava';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
 import { FILTER_BIN, REAL_DATA } from '../_helpers/sidecar-process.js';
@@ -300,4 +302,29 @@ test('--expand: a text of several lines in a record\'s fields (the operator\'s s
     '      github.com/go-logr/zapr.(*zapLogger).Error',
     '      \t/go/pkg/mod/github.com/go-logr/zapr@v0.1.0/zapr.go:128',
   ]);
+});
+
+// From a second incident trial: a record taken as it was (the input paused 500 ms, or 200 other
+// pods' lines piled up behind it) had its next line selected alone: -g on the detail showed the
+// detail without its first line, -l error the first line without its detail.
+test('a line of a record taken before it came (a pause of the input, 250 lines of another pod between): decided as a line of its record', async (t) => {
+  const [head, detail] = ERROR_RECORD as [string, string];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-late-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const headFile = path.join(dir, 'head');
+  const detailFile = path.join(dir, 'detail');
+  fs.writeFileSync(headFile, `${INTERLEAVED[0]}\n`);
+  fs.writeFileSync(detailFile, `${INTERLEAVED[2]}\n`);
+  // A real pipe whose writer pauses between the two lines.
+  const paused = (args: string) =>
+    spawnSync('bash', ['-c', `{ cat "${headFile}"; sleep 0.8; cat "${detailFile}"; } | "${process.execPath}" "${FILTER_BIN}" -o raw ${args}`], { encoding: 'utf8' }).stdout;
+  t.deepEqual(lines(paused("-g 'Invalid type'")), [head, detail], 'after a pause: -g on the detail');
+  t.deepEqual(lines(paused('-l error')), [head, detail], 'after a pause: -l error');
+  // -v: the first line was shown alone (it did not match); the record with its detail matches: the detail is left out.
+  t.deepEqual(lines(paused("-v -g 'Invalid type'")), [head]);
+  // Another pod's 250 records between the two lines (each held a moment, as an agent's line is).
+  const other = Array.from({ length: 250 }, (_, i) => `[pod/b/db] ${entryLine('automation-agent-verbose', `[2020-12-04T16:39:08.${String(i % 1000).padStart(3, '0')}-00] [.info] [cm/x.go:F:1] [16:39:08.000] line ${i}`)}`);
+  const input = [`[pod/a/db] ${INTERLEAVED[0]}`, ...other, `[pod/a/db] ${INTERLEAVED[2]}`].join('\n') + '\n';
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-g', 'Invalid type'], input).stdout), [head, detail], '250 lines between: -g on the detail');
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'error'], input).stdout), [head, detail], '250 lines between: -l error');
 });
