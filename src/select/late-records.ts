@@ -29,39 +29,53 @@ export interface DeliveredRecord {
 /** Sources and types followed at the most (the joiner holds as many records at once). */
 const MAX_STREAMS = 64;
 
-/** The key of a line's source and type, as the joiner keys held records. */
-const streamOf = (logType: string, prefix: LinePrefix | undefined): string => `${prefix?.source ?? ''}\u0000${logType}`;
-
+/**
+ * By type, then by source (kubectl's or stern's pod; '' for none): asked for every head of a
+ * record while any is kept, so no key is made of the two (a string a line).
+ */
 export class LateRecords {
-  readonly #byStream = new Map<string, DeliveredRecord>();
+  readonly #byType = new Map<string, Map<string, DeliveredRecord>>();
+  #size = 0;
 
   remember(record: DeliveredRecord): void {
-    const key = streamOf(record.logType, record.prefix);
-    this.#byStream.delete(key);
-    this.#byStream.set(key, record);
-    if (this.#byStream.size > MAX_STREAMS) this.#byStream.delete(this.#byStream.keys().next().value!);
+    let bySource = this.#byType.get(record.logType);
+    if (!bySource) this.#byType.set(record.logType, (bySource = new Map()));
+    const source = record.prefix?.source ?? '';
+    if (!bySource.delete(source)) this.#size++;
+    bySource.set(source, record);
+    // Past the bound, the oldest type's oldest record is let go.
+    if (this.#size > MAX_STREAMS) {
+      const [type, oldest] = this.#byType.entries().next().value!;
+      oldest.delete(oldest.keys().next().value!);
+      this.#size--;
+      if (oldest.size === 0) this.#byType.delete(type);
+    }
   }
 
   /** A record of this stream began: nothing more of the last one can come. */
   forget(logType: string, prefix: LinePrefix | undefined): void {
-    if (this.#byStream.size > 0) this.#byStream.delete(streamOf(logType, prefix));
+    if (this.#size === 0) return;
+    const bySource = this.#byType.get(logType);
+    if (!bySource?.delete(prefix?.source ?? '')) return;
+    this.#size--;
+    if (bySource.size === 0) this.#byType.delete(logType);
   }
 
   /** A line that is no entry came from `source` (a pod's plain line): it ends that pod's records, as the joiner's. */
   forgetSource(source: string): void {
-    if (this.#byStream.size === 0) return;
-    for (const key of this.#byStream.keys()) if (key.slice(0, key.indexOf('\u0000')) === source) this.#byStream.delete(key);
+    if (this.#size === 0) return;
+    for (const bySource of this.#byType.values()) if (bySource.delete(source)) this.#size--;
   }
 
   /** Whether any record is kept (a line's source need not be read for nothing). */
   get empty(): boolean {
-    return this.#byStream.size === 0;
+    return this.#size === 0;
   }
 
   /** The last record of the line's stream, when a line of it may still come. */
   of(logType: string, prefix: LinePrefix | undefined): DeliveredRecord | undefined {
-    if (this.#byStream.size === 0) return undefined;
-    const record = this.#byStream.get(streamOf(logType, prefix));
+    if (this.#size === 0) return undefined;
+    const record = this.#byType.get(logType)?.get(prefix?.source ?? '');
     return record && record.texts.length < MAX_CONTINUATION_LINES ? record : undefined;
   }
 }
