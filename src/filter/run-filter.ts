@@ -13,7 +13,7 @@ import { cannotRead, overlongLines, repeatedInput } from '../read/read-error.js'
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts, type SelectionLimits, MAX_TYPES_COUNTED } from '../select/entry-selector.js';
 import type { LogRecord } from '../parse/log-record.js';
-import { projectFields, recordObject, valueAt } from '../parse/record-object.js';
+import { fieldsObject, projectFields, recordObject, valueAt } from '../parse/record-object.js';
 import { palette, type Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { renderPrettyEntry, renderPrettyOther } from '../render/render-pretty.js';
@@ -128,13 +128,15 @@ export class FilterOutput implements SelectedSink {
       return;
     }
     const out = this.#out;
-    if (this.#unseenFields.length > 0) this.#noteFields(record ? recordObject(record) : entryObject(entry));
+    // Made once for the fields seen and the projection.
+    const fields = options.fields ? fieldsObject(record, entry.logType, entry.contents) : undefined;
+    if (fields && this.#unseenFields.length > 0) this.#noteFields(fields);
     switch (options.output) {
       case 'raw':
         this.#contents(entry);
         break;
       case 'json':
-        if (options.fields) this.#text(JSON.stringify(projectFields(record ? recordObject(record) : entryObject(entry), options.fields)));
+        if (fields) this.#text(JSON.stringify(projectFields(fields, options.fields!)));
         // Types whose lines are JSON objects of their own (their format says so): that object.
         else if (entry.format?.json !== 'line') return this.#entryLine(entry);
         else if (looksLikeObject(entry)) this.#contents(entry);
@@ -186,10 +188,6 @@ export class FilterOutput implements SelectedSink {
     this.#text(prefix + (entry.hasSourceJson ? entry.bytes.toString('utf8', entry.start, entry.end) : encodeEntry(entry.logType, entry.contents).trimEnd()));
     out.newline();
   }
-}
-
-function entryObject(entry: EntryLine): Record<string, unknown> {
-  return { logType: entry.logType, contents: entry.contents };
 }
 
 /** What -q writes: nothing. */

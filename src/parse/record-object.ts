@@ -19,6 +19,11 @@ export function recordObject(record: LogRecord): Readonly<Record<string, unknown
   return object;
 }
 
+/** What `--fields` reads of a line: its record's object, or for a line that is no record, its entry (`logType`, `contents`). */
+export function fieldsObject(record: LogRecord | undefined, logType: string, contents: string): Readonly<Record<string, unknown>> {
+  return record ? recordObject(record) : { logType, contents };
+}
+
 /** Field paths (`attr.ns`, `msg`) as given to `--fields`. */
 export function parseFieldPaths(list: readonly string[]): string[][] {
   return list.flatMap((value) => value.split(',')).map((path) => path.trim()).filter(Boolean).map((path) => path.split('.'));

@@ -7,7 +7,7 @@ import { logFormat } from '../formats/log-formats.js';
 import type { EntryLine } from '../read/entry-line.js';
 import type { Level, LogRecord } from '../parse/log-record.js';
 import { firstLineOf } from '../parse/continued-record.js';
-import { recordObject, valueAt } from '../parse/record-object.js';
+import { fieldsObject, valueAt } from '../parse/record-object.js';
 import type { JsonMember } from '../parse/json-members.js';
 import { attrMembersOf } from '../parse/record-attributes.js';
 import { slowOperationOf } from '../parse/slow-operation.js';
@@ -95,7 +95,7 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
   const contents = entry.contents;
   const escape = entry.knownTerminalSafe || isTerminalSafe(contents) ? same : escapeTerminal;
   // Fields may come from beyond the contents (the type): each is escaped.
-  if (options.fields) return `${line} ${renderFields(record ? recordObject(record) : { logType: entry.logType, contents }, options.fields, palette, escapeTerminal)}`;
+  if (options.fields) return `${line} ${renderFields(fieldsObject(record, entry.logType, contents), options.fields, palette, escapeTerminal)}`;
   if (!record) return `${line} ${escapeTerminal(contents)}`;
   // One join for the whole line: no string of the record's part made and copied again.
   if (!options.expand) return recordParts(record, palette, escape, VALUE_CHARS, [line]).join(' ') + continuationLines(record, palette);
