@@ -45,50 +45,49 @@ function rotateTarget(files: Linked, writer: NumberedWriter): void {
   writer.reopen();
 }
 
-test('a followed symbolic link whose target is rotated while the sidecar is stopped: the rest of the rotated target, then the new one', async (t) => {
-  const files = linked('symlink-down');
-  const writer = new NumberedWriter(files.target, 'mongodb');
+/**
+ * 10 lines read, the sidecar stopped, 10 more written while it is down, then `whileDown` (a
+ * rotation, a link pointed elsewhere: the writer reopened), 10 more, and a restart: the 30
+ * delivered once, none said lost. The restart's sidecar, for what it said.
+ */
+async function acrossAStop(t: ExecutionContext, files: Linked, writer: NumberedWriter, whileDown: () => void): Promise<SidecarProcess> {
   writer.write(10);
   const first = await start(t, files, ['--from-start']);
   await first.waitForLines(10);
   await first.stop();
-  writer.write(10); // 11-20: while down, in the file about to be rotated
-  rotateTarget(files, writer);
-  writer.write(10); // 21-30: the new target
+  writer.write(10); // 11-20: while down, in the file it read
+  whileDown();
+  writer.write(10); // 21-30: the new file
   writer.close();
   const second = await start(t, files);
   await second.waitForLines(20);
   await sleep(500);
   await second.stop();
   assertDeliveredOnce(t, [...first.lines(), ...second.lines()], writer, 30);
-  t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === `${files.target}.1`), 'the saved file, found beside the target');
   t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
+  return second;
+}
+
+test('a followed symbolic link whose target is rotated while the sidecar is stopped: the rest of the rotated target, then the new one', async (t) => {
+  const files = linked('symlink-down');
+  const writer = new NumberedWriter(files.target, 'mongodb');
+  const second = await acrossAStop(t, files, writer, () => rotateTarget(files, writer));
+  t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === `${files.target}.1`), 'the saved file, found beside the target');
 });
 
 test('a followed symbolic link pointed at another file while the sidecar is stopped: the rest of the old target (found where the link led), then the new one', async (t) => {
   const files = linked('symlink-retargeted');
   // Writing through the link, as mongod writes to its log's name: a reopen follows the link.
   const writer = new NumberedWriter(files.link, 'mongodb');
-  writer.write(10);
-  const first = await start(t, files, ['--from-start']);
-  await first.waitForLines(10);
-  await first.stop();
-  writer.write(10); // 11-20: while down, in the old target, which stays where it is
-  // The link now leads to another file (a new data directory, say), where the writer goes on.
-  const next = path.join(path.dirname(files.target), 'mongod2.log');
-  fs.writeFileSync(next, '');
-  fs.rmSync(files.link);
-  fs.symlinkSync(next, files.link);
-  writer.reopen();
-  writer.write(10); // 21-30: the new target
-  writer.close();
-  const second = await start(t, files);
-  await second.waitForLines(20);
-  await sleep(500);
-  await second.stop();
-  assertDeliveredOnce(t, [...first.lines(), ...second.lines()], writer, 30);
+  const second = await acrossAStop(t, files, writer, () => {
+    // The link now leads to another file (a new data directory, say), where the writer goes on.
+    const next = path.join(path.dirname(files.target), 'mongod2.log');
+    fs.writeFileSync(next, '');
+    fs.rmSync(files.link);
+    fs.symlinkSync(next, files.link);
+    writer.reopen();
+  });
   t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['file'] === files.target), 'the saved file, found where the link led');
-  t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
 });
 
 test('a followed symbolic link whose target is rotated twice between two looks: the file made and rotated between is read', async (t) => {
