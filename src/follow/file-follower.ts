@@ -24,7 +24,7 @@ import { FilesBehind, sizeOf, waitingFile } from './files-behind.js';
 import { HeldFile, type FileLineSink, type HeldRole, type LineOptions, type LineStream } from './held-file.js';
 import type { OtherCompression } from '../read/other-compression.js';
 import { MTIME_SLACK_MS, compareBirthtimes, unseenSiblings } from './identity.js';
-import { statPath } from './path-state.js';
+import { statOrNone, statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
 import { reconcilePath, sameFile, type FileIdentity, type PathState } from './reconcile.js';
 import { deniedAmong, resumeFiles } from './resume.js';
@@ -293,13 +293,8 @@ export class FileFollower {
   #withTarget(file: SavedFile): SavedFile {
     const target = linkTarget(this.path);
     if (target === undefined) return file;
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.statSync(target, { throwIfNoEntry: false });
-    } catch {
-      // A directory on the way that may not be searched now: the target is not kept, nothing else changes.
-      return file;
-    }
+    // None where it cannot be had now: the target is not kept, nothing else changes.
+    const stat = statOrNone(target);
     return stat?.ino === file.ino && stat.dev === file.dev ? { ...file, target } : file;
   }
 
@@ -567,12 +562,7 @@ export class FileFollower {
 
 /** The size of the file at `path` when it is `saved`'s (its inode, and its birth time where both are known); undefined otherwise. */
 function inPlaceSize(path: string, saved: SavedFile): number | undefined {
-  let stat: fs.Stats | undefined;
-  try {
-    stat = fs.statSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
+  const stat = statOrNone(path);
   if (!stat?.isFile() || stat.ino !== saved.ino || compareBirthtimes(saved.birthtimeMs, birthtimeOf(stat)) === 'differs') return undefined;
   return stat.size;
 }

@@ -17,3 +17,12 @@ export function statPath(path: string): PathState {
     return { kind: 'other', what: errorMessage(error) };
   }
 }
+
+/** A path's stat; none where nothing is there or it cannot be had (a directory on the way that may not be searched: a follower's look says so). */
+export function statOrNone(path: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}

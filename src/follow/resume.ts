@@ -10,6 +10,7 @@ import { FINGERPRINT_BYTES, fingerprintOf, tailHashOf } from './fingerprint.js';
 import { inDirectoryOf, openListed } from './listed-file.js';
 import { compareBirthtimes, continuationOf, type Comparison } from './identity.js';
 import { birthtimeOf, rotatedSiblings, type SiblingFile } from './rotated-siblings.js';
+import { statOrNone } from './path-state.js';
 
 /** A file closed after it was read (or given up): recognised, never read again from its start. */
 export interface KnownFile {
@@ -78,12 +79,7 @@ function savedTargets(saved: readonly SavedFile[], listed: readonly SiblingFile[
   for (const file of saved) {
     const name = file.target;
     if (name === undefined || file.retired || listed.some((c) => c.name === name) || targets.some((c) => c.name === name)) continue;
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.statSync(name, { throwIfNoEntry: false });
-    } catch {
-      continue;
-    }
+    const stat = statOrNone(name);
     if (stat?.isFile()) targets.push({ name, stat });
   }
   return targets;

@@ -33,7 +33,7 @@ import { EntryWriter } from '../output/entry-writer.js';
 import { Checkpointer } from '../state/checkpointer.js';
 import { loadState, seenUntil, type SidecarState } from '../state/state-file.js';
 import { lockState } from '../state/state-lock.js';
-import { statPath } from '../follow/path-state.js';
+import { statOrNone, statPath } from '../follow/path-state.js';
 import { movedPaths } from '../state/moved-paths.js';
 import { logFollowEvent } from './event-log.js';
 import { Heartbeat } from './heartbeat.js';
@@ -492,15 +492,6 @@ export class Sidecar {
 
   #logStats(): void {
     logStats(this.#io.log, [...this.#files, ...this.#streams]);
-  }
-}
-
-/** A path's stat; none where it cannot be had (missing, or a directory on the way that may not be searched: said by its follower). */
-function statOrNone(name: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(name, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
   }
 }
 
