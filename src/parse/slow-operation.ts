@@ -25,7 +25,9 @@ export interface SlowOperation {
 export function slowOperationOf(record: LogRecord, anyTimed = false): SlowOperation | undefined {
   if (!anyTimed && record.id !== undefined && !isSlowOperationId(record.id)) return undefined;
   const duration = attrValue(record, 'durationMillis');
-  if (typeof duration !== 'number') return undefined;
+  // A time the server could have written: a number past what a double holds (`1e400` parses to
+  // Infinity) or below zero is a damaged line, no duration (charts and totals would be unbounded).
+  if (typeof duration !== 'number' || !Number.isFinite(duration) || duration < 0) return undefined;
   const text = (key: string) => {
     const value = attrValue(record, key);
     return typeof value === 'string' ? value : undefined;

@@ -111,7 +111,8 @@ export const MAX_COUNT_INTERVALS = 5;
 
 /** The round ticks of an axis from 0 to at least `max` (a count: whole steps, 1 the least). */
 export function countTicks(max: number): CountTicks {
-  const most = Math.max(1, max);
+  // Not finite (no value counted, or a damaged one): the least axis, never a search without end.
+  const most = Number.isFinite(max) ? Math.max(1, max) : 1;
   let step = 1;
   for (let power = 1; ; power *= 10) {
     const found = [1, 2, 5].map((m) => m * power).find((s) => Math.ceil(most / s) <= MAX_COUNT_INTERVALS);
