@@ -3,6 +3,7 @@
  * entry JSON, or pretty for a person. Streams: each entry is written as soon as the chunk that
  * holds it has been read, and memory stays flat whatever the input's size.
  */
+import { jsonText } from '../render/json-text.js';
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
 import { encodeEntry } from '../encode/encode-entry.js';
@@ -136,7 +137,7 @@ export class FilterOutput implements SelectedSink {
         this.#contents(entry);
         break;
       case 'json':
-        if (fields) this.#text(JSON.stringify(projectFields(fields, options.fields!)));
+        if (fields) this.#text(jsonText(projectFields(fields, options.fields!))!);
         // Types whose lines are JSON objects of their own (their format says so): that object.
         else if (entry.format?.json !== 'line') return this.#entryLine(entry);
         else if (looksLikeObject(entry)) this.#contents(entry);
@@ -144,7 +145,7 @@ export class FilterOutput implements SelectedSink {
           // A pre-4.4 text line is written in the 4.4 shape; a line that is no record, as its entry.
           const parsed = record ?? entry.format.reader.text(entry.contents);
           if (!parsed) return this.#entryLine(entry);
-          this.#text(JSON.stringify(recordObject(parsed)));
+          this.#text(jsonText(recordObject(parsed))!);
         }
         break;
       case 'entry':

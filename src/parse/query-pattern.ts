@@ -11,14 +11,23 @@
  * array of values, a regular expression are one value.
  */
 
+import { jsonText } from '../render/json-text.js';
+
 /** Operators on a field that make its pattern the field alone. */
 const VALUE_OPERATORS = new Set(['$eq', '$in', '$gt', '$gte', '$lt', '$lte', '$exists']);
 /** Operators whose array holds sub-queries. */
 const BRANCHES = new Set(['$or', '$and', '$nor']);
 /** Longest pattern kept: a pattern is for reading. */
 const MAX_PATTERN_CHARS = 200;
+/**
+ * Levels of a filter read at the most: each level writes at least 4 characters (`{a: `), so no
+ * level past this is ever seen in a pattern of MAX_PATTERN_CHARS, and a filter nested thousands
+ * deep (a damaged or hostile line) is read no further than it is shown.
+ */
+const MAX_PATTERN_DEPTH = MAX_PATTERN_CHARS / 4 + 1;
 
-type Shape = 1 | { readonly [key: string]: Shape } | readonly Shape[];
+/** `0`: a level past MAX_PATTERN_DEPTH, not read (written `…`). */
+type Shape = 0 | 1 | { readonly [key: string]: Shape } | readonly Shape[];
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -34,21 +43,23 @@ function isExtendedValue(object: Record<string, unknown>): boolean {
   return keys.length > 0 && keys.every((key) => EXTENDED_VALUES.has(key));
 }
 
-function shapeOf(value: unknown): Shape {
+function shapeOf(value: unknown, depth = 0): Shape {
   if (!isObject(value) || isExtendedValue(value)) return 1;
+  if (depth >= MAX_PATTERN_DEPTH) return 0;
   const shape: Record<string, Shape> = {};
   for (const key of Object.keys(value).sort()) {
     const field = value[key];
-    if (BRANCHES.has(key) && Array.isArray(field)) shape[key] = field.map(shapeOf);
+    if (BRANCHES.has(key) && Array.isArray(field)) shape[key] = field.map((branch) => shapeOf(branch, depth + 1));
     else if (VALUE_OPERATORS.has(key)) return 1;
-    else shape[key] = shapeOf(field);
+    else shape[key] = shapeOf(field, depth + 1);
   }
   return shape;
 }
 
 /** A sort or projection: its keys and values as they are (`{created: -1}`, `{name: 1, _id: 0}`). */
-function asWritten(value: Record<string, unknown>): string {
-  return `{${Object.entries(value).map(([key, field]) => `${keyText(key)}: ${isObject(field) ? asWritten(field) : JSON.stringify(field)}`).join(', ')}}`;
+function asWritten(value: Record<string, unknown>, depth = 0): string {
+  if (depth >= MAX_PATTERN_DEPTH) return '…';
+  return `{${Object.entries(value).map(([key, field]) => `${keyText(key)}: ${isObject(field) ? asWritten(field, depth + 1) : jsonText(field)}`).join(', ')}}`;
 }
 
 function keyText(key: string): string {
@@ -56,6 +67,7 @@ function keyText(key: string): string {
 }
 
 function shapeText(shape: Shape): string {
+  if (shape === 0) return '…';
   if (shape === 1) return '1';
   if (Array.isArray(shape)) return `[${shape.map(shapeText).join(', ')}]`;
   return `{${Object.entries(shape as Record<string, Shape>).map(([key, field]) => `${keyText(key)}: ${shapeText(field)}`).join(', ')}}`;

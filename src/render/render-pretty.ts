@@ -3,6 +3,7 @@
  * read at once), a coloured badge for its type (its format's short name and colour), the time
  * where known, and the contents, made safe for the terminal.
  */
+import { expandedJsonText, jsonText } from './json-text.js';
 import { logFormat } from '../formats/log-formats.js';
 import type { EntryLine } from '../read/entry-line.js';
 import type { Level, LogRecord } from '../parse/log-record.js';
@@ -108,7 +109,7 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
     const attrs = texts.length === 0 ? record.attrs : { ...record.attrs, ...Object.fromEntries(texts.map(([key]) => [key, '(its lines below)'])) };
     // Line by line: JSON writes a control inside a value as an escape, so the only newlines are
     // the indentation's; what JSON leaves as it is (C1 controls, bidi overrides) is escaped here.
-    let block = JSON.stringify(attrs, null, 2)
+    let block = expandedJsonText(attrs)!
       .split('\n')
       .map((text) => `    ${escape(text)}`)
       .join('\n');
@@ -222,7 +223,7 @@ function hasMember(members: readonly JsonMember[], key: string): boolean {
 }
 
 function compactValue(value: unknown, valueChars: number): string {
-  return cut(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)), valueChars);
+  return cut(typeof value === 'string' ? value : (jsonText(value) ?? String(value)), valueChars);
 }
 
 /** Long values end with a marker that says how long they were. */

@@ -5,12 +5,14 @@
  * inactive, and its yields. Bounded: the MAX_SLOWEST_TRANSACTIONS slowest are held, and a
  * line's parameters are read only when it is slower than the least held.
  */
+import { jsonText } from '../render/json-text.js';
 import type { LogRecord } from '../parse/log-record.js';
 import { attrValue } from '../parse/record-attributes.js';
 import { isoString } from './iso-string.js';
 import type { Member } from './member-counts.js';
 import type { SlowestTransaction } from './summary.js';
-import { MAX_SLOWEST_TRANSACTIONS } from './summary-limits.js';
+import { MAX_PARAMETER_CHARS, MAX_SLOWEST_TRANSACTIONS } from './summary-limits.js';
+import { cutLine } from './slowest-operations.js';
 import { TopN } from './top-n.js';
 
 interface Held extends Omit<SlowestTransaction, 'time' | 'member'> {
@@ -25,15 +27,16 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** A session's id as 4.4's JSON writes it (`{ id: { $uuid: … } }`) or a text line (`{ id: UUID("…") }`): the UUID alone. */
 export function sessionId(lsid: unknown): string | null {
   const id = isObject(lsid) ? lsid['id'] : undefined;
-  if (isObject(id) && typeof id['$uuid'] === 'string') return id['$uuid'];
-  if (typeof id === 'string') return /^UUID\("([^"]*)"\)$/.exec(id)?.[1] ?? id;
+  if (isObject(id) && typeof id['$uuid'] === 'string') return cutLine(id['$uuid'], MAX_PARAMETER_CHARS);
+  if (typeof id === 'string') return cutLine(/^UUID\("([^"]*)"\)$/.exec(id)?.[1] ?? id, MAX_PARAMETER_CHARS);
   return null;
 }
 
 /** A readConcern as its level (`snapshot`), else as written. */
 function readConcernOf(value: unknown): string | null {
-  if (isObject(value) && typeof value['level'] === 'string') return value['level'];
-  return value === undefined ? null : JSON.stringify(value);
+  if (isObject(value) && typeof value['level'] === 'string') return cutLine(value['level'], MAX_PARAMETER_CHARS);
+  const text = value === undefined ? undefined : jsonText(value);
+  return text === undefined ? null : cutLine(text, MAX_PARAMETER_CHARS);
 }
 
 export class SlowestTransactions {
@@ -54,7 +57,7 @@ export class SlowestTransactions {
       txnNumber: count(p['txnNumber']),
       autocommit: typeof autocommit === 'boolean' ? autocommit : null,
       readConcern: readConcernOf(p['readConcern']),
-      terminationCause: ((cause) => (typeof cause === 'string' ? cause : null))(attrValue(record, 'terminationCause')),
+      terminationCause: ((cause) => (typeof cause === 'string' ? cutLine(cause, MAX_PARAMETER_CHARS) : null))(attrValue(record, 'terminationCause')),
       timeActiveMicros: count(attrValue(record, 'timeActiveMicros')),
       timeInactiveMicros: count(attrValue(record, 'timeInactiveMicros')),
       numYields: count(attrValue(record, 'numYields')),

@@ -45,6 +45,8 @@ export const MAX_SLOWEST_TRANSACTIONS = 20;
 export const MAX_SLOWEST_LINE_CHARS = 2000;
 /** A server message as reported (most are a few words; one a program wrote whole, megabytes, is cut at this). */
 export const MAX_MESSAGE_CHARS = 1000;
+/** Characters kept of a slow transaction's parameter (a readConcern as written, a session id, how it ended): a damaged line's may be any size. */
+export const MAX_PARAMETER_CHARS = 200;
 /** Durations a slow-operation group keeps for exact quantiles: a sketch within 1% beyond (duration-quantiles.ts). */
 export const MAX_GROUP_DURATIONS = 1024;
 /** Namespaces, appNames and client IPs with a row of their own in the response sizes (each); the rest share "(other)". */

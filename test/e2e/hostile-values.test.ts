@@ -1,0 +1,71 @@
+/**
+ * Values a damaged or hostile line may hold that JSON allows: nesting thousands deep, numbers
+ * past what a double holds. Each line is read and shown (or counted), the lines after it too,
+ * and no report grows without bound.
+ */
+import test from 'ava';
+import { runFilter } from '../_helpers/filter-process.js';
+
+const DEPTH = 20_000;
+const deepObject = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
+const deepArray = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
+const entry = (logType: string, contents: string): string => JSON.stringify({ logType, contents });
+const server = (id: number, msg: string, attr: string, seconds = 39): string =>
+  `{"t":{"$date":"2026-11-22T09:58:${seconds}.063Z"},"s":"I","c":"COMMAND","id":${id},"ctx":"conn1","msg":"${msg}","attr":${attr}}`;
+
+const DEEP_INPUT = [
+  entry('mongodb', server(51803, 'Slow query', `{"type":"command","durationMillis":500,"ns":"a.b","command":{"find":"b","filter":${deepObject},"sort":${deepObject}},"extra":${deepArray}}`)),
+  entry('mongodb', server(51802, 'transaction', `{"durationMillis":700,"parameters":{"readConcern":${deepObject},"lsid":{"id":"${'x'.repeat(5000)}"}}}`, 40)),
+  entry('mongodb-audit', `{"atype":"authCheck","ts":{"$date":"2026-11-22T09:58:41.000Z"},"local":{"ip":"10.0.0.1","port":27017},"remote":{"ip":"10.0.0.2","port":5},"users":[],"roles":[],"param":${deepObject},"result":13}`),
+  entry('operator', `{"level":"error","ts":"2026-11-22T09:58:42.000Z","caller":"a.go:1","msg":"deep","x":${deepArray}}`),
+  entry('mongodb', server(22943, 'Connection accepted', '{"remote":"10.0.0.3:5","connectionId":1,"connectionCount":1}', 43)),
+].join('\n');
+
+for (const args of [['-o', 'pretty'], ['-o', 'pretty', '-e'], ['-o', 'pretty', '--color', 'always'], ['-o', 'json'], ['-o', 'json', '-f', 'attr.command,attr.extra,param,x'], ['-o', 'pretty', '-f', 'attr,param,x'], ['--slow', '1'], ['summary'], ['summary', '--json'], ['summary', '--html', '-'], ['doctor']]) {
+  test(`values nested ${DEPTH} deep: logtype ${args.join(' ')} reads every line`, (t) => {
+    const run = runFilter(args, `${DEEP_INPUT}\n`);
+    t.is(run.stderr, '');
+    t.true(run.status === 0 || (args[0] === 'doctor' && run.status === 1), `exit ${run.status}`);
+    // (Tested, not matched by t.regex: a failure would print megabytes.)
+    if (args[0] === 'summary' && args.length === 1) {
+      t.true(run.stdout.includes('5 entries read, 5 selected'), 'every entry read');
+      // The query's pattern is read as far as it is shown, and cut.
+      t.true(/\{a: \{a: \{a: .*…/.test(run.stdout), 'the pattern cut');
+    } else if (args[0] === 'summary' && args[1] === '--json') {
+      const summary = JSON.parse(run.stdout) as { server: { slowestTransactions: { readConcern: string; lsid: string }[] } };
+      const [transaction] = summary.server.slowestTransactions;
+      t.true(transaction!.readConcern.length <= 200 && transaction!.lsid.length <= 200, 'parameters cut');
+    } else if (args[0] === '--slow') {
+      t.is(run.stdout.split('\n').filter(Boolean).length, 2, 'the slow query and the slow transaction');
+    } else if (args.includes('-f')) {
+      t.is(run.stdout.split('\n').filter(Boolean).length, 5, 'a line for each entry');
+    } else if (args[0] === '-o') {
+      // The last line, after the deep ones, is there.
+      t.true(/Connection accepted|10\.0\.0\.3/.test(run.stdout), 'the line after the deep ones');
+    }
+  });
+}
+
+test('-o json writes a value nested past JSON.stringify\'s reach exactly as the line has it', (t) => {
+  const run = runFilter(['-o', 'json', '-f', 'x'], `${DEEP_INPUT}\n`);
+  t.is(run.status, 0);
+  t.true(run.stdout.includes(`{"x":${deepArray}}`));
+});
+
+test('a slow operation whose duration is past a double (1e400) is no slow operation: the page is made, its size bounded', (t) => {
+  const input = [
+    entry('mongodb', server(51803, 'Slow query', '{"type":"command","durationMillis":1e400,"ns":"a.b"}')),
+    entry('mongodb', server(51803, 'Slow query', '{"type":"command","durationMillis":-5,"ns":"a.b"}', 40)),
+    entry('mongodb', server(51803, 'Slow query', '{"type":"command","durationMillis":250,"ns":"a.c"}', 41)),
+  ].join('\n');
+  const text = runFilter(['summary', '--color', 'never'], `${input}\n`);
+  t.is(text.status, 0);
+  t.notRegex(text.stdout, /Infinity/);
+  t.regex(text.stdout, /COLLSCANs: none among the 1 slow operation/);
+  const page = runFilter(['summary', '--html', '-'], `${input}\n`);
+  t.is(page.status, 0);
+  t.is(page.stderr, '');
+  t.true(page.stdout.length < 2_000_000, `${page.stdout.length} characters`);
+  t.regex(page.stdout, /<\/html>\s*$/);
+  t.is(runFilter(['--slow', '1', '-o', 'raw'], `${input}\n`).stdout.split('\n').filter(Boolean).length, 1);
+});
