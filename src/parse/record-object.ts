@@ -29,14 +29,23 @@ export function parseFieldPaths(list: readonly string[]): string[][] {
   return list.flatMap((value) => value.split(',')).map((path) => path.trim()).filter(Boolean).map((path) => path.split('.'));
 }
 
-/** The value at a path, or undefined where the path leads nowhere. */
+/**
+ * The value at a path, or undefined where the path leads nowhere. Only a line's own members
+ * are looked at: `__proto__`, `constructor` or `toString` name a line's key of that name, never
+ * what every object inherits.
+ */
 export function valueAt(object: unknown, path: readonly string[]): unknown {
   let value = object;
   for (const key of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
     value = (value as Record<string, unknown>)[key];
   }
   return value;
+}
+
+/** Sets a member as the line's own, whatever its name (an assignment to `__proto__` would set the object's prototype). */
+function setOwn(object: object, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /**
@@ -54,15 +63,16 @@ export function projectFields(object: unknown, paths: readonly (readonly string[
     let from = object;
     for (const key of path.slice(0, -1)) {
       from = (from as Record<string, unknown>)[key];
-      const next = into[key];
+      const next = Object.hasOwn(into, key) ? into[key] : undefined;
       if (typeof next === 'object' && next !== null) into = next as Record<string, unknown>;
       else {
         const made: unknown[] | Record<string, unknown> = Array.isArray(from) ? [] : {};
         if (Array.isArray(made)) arrays.push(made);
-        into = (into[key] = made) as Record<string, unknown>;
+        setOwn(into, key, made);
+        into = made as Record<string, unknown>;
       }
     }
-    into[path.at(-1)!] = value;
+    setOwn(into, path.at(-1)!, value);
   }
   // The holes of the arrays made here as null (JSON.stringify writes them so; a renderer that iterates would skip them).
   for (const array of arrays) for (let i = 0; i < array.length; i++) if (!(i in array)) array[i] = null;

@@ -3,7 +3,7 @@ import type { LogRecord } from '../../src/parse/log-record.js';
 import { parseRecord } from '../../src/parse/parse-record.js';
 import { contradiction, parseTimeBound, parseUntilBound, recordPredicate, queriesRecords, type RecordQuery } from '../../src/select/record-query.js';
 import { knownTypesNamed } from '../../src/select/type-matcher.js';
-import { parseFieldPaths, projectFields, recordObject } from '../../src/parse/record-object.js';
+import { parseFieldPaths, projectFields, recordObject, valueAt } from '../../src/parse/record-object.js';
 
 const SLOW_COLLSCAN =
   '{"t":{"$date":"2026-11-22T10:00:05.000+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"conn42","msg":"Slow query","attr":{"type":"command","ns":"shop.orders","planSummary":"COLLSCAN","durationMillis":2500}}';
@@ -257,4 +257,17 @@ test('a selection that can select nothing is said before reading; one that may s
     [[], ['mongodb'], { atypes: ['authenticate'] }],
   ];
   for (const [types, exclude, query] of some) t.is(contradiction(types, exclude, query, knownTypesNamed), undefined, JSON.stringify([types, exclude, query]));
+});
+
+test('--fields reads a line\'s own keys only: __proto__, constructor and toString are its keys of that name, never inherited', (t) => {
+  const line = JSON.parse('{"attr":{"__proto__":{"p":1},"ns":"a.b"},"msg":"m"}') as Record<string, unknown>;
+  t.deepEqual(valueAt(line, ['attr', '__proto__']), { p: 1 });
+  t.is(valueAt(line, ['constructor']), undefined);
+  t.is(valueAt(line, ['msg', 'toString']), undefined);
+  t.is(valueAt({ users: [{ user: 'a' }] }, ['users', 'length']), 1);
+  const projected = projectFields(line, [['attr', '__proto__'], ['attr', 'ns'], ['__proto__']]);
+  t.is(JSON.stringify(projected), '{"attr":{"__proto__":{"p":1},"ns":"a.b"}}');
+  // Nothing was set on any prototype.
+  t.is(Object.getPrototypeOf(projected['attr']), Object.prototype);
+  t.is(({} as Record<string, unknown>)['p'], undefined);
 });
