@@ -4,7 +4,7 @@
  * what it means, how to fix it. A new problem is one more entry here, and one more row in the
  * table of lines that must and must not match in the tests.
  */
-import { logTypesWrittenBy } from '../formats/log-formats.js';
+import { logTypesWrittenBy, POD_SCRIPT_LOG_TYPE, SIDECAR_LOG_TYPE } from '../formats/log-formats.js';
 
 export interface KnownProblem {
   /** A stable name, for `--json` and scripts. */
@@ -64,6 +64,14 @@ const FIX_CREDENTIALS = "Fix that client's credentials; for the agent's user, ch
 const AGENT_TYPES = logTypesWrittenBy('agent');
 /** The server's log (the audit log names no disk). */
 export const SERVER_TYPES = ['mongodb'];
+
+/** logtype's own diagnostics: pino lines whose `event` names what happened (docs/following.md, Diagnostics). */
+const SIDECAR_TYPES = [SIDECAR_LOG_TYPE];
+const POD_SCRIPT_TYPES = [POD_SCRIPT_LOG_TYPE];
+/** A diagnostic line's event, as pino writes it (`"event":"resume-lost"`): one of `events`. */
+const diagnosticEvent = (...events: string[]): RegExp => new RegExp(`"event":"(?:${events.join('|')})"`);
+/** The command that lists the sidecar's warnings with what each names (file, sizes, the fix). */
+const SIDECAR_WARNINGS = 'logtype -t sidecar -l warn -o pretty';
 
 export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
   {
@@ -214,6 +222,96 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     witnessed: true,
     meaning: 'The server stopped without a clean shutdown: killed (the container OOM-killed at its memory limit, a SIGKILL after the grace period, the node lost) or crashed. It recovered its data from the journal as it started.',
     remedy: 'See what ended it: kubectl describe pod (Last State: OOMKilled, exit code 137), and logtype -t mongodb -l warn -o pretty around the start for the server\'s last lines before it; raise the memory limit, or the grace period if the server had no time to shut down.',
+  },
+  {
+    id: 'sidecar-lines-lost',
+    title: 'The log sidecar could not deliver some lines',
+    where: 'logtype-sidecar (its diagnostics, in its container log)',
+    types: SIDECAR_TYPES,
+    // A copytruncate's `truncated` loses lines only when it says lostBytes above zero.
+    matches: /"event":"(?:resume-lost|gave-up)"|"event":"truncated".*"lostBytes":[1-9]/,
+    // Truncated or rewritten in place while it was down: its lines were sent again, not lost.
+    unless: /"inPlace":true/,
+    meaning:
+      'Lines of a log were not shipped: a file the sidecar had not finished was deleted, compressed or cut by a copytruncate while it was down (resume-lost), a copytruncate emptied the file before its last lines were read (truncated, lostBytes), or the reader of its output stalled longer than it can hold rotated files (gave-up). Each line names the file and how much.',
+    remedy: `See which files and how much: ${SIDECAR_WARNINGS}. Read what was not shipped where the line says (a compressed rotation: logtype --as TYPE FILE); keep one rotation uncompressed (logrotate's delaycompress) so a restart finds it; for gave-up, find why the log shipper or kubectl logs -f stopped reading.`,
+  },
+  {
+    id: 'sidecar-lines-repeated',
+    title: 'A log was truncated or rewritten while the log sidecar was down: its lines were shipped again',
+    where: 'logtype-sidecar (resume-lost with inPlace)',
+    types: SIDECAR_TYPES,
+    matches: /"event":"resume-lost".*"inPlace":true/,
+    meaning: 'The file the sidecar had read is at its name but shorter, or other, than it was: it read it again from its start, so lines before the restart may appear twice downstream.',
+    remedy: `See which file: ${SIDECAR_WARNINGS}. Count with care around that time; rotate by rename (logrotate without copytruncate) so a file is never cut in place.`,
+  },
+  {
+    id: 'sidecar-unreadable',
+    title: 'The log sidecar cannot read a log file (permission denied)',
+    where: 'logtype-sidecar (unreadable, heartbeat-held)',
+    types: SIDECAR_TYPES,
+    matches: diagnosticEvent('unreadable', 'heartbeat-held'),
+    meaning: 'A log the pod writes is not shipped. While it lasts the sidecar holds its heartbeat back, so its liveness probe fails and the kubelet restarts its container.',
+    remedy: `Run the sidecar as the file's owner: in the pod, do not set runAsUser on its container (the database pod's user is uid 2000, fsGroup 2000). The line names the sidecar's uid and gid and the file's owner and mode: ${SIDECAR_WARNINGS}.`,
+  },
+  {
+    id: 'sidecar-file-missing',
+    title: 'A log file the sidecar follows has not appeared',
+    where: 'logtype-sidecar (missing)',
+    types: SIDECAR_TYPES,
+    matches: diagnosticEvent('missing'),
+    // A pod without auditing or a backup agent never writes those logs: worth knowing, and a
+    // problem only where the log is one the pod writes.
+    informational: true,
+    meaning: 'The sidecar waits for a file at a path where nothing was written: a log this pod never writes (auditing off, no backup agent: harmless), or a log name or directory that does not match what the pod writes (then that log is not shipped).',
+    remedy: `Check the path the line names against the pod's files (kubectl exec POD -- ls LOG_DIR) and the variable that sets it (MDB_LOG_FILE_*), or --log-dir; for a log the pod never writes, start the sidecar with --missing-warning 0.`,
+  },
+  {
+    id: 'sidecar-state',
+    title: 'The log sidecar cannot keep its place in the logs',
+    where: 'logtype-sidecar (state-unwritable, state-unreadable, state-in-use, heartbeat-unwritable)',
+    types: SIDECAR_TYPES,
+    matches: diagnosticEvent('state-unwritable', 'state-unreadable', 'state-in-use', 'heartbeat-unwritable'),
+    meaning:
+      'Its state file (where each log was delivered to) cannot be read or written, or another sidecar holds it: at its next restart it cannot resume where it stopped, so lines are sent again or skipped. A heartbeat file it cannot write fails its liveness probe.',
+    remedy: `The line names the fix for its cause (a full volume, a read-only one, permissions, a second sidecar on the same file): ${SIDECAR_WARNINGS}. Keep --state-file and --heartbeat-file on a writable volume the container owns.`,
+  },
+  {
+    id: 'sidecar-compressed',
+    title: 'A log file the sidecar follows is compressed',
+    where: 'logtype-sidecar (compressed)',
+    types: SIDECAR_TYPES,
+    matches: diagnosticEvent('compressed'),
+    meaning: 'A followed path (or a rotation beside it) holds gzip, xz, zstd, bzip2 or lz4 data: its bytes are not shipped, as they would leave as lines of garbage.',
+    remedy: `Point the path at the log as it is written, not a compressed rotation; read a compressed copy with logtype --as TYPE FILE. The line names the file: ${SIDECAR_WARNINGS}.`,
+  },
+  {
+    id: 'sidecar-stop-timeout',
+    title: 'The log sidecar stopped before its reader took everything',
+    where: 'logtype-sidecar (stop-timeout)',
+    types: SIDECAR_TYPES,
+    matches: diagnosticEvent('stop-timeout'),
+    informational: true,
+    meaning: 'At its stop the reader of its output (kubectl logs, a shipper) was too slow to take all that was read before --stop-timeout ran out. With a state file, the next start delivers the rest; without one, that rest is not shipped.',
+    remedy: 'Nothing to do when a state file is kept (the pod manifests keep one). Otherwise give the pod a terminationGracePeriodSeconds above --stop-timeout and keep a --state-file.',
+  },
+  {
+    id: 'pod-pipes-unavailable',
+    title: "The logtype container cannot make the agent's named pipes",
+    where: 'logtype-pod (pipe-unavailable), in the logtype container',
+    types: POD_SCRIPT_TYPES,
+    matches: diagnosticEvent('pipe-unavailable'),
+    meaning: "The agent's stdout and stderr cannot reach the sidecar: the container exits, and the kubelet restarts it until the pipes can be made.",
+    remedy: 'Mount a writable emptyDir at /run/logtype (LOGTYPE_RUN_DIR) in the logtype container and in the database container, as sidecar/replica-set.yaml does (sidecar/README.md).',
+  },
+  {
+    id: 'pod-launcher-not-patched',
+    title: "The agent launcher was not patched: each line is shipped twice",
+    where: 'logtype-pod (launcher-missing, launcher-not-recognised), in the override-agent-launcher init container',
+    types: POD_SCRIPT_TYPES,
+    matches: diagnosticEvent('launcher-missing', 'launcher-not-recognised'),
+    meaning: "The database container still runs the operator's own tail | jq pipelines beside the sidecar, so every log line reaches kubectl logs twice (in the static architecture a missing launcher at that time is expected: the agent container links it later).",
+    remedy: "The line says why: run the init container after the operator's init-database container (its name must sort after mongodb-kubernetes-init-database) with the database-scripts volume mounted; for a launcher it does not recognise, report the operator version, or remove the logtype container.",
   },
   {
     id: 'automatic-recovery',

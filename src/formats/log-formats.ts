@@ -20,7 +20,7 @@ import { isServerTextLine } from '../parse/server-text-line.js';
 import type { LogFormat, LogReading, Writer } from './log-format.js';
 import { LOG_TYPE_FACTS, type LogTypeName } from './log-type-facts.js';
 
-export { OPERATOR_LOG_TYPE, SIDECAR_LOG_TYPE, VERSION_HOOK_LOG_TYPE } from './log-type-facts.js';
+export { OPERATOR_LOG_TYPE, POD_SCRIPT_LOG_TYPE, SIDECAR_LOG_TYPE, VERSION_HOOK_LOG_TYPE } from './log-type-facts.js';
 
 /** The agent's text logs: one reader for all of them. */
 const agentReading: LogReading = { reader: agentRecordReader };
@@ -40,6 +40,7 @@ const READING: Readonly<Record<LogTypeName, LogReading>> = {
   operator: { reader: operatorRecordReader, recognizesObject: isOperatorObject, recognizesLine: isOperatorConsoleLine, continuesWith: isGoTraceLine },
   versionhook: { reader: versionHookRecordReader, recognizesLine: isVersionHookLine, continuesWith: isGoTraceLine },
   'logtype-sidecar': { reader: diagnosticRecordReader },
+  'logtype-pod': { reader: diagnosticRecordReader },
 };
 
 /** In the facts' order: the sidecar's files (its --help lists them so), its stream, then the logs read from elsewhere. */

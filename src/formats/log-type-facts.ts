@@ -12,6 +12,8 @@ export const OPERATOR_LOG_TYPE = 'operator';
 export const VERSION_HOOK_LOG_TYPE = 'versionhook';
 /** The sidecar's own diagnostics on stderr. */
 export const SIDECAR_LOG_TYPE = 'logtype-sidecar';
+/** The pod script's (sidecar/logtype-pod.sh): the same pino shape, from its pipes and its launcher patch. */
+export const POD_SCRIPT_LOG_TYPE = 'logtype-pod';
 
 /** The agent's text logs: one summary section, records over several lines, their own file and badge each. */
 const agentLog = { json: 'entry', writtenBy: 'agent', summary: 'messages', continuesRecords: true } as const;
@@ -122,6 +124,15 @@ export const LOG_TYPE_FACTS = [
     shortName: 'sidecar',
     color: 'gray',
     chartColor: '#78909c',
+    json: 'entry',
+    writtenBy: 'logtype',
+    summary: 'messages',
+  },
+  {
+    name: POD_SCRIPT_LOG_TYPE,
+    shortName: 'logtype-pod',
+    color: 'gray',
+    chartColor: '#546e7a',
     json: 'entry',
     writtenBy: 'logtype',
     summary: 'messages',

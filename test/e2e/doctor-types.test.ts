@@ -6,7 +6,7 @@
  * in every line, entries and pasted lines alike.
  */
 import test, { type ExecutionContext } from 'ava';
-import { KNOWN_PROBLEMS, KNOWN_LOG_TYPES } from '../../src/index.js';
+import { KNOWN_PROBLEMS, LOG_FORMATS } from '../../src/index.js';
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
 
 /**
@@ -36,6 +36,43 @@ const TYPED_SAMPLES: Readonly<Record<string, { readonly entry: string; readonly 
     // Another program's words for its own crash (a shell's, pasted): not the server's.
     pasted: 'Detected unclean shutdown - Repairing...',
   },
+  // logtype's own diagnostics: a pino line is its type's entry; pasted, its words alone.
+  'sidecar-lines-lost': {
+    entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"mongodb","path":"/logs/mongodb.log","position":330,"msg":"a file read before the restart (330 bytes of it delivered) is not found"}',
+    pasted: 'event resume-lost: a file read before the restart is not found',
+  },
+  'sidecar-lines-repeated': {
+    entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"mongodb","path":"/logs/mongodb.log","position":330,"inPlace":true,"msg":"truncated or rewritten while down"}',
+    pasted: 'resume-lost inPlace true: truncated or rewritten while down',
+  },
+  'sidecar-unreadable': {
+    entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"unreadable","source":"mongodb","path":"/logs/mongodb.log","msg":"cannot read /logs/mongodb.log: permission denied"}',
+    pasted: 'cat: /logs/mongodb.log: Permission denied (unreadable)',
+  },
+  'sidecar-file-missing': {
+    entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"mongodb-audit","path":"/logs/mongodb-audit.log","msg":"no file after 3 minutes"}',
+    pasted: 'ls: cannot access /logs/mongodb-audit.log: No such file or directory (missing)',
+  },
+  'sidecar-state': {
+    entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"state-unwritable","path":"/data/state.json","msg":"cannot save the state file"}',
+    pasted: 'state-unwritable: cannot save the state file',
+  },
+  'sidecar-compressed': {
+    entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"compressed","source":"mongodb","path":"/logs/mongodb.log","msg":"holds gzip-compressed data"}',
+    pasted: 'mongodb.log.1.gz: gzip compressed data',
+  },
+  'sidecar-stop-timeout': {
+    entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stop-timeout","cutEntryBytes":0,"msg":"the reader did not take everything in time"}',
+    pasted: 'stop-timeout: the reader did not take everything in time',
+  },
+  'pod-pipes-unavailable': {
+    entry: '{"level":50,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"pipe-unavailable","msg":"cannot make the named pipe /run/logtype/automation-agent-stdout.fifo"}',
+    pasted: 'mkfifo: cannot create fifo /run/logtype/automation-agent-stdout.fifo: Read-only file system (pipe-unavailable)',
+  },
+  'pod-launcher-not-patched': {
+    entry: '{"level":40,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"launcher-missing","msg":"no launcher at /opt/scripts/agent-launcher.sh"}',
+    pasted: 'launcher-missing: no launcher at /opt/scripts/agent-launcher.sh',
+  },
 };
 
 /** A problem without types, and a line that shows it, for the contrast. */
@@ -56,6 +93,9 @@ function doctor(t: ExecutionContext, input: string): DoctorReport {
   t.is(result.status, report.problems.some((p) => !p.informational) ? 1 : 0, result.stderr);
   return report;
 }
+
+/** Every type logtype reads: the sidecar's, the operator's, logtype's own diagnostics. */
+const KNOWN_LOG_TYPES = LOG_FORMATS.map((format) => format.name);
 
 /** The known types a problem's globs name (a glob's `*` is any run of characters). */
 const typesMatching = (globs: readonly string[]): string[] =>

@@ -113,6 +113,68 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
     ],
     misses: ['{"t":{"$date":"2026-11-22T10:02:00.101+00:00"},"s":"I",  "c":"CONTROL",  "id":20565,   "ctx":"SignalHandler","msg":"Now exiting"}', 'clean shutdown complete'],
   },
+  'sidecar-lines-lost': {
+    type: 'logtype-sidecar',
+    matches: [
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"automation-agent","path":"logs/automation-agent.log","position":330,"msg":"a file read before the restart (330 bytes of it delivered) is not found (deleted, compressed, cut by a copytruncate, or another file has its name and inode now): lines only it held past that cannot be delivered; a file at the name that is not it is read from its start"}',
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"gave-up","source":"mongodb","path":"/var/log/mongodb-mms-automation/mongodb.log","file":"/var/log/mongodb-mms-automation/mongodb.log.2","bytes":81920,"msg":"too many rotated files held while the output waited: closed the oldest with 81920 bytes unread"}',
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"truncated","source":"mongodb","path":"/var/log/mongodb-mms-automation/mongodb.log","position":4096,"lostBytes":610,"msg":"file truncated and no copy holds the 610 bytes not read yet; reading it from its start"}',
+    ],
+    misses: [
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"truncated","source":"mongodb","path":"/var/log/mongodb-mms-automation/mongodb.log","position":4096,"copy":"/var/log/mongodb-mms-automation/mongodb.log.1","msg":"file truncated (copytruncate); reading the rest from its copy, then the file from its start"}',
+      '{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resumed","source":"mongodb","path":"/var/log/mongodb-mms-automation/mongodb.log","position":330,"msg":"resuming where the last run stopped"}',
+      '{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stats","source":"mongodb","lines":3,"bytes":330,"givenUpBytes":0,"msg":"shipped"}',
+    ],
+  },
+  'sidecar-lines-repeated': {
+    type: 'logtype-sidecar',
+    matches: ['{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"mongodb","path":"/logs/mongodb.log","position":330,"inPlace":true,"size":120,"msg":"the file at the name is the one read before the restart, but shorter than the 330 bytes delivered: truncated or rewritten while down; read again from its start, so lines repeat"}'],
+    misses: ['{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"mongodb","path":"/logs/mongodb.log","position":330,"msg":"a file read before the restart is not found"}'],
+  },
+  'sidecar-unreadable': {
+    type: 'logtype-sidecar',
+    matches: [
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"unreadable","source":"mongodb","path":"/logs/mongodb.log","uid":1000,"gid":1000,"fileUid":2000,"fileGid":2000,"fileMode":"0600","error":"EACCES: permission denied","msg":"cannot read /logs/mongodb.log: permission denied for uid 1000 (gid 1000); run the sidecar as uid 2000"}',
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"heartbeat-held","unreadable":["/logs/mongodb.log"],"msg":"the heartbeat file is not refreshed while a followed file may not be read"}',
+    ],
+    misses: ['{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"opened","source":"mongodb","path":"/logs/mongodb.log","position":0,"msg":"following file"}'],
+  },
+  'sidecar-file-missing': {
+    type: 'logtype-sidecar',
+    matches: ['{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"mongodb-audit","path":"/var/log/mongodb-mms-automation/mongodb-audit.log","variable":"MDB_LOG_FILE_MONGODB_AUDIT","msg":"no file at /var/log/mongodb-mms-automation/mongodb-audit.log after 3 minutes"}'],
+    misses: ['{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"waiting","source":"mongodb-audit","path":"/var/log/mongodb-mms-automation/mongodb-audit.log","msg":"waiting for the file to appear"}'],
+  },
+  'sidecar-state': {
+    type: 'logtype-sidecar',
+    matches: [
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"state-unwritable","path":"/data/logtype-state.json","code":"ENOSPC","msg":"cannot save the state file: the volume is full"}',
+      '{"level":50,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"state-in-use","path":"/data/logtype-state.json","pid":17,"msg":"another sidecar holds the state file"}',
+    ],
+    misses: ['{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"state-saved","path":"/data/logtype-state.json","msg":"the state file is saved again"}'],
+  },
+  'sidecar-compressed': {
+    type: 'logtype-sidecar',
+    matches: ['{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"compressed","source":"mongodb","path":"/logs/mongodb.log","file":"/logs/mongodb.log","compression":"gzip","msg":"/logs/mongodb.log holds gzip-compressed data, not the text log the sidecar follows: not read"}'],
+    misses: ['{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"rotated","source":"mongodb","path":"/logs/mongodb.log","msg":"file rotated; draining the old one"}'],
+  },
+  'sidecar-stop-timeout': {
+    type: 'logtype-sidecar',
+    matches: ['{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stop-timeout","cutEntryBytes":0,"msg":"the reader did not take everything before the stop timeout"}'],
+    misses: ['{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stats","source":"mongodb","lines":3,"msg":"shipped"}'],
+  },
+  'pod-pipes-unavailable': {
+    type: 'logtype-pod',
+    matches: ['{"level":50,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"pipe-unavailable","msg":"cannot make the named pipe /run/logtype/automation-agent-stdout.fifo: mount a writable emptyDir at /run/logtype in this container and in the database container (see sidecar/README.md)"}'],
+    misses: ['{"level":30,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"launcher-patched","msg":"/opt/scripts/agent-launcher.sh: 8 tail pipelines made conditional"}'],
+  },
+  'pod-launcher-not-patched': {
+    type: 'logtype-pod',
+    matches: [
+      '{"level":40,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"launcher-missing","msg":"no launcher at /opt/scripts/agent-launcher.sh: left as it is"}',
+      '{"level":40,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"launcher-not-recognised","msg":"/opt/scripts/agent-launcher.sh has none of the tail | jq lines this patch replaces"}',
+    ],
+    misses: ['{"level":30,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"launcher-already-patched","msg":"/opt/scripts/agent-launcher.sh is already patched; left as it is"}'],
+  },
   'automatic-recovery': {
     type: 'operator',
     matches: ['Applying automatic recovery: pushing the automation configuration, the resource has been Failed for longer than MDB_AUTOMATIC_RECOVERY_BACKOFF_TIME_S (1200s)'],

@@ -80,6 +80,7 @@ const lines: [string, string, { level: string | undefined; message: string }][] 
   ['operator', '{"level":"error","ts":"2026-11-22T10:00:00Z","caller":"c.go:1","msg":"m"}', { level: 'error', message: 'm' }],
   ['versionhook', '2026-11-22T10:00:00.000Z\tINFO\tversionhook/main.go:39\tWaiting for agent health status...', { level: 'info', message: 'Waiting for agent health status...' }],
   ['logtype-sidecar', '{"level":40,"time":1763805600000,"logType":"logtype-sidecar","msg":"m"}', { level: 'warn', message: 'm' }],
+  ['logtype-pod', '{"level":50,"time":"2026-11-22T10:00:00.000Z","logType":"logtype-pod","event":"pipe-unavailable","msg":"m"}', { level: 'error', message: 'm' }],
 ];
 
 test("every format's reader reads its own lines", (t) => {
