@@ -39,7 +39,11 @@ export function isDockerRecord(object: Record<string, unknown>): boolean {
   return true;
 }
 
-/** An entry's fields, when `line` is an entry line (`{"logType":…,"contents":…}`). */
+/**
+ * An entry's fields, when `line` is an entry line (`{"logType":…,"contents":…}`), or another
+ * JSON line that names its type (logtype's own diagnostics: `{"level":40,…,"logType":
+ * "logtype-sidecar",…}`), whose contents are the line itself, as when it is read unwrapped.
+ */
 export function entryFields(line: string): { readonly logType: string; readonly contents: string; readonly partial: boolean } | undefined {
   if (!line.startsWith('{')) return undefined;
   let value: unknown;
@@ -50,6 +54,6 @@ export function entryFields(line: string): { readonly logType: string; readonly 
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const { logType, contents, partial } = value as Record<string, unknown>;
-  if (typeof logType !== 'string' || typeof contents !== 'string') return undefined;
-  return { logType, contents, partial: partial === true };
+  if (typeof logType !== 'string') return undefined;
+  return { logType, contents: typeof contents === 'string' ? contents : line, partial: partial === true };
 }

@@ -83,6 +83,25 @@ test("a shipper's record of an entry, as a store gives it back (Docker's and Flu
   t.regex(run.stderr, new RegExp(`^logtype: ${server.length} entries read, ${server.length} written, 0 other lines\n {2}entries read, by type:\n {2}mongodb +${server.length}\n`));
 });
 
+test("the sidecar's diagnostics in a shipper's record (its stderr, in the same container log): read as the sidecar's lines, as kubectl logs gives them", (t) => {
+  const diagnostic = '{"level":40,"time":"2026-11-27T10:15:37.201Z","logType":"logtype-sidecar","event":"resume-lost","source":"automation-agent","path":"/logs/automation-agent.log","position":330,"msg":"a file read before the restart is not found"}';
+  const shapes: [string, unknown][] = [
+    ['docker', { log: `${diagnostic}\n`, stream: 'stderr', time: '2026-11-27T10:15:37.3Z' }],
+    ['fluent-bit', { '@timestamp': '2026-11-27T10:15:37.3Z', stream: 'stderr', log: diagnostic, kubernetes: { pod_name: 'p0' }, logType: 'logtype-sidecar' }],
+    ['logcli jsonl', { labels: { job: 'logtype', logType: 'logtype-sidecar' }, line: diagnostic, timestamp: '2026-11-27T10:15:37.3+00:00' }],
+    ['vector', { file: 'f', kubernetes: { pod_name: 'p0' }, logType: 'logtype-sidecar', message: diagnostic, stream: 'stderr' }],
+  ];
+  const plain = runFilter(['-l', 'warn', '-o', 'pretty', '--color', 'never'], `${diagnostic}\n`).stdout;
+  t.regex(plain, /^sidecar +2026-11-27 10:15:37\.201 WARN +automation-agent a file read before the restart is not found/);
+  for (const [name, record] of shapes) {
+    const input = `${JSON.stringify(record)}\n`;
+    t.is(runFilter(['-l', 'warn', '-o', 'pretty', '--color', 'never'], input).stdout, plain, name);
+    t.is(runFilter(['-t', 'sidecar', '-o', 'raw'], input).stdout, `${diagnostic}\n`, name);
+    const doctor = JSON.parse(runFilter(['doctor', '--json'], input).stdout) as { problems: { id: string }[] };
+    t.deepEqual(doctor.problems.map((p) => p.id), ['sidecar-lines-lost'], name);
+  }
+});
+
 test('input with lines but not one entry (notes, a listing piped in by mistake): one line on stderr says so, where the output drops them', (t) => {
   const text = Buffer.from('total 12\ndrwxr-xr-x 2 mongodb mongodb 4096 Nov 22 10:00 logs\n-rw-r--r-- 1 mongodb mongodb 81 Nov 22 10:00 notes\n');
   const notice = 'logtype: no entry in the 3 lines read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them)\n';
