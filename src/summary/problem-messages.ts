@@ -1,6 +1,8 @@
 /**
  * One agent or operator log's section of the summary: its error and warning messages, grouped
- * by shape (a record over several lines by its first line), each group with its first message as
+ * by level and shape (a record over several lines by its first line: a message written as an
+ * error and as a warning is two groups, so no error is counted under a warning's level), each
+ * group with its first message as
  * written: the shape masks every number, and a message seen once is best read whole (which
  * member's certificate, which version was not available).
  */
@@ -17,6 +19,8 @@ import { cutLine } from './slowest-operations.js';
 import { MAX_MEMBERS, MAX_MESSAGE_CHARS, MAX_PROBLEM_MESSAGES, OTHER_MEMBERS } from './summary-limits.js';
 
 const WARN_RANK = levelRank('warn');
+/** Ends a group's level in its key (no level or shape holds it). */
+const LEVEL_END = '\u0000';
 /** Messages listed per log. */
 const TOP_PROBLEM_MESSAGES = 10;
 
@@ -33,7 +37,7 @@ export class ProblemMessages implements SectionCounter {
     // A record over several lines is grouped by its first line's words (the rest is often a dump of values).
     // Its level and first words are kept without a closure: one capturing them would be made at every call.
     const first = firstLineOf(record);
-    const held = this.#messages.add(messageShape(first));
+    const held = this.#messages.add(`${level ?? ''}${LEVEL_END}${messageShape(first)}`);
     if (!held) return;
     if (held.value === undefined) held.value = { level, example: cutLine(first, MAX_MESSAGE_CHARS), pods: new MemberCounts() };
     held.value.pods.add(this.#podOf(source));
@@ -59,7 +63,7 @@ export class ProblemMessages implements SectionCounter {
     const all = this.#messages.top().sort((a, b) => levelRank(a.value!.level!) - levelRank(b.value!.level!) || b.count - a.count);
     const listed = all.filter((m, i) => i < TOP_PROBLEM_MESSAGES || levelRank(m.value!.level!) < WARN_RANK);
     const several = this.#pods.size > 1;
-    const messages = listed.map(({ key, count, value }) => ({ message: key, level: value!.level!, count, example: value!.example, ...(several ? { members: value!.pods.summary() } : {}) }));
+    const messages = listed.map(({ key, count, value }) => ({ message: key.slice(key.indexOf(LEVEL_END) + 1), level: value!.level!, count, example: value!.example, ...(several ? { members: value!.pods.summary() } : {}) }));
     const rest = all.slice(listed.length);
     // Lines past MAX_PROBLEM_MESSAGES groups were counted without a group of their own.
     const other = this.#messages.other;

@@ -230,3 +230,17 @@ test('text helpers: tables align, sparklines scale, activity folds to the width'
   const buckets = Array.from({ length: 10 }, (_, i) => ({ lines: i, errors: 0, warnings: 0, byType: {} }));
   t.deepEqual(foldActivity({ start: '2026-11-22T10:00:00.000Z', bucketMinutes: 1, buckets }, 4).lines, [3, 12, 21, 9]);
 });
+
+test("an agent's message written as a warning and as an error is two groups, each under its own level: no error counted as a warning", (t) => {
+  const collector = new SummaryCollector();
+  const line = (second: number, level: string, host: number): string => `[2026-11-27T10:00:0${second}.000+0000] [.${level}] [a.go:F:1] [10:00:0${second}.000] Server at host-${host}:27017 is down`;
+  for (const [second, level, host] of [[0, 'warn', 1], [1, 'error', 2], [2, 'error', 3]] as const) collector.add('automation-agent', parseRecord('automation-agent', line(second, level, host)));
+  const [problems] = collector.summary({ entries: 3, selected: 3, notEntries: 0 }).problems;
+  t.deepEqual(
+    problems!.messages.map(({ message, level, count, example }) => ({ message, level, count, example })),
+    [
+      { message: 'Server at host-#:# is down', level: 'error', count: 2, example: 'Server at host-2:27017 is down' },
+      { message: 'Server at host-#:# is down', level: 'warn', count: 1, example: 'Server at host-1:27017 is down' },
+    ],
+  );
+});
