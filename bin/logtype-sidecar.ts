@@ -27,8 +27,8 @@ if (parsed.value === 'help' || parsed.value === 'version') {
   process.stdout.write(parsed.value === 'help' ? sidecarHelp() : `${packageVersion()}\n`);
   process.exit(0);
 }
-const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, stdinFd: 0, log: createDiagnostics(SIDECAR_LOG_TYPE) });
+const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, stdinFd: 0, log: createDiagnostics(SIDECAR_LOG_TYPE), version: packageVersion() });
 const running = sidecar.run();
-onStop = () => sidecar.stop();
-if (stops.length > 0) sidecar.stop();
+onStop = (signal) => sidecar.stop(signal);
+if (stops.length > 0) sidecar.stop(stops[0]);
 process.exit(await running);

@@ -296,6 +296,17 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     remedy: 'Nothing to do when a state file is kept (the pod manifests keep one). Otherwise give the pod a terminationGracePeriodSeconds above --stop-timeout and keep a --state-file.',
   },
   {
+    id: 'sidecar-killed',
+    title: 'The log sidecar was killed',
+    where: 'logtype-sidecar (previous-run-killed, said by the next run as it starts)',
+    types: SIDECAR_TYPES,
+    matches: diagnosticEvent('previous-run-killed'),
+    informational: true,
+    meaning:
+      'A run of the sidecar ended without its stop (SIGKILL at the end of the grace period, the OOM killer at its memory limit, a lost node), as its lock left beside the state file showed the next run: nothing was lost, but the lines it had sent since its last save (a second or so) were sent again.',
+    remedy: "See what ended it: kubectl describe pod (the logtype container's Last State: OOMKilled, exit code 137) and kubectl logs --previous; a stop that outlasts the grace period needs terminationGracePeriodSeconds above --stop-timeout.",
+  },
+  {
     id: 'pod-pipes-unavailable',
     title: "The logtype container cannot make the agent's named pipes",
     where: 'logtype-pod (pipe-unavailable), in the logtype container',

@@ -69,6 +69,8 @@ export interface SidecarIO {
   /** stdin's descriptor when it is the process's own (0): tells a FIFO held read-write. */
   readonly stdinFd?: number | undefined;
   readonly log: Logger;
+  /** The version the `started` line names (the command's package version). */
+  readonly version?: string | undefined;
 }
 
 /** Exit codes: stopped cleanly (0), output failed (1), `--once` with a followed file missing (3), the state file in use (4). */
@@ -107,6 +109,9 @@ export class Sidecar {
   #statsTimer: NodeJS.Timeout | undefined;
   #deadline: NodeJS.Timeout | undefined;
   #stopping = false;
+  /** What stopped it, for the `stopped` line: the signal, or why it ended by itself. */
+  #stopCause: string | undefined;
+  readonly #startedAt = Date.now();
   #finishing = false;
   #ended = false;
   #finished: Promise<number>;
@@ -134,12 +139,19 @@ export class Sidecar {
     io.stdout.on('error', (error: NodeJS.ErrnoException) => {
       // The reader went away (`| head`): nothing more can be delivered; a quiet, clean end.
       if (error.code !== 'EPIPE') io.log.error({ event: 'output-error', error: error.message }, 'cannot write entries');
+      this.#stopCause ??= error.code === 'EPIPE' ? 'reader-gone' : 'output-failed';
       this.#end(error.code === 'EPIPE' ? EXIT_OK : EXIT_OUTPUT_FAILED);
     });
   }
 
   /** Starts following; resolves with the exit code once stopped (signal, `--once`, EPIPE). */
   run(): Promise<number> {
+    // Each run's first line and (stopped, in #end) its last: a restart reads as one in the
+    // container log, and a run with no `stopped` line before the next `started` was killed.
+    this.#io.log.info(
+      { event: 'started', version: this.#io.version, pid: process.pid, node: process.version, files: this.#options.files.length, stateFile: this.#options.stateFile ?? null },
+      `logtype-sidecar${this.#io.version ? ` ${this.#io.version}` : ''} started (pid ${process.pid})`,
+    );
     if (this.#options.stateFile) {
       const lock = lockState(path.resolve(this.#options.stateFile));
       if (lock.kind === 'taken') {
@@ -147,10 +159,20 @@ export class Sidecar {
           { event: 'state-in-use', path: this.#options.stateFile, lock: lock.path, pid: lock.pid },
           `the state file is in use by another logtype-sidecar (pid ${lock.pid}): two on one state file resume from each other's positions, and each loses the lines only the other delivered; give this one a --state-file of its own (or run --once without --state-file, which saves nothing)`,
         );
+        this.#io.log.info({ event: 'stopped', cause: 'state-in-use', code: EXIT_STATE_IN_USE, uptimeMs: Date.now() - this.#startedAt }, `stopped (state-in-use), exit ${EXIT_STATE_IN_USE}`);
         return Promise.resolve(EXIT_STATE_IN_USE);
       }
-      if (lock.kind === 'held') this.#releaseLock = lock.release;
-      else this.#io.log.info({ event: 'state-unlocked', path: this.#options.stateFile, lock: lock.path, error: lock.reason }, 'the state file is not locked (no lock can be made beside it): a second sidecar on it would not be refused');
+      if (lock.kind === 'held') {
+        this.#releaseLock = lock.release;
+        // A lock left behind: the run that held it ended without its stop, and its last save is
+        // where this one resumes (what it delivered after that save is sent again).
+        if (lock.staleHolder !== undefined) {
+          this.#io.log.info(
+            { event: 'previous-run-killed', path: this.#options.stateFile, pid: lock.staleHolder },
+            `the last run (pid ${lock.staleHolder}) ended without its stop (killed: SIGKILL after the grace period, the OOM killer, a lost node): resuming from its last save, so the lines it delivered after that save are sent again`,
+          );
+        }
+      } else this.#io.log.info({ event: 'state-unlocked', path: this.#options.stateFile, lock: lock.path, error: lock.reason }, 'the state file is not locked (no lock can be made beside it): a second sidecar on it would not be refused');
     }
     const saved = this.#loadState();
     const moved = saved ? this.#movedPaths(saved) : new Map<string, string>();
@@ -225,9 +247,10 @@ export class Sidecar {
    * SIGTERM/SIGINT/SIGHUP: read what is left and offer it for the stop timeout, then save and
    * end (see the module's comment).
    */
-  stop(): void {
+  stop(signal?: NodeJS.Signals): void {
     if (this.#stopping || this.#ended) return;
     this.#stopping = true;
+    this.#stopCause = signal ?? 'stop';
     const scheduler = this.#scheduler;
     if (!scheduler) {
       this.#end(EXIT_OK);
@@ -329,6 +352,11 @@ export class Sidecar {
     this.#releaseLock?.();
     this.#logStats();
     for (const file of this.#files) file.follower.close();
+    const cause = this.#stopCause ?? (this.#options.once ? 'once' : 'end');
+    this.#io.log.info(
+      { event: 'stopped', cause, code, uptimeMs: Date.now() - this.#startedAt },
+      `stopped (${cause === 'once' ? '--once: everything read' : cause === 'reader-gone' ? 'the reader of stdout went away' : cause}), exit ${code}`,
+    );
     this.#finish(code);
   }
 

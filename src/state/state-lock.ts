@@ -17,8 +17,11 @@
 import fs from 'node:fs';
 
 export type StateLock =
-  /** Held: `release` removes it (when it is still ours). */
-  | { readonly kind: 'held'; readonly path: string; readonly release: () => void }
+  /**
+   * Held: `release` removes it (when it is still ours). `staleHolder`: the process whose lock was
+   * there and taken over (a run that ended without its stop: killed).
+   */
+  | { readonly kind: 'held'; readonly path: string; readonly release: () => void; readonly staleHolder?: number | undefined }
   /** Another live process holds it. */
   | { readonly kind: 'taken'; readonly path: string; readonly pid: number }
   /** No lock could be made there (why); nothing else is known. */
@@ -33,14 +36,16 @@ const ATTEMPTS = 4;
 export function lockState(stateFile: string, pid = process.pid): StateLock {
   const path = lockPathOf(stateFile);
   const mine = holderText(pid);
+  let staleHolder: number | undefined;
   try {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      if (linkWhole(path, mine, pid)) return { kind: 'held', path, release: () => releaseIfOurs(path, mine) };
+      if (linkWhole(path, mine, pid)) return { kind: 'held', path, release: () => releaseIfOurs(path, mine), staleHolder };
       const text = readText(path);
       if (text === undefined) continue; // removed meanwhile: try again
       const holder = parseHolder(text);
       if (holder !== undefined && holder.pid !== pid && isRunning(holder)) return { kind: 'taken', path, pid: holder.pid };
       // Stale: its process is gone (killed, or the container restarted). Taken over.
+      staleHolder = holder?.pid;
       removeIfStill(path, text, pid);
     }
     return { kind: 'none', path, reason: 'other processes kept making and removing it' };

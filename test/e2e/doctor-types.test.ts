@@ -65,6 +65,10 @@ const TYPED_SAMPLES: Readonly<Record<string, { readonly entry: string; readonly 
     entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stop-timeout","cutEntryBytes":0,"msg":"the reader did not take everything in time"}',
     pasted: 'stop-timeout: the reader did not take everything in time',
   },
+  'sidecar-killed': {
+    entry: '{"level":30,"time":"2026-11-27T10:46:41.812Z","logType":"logtype-sidecar","event":"previous-run-killed","path":"st.json","pid":11612,"msg":"the last run (pid 11612) ended without its stop"}',
+    pasted: 'previous-run-killed: the last run ended without its stop',
+  },
   'pod-pipes-unavailable': {
     entry: '{"level":50,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"pipe-unavailable","msg":"cannot make the named pipe /run/logtype/automation-agent-stdout.fifo"}',
     pasted: 'mkfifo: cannot create fifo /run/logtype/automation-agent-stdout.fifo: Read-only file system (pipe-unavailable)',

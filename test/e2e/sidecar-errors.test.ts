@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REAL_DATA, REPO, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { sleep } from '../_helpers/numbered-writer.js';
+import { runFilter } from '../_helpers/filter-process.js';
 import { testWithTool, type SystemTool } from '../_helpers/system-tool.js';
 import { killAtTeardown } from '../_helpers/follower-scenario.js';
 import { FILE_LOG_TYPES } from '../../src/log-types.js';
@@ -244,9 +245,11 @@ test('a second sidecar on a state file another running sidecar uses (one started
   t.is(second.status, 4);
   t.is(second.stdout, '');
   const said = second.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-  t.is(said.length, 1);
-  t.like(said[0], { level: 50, event: 'state-in-use', path: path.join(dir, '.logtype-sidecar.state'), lock, pid: first.child.pid });
-  t.regex(said[0]!['msg'] as string, /give this one a --state-file of its own/);
+  // Its run's first and last lines, and the refusal between.
+  t.deepEqual(said.map((d) => d['event']), ['started', 'state-in-use', 'stopped']);
+  t.like(said[1], { level: 50, event: 'state-in-use', path: path.join(dir, '.logtype-sidecar.state'), lock, pid: first.child.pid });
+  t.regex(said[1]!['msg'] as string, /give this one a --state-file of its own/);
+  t.like(said[2], { level: 30, event: 'stopped', cause: 'state-in-use', code: 4 });
   // --once without --state-file saves nothing: it may run beside the pod's sidecar.
   const once = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', dir, '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8' });
   t.is(once.stdout, '{"logType":"mongodb","contents":"before"}\n');
@@ -264,6 +267,11 @@ test('a second sidecar on a state file another running sidecar uses (one started
   await after.waitForDiagnostic((d) => d['event'] === 'resumed' || d['event'] === 'opened');
   await after.stop();
   t.false(after.diagnostics().some((d) => d['event'] === 'state-in-use'));
+  // The run after a kill says so (its lines after the last save are sent again); a run after a stop does not.
+  t.like(after.diagnostics().find((d) => d['event'] === 'previous-run-killed'), { level: 30, pid: killed.child.pid });
+  t.false(killed.diagnostics().some((d) => d['event'] === 'previous-run-killed'));
+  const doctor = JSON.parse(runFilter(['doctor', '--json'], after.stderr).stdout) as { problems: { id: string; informational: boolean }[] };
+  t.deepEqual(doctor.problems.map(({ id, informational }) => ({ id, informational })), [{ id: 'sidecar-killed', informational: true }]);
 });
 
 test('--missing-warning 0 never warns', async (t) => {

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { FILTER_BIN, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath, followEmptyFile, readState } from '../_helpers/sidecar-process.js';
+import { FILTER_BIN, REPO, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath, followEmptyFile, readState } from '../_helpers/sidecar-process.js';
 import { FILE_LOG_TYPES } from '../../src/log-types.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 
@@ -43,8 +43,24 @@ for (const signal of ['SIGINT', 'SIGHUP'] as const) {
     t.deepEqual(result.lost, []);
     t.is(result.duplicated, 0);
     t.is(result.wrongContents, 0);
+    // A run's first line says it started (its version and pid), its last what stopped it.
+    const events = sidecar.diagnostics();
+    t.like(events[0], { event: 'started', pid: sidecar.child.pid, version: JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')).version });
+    t.like(events.at(-1), { event: 'stopped', cause: signal, code: 0 });
   });
 }
+
+test('the last line of a --once run, and of a run whose reader went away, says why it stopped', (t) => {
+  const dir = tempDir('stopped-cause');
+  fs.writeFileSync(path.join(dir, 'mongodb.log'), Array.from({ length: 20000 }, (_, i) => `line ${i}`).join('\n') + '\n');
+  const lastEvent = (stderr: string): Record<string, unknown> => JSON.parse(stderr.trim().split('\n').at(-1)!) as Record<string, unknown>;
+  const once = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--file', `mongodb=${path.join(dir, 'mongodb.log')}`, '--state-file', ''], { env: cleanEnv(), encoding: 'utf8' });
+  // (The seven other files are not in the directory: --once ends with 3, and the line says so.)
+  t.like(lastEvent(once.stderr), { event: 'stopped', cause: 'once', code: once.status });
+  const gone = spawnSync('bash', ['-c', `"${process.execPath}" "${SIDECAR_BIN}" --log-dir "${dir}" --from-start --state-file '' 2>"${dir}/err" | head -1 > /dev/null`], { env: cleanEnv(), timeout: 20_000 });
+  t.is(gone.status, 0);
+  t.like(lastEvent(fs.readFileSync(path.join(dir, 'err'), 'utf8')), { event: 'stopped', cause: 'reader-gone', code: 0 });
+});
 
 test('| head -1: EPIPE is a quiet exit 0', async (t) => {
   const dir = tempDir('epipe');

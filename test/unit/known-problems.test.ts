@@ -162,6 +162,11 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
     matches: ['{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stop-timeout","cutEntryBytes":0,"msg":"the reader did not take everything before the stop timeout"}'],
     misses: ['{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stats","source":"mongodb","lines":3,"msg":"shipped"}'],
   },
+  'sidecar-killed': {
+    type: 'logtype-sidecar',
+    matches: ['{"level":30,"time":"2026-11-27T10:46:41.812Z","logType":"logtype-sidecar","event":"previous-run-killed","path":"st.json","pid":11612,"msg":"the last run (pid 11612) ended without its stop (killed: SIGKILL after the grace period, the OOM killer, a lost node): resuming from its last save"}'],
+    misses: ['{"level":30,"time":"2026-11-27T10:46:41.812Z","logType":"logtype-sidecar","event":"started","version":"0.1.0","pid":11624,"msg":"logtype-sidecar 0.1.0 started (pid 11624)"}'],
+  },
   'pod-pipes-unavailable': {
     type: 'logtype-pod',
     matches: ['{"level":50,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"pipe-unavailable","msg":"cannot make the named pipe /run/logtype/automation-agent-stdout.fifo: mount a writable emptyDir at /run/logtype in this container and in the database container (see sidecar/README.md)"}'],
