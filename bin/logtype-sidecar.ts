@@ -13,7 +13,7 @@ process.on('SIGUSR2', () => undefined);
 const { packageVersion } = await import('../src/cli/package-version.js');
 const { SIDECAR_COMMAND, parseSidecarArgs, sidecarHelp } = await import('../src/cli/sidecar-command.js');
 const { USAGE_EXIT, usageMessage } = await import('../src/cli/usage-error.js');
-const { createDiagnostics } = await import('../src/diag/logger.js');
+const { createDiagnostics, sameStream } = await import('../src/diag/logger.js');
 const { SIDECAR_LOG_TYPE } = await import('../src/log-types.js');
 const { Sidecar } = await import('../src/sidecar/run-sidecar.js');
 
@@ -27,7 +27,10 @@ if (parsed.value === 'help' || parsed.value === 'version') {
   process.stdout.write(parsed.value === 'help' ? sidecarHelp() : `${packageVersion()}\n`);
   process.exit(0);
 }
-const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, stdinFd: 0, log: createDiagnostics(SIDECAR_LOG_TYPE), version: packageVersion() });
+// stderr the same pipe as stdout (2>&1, a container with a terminal): diagnostics go between entries.
+const diagnosticRoute = sameStream(1, 2) ? {} : undefined;
+const log = createDiagnostics(SIDECAR_LOG_TYPE, 2, diagnosticRoute);
+const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, stdinFd: 0, log, version: packageVersion(), diagnosticRoute });
 const running = sidecar.run();
 onStop = (signal) => sidecar.stop(signal);
 if (stops.length > 0) sidecar.stop(stops[0]);

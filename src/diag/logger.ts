@@ -35,11 +35,37 @@ function writeLine(fd: number, line: string): void {
   }
 }
 
-export function createDiagnostics(logType: string, fd = 2): Logger {
+/**
+ * Where a logger's lines go instead of its descriptor while `write` is set: the sidecar's
+ * entry writer, when stderr is the same pipe as stdout (`2>&1` into one pipe, a container with a
+ * terminal): a line written beside the entries' own writes could land inside an entry the pipe
+ * took only part of; through the writer it leaves between two whole entries.
+ */
+export interface DiagnosticRoute {
+  write?: ((line: string) => void) | undefined;
+}
+
+/**
+ * Whether two descriptors are one pipe, socket or terminal (not a file: appends to a file never
+ * land inside each other's). False where either cannot be looked at.
+ */
+export function sameStream(fd: number, other: number): boolean {
+  try {
+    const a = fs.fstatSync(fd);
+    const b = fs.fstatSync(other);
+    return a.dev === b.dev && a.ino === b.ino && (a.isFIFO() || a.isSocket() || a.isCharacterDevice());
+  } catch {
+    return false;
+  }
+}
+
+export function createDiagnostics(logType: string, fd = 2, route?: DiagnosticRoute): Logger {
   const head = (level: number): string => `{"level":${level},"time":"${new Date().toISOString()}","logType":${JSON.stringify(logType)}`;
   const log = (level: number) => (fields: Readonly<Record<string, unknown>>, message: string) => {
     const body = JSON.stringify(fields);
-    writeLine(fd, `${head(level)}${body.length > 2 ? `,${body.slice(1, -1)}` : ''},"msg":${JSON.stringify(message)}}\n`);
+    const line = `${head(level)}${body.length > 2 ? `,${body.slice(1, -1)}` : ''},"msg":${JSON.stringify(message)}}\n`;
+    if (route?.write) route.write(line);
+    else writeLine(fd, line);
   };
   return { info: log(LEVELS.info), warn: log(LEVELS.warn), error: log(LEVELS.error) };
 }

@@ -214,6 +214,15 @@ export class EntryWriter {
     if (this.#chunk.used >= SEAL_BYTES) this.#seal();
   }
 
+  /**
+   * A line of the program's own (a diagnostic, newline included) between two entries, when its
+   * stderr is this stream too (DiagnosticRoute): not an entry, so not counted among `lines`.
+   */
+  writeDiagnostic(line: string): void {
+    this.#text(line);
+    this.flush();
+  }
+
   /** Hands what is gathered to the stream (after what waits before it). */
   flush(): void {
     this.#seal();

@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { Logger } from '../diag/logger.js';
+import type { DiagnosticRoute, Logger } from '../diag/logger.js';
 import { entryPrefix, isEntryLine } from '../encode/encode-entry.js';
 import { LongEntryLine } from '../encode/long-entry-line.js';
 import type { FileSource } from '../config/sidecar-config.js';
@@ -71,6 +71,11 @@ export interface SidecarIO {
   readonly log: Logger;
   /** The version the `started` line names (the command's package version). */
   readonly version?: string | undefined;
+  /**
+   * Set when stderr is stdout's pipe (sameStream): `log`'s lines then go through the entry
+   * writer while it runs, between whole entries, and straight to stderr again at the end.
+   */
+  readonly diagnosticRoute?: DiagnosticRoute | undefined;
 }
 
 /** Exit codes: stopped cleanly (0), output failed (1), `--once` with a followed file missing (3), the state file in use (4). */
@@ -133,6 +138,8 @@ export class Sidecar {
     };
     this.#io = io;
     this.#writer = new EntryWriter(io.stdout, { onDelivered: () => this.#checkpointer?.changed() });
+    const route = io.diagnosticRoute;
+    if (route) route.write = (line) => (this.#writer.closed ? undefined : this.#writer.writeDiagnostic(line));
     this.#finished = new Promise((resolve) => {
       this.#finish = resolve;
     });
@@ -350,6 +357,9 @@ export class Sidecar {
     clearTimeout(this.#deadline);
     this.#checkpointer?.close();
     this.#releaseLock?.();
+    // The writer hands nothing more to the stream now: the last lines go to stderr as they are
+    // (everything that left before ends with a whole entry: the stop finished a cut one).
+    if (this.#io.diagnosticRoute) this.#io.diagnosticRoute.write = undefined;
     this.#logStats();
     for (const file of this.#files) file.follower.close();
     const cause = this.#stopCause ?? (this.#options.once ? 'once' : 'end');

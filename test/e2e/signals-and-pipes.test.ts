@@ -406,3 +406,34 @@ test('a burst on stdin larger than the writer holds: every line of it arrives, a
   );
   t.true(lines.includes('{"logType":"mongodb","contents":"after the burst"}'));
 });
+
+test('stderr into the same pipe as stdout (2>&1, a container with a terminal), read slowly: diagnostics stand between whole entries, never inside one', (t) => {
+  const dir = tempDir('shared-pipe');
+  const file = path.join(dir, 'mongodb.log');
+  const pad = 'x'.repeat(300);
+  fs.writeFileSync(file, Array.from({ length: 20000 }, (_, n) => JSON.stringify({ t: { $date: '2026-11-27T10:00:00.000+00:00' }, s: 'I', c: 'NETWORK', id: 22943, ctx: 'l', msg: 'm', attr: { pad, seq: n } })).join('\n') + '\n');
+  // A slow reader: 16 KiB every 10 ms, so the pipe is full and each chunk of entries leaves in parts.
+  const reader = `"${process.execPath}" -e 'const fs=require("fs");const b=Buffer.alloc(16384);const w=new Int32Array(new SharedArrayBuffer(4));for(let n;(n=fs.readSync(0,b))>0;){fs.writeSync(1,b.subarray(0,n));Atomics.wait(w,0,0,10)}'`;
+  const run = spawnSync(
+    'bash',
+    ['-c', `timeout -s TERM 8 "${process.execPath}" "${SIDECAR_BIN}" --from-start --state-file '' --file "mongodb=${file}" --stats-interval 0.2 --missing-warning 0 2>&1 | ${reader} > "${dir}/merged"`],
+    { env: cleanEnv(), timeout: 60_000 },
+  );
+  t.is(run.status, 0);
+  const lines = fs.readFileSync(path.join(dir, 'merged'), 'utf8').split('\n').filter(Boolean);
+  const broken = lines.filter((line) => {
+    try {
+      JSON.parse(line);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  t.deepEqual(broken.map((line) => line.slice(0, 80)), []);
+  const objects = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  const seqs = objects.filter((o) => typeof o['contents'] === 'string').map((o) => (JSON.parse(o['contents'] as string) as { attr: { seq: number } }).attr.seq);
+  t.deepEqual(seqs, Array.from({ length: seqs.length }, (_, n) => n));
+  t.true(seqs.length > 1000, `${seqs.length} entries`);
+  t.true(objects.filter((o) => o['event'] === 'stats').length >= 5, 'stats lines among the entries');
+  t.like(objects.at(-1), { event: 'stopped', cause: 'SIGTERM' });
+});
