@@ -64,7 +64,8 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once }:
       return;
     case 'rotated':
     case 'deleted':
-      stats.rotations++;
+      if (event.kind === 'rotated') stats.rotations++;
+      else stats.deletions++;
       log.info(fields, event.kind === 'rotated' ? 'file rotated; draining the old one' : 'file deleted; draining it');
       return;
     case 'truncated':

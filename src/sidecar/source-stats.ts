@@ -7,14 +7,16 @@ export interface SourceStats {
   /** Lines read (handed to the writer): a reader that went away may not have taken them all. */
   lines: number;
   bytes: number;
+  /** Files renamed away (a rotation) and files deleted at the name, each drained: counted apart. */
   rotations: number;
+  deletions: number;
   truncations: number;
   /** Bytes given up: rotated files closed unread past the bound, copies that were not found. */
   givenUpBytes: number;
 }
 
 export function newStats(): SourceStats {
-  return { lines: 0, bytes: 0, rotations: 0, truncations: 0, givenUpBytes: 0 };
+  return { lines: 0, bytes: 0, rotations: 0, deletions: 0, truncations: 0, givenUpBytes: 0 };
 }
 
 export interface StatsSource {

@@ -78,6 +78,8 @@ test('deleted while the writer still writes, then recreated: nothing lost', asyn
   t.is(result.duplicated, 0);
   t.is(result.outOfOrder, 0);
   t.true(sidecar.diagnostics().some((d) => d['event'] === 'deleted'));
+  // The health line counts a deletion as what it is, not as a rotation.
+  t.like(sidecar.diagnostics().filter((d) => d['event'] === 'stats' && d['source'] === 'monitoring-agent').at(-1), { deletions: 1, rotations: 0 });
 });
 
 test('a deleted file whose name never comes back is closed once read and quiet', async (t) => {
