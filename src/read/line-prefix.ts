@@ -4,7 +4,8 @@
  * and stern's `POD CONTAINER ` (coloured on a terminal), with `--all-namespaces` its
  * `NAMESPACE POD CONTAINER `, and with `--timestamps` the time after them: RFC 3339 (stern's
  * default, in any `--timezone`), or `--timestamps=short`'s `MM-DD hh:mm:ss`, which has no year
- * and no zone and so is kept as text only. Works on the head of a line only.
+ * and no zone and so is kept as text only; logcli's default output (`TIME {LABELS} LINE`, Loki's
+ * query client), its `pod` label the line's source. Works on the head of a line only.
  */
 import { matchCriHead } from './cri-line.js';
 
@@ -21,6 +22,9 @@ export interface LinePrefix {
 
 const KUBECTL = /^(?:\[([^\]\s]+)\] )?(?:(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) )?/;
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)$/;
+/** logcli's `TIME {job="logtype", pod="…"} `: its time and its labels (no brace inside them). */
+const LOGCLI = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) (\{[^{}]*="[^{}]*\}) /;
+const POD_LABEL = /(?:^\{|, ?)pod="([^"]+)"/;
 const SHORT_DAY = /^\d\d-\d\d$/;
 const SHORT_TIME = /^\d\d:\d\d:\d\d$/;
 const ANSI = /\x1b\[[0-9;]*m/g;
@@ -38,6 +42,8 @@ export function parseLinePrefix(head: string): LinePrefix | undefined {
   if (head.startsWith('{')) return { length: 0, text: '' };
   const cri = criPrefix(head);
   if (cri) return head[cri.length] === '{' ? cri : undefined;
+  const logcli = logcliPrefix(head);
+  if (logcli) return head[logcli.length] === '{' ? logcli : undefined;
   const kubectl = KUBECTL.exec(head);
   if (kubectl && kubectl[0].length > 0 && head[kubectl[0].length] === '{') {
     return {
@@ -48,6 +54,14 @@ export function parseLinePrefix(head: string): LinePrefix | undefined {
     };
   }
   return sternPrefix(head);
+}
+
+/** logcli's time and labels: the time is the line's stamp, its `pod` label its source. */
+function logcliPrefix(head: string): LinePrefix | undefined {
+  const match = LOGCLI.exec(head);
+  if (!match) return undefined;
+  const pod = POD_LABEL.exec(match[2]!)?.[1];
+  return { length: match[0].length, text: match[0], time: match[1]!, ...(pod === undefined ? {} : { source: pod }) };
 }
 
 /** stern's words before the entry: NAMESPACE? POD CONTAINER, then its time, if any. */
@@ -85,6 +99,8 @@ function sternWords(words: string[], text: string): LinePrefix | undefined {
 export function parseTextPrefix(head: string): LinePrefix | undefined {
   const cri = criPrefix(head);
   if (cri) return cri;
+  const logcli = logcliPrefix(head);
+  if (logcli) return logcli;
   const kubectl = KUBECTL.exec(head);
   if (!kubectl || kubectl[0].length === 0 || (kubectl[1] !== undefined && !kubectl[1].startsWith('pod/'))) return undefined;
   return {

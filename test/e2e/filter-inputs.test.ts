@@ -83,6 +83,16 @@ test("a shipper's record of an entry, as a store gives it back (Docker's and Flu
   t.regex(run.stderr, new RegExp(`^logtype: ${server.length} entries read, ${server.length} written, 0 other lines\n {2}entries read, by type:\n {2}mongodb +${server.length}\n`));
 });
 
+test("logcli's default output (TIME {LABELS} LINE): each line read as the entry it holds, its pod label its source", (t) => {
+  const lines = ENTRIES.map((line, i) => `2026-11-27T10:15:3${i}.3+00:00 {job="logtype", pod="my-replica-set-${i % 2}"} ${line}`);
+  const run = runFilter(['--summary'], `${lines.join('\n')}\n`);
+  t.is(run.stdout, CONTENTS.join('\n') + '\n');
+  t.regex(run.stderr, /^logtype: 6 entries read, 6 written, 0 other lines\n/);
+  // Context stays within a pod: the label is the line's source, as kubectl's --prefix is.
+  const pretty = runFilter(['-o', 'pretty', '--color', 'never'], `${lines.join('\n')}\n`).stdout.split('\n').filter(Boolean);
+  t.true(pretty.every((line, i) => line.startsWith(`my-replica-set-${i % 2} `)), pretty.join('\n'));
+});
+
 test("the sidecar's diagnostics in a shipper's record (its stderr, in the same container log): read as the sidecar's lines, as kubectl logs gives them", (t) => {
   const diagnostic = '{"level":40,"time":"2026-11-27T10:15:37.201Z","logType":"logtype-sidecar","event":"resume-lost","source":"automation-agent","path":"/logs/automation-agent.log","position":330,"msg":"a file read before the restart is not found"}';
   const shapes: [string, unknown][] = [

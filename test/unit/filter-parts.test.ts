@@ -55,6 +55,17 @@ const prefixes: { name: string; head: string; expected: ReturnType<typeof parseL
       time: '2026-11-22T10:00:00Z',
     },
   },
+  {
+    name: "logcli's default output: the time and the labels, the pod label its source",
+    head: '2026-11-27T10:15:37.3+00:00 {job="logtype", logType="mongodb", pod="my-replica-set-0"} {"logType"',
+    expected: { length: 87, text: '2026-11-27T10:15:37.3+00:00 {job="logtype", logType="mongodb", pod="my-replica-set-0"} ', time: '2026-11-27T10:15:37.3+00:00', source: 'my-replica-set-0' },
+  },
+  {
+    name: 'logcli without a pod label',
+    head: '2026-11-27T10:15:37.3Z {job="logtype"} {"logType"',
+    expected: { length: 39, text: '2026-11-27T10:15:37.3Z {job="logtype"} ', time: '2026-11-27T10:15:37.3Z' },
+  },
+  { name: 'a time, then an object of its own: no labels', head: '2026-11-27T10:15:37.3Z {"logType"', expected: { length: 23, text: '2026-11-27T10:15:37.3Z ', time: '2026-11-27T10:15:37.3Z' } },
   { name: 'four words are no stern prefix', head: 'a b c d {"logType"', expected: undefined },
   { name: 'one word is none either', head: 'word {"logType"', expected: undefined },
   { name: 'plain text', head: 'Skipping creating symlinks because this is not Static Containers', expected: undefined },
