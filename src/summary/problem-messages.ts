@@ -31,12 +31,22 @@ export class ProblemMessages implements SectionCounter {
    * several, each message says whose it is (a failing agent is one pod's to fix).
    */
   readonly #pods = new Map<string, { readonly name: string }>();
+  /**
+   * Each message is led by the log it is about (its record's component: logtype's diagnostics
+   * name the followed type, `source`), as in pretty output: "a file read before the restart is
+   * not found" says nothing until it says which log lost lines.
+   */
+  readonly #namesSource: boolean;
+
+  constructor(namesSource = false) {
+    this.#namesSource = namesSource;
+  }
 
   add(record: LogRecord, _time: number | undefined, level: Level | undefined, rank: number, source?: RecordSource): void {
     if (rank > WARN_RANK) return;
     // A record over several lines is grouped by its first line's words (the rest is often a dump of values).
     // Its level and first words are kept without a closure: one capturing them would be made at every call.
-    const first = firstLineOf(record);
+    const first = this.#namesSource && record.component !== undefined ? `${record.component}: ${firstLineOf(record)}` : firstLineOf(record);
     const held = this.#messages.add(`${level ?? ''}${LEVEL_END}${messageShape(first)}`);
     if (!held) return;
     if (held.value === undefined) held.value = { level, example: cutLine(first, MAX_MESSAGE_CHARS), pods: new MemberCounts() };

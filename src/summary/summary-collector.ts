@@ -66,7 +66,7 @@ export class SummaryCollector {
 
   #newType(logType: string): TypeStats {
     const format = logFormat(logType);
-    const stats = new TypeStats(this.#types.size, format?.summary ?? 'messages', format?.problemsFirst === true);
+    const stats = new TypeStats(this.#types.size, format?.summary ?? 'messages', format?.problemsFirst === true, format?.writtenBy === 'logtype');
     this.#types.set(logType, stats);
     return stats;
   }

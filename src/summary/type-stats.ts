@@ -17,7 +17,7 @@ export class TypeStats {
   /** The section's counter, from its first record on. */
   section: SectionCounter | undefined;
   /** Its errors and warnings by message, when its section is `messages`. */
-  readonly problems = new ProblemMessages();
+  readonly problems: ProblemMessages;
   /** Its problems lead the list of problems. */
   readonly problemsFirst: boolean;
   entries = 0;
@@ -27,8 +27,10 @@ export class TypeStats {
   warnings = 0;
   unparsed = 0;
 
-  constructor(index: number, kind: SummarySection, problemsFirst: boolean) {
+  /** `namesSource`: its messages are said of a log each (logtype's own: `source` names it). */
+  constructor(index: number, kind: SummarySection, problemsFirst: boolean, namesSource = false) {
     this.index = index;
+    this.problems = new ProblemMessages(namesSource);
     this.kind = kind;
     this.problemsFirst = problemsFirst;
   }

@@ -244,3 +244,18 @@ test("an agent's message written as a warning and as an error is two groups, eac
     ],
   );
 });
+
+test("the sidecar's warnings in the summary name the log each is about (its source), and count apart for two logs", (t) => {
+  const collector = new SummaryCollector();
+  const lost = (source: string, position: number): string =>
+    `{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"${source}","path":"/logs/${source}.log","position":${position},"msg":"a file read before the restart (${position} bytes of it delivered) is not found"}`;
+  for (const [source, position] of [['automation-agent', 330], ['mongodb', 12], ['mongodb', 99]] as const) collector.add('logtype-sidecar', parseRecord('logtype-sidecar', lost(source, position)));
+  const [problems] = collector.summary({ entries: 3, selected: 3, notEntries: 0 }).problems;
+  t.deepEqual(
+    problems!.messages.map(({ message, count }) => [message, count]),
+    [
+      ['mongodb: a file read before the restart (# bytes of it delivered) is not found', 2],
+      ['automation-agent: a file read before the restart (# bytes of it delivered) is not found', 1],
+    ],
+  );
+});
