@@ -8,7 +8,7 @@
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { laneChart } from './lane-chart.js';
-import { focusLine, incompleteLines, repeatedLinesWords, lifetime, memberCountWords, notListedWords, SLOW_OPS_COLUMN, peakWords, perMinuteNote, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
+import { allSelected, focusLine, incompleteLines, joinedWords, repeatedLinesWords, lifetime, memberCountWords, notListedWords, SLOW_OPS_COLUMN, peakWords, perMinuteNote, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
 import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
@@ -121,7 +121,7 @@ export function renderSummaryHtml(summary: Summary): string {
   const audit = summary.audit;
   const members = server?.members;
   const sections = [
-    `<h1>logtype summary</h1><p>${counted(summary.lines.entries, 'entry', 'entries', number)} read, ${number(summary.lines.selected)} selected, ${counted(summary.lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}${summary.first ? `; from ${when(summary.first)} to ${when(summary.last)}` : ''}.</p>${incompleteLines(summary)
+    `<h1>logtype summary</h1><p>${counted(summary.lines.entries, 'entry', 'entries', number)} read, ${number(summary.lines.selected)} selected${escapeHtml(joinedWords(summary.lines))}, ${counted(summary.lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}${summary.first ? `; from ${when(summary.first)} to ${when(summary.last)}` : ''}.</p>${incompleteLines(summary)
       .map((why) => `<p class="incomplete"><b>Incomplete:</b> ${escapeHtml(why)}</p>`)
       .join('')}${repeatedLinesWords(summary).map((why) => `<p class="incomplete"><b>Repeated:</b> ${escapeHtml(why)}</p>`).join('')}${focusParagraph(summary)}`,
     '<h2>Log types</h2>',
@@ -159,7 +159,7 @@ export function renderSummaryHtml(summary: Summary): string {
   if (server) {
     sections.push(
       '<h2>Server</h2>',
-      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, ${escapeHtml(peakWords(server.connections))}. ${escapeHtml(startLines(server, when, summary.lines.selected === summary.lines.entries).map((line) => `${line[0]!.toUpperCase()}${line.slice(1)}`).join('. '))}.</p>`,
+      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, ${escapeHtml(peakWords(server.connections))}. ${escapeHtml(startLines(server, when, allSelected(summary.lines)).map((line) => `${line[0]!.toUpperCase()}${line.slice(1)}`).join('. '))}.</p>`,
       '<h3>Connections by client IP</h3>',
       table(['IP', 'opened', 'ended'], server.clients.map((c) => [c.ip, number(c.opened), number(c.ended)]), 'clients'),
       '<h3>Drivers and applications (client metadata)</h3>',

@@ -39,6 +39,16 @@ export const TEXT_CELL_COLUMNS = 40;
  * Rows under a header, columns padded to their widest cell, each cell but the last column's cut
  * at TEXT_CELL_COLUMNS (with `…`); `right` columns align right.
  */
+/** Every entry read was selected (the pieces of a split line count as the line they make). */
+export function allSelected(lines: Summary['lines']): boolean {
+  return (lines.selectedAsRead ?? lines.selected) === lines.entries;
+}
+
+/** After the selected count, when pieces of split lines were joined: what they were as read, so "2 read, 1 selected" reads as no entry left out. */
+export function joinedWords(lines: Summary['lines']): string {
+  return lines.selectedAsRead === undefined ? '' : ` (${number(lines.selectedAsRead)} as read: pieces of split lines joined)`;
+}
+
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[] = []): string[] {
   const last = header.length - 1;
   const cells = rows.map((row) => row.map((cell, i) => (i === last ? cell : cutToWidth(cell, TEXT_CELL_COLUMNS))));
@@ -314,7 +324,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   };
   const { lines } = summary;
   out.push(
-    `${palette.bold('logtype summary')}: ${counted(lines.entries, 'entry', 'entries', number)} read, ${number(lines.selected)} selected, ${counted(lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}`,
+    `${palette.bold('logtype summary')}: ${counted(lines.entries, 'entry', 'entries', number)} read, ${number(lines.selected)} selected${joinedWords(lines)}, ${counted(lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}`,
   );
   if (summary.first) out.push(`from ${time(summary.first)} to ${time(summary.last)} ${utc ? 'UTC' : localTimeWords(Date.parse(summary.first), Date.parse(summary.last ?? summary.first))}`);
   const focus = focusLine(summary, time);
@@ -357,7 +367,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     out.push(`  components: ${inline(server.byComponent)}`);
     const { opened, closed } = server.connections;
     out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, ${escapeTerminal(peakWords(server.connections))}`);
-    for (const line of startLines(server, time, summary.lines.selected === summary.lines.entries)) out.push(`  ${escapeTerminal(line)}`);
+    for (const line of startLines(server, time, allSelected(summary.lines))) out.push(`  ${escapeTerminal(line)}`);
     if (server.replication.length > 0) {
       out.push('  replica set, in time order:');
       for (const { time: at, event, member } of server.replication) out.push(`    ${time(at)}  ${member === undefined ? '' : `${escapeTerminal(member)}: `}${escapeTerminal(event)}`);

@@ -71,7 +71,12 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
   await new Promise((resolve) => setImmediate(resolve));
   const { counts } = selector;
   if (counts.overlong > 0) io.stderr.write(`logtype summary: ${overlongLines(counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
-  const summary = collector.summary({ entries: counts.entries, selected: counts.selected, notEntries: counts.other });
+  const summary = collector.summary({
+    entries: counts.entries,
+    selected: counts.selected,
+    notEntries: counts.other,
+    ...(counts.selectedAsRead !== counts.selected ? { selectedAsRead: counts.selectedAsRead } : {}),
+  });
   const interrupted = io.interrupted?.aborted === true;
   return unread.length > 0 || interrupted ? { ...summary, incomplete: { unread, interrupted } } : summary;
 }

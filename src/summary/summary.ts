@@ -5,7 +5,12 @@
 import type { Level } from '../parse/log-record.js';
 
 export interface Summary {
-  readonly lines: { readonly entries: number; readonly selected: number; readonly notEntries: number };
+  /**
+   * Entries read, selected (a line Docker or the sidecar split into pieces is one, joined) and
+   * lines that were not entries; `selectedAsRead`: the selected in entries as read, each piece
+   * counted, when pieces were joined (absent otherwise).
+   */
+  readonly lines: { readonly entries: number; readonly selected: number; readonly notEntries: number; readonly selectedAsRead?: number | undefined };
   readonly first?: string | undefined;
   readonly last?: string | undefined;
   /** Every type's counts, the most entries first; past MAX_TYPES types, the rest share a last row, `(other types)`. */

@@ -108,3 +108,14 @@ test('summary and doctor join the same way: a problem in pieces is found, also i
   const summary = JSON.parse(runFilter(['summary', '--json'], split).stdout) as { types: { logType: string; entries: number }[]; lines: { selected: number } };
   t.is(summary.lines.selected, 4, 'one mongodb line, two joined stderr lines, one audit line left in pieces');
 });
+
+test('summary says what the joined pieces were as read: "2 entries read, 1 selected" is no entry left out', (t) => {
+  const input = `${entryLine('mongodb', 'aaa', true)}\n${entryLine('mongodb', 'bbb')}\n${entryLine('mongodb', 'ccc')}\n`;
+  const text = runFilter(['summary', '--color', 'never'], input);
+  t.regex(text.stdout, /^logtype summary: 3 entries read, 2 selected \(3 as read: pieces of split lines joined\), 0 lines that were not entries\n/);
+  const json = JSON.parse(runFilter(['summary', '--json'], input).stdout) as { lines: Record<string, number> };
+  t.deepEqual(json.lines, { entries: 3, selected: 2, notEntries: 0, selectedAsRead: 3 });
+  // Without pieces, nothing more is said.
+  t.regex(runFilter(['summary', '--color', 'never'], `${entryLine('mongodb', 'ccc')}\n`).stdout, /^logtype summary: 1 entry read, 1 selected, 0 lines/);
+  t.regex(runFilter(['summary', '--html', '-'], input).stdout, /2 selected \(3 as read: pieces of split lines joined\)/);
+});
