@@ -18,8 +18,9 @@
 ;;
 ;; unescape(src, end, dst): the filter's. The inside of a JSON string literal decoded to its
 ;; UTF-8 bytes at dst. Returns the end of what was written; -1 when the literal is not valid
-;; (a lone backslash, an unknown escape); -2 at a \u escape, which the caller decodes itself.
-;; Other bytes are copied as they are (a raw control or quote, invalid UTF-8).
+;; (a lone backslash, an unknown escape, a quote not escaped: the literal ended before, and what
+;; follows is more of the line, as in `"contents":"a","pod":"x"}`); -2 at a \u escape, which
+;; the caller decodes itself. Other bytes are copied as they are (a raw control, invalid UTF-8).
 ;;
 ;; terminalUnsafe(src, end): pretty output's. 0 when the literal memory[src, end) surely
 ;; decodes to text safe for a terminal: no byte below 0x20 or from 0x7f (so no C1 control, no
@@ -138,14 +139,19 @@
         (br $next)))
     (local.get $dst))
   (func (export "unescape") (param $src i32) (param $end i32) (param $dst i32) (result i32)
-    (local $b i32) (local $k i32) (local $v v128)
+    (local $b i32) (local $k i32) (local $v v128) (local $backslashes v128) (local $quotes v128)
+    ;; The bytes looked for, made once a call rather than at every 16 bytes.
+    (local.set $backslashes (i8x16.splat (i32.const 0x5c)))
+    (local.set $quotes (i8x16.splat (i32.const 0x22)))
     (block $done
       (loop $next
         (block $scalar
           (loop $wide
             (br_if $scalar (i32.gt_u (i32.add (local.get $src) (i32.const 16)) (local.get $end)))
             (local.set $v (v128.load (local.get $src)))
-            (local.set $k (i8x16.bitmask (i8x16.eq (local.get $v) (i8x16.splat (i32.const 0x5c)))))
+            (local.set $k (i8x16.bitmask (v128.or
+              (i8x16.eq (local.get $v) (local.get $backslashes))
+              (i8x16.eq (local.get $v) (local.get $quotes)))))
             (v128.store (local.get $dst) (local.get $v))
             (if (i32.eqz (local.get $k))
               (then
@@ -157,6 +163,7 @@
             (local.set $dst (i32.add (local.get $dst) (local.get $k)))))
         (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
         (local.set $b (i32.load8_u (local.get $src)))
+        (if (i32.eq (local.get $b) (i32.const 0x22)) (then (return (i32.const -1))))
         (if (i32.ne (local.get $b) (i32.const 0x5c))
           (then
             (i32.store8 (local.get $dst) (local.get $b))

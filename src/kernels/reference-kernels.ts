@@ -57,15 +57,17 @@ export const HAS_UNICODE_ESCAPE = -2;
 
 /**
  * unescape (unescapeLiteral): the inside of a JSON string literal source[start, end) decoded to
- * bytes. Every byte but a backslash is copied as it is (a raw control, a raw quote, invalid
- * UTF-8 alike); the first escape that is not one of the eight short ones decides:
- * HAS_UNICODE_ESCAPE at a \u, NOT_A_LITERAL at any other letter or a backslash at the end.
+ * bytes. Every byte but a backslash or a quote is copied as it is (a raw control, invalid UTF-8
+ * alike); the first escape that is not one of the eight short ones decides: HAS_UNICODE_ESCAPE
+ * at a \u, NOT_A_LITERAL at any other letter or a backslash at the end. A quote not escaped is
+ * NOT_A_LITERAL wherever it stands (the literal ended before it), whatever comes after.
  */
 export function referenceUnescapeLiteral(source: Uint8Array, start: number, end: number): Buffer | typeof NOT_A_LITERAL | typeof HAS_UNICODE_ESCAPE {
   if (end - start > MAX_UNESCAPE_BYTES) throw new RangeError(`unescapeLiteral takes at most ${MAX_UNESCAPE_BYTES} bytes a call`);
   const out = Buffer.alloc(end - start);
   let length = 0;
   for (let i = start; i < end; i++) {
+    if (source[i] === QUOTE) return NOT_A_LITERAL;
     if (source[i] !== BACKSLASH) {
       out[length++] = source[i]!;
       continue;

@@ -10,6 +10,7 @@
 import { HAS_UNICODE_ESCAPE, MAX_UNESCAPE_BYTES, unescapeLiteral } from './json-kernels.js';
 
 const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
 
 const SIMPLE: Int16Array = (() => {
   const table = new Int16Array(128).fill(-1);
@@ -73,6 +74,8 @@ function unescapeByteLoop(source: Buffer, start: number, end: number, target: Bu
   let i = start;
   while (i < end) {
     const byte = source[i]!;
+    // A quote not escaped: the literal ended before it (JSON.parse would say so too).
+    if (byte === QUOTE) return -1;
     if (byte !== BACKSLASH) {
       target[out++] = byte;
       i++;

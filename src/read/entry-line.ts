@@ -108,14 +108,30 @@ export class EntryLine {
       const escaped = this.#escaped;
       const start = this.literalStart + 1;
       const end = this.literalEnd;
-      // Without a backslash the literal's text is the contents.
-      if (escaped !== undefined && !escaped.includes('\\')) this.#contents = escaped;
+      // Without a backslash or a quote the literal's text is the contents.
+      if (escaped !== undefined && !escaped.includes('\\') && !escaped.includes('"')) this.#contents = escaped;
       else {
         // The kernel, from the bytes: faster than JSON.parse on a server line (docs/performance.md).
-        this.#contents = unescapeLiteralToString(this.bytes, start, end) ?? decodeLiteral(escaped ?? this.bytes.toString('utf8', start, end));
+        this.#contents = unescapeLiteralToString(this.bytes, start, end) ?? this.#wholeLineContents() ?? decodeLiteral(escaped ?? this.bytes.toString('utf8', start, end));
       }
     }
     return this.#contents;
+  }
+
+  /**
+   * The contents as JSON.parse reads the entry's whole line: for a literal that does not end
+   * where the line's last `"}` stands (a quote not escaped inside it: `"contents":"a","pod":"x"}`,
+   * keys a tool added after the contents, or `contents` written twice: the last one, as jq reads it).
+   */
+  #wholeLineContents(): string | undefined {
+    if (this.literalStart < 0) return undefined;
+    try {
+      const entry = JSON.parse(this.bytes.toString('utf8', this.start, this.end)) as unknown;
+      const contents = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>)['contents'] : undefined;
+      return typeof contents === 'string' ? contents : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**

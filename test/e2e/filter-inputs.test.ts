@@ -268,3 +268,16 @@ test('--as TYPE on a file of entries (the sidecar\'s output): each is read as th
   const pieces = `${JSON.stringify({ logType: 'mongodb', contents: 'one ', partial: true })}\n${JSON.stringify({ logType: 'mongodb', contents: 'line' })}\n`;
   t.is(runFilter(['--as', 'automation-agent', '-o', 'raw'], pieces).stdout, 'one line\n');
 });
+
+test('an entry whose line goes on after its contents (keys a tool added, contents written twice): -o raw writes what jq -r .contents writes', (t) => {
+  const lines = [
+    '{"logType":"mongodb","contents":"b","x":"y"}',
+    '{"logType":"mongodb","contents":"dup","contents":"dup2"}',
+    '{"logType":"mongodb","contents":"{\\"t\\":1}","pod":"my-replica-set-0"}',
+    '{"logType":"mongodb","contents":"a \\"quoted\\" word","note":"x\\"y"}',
+    '{"logType":"mongodb","contents":"plain"}',
+  ];
+  const jq = lines.map((line) => (JSON.parse(line) as { contents: string }).contents);
+  t.is(runFilter(['-o', 'raw'], `${lines.join('\n')}\n`).stdout, `${jq.join('\n')}\n`);
+  t.is(runFilter(['-o', 'pretty', '--color', 'never'], `${lines.join('\n')}\n`).stdout, jq.map((contents) => `mongodb       ${contents}\n`).join(''));
+});
