@@ -1,7 +1,7 @@
 /**
  * The commands' own diagnostics: pino's JSON lines on stderr (`level` as pino's numbers,
  * `time`, our `logType` tag, the fields, `msg`), synchronous (they are rare, and a sync write
- * is never lost at exit), tagged with a logType so a reader of the container log can select
+ * is never lost at exit; a stderr that is stdout's pipe is the exception: DiagnosticRoute), tagged with a logType so a reader of the container log can select
  * or drop them like any other type. stdout belongs to the data.
  *
  * Written here rather than by pino itself: loading pino costs the sidecar a sizeable share of its
@@ -43,6 +43,8 @@ function writeLine(fd: number, line: string): void {
  */
 export interface DiagnosticRoute {
   write?: ((line: string) => void) | undefined;
+  /** Writes a line to the logger's descriptor as it is (set by createDiagnostics): for lines held back meanwhile. */
+  direct?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -60,6 +62,7 @@ export function sameStream(fd: number, other: number): boolean {
 }
 
 export function createDiagnostics(logType: string, fd = 2, route?: DiagnosticRoute): Logger {
+  if (route) route.direct = (line) => writeLine(fd, line);
   const head = (level: number): string => `{"level":${level},"time":"${new Date().toISOString()}","logType":${JSON.stringify(logType)}`;
   const log = (level: number) => (fields: Readonly<Record<string, unknown>>, message: string) => {
     const body = JSON.stringify(fields);

@@ -303,7 +303,7 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     matches: diagnosticEvent('previous-run-killed'),
     informational: true,
     meaning:
-      'A run of the sidecar ended without its stop (SIGKILL at the end of the grace period, the OOM killer at its memory limit, a lost node), as its lock left beside the state file showed the next run: nothing was lost, but the lines it had sent since its last save (a second or so) were sent again.',
+      "A run of the sidecar ended without its stop (SIGKILL at the end of the grace period, the OOM killer at its memory limit, a lost node, or a crash), as its lock left beside the state file showed the next run: nothing of the log files was lost, but their lines it had sent since its last save (a second or so) were sent again; what it had read of a stream (the agent's stdout and stderr, which keep no position) and not yet written out was lost.",
     remedy: "See what ended it: kubectl describe pod (the logtype container's Last State: OOMKilled, exit code 137) and kubectl logs --previous; a stop that outlasts the grace period needs terminationGracePeriodSeconds above --stop-timeout.",
   },
   {

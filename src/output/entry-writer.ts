@@ -101,6 +101,9 @@ interface Chunk {
   delivered: number;
 }
 
+/** Bytes of diagnostics that may wait beyond the high-water mark while the reader stalls (writeDiagnostic). */
+const DIAGNOSTIC_ROOM = 64 * 1024;
+
 /** What the pipe took of the chunk out when the stop deadline came. */
 export type CutEntry =
   /** Nothing was cut: every entry that left is whole. */
@@ -127,6 +130,7 @@ export class EntryWriter {
   #roomListeners: (() => void)[] = [];
   #idleListeners: (() => void)[] = [];
   #closed = false;
+  #droppedDiagnostics = 0;
   /** The stop deadline passed: nothing more is handed to the stream. */
   #stopped = false;
   #lines = 0;
@@ -214,13 +218,27 @@ export class EntryWriter {
     if (this.#chunk.used >= SEAL_BYTES) this.#seal();
   }
 
+  /** Diagnostic lines given up (writeDiagnostic) because the reader left no room for them. */
+  get droppedDiagnostics(): number {
+    return this.#droppedDiagnostics;
+  }
+
   /**
    * A line of the program's own (a diagnostic, newline included) between two entries, when its
-   * stderr is this stream too (DiagnosticRoute): not an entry, so not counted among `lines`.
+   * stderr is this stream too (DiagnosticRoute): not an entry, so not counted among `lines`. It
+   * joins the chunk being gathered (out at once when nothing else is); while the reader
+   * stalls, at most DIAGNOSTIC_ROOM bytes beyond the high-water mark wait, and the rest are
+   * dropped and counted. False when it was not taken (dropped, or the writer stopped or closed).
    */
-  writeDiagnostic(line: string): void {
+  writeDiagnostic(line: string): boolean {
+    if (this.#stopped || this.closed) return false;
+    if (this.#queuedBytes + this.#chunk.used + line.length > this.#highWaterBytes + DIAGNOSTIC_ROOM) {
+      this.#droppedDiagnostics++;
+      return false;
+    }
     this.#text(line);
-    this.flush();
+    if (this.#inFlight === undefined && this.#queue.length === 0) this.flush();
+    return true;
   }
 
   /** Hands what is gathered to the stream (after what waits before it). */

@@ -139,7 +139,7 @@ export class Sidecar {
     this.#io = io;
     this.#writer = new EntryWriter(io.stdout, { onDelivered: () => this.#checkpointer?.changed() });
     const route = io.diagnosticRoute;
-    if (route) route.write = (line) => (this.#writer.closed ? undefined : this.#writer.writeDiagnostic(line));
+    if (route) route.write = (line) => void this.#writer.writeDiagnostic(line);
     this.#finished = new Promise((resolve) => {
       this.#finish = resolve;
     });
@@ -166,8 +166,9 @@ export class Sidecar {
           { event: 'state-in-use', path: this.#options.stateFile, lock: lock.path, pid: lock.pid },
           `the state file is in use by another logtype-sidecar (pid ${lock.pid}): two on one state file resume from each other's positions, and each loses the lines only the other delivered; give this one a --state-file of its own (or run --once without --state-file, which saves nothing)`,
         );
-        this.#io.log.info({ event: 'stopped', cause: 'state-in-use', code: EXIT_STATE_IN_USE, uptimeMs: Date.now() - this.#startedAt }, `stopped (state-in-use), exit ${EXIT_STATE_IN_USE}`);
-        return Promise.resolve(EXIT_STATE_IN_USE);
+        this.#stopCause = 'state-in-use';
+        this.#end(EXIT_STATE_IN_USE);
+        return this.#finished;
       }
       if (lock.kind === 'held') {
         this.#releaseLock = lock.release;
@@ -176,7 +177,7 @@ export class Sidecar {
         if (lock.staleHolder !== undefined) {
           this.#io.log.info(
             { event: 'previous-run-killed', path: this.#options.stateFile, pid: lock.staleHolder },
-            `the last run (pid ${lock.staleHolder}) ended without its stop (killed: SIGKILL after the grace period, the OOM killer, a lost node): resuming from its last save, so the lines it delivered after that save are sent again`,
+            `the last run (pid ${lock.staleHolder}) ended without its stop (killed: SIGKILL after the grace period, the OOM killer, a lost node; or crashed): resuming from its last save, so the files' lines it delivered after that save are sent again`,
           );
         }
       } else this.#io.log.info({ event: 'state-unlocked', path: this.#options.stateFile, lock: lock.path, error: lock.reason }, 'the state file is not locked (no lock can be made beside it): a second sidecar on it would not be refused');
@@ -324,15 +325,24 @@ export class Sidecar {
     if (this.#ended) return;
     this.#scheduler?.stop();
     const cut = this.#writer.stopAtDeadline();
+    // The writer hands nothing more out: a diagnostic on stdout's pipe (DiagnosticRoute) waits
+    // until the entry the pipe has part of is finished, then goes straight to it.
+    const route = this.#io.diagnosticRoute;
+    const held: string[] = [];
+    if (route) route.write = (line) => void held.push(line);
     if (cut.kind === 'cut') {
       // Saved first: if the reader never takes the rest, the pod's kill at the end of its grace
       // period finds the positions before that entry, and the restart sends it again whole.
       this.#checkpointer?.save(true);
-      this.#io.log.warn(
-        { event: 'stop-timeout', stopTimeoutMs: this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, cutEntryBytes: cut.rest },
-        'the reader did not take everything before the stop timeout; finishing the one entry the pipe has part of, then stopping',
-      );
+      const warn = (): void =>
+        this.#io.log.warn(
+          { event: 'stop-timeout', stopTimeoutMs: this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, cutEntryBytes: cut.rest },
+          'the reader did not take everything before the stop timeout; finishing the one entry the pipe has part of, then stopping',
+        );
+      // On its own stderr, said before the blocking write that may wait for the reader to the end.
+      if (!route) warn();
       cut.finish();
+      if (route) warn();
     } else if (this.#streams.some((s) => s.source.readsToEnd && !s.source.ended)) {
       this.#io.log.warn(
         { event: 'stop-timeout', stopTimeoutMs: this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS },
@@ -344,6 +354,10 @@ export class Sidecar {
         'the reader did not take everything before the stop timeout; the next start delivers the rest',
       );
     }
+    if (route) {
+      route.write = undefined;
+      for (const line of held) route.direct?.(line);
+    }
     this.#end(EXIT_OK);
   }
 
@@ -351,20 +365,21 @@ export class Sidecar {
   #end(code: number): void {
     if (this.#ended) return;
     this.#ended = true;
+    // The writer hands nothing more to the stream now: the last lines go to stderr as they are
+    // (everything that left before ends with a whole entry: the stop finished a cut one).
+    if (this.#io.diagnosticRoute) this.#io.diagnosticRoute.write = undefined;
     this.#scheduler?.stop();
     this.#waker?.close();
     clearInterval(this.#statsTimer);
     clearTimeout(this.#deadline);
     this.#checkpointer?.close();
     this.#releaseLock?.();
-    // The writer hands nothing more to the stream now: the last lines go to stderr as they are
-    // (everything that left before ends with a whole entry: the stop finished a cut one).
-    if (this.#io.diagnosticRoute) this.#io.diagnosticRoute.write = undefined;
     this.#logStats();
     for (const file of this.#files) file.follower.close();
     const cause = this.#stopCause ?? (this.#options.once ? 'once' : 'end');
+    const dropped = this.#writer.droppedDiagnostics;
     this.#io.log.info(
-      { event: 'stopped', cause, code, uptimeMs: Date.now() - this.#startedAt },
+      { event: 'stopped', cause, code, uptimeMs: Date.now() - this.#startedAt, ...(dropped > 0 ? { diagnosticsDropped: dropped } : {}) },
       `stopped (${cause === 'once' ? '--once: everything read' : cause === 'reader-gone' ? 'the reader of stdout went away' : cause}), exit ${code}`,
     );
     this.#finish(code);

@@ -437,3 +437,31 @@ test('stderr into the same pipe as stdout (2>&1, a container with a terminal), r
   t.true(objects.filter((o) => o['event'] === 'stats').length >= 5, 'stats lines among the entries');
   t.like(objects.at(-1), { event: 'stopped', cause: 'SIGTERM' });
 });
+
+test('stderr into stdout\'s pipe, the reader stalled past the stop timeout: the stop-timeout warning and the last lines come after whole entries, none dropped', async (t) => {
+  const dir = tempDir('shared-pipe-deadline');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, Array.from({ length: 100000 }, (_, n) => `line ${n} ${'y'.repeat(50)}`).join('\n') + '\n');
+  const merged = path.join(dir, 'merged');
+  const script = `"${process.execPath}" "${SIDECAR_BIN}" --from-start --state-file "${dir}/state" --file "mongodb=${file}" --stop-timeout 1 --stats-interval 0 --missing-warning 0 > >(sleep 4; cat > "${merged}") 2>&1 & echo $! > "${dir}/pid"; wait $!; echo "$?" > "${dir}/status"; sleep 5`;
+  const shell = spawn('bash', ['-c', script], { env: cleanEnv(), stdio: 'ignore' });
+  await waitUntil(() => fs.existsSync(path.join(dir, 'pid')) && fs.readFileSync(path.join(dir, 'pid'), 'utf8').trim() !== '', 10_000, 'the sidecar to start');
+  await sleep(1500);
+  process.kill(Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8')), 'SIGTERM');
+  await new Promise((resolve) => shell.on('close', resolve));
+  t.is(fs.readFileSync(path.join(dir, 'status'), 'utf8').trim(), '0');
+  const lines = fs.readFileSync(merged, 'utf8').split('\n').filter(Boolean);
+  const objects = lines.map((line) => {
+    try {
+      return JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return { broken: line.slice(0, 80) };
+    }
+  });
+  t.deepEqual(objects.filter((o) => 'broken' in o), []);
+  const events = objects.filter((o) => typeof o['event'] === 'string').map((o) => o['event']);
+  t.true(events.includes('stop-timeout'), events.join(' '));
+  t.is(events.at(-1), 'stopped');
+  const seqs = objects.filter((o) => typeof o['contents'] === 'string').map((o) => Number((o['contents'] as string).split(' ')[1]));
+  t.deepEqual(seqs, Array.from({ length: seqs.length }, (_, n) => n));
+});

@@ -93,3 +93,21 @@ test('the stop deadline with the reader away: the entry the pipe took part of is
   t.is(checkpoint.delivered, entries.length * 1001);
   t.is(before, (entries.length - 1) * 1001, 'before the finish, the positions before the cut entry');
 });
+
+test('diagnostics on the entries\' stream: they join the chunk being gathered (no chunk each), and while the reader stalls at most a bounded amount waits; the rest is counted as dropped', (t) => {
+  const writes: Buffer[] = [];
+  // A reader that takes the first write and never calls back: every later byte waits here.
+  const stalled = new Writable({ write: (chunk: Buffer) => void writes.push(Buffer.from(chunk)) });
+  const writer = new EntryWriter(stalled, { highWaterBytes: 64 * 1024 });
+  const entry = Buffer.from('x'.repeat(1000));
+  for (let i = 0; i < 100; i++) writer.writeLine(prefix, entry, 0, entry.length, false);
+  writer.flush();
+  const line = `{"level":30,"logType":"logtype-sidecar","event":"stats","msg":"${'s'.repeat(200)}"}\n`;
+  let taken = 0;
+  for (let i = 0; i < 5000; i++) if (writer.writeDiagnostic(line)) taken++;
+  t.true(taken > 0 && taken < 5000, `${taken} taken`);
+  t.is(writer.droppedDiagnostics, 5000 - taken);
+  // What waits is the high-water mark and the diagnostics' room, not 5,000 chunks.
+  t.true(taken * line.length <= 64 * 1024 + 64 * 1024, `${taken * line.length} bytes of diagnostics held`);
+  t.is(writer.lines, 100);
+});
