@@ -38,10 +38,15 @@ export function valueAt(object: unknown, path: readonly string[]): unknown {
   let value = object;
   for (const key of path) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    // An array's members are its indexes (`users.0`): its `length` is no field of the line.
+    if (Array.isArray(value) && !ARRAY_INDEX.test(key)) return undefined;
     value = (value as Record<string, unknown>)[key];
   }
   return value;
 }
+
+/** An index as a path names it: digits, no leading zero. */
+const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
 
 /** Sets a member as the line's own, whatever its name (an assignment to `__proto__` would set the object's prototype). */
 function setOwn(object: object, key: string, value: unknown): void {

@@ -264,7 +264,9 @@ test('--fields reads a line\'s own keys only: __proto__, constructor and toStrin
   t.deepEqual(valueAt(line, ['attr', '__proto__']), { p: 1 });
   t.is(valueAt(line, ['constructor']), undefined);
   t.is(valueAt(line, ['msg', 'toString']), undefined);
-  t.is(valueAt({ users: [{ user: 'a' }] }, ['users', 'length']), 1);
+  // An array's length is no field of the line (jq's .users.length is an error too).
+  t.is(valueAt({ users: [{ user: 'a' }] }, ['users', 'length']), undefined);
+  t.deepEqual(projectFields({ users: [{ user: 'a' }] }, [['users', 'length'], ['users', '0', 'user']]), { users: [{ user: 'a' }] });
   const projected = projectFields(line, [['attr', '__proto__'], ['attr', 'ns'], ['__proto__']]);
   t.is(JSON.stringify(projected), '{"attr":{"__proto__":{"p":1},"ns":"a.b"}}');
   // Nothing was set on any prototype.
