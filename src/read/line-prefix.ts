@@ -22,8 +22,12 @@ export interface LinePrefix {
 
 const KUBECTL = /^(?:\[([^\]\s]+)\] )?(?:(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) )?/;
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)$/;
-/** logcli's `TIME {job="logtype", pod="…"} `: its time and its labels (no brace inside them). */
-const LOGCLI = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) (\{[^{}]*="[^{}]*\}) /;
+/**
+ * logcli's `TIME {job="logtype", pod="…"} `: its time and the labels its streams do not share
+ * (`{}` when one stream answered), padded with spaces to the longest (grafana/loki,
+ * pkg/logcli/output/default.go); no brace inside them.
+ */
+const LOGCLI = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) (\{(?:[^{}]*="[^{}]*)?\}) +/;
 const POD_LABEL = /(?:^\{|, ?)pod="([^"]+)"/;
 const SHORT_DAY = /^\d\d-\d\d$/;
 const SHORT_TIME = /^\d\d:\d\d:\d\d$/;

@@ -84,7 +84,8 @@ test("a shipper's record of an entry, as a store gives it back (Docker's and Flu
 });
 
 test("logcli's default output (TIME {LABELS} LINE): each line read as the entry it holds, its pod label its source", (t) => {
-  const lines = ENTRIES.map((line, i) => `2026-11-27T10:15:3${i}.3+00:00 {job="logtype", pod="my-replica-set-${i % 2}"} ${line}`);
+  // As logcli writes it: times in seconds, the labels the streams do not share, padded to the longest.
+  const lines = ENTRIES.map((line, i) => `2026-11-27T10:15:3${i}+00:00 {pod="my-replica-set-${i % 2}"${i % 2 === 0 ? ', job="logtype"' : ''}}${i % 2 === 0 ? ' ' : '               '}${line}`);
   const run = runFilter(['--summary'], `${lines.join('\n')}\n`);
   t.is(run.stdout, CONTENTS.join('\n') + '\n');
   t.regex(run.stderr, /^logtype: 6 entries read, 6 written, 0 other lines\n/);

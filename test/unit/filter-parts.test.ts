@@ -65,6 +65,12 @@ const prefixes: { name: string; head: string; expected: ReturnType<typeof parseL
     head: '2026-11-27T10:15:37.3Z {job="logtype"} {"logType"',
     expected: { length: 39, text: '2026-11-27T10:15:37.3Z {job="logtype"} ', time: '2026-11-27T10:15:37.3Z' },
   },
+  {
+    name: 'logcli pads shorter label sets to the longest',
+    head: '2026-11-27T10:15:37+00:00 {logType="mongodb"}                  {"logType"',
+    expected: { length: 63, text: '2026-11-27T10:15:37+00:00 {logType="mongodb"}                  ', time: '2026-11-27T10:15:37+00:00' },
+  },
+  { name: 'logcli with one stream: no label of its own, {}', head: '2026-11-27T10:15:39Z {} {"logType"', expected: { length: 24, text: '2026-11-27T10:15:39Z {} ', time: '2026-11-27T10:15:39Z' } },
   { name: 'a time, then an object of its own: no labels', head: '2026-11-27T10:15:37.3Z {"logType"', expected: { length: 23, text: '2026-11-27T10:15:37.3Z ', time: '2026-11-27T10:15:37.3Z' } },
   { name: 'four words are no stern prefix', head: 'a b c d {"logType"', expected: undefined },
   { name: 'one word is none either', head: 'word {"logType"', expected: undefined },
