@@ -6,6 +6,8 @@
  * Exported from Elasticsearch or Loki, our own pipeline's records have this shape.
  */
 
+import { logFormat } from '../formats/log-formats.js';
+
 /** The keys shippers keep the line under, in the order looked at. */
 const LINE_KEYS = ['log', 'line', 'message'] as const;
 
@@ -40,9 +42,10 @@ export function isDockerRecord(object: Record<string, unknown>): boolean {
 }
 
 /**
- * An entry's fields, when `line` is an entry line (`{"logType":…,"contents":…}`), or another
- * JSON line that names its type (logtype's own diagnostics: `{"level":40,…,"logType":
- * "logtype-sidecar",…}`), whose contents are the line itself, as when it is read unwrapped.
+ * An entry's fields, when `line` is an entry line (`{"logType":…,"contents":…}`), or one of
+ * logtype's own diagnostics (`{"level":40,…,"logType":"logtype-sidecar",…}`: a type logtype
+ * writes), whose contents are the line itself, as when it is read unwrapped. Another record
+ * that names a type (a shipper's record kept inside another's) is none.
  */
 export function entryFields(line: string): { readonly logType: string; readonly contents: string; readonly partial: boolean } | undefined {
   if (!line.startsWith('{')) return undefined;
@@ -55,5 +58,6 @@ export function entryFields(line: string): { readonly logType: string; readonly 
   if (typeof value !== 'object' || value === null) return undefined;
   const { logType, contents, partial } = value as Record<string, unknown>;
   if (typeof logType !== 'string') return undefined;
-  return { logType, contents: typeof contents === 'string' ? contents : line, partial: partial === true };
+  if (typeof contents === 'string') return { logType, contents, partial: partial === true };
+  return logFormat(logType)?.writtenBy === 'logtype' ? { logType, contents: line, partial: false } : undefined;
 }

@@ -111,6 +111,12 @@ test("the sidecar's diagnostics in a shipper's record (its stderr, in the same c
     const doctor = JSON.parse(runFilter(['doctor', '--json'], input).stdout) as { problems: { id: string }[] };
     t.deepEqual(doctor.problems.map((p) => p.id), ['sidecar-lines-lost'], name);
   }
+  // A shipper's record kept inside another's (Fluent Bit's own container file) names a type of a
+  // log, not of logtype's: it is no entry of that type with the record as its contents.
+  const inner = JSON.stringify({ date: 1, log: '{"logType":"mongodb","contents":"x"}', logType: 'mongodb' });
+  const nested = runFilter(['--summary', '-o', 'raw'], `${JSON.stringify({ log: `${inner}\n`, stream: 'stdout', time: '2026-11-27T10:15:37.3Z' })}\n`);
+  t.is(nested.stdout, '');
+  t.regex(nested.stderr, /^logtype: 0 entries read, 0 written, 1 other line\n/);
 });
 
 test('input with lines but not one entry (notes, a listing piped in by mistake): one line on stderr says so, where the output drops them', (t) => {
