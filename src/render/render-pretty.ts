@@ -109,7 +109,7 @@ export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefine
     const attrs = texts.length === 0 ? record.attrs : { ...record.attrs, ...Object.fromEntries(texts.map(([key]) => [key, '(its lines below)'])) };
     // Line by line: JSON writes a control inside a value as an escape, so the only newlines are
     // the indentation's; what JSON leaves as it is (C1 controls, bidi overrides) is escaped here.
-    let block = expandedJsonText(attrs)!
+    let block = expandedJsonText(attrs, contents.length)!
       .split('\n')
       .map((text) => `    ${escape(text)}`)
       .join('\n');

@@ -69,3 +69,13 @@ test('a slow operation whose duration is past a double (1e400) is no slow operat
   t.regex(page.stdout, /<\/html>\s*$/);
   t.is(runFilter(['--slow', '1', '-o', 'raw'], `${input}\n`).stdout.split('\n').filter(Boolean).length, 1);
 });
+
+test('--expand on a value megabytes wide: cut at MAX_EXPANDED_CHARS with a note, and the next line shown', (t) => {
+  const wide = `${'['.repeat(31)}${Array.from({ length: 400_000 }, () => '1').join(',')}${']'.repeat(31)}`;
+  const input = `${entry('mongodb', server(22943, 'wide', `{"x":${wide}}`))}\n${entry('mongodb', 'next')}\n`;
+  const run = runFilter(['-o', 'pretty', '-e', '--color', 'never'], input);
+  t.is(run.status, 0);
+  t.true(run.stdout.includes("… (cut: the value's text is longer than 1,048,576 characters)"), 'the cut is said');
+  t.true(run.stdout.endsWith('mongodb       next\n'), 'the next line is shown');
+  t.true(run.stdout.length < 1_200_000, `${run.stdout.length} characters`);
+});
