@@ -70,6 +70,11 @@ const SIDECAR_TYPES = [SIDECAR_LOG_TYPE];
 const POD_SCRIPT_TYPES = [POD_SCRIPT_LOG_TYPE];
 /** A diagnostic line's event, as pino writes it (`"event":"resume-lost"`): one of `events`. */
 const diagnosticEvent = (...events: string[]): RegExp => new RegExp(`"event":"(?:${events.join('|')})"`);
+/** The events of logtype's own that the problems below name, each in its own; any other warning is the catch-all's. */
+const KNOWN_DIAGNOSTIC_EVENTS = [
+  'resume-lost', 'gave-up', 'truncated', 'unreadable', 'heartbeat-held', 'missing', 'missing-dir', 'state-unwritable', 'state-unreadable',
+  'state-in-use', 'heartbeat-unwritable', 'compressed', 'stop-timeout', 'pipe-unavailable', 'launcher-missing', 'launcher-not-recognised',
+];
 /** The command that lists the sidecar's warnings with what each names (file, sizes, the fix). */
 const SIDECAR_WARNINGS = 'logtype -t sidecar -l warn -o pretty';
 
@@ -238,12 +243,13 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
   },
   {
     id: 'sidecar-lines-repeated',
-    title: 'A log was truncated or rewritten while the log sidecar was down: its lines were shipped again',
+    title: 'A log was truncated or rewritten while the log sidecar was down: lines sent again, and some lost',
     where: 'logtype-sidecar (resume-lost with inPlace)',
     types: SIDECAR_TYPES,
     matches: /"event":"resume-lost".*"inPlace":true/,
-    meaning: 'The file the sidecar had read is at its name but shorter, or other, than it was: it read it again from its start, so lines before the restart may appear twice downstream.',
-    remedy: `See which file: ${SIDECAR_WARNINGS}. Count with care around that time; rotate by rename (logrotate without copytruncate) so a file is never cut in place.`,
+    meaning:
+      'The file the sidecar had read is at its name but shorter, or other, than it was: it read it again from its start, so the lines it still holds from before the restart appear twice downstream, and the lines written after the last one delivered and before the cut were never shipped.',
+    remedy: `See which file, its size and what was delivered: ${SIDECAR_WARNINGS}. Count with care around that time; rotate by rename (logrotate without copytruncate) so a file is never cut in place.`,
   },
   {
     id: 'sidecar-unreadable',
@@ -259,12 +265,13 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     title: 'A log file the sidecar follows has not appeared',
     where: 'logtype-sidecar (missing)',
     types: SIDECAR_TYPES,
-    matches: diagnosticEvent('missing'),
+    matches: diagnosticEvent('missing', 'missing-dir'),
     // A pod without auditing or a backup agent never writes those logs: worth knowing, and a
     // problem only where the log is one the pod writes.
     informational: true,
-    meaning: 'The sidecar waits for a file at a path where nothing was written: a log this pod never writes (auditing off, no backup agent: harmless), or a log name or directory that does not match what the pod writes (then that log is not shipped).',
-    remedy: `Check the path the line names against the pod's files (kubectl exec POD -- ls LOG_DIR) and the variable that sets it (MDB_LOG_FILE_*), or --log-dir; for a log the pod never writes, start the sidecar with --missing-warning 0.`,
+    meaning:
+      'The sidecar waits for a file at a path where nothing was written (missing), or found no log directory at all (missing-dir, with --once): a log this pod never writes (auditing off, no backup agent: harmless), or a log name or directory that does not match what the pod writes (then that log is not shipped).',
+    remedy: `Check the path the line names against the pod's files (kubectl exec POD -- ls LOG_DIR) and the variable that sets it (MDB_LOG_FILE_*), or --log-dir. --missing-warning 0 silences the warning for every file: use it only where the missing logs are ones the pod never writes.`,
   },
   {
     id: 'sidecar-state',
@@ -292,7 +299,8 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     types: SIDECAR_TYPES,
     matches: diagnosticEvent('stop-timeout'),
     informational: true,
-    meaning: 'At its stop the reader of its output (kubectl logs, a shipper) was too slow to take all that was read before --stop-timeout ran out. With a state file, the next start delivers the rest; without one, that rest is not shipped.',
+    meaning:
+      "At its stop, --stop-timeout ran out before the reader of its output (kubectl logs, a shipper) took all that was read (with a state file the next start delivers the rest; without one, that rest is not shipped), or before its stdin's writer closed it (what it sent was delivered).",
     remedy: 'Nothing to do when a state file is kept (the pod manifests keep one). Otherwise give the pod a terminationGracePeriodSeconds above --stop-timeout and keep a --state-file.',
   },
   {
@@ -321,8 +329,21 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     where: 'logtype-pod (launcher-missing, launcher-not-recognised), in the override-agent-launcher init container',
     types: POD_SCRIPT_TYPES,
     matches: diagnosticEvent('launcher-missing', 'launcher-not-recognised'),
-    meaning: "The database container still runs the operator's own tail | jq pipelines beside the sidecar, so every log line reaches kubectl logs twice (in the static architecture a missing launcher at that time is expected: the agent container links it later).",
-    remedy: "The line says why: run the init container after the operator's init-database container (its name must sort after mongodb-kubernetes-init-database) with the database-scripts volume mounted; for a launcher it does not recognise, report the operator version, or remove the logtype container.",
+    meaning:
+      "The database container still runs the operator's own tail | jq pipelines beside the sidecar, so every log line reaches kubectl logs twice. In the operator's static architecture the launcher is linked only when the agent container starts, so it is never there to patch: that architecture is not supported (sidecar/README.md).",
+    remedy: "The line says why: run the init container after the operator's init-database container (its name must sort after mongodb-kubernetes-init-database) with the database-scripts volume mounted, in the non-static architecture; for a launcher it does not recognise, report the operator version, or remove the logtype container.",
+  },
+  {
+    id: 'logtype-other-warning',
+    title: 'logtype warned of something else',
+    where: 'logtype-sidecar, logtype-pod: a warning or an error of an event no problem above covers',
+    types: [...SIDECAR_TYPES, ...POD_SCRIPT_TYPES],
+    matches: /^\{"level":(?:40|50|60),/,
+    // The events the problems above name (a copytruncate whose copy was read is a warning with
+    // nothing lost: said by the sidecar, no problem).
+    unless: diagnosticEvent(...KNOWN_DIAGNOSTIC_EVENTS),
+    meaning: "A warning or an error of the sidecar or the pod script (a wrong flag that keeps its container restarting, a log directory moved, a read error, a last line without a newline…): its line says what happened and, where there is one, the fix.",
+    remedy: `Read the lines: ${SIDECAR_WARNINGS} (logtype -t logtype-pod -o pretty for the pod script's); docs/following.md lists every event the sidecar writes.`,
   },
   {
     id: 'automatic-recovery',

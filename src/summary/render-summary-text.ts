@@ -35,10 +35,6 @@ export interface SummaryTextOptions {
  */
 export const TEXT_CELL_COLUMNS = 40;
 
-/**
- * Rows under a header, columns padded to their widest cell, each cell but the last column's cut
- * at TEXT_CELL_COLUMNS (with `…`); `right` columns align right.
- */
 /** Every entry read was selected (the pieces of a split line count as the line they make). */
 export function allSelected(lines: Summary['lines']): boolean {
   return (lines.selectedAsRead ?? lines.selected) === lines.entries;
@@ -49,6 +45,10 @@ export function joinedWords(lines: Summary['lines']): string {
   return lines.selectedAsRead === undefined ? '' : ` (${number(lines.selectedAsRead)} as read: pieces of split lines joined)`;
 }
 
+/**
+ * Rows under a header, columns padded to their widest cell, each cell but the last column's cut
+ * at TEXT_CELL_COLUMNS (with `…`); `right` columns align right.
+ */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[] = []): string[] {
   const last = header.length - 1;
   const cells = rows.map((row) => row.map((cell, i) => (i === last ? cell : cutToWidth(cell, TEXT_CELL_COLUMNS))));

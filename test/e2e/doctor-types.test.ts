@@ -69,6 +69,10 @@ const TYPED_SAMPLES: Readonly<Record<string, { readonly entry: string; readonly 
     entry: '{"level":30,"time":"2026-11-27T10:46:41.812Z","logType":"logtype-sidecar","event":"previous-run-killed","path":"st.json","pid":11612,"msg":"the last run (pid 11612) ended without its stop"}',
     pasted: 'previous-run-killed: the last run ended without its stop',
   },
+  'logtype-other-warning': {
+    entry: '{"level":50,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"usage","msg":"logtype-sidecar: unknown option --log-dri (see logtype-sidecar --help)"}',
+    pasted: 'logtype-sidecar: unknown option --log-dri (see logtype-sidecar --help)',
+  },
   'pod-pipes-unavailable': {
     entry: '{"level":50,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"pipe-unavailable","msg":"cannot make the named pipe /run/logtype/automation-agent-stdout.fifo"}',
     pasted: 'mkfifo: cannot create fifo /run/logtype/automation-agent-stdout.fifo: Read-only file system (pipe-unavailable)',
@@ -99,11 +103,11 @@ function doctor(t: ExecutionContext, input: string): DoctorReport {
 }
 
 /** Every type logtype reads: the sidecar's, the operator's, logtype's own diagnostics. */
-const KNOWN_LOG_TYPES = LOG_FORMATS.map((format) => format.name);
+const EVERY_LOG_TYPE = LOG_FORMATS.map((format) => format.name);
 
 /** The known types a problem's globs name (a glob's `*` is any run of characters). */
 const typesMatching = (globs: readonly string[]): string[] =>
-  KNOWN_LOG_TYPES.filter((type) => globs.some((glob) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(type)));
+  EVERY_LOG_TYPE.filter((type) => globs.some((glob) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(type)));
 
 test('every problem limited to some types has a sample line here', (t) => {
   t.deepEqual(TYPED.map((p) => p.id).sort(), Object.keys(TYPED_SAMPLES).sort());
@@ -113,7 +117,7 @@ test('every problem limited to some types has a sample line here', (t) => {
 for (const problem of TYPED) {
   const { entry: line, pasted } = TYPED_SAMPLES[problem.id]!;
   const own = typesMatching(problem.types!);
-  const others = [...KNOWN_LOG_TYPES.filter((type) => !own.includes(type)), 'custom-type'];
+  const others = [...EVERY_LOG_TYPE.filter((type) => !own.includes(type)), 'custom-type'];
 
   // Only this problem is looked at: its words may be another problem's elsewhere (the server's disk full, the agents').
   const mine = (report: DoctorReport) => report.problems.filter(({ id }) => id === problem.id);

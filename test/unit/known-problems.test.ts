@@ -141,7 +141,10 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
   },
   'sidecar-file-missing': {
     type: 'logtype-sidecar',
-    matches: ['{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"mongodb-audit","path":"/var/log/mongodb-mms-automation/mongodb-audit.log","variable":"MDB_LOG_FILE_MONGODB_AUDIT","msg":"no file at /var/log/mongodb-mms-automation/mongodb-audit.log after 3 minutes"}'],
+    matches: [
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"mongodb-audit","path":"/var/log/mongodb-mms-automation/mongodb-audit.log","variable":"MDB_LOG_FILE_MONGODB_AUDIT","msg":"no file at /var/log/mongodb-mms-automation/mongodb-audit.log after 3 minutes"}',
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing-dir","path":"/var/log/mongodb-mms-automation","files":["mongodb.log"],"msg":"no directory /var/log/mongodb-mms-automation"}',
+    ],
     misses: ['{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"waiting","source":"mongodb-audit","path":"/var/log/mongodb-mms-automation/mongodb-audit.log","msg":"waiting for the file to appear"}'],
   },
   'sidecar-state': {
@@ -159,7 +162,10 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
   },
   'sidecar-stop-timeout': {
     type: 'logtype-sidecar',
-    matches: ['{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stop-timeout","cutEntryBytes":0,"msg":"the reader did not take everything before the stop timeout"}'],
+    matches: [
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stop-timeout","cutEntryBytes":0,"msg":"the reader did not take everything before the stop timeout"}',
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stop-timeout","stopTimeoutMs":30000,"msg":"stdin did not end before the stop timeout (its writer kept it open); what it sent was delivered"}',
+    ],
     misses: ['{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stats","source":"mongodb","lines":3,"msg":"shipped"}'],
   },
   'sidecar-killed': {
@@ -179,6 +185,17 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
       '{"level":40,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"launcher-not-recognised","msg":"/opt/scripts/agent-launcher.sh has none of the tail | jq lines this patch replaces"}',
     ],
     misses: ['{"level":30,"time":"2026-11-27T10:37:53.000Z","logType":"logtype-pod","event":"launcher-already-patched","msg":"/opt/scripts/agent-launcher.sh is already patched; left as it is"}'],
+  },
+  'logtype-other-warning': {
+    type: 'logtype-sidecar',
+    matches: [
+      '{"level":50,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"usage","msg":"logtype-sidecar: unknown option --log-dri (see logtype-sidecar --help)"}',
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"state-path-moved","path":"/logs/mongodb.log","from":"/old/mongodb.log","msg":"resumed from where the state file knew it"}',
+    ],
+    misses: [
+      '{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"opened","source":"mongodb","path":"/logs/mongodb.log","position":0,"msg":"following file"}',
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"truncated","source":"mongodb","path":"/logs/mongodb.log","position":4096,"copy":"/logs/mongodb.log.1","msg":"file truncated (copytruncate); reading the rest from its copy"}',
+    ],
   },
   'automatic-recovery': {
     type: 'operator',
