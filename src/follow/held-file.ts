@@ -39,6 +39,36 @@ const readBuffer = Buffer.allocUnsafe(READ_BYTES);
 /** Where #headIn reads a file's first bytes (one file at a time: the follower is single-threaded). */
 const headScratch = Buffer.allocUnsafe(FINGERPRINT_BYTES);
 
+/** Bytes read at a time looking back for the start of a file's last line. */
+const LOOK_BACK_BYTES = 64 * 1024;
+
+/**
+ * Where a file's last line starts, for a follower that begins at its end (`tail -F -n0`): its
+ * end when it ends with a newline, else after its last newline, so a line a writer is in the
+ * middle of leaves whole once finished, not as its tail alone. A last line longer than
+ * `maxLineBytes` (it leaves in pieces anyway), or a file that cannot be read back, begins at the end.
+ */
+export function lineStartAtEnd(fd: number, size: number, maxLineBytes: number): number {
+  if (size === 0) return 0;
+  const buffer = Buffer.alloc(Math.min(LOOK_BACK_BYTES, size));
+  const floor = Math.max(0, size - maxLineBytes);
+  try {
+    for (let end = size; end > floor; ) {
+      const start = Math.max(floor, end - buffer.length);
+      const read = fs.readSync(fd, buffer, 0, end - start, start);
+      if (read < end - start) return size;
+      // The last byte first: a file that ends with a newline begins at its end.
+      const newline = buffer.subarray(0, read).lastIndexOf(0x0a);
+      if (newline !== -1) return start + newline + 1;
+      end = start;
+    }
+  } catch {
+    return size;
+  }
+  // No newline in the last maxLineBytes: a line over the bound, or a file of one unfinished line.
+  return floor === 0 ? 0 : size;
+}
+
 export class HeldFile implements FileIdentity {
   readonly fd: number;
   readonly dev: number;
@@ -126,7 +156,7 @@ export class HeldFile implements FileIdentity {
       if (options.identity && (stat.dev !== options.identity.dev || stat.ino !== options.identity.ino)) {
         throw Object.assign(new Error(`${name} is another file now`), { code: 'EMOVED' });
       }
-      const position = from === 'end' ? stat.size : from;
+      const position = from === 'end' ? lineStartAtEnd(fd, stat.size, lines.maxLineBytes) : from;
       const stream = options.stream ?? newLineStream(lines, position, options.midLine === true);
       return new HeldFile(fd, stat, name, role, position, now, lines, stream, from === 'end' ? undefined : options.tailHash);
     } catch (error) {

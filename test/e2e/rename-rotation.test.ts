@@ -60,6 +60,23 @@ test('a file present at start is read from its end, as tail -n0 does', async (t)
   t.deepEqual(sidecar.lines(), ['{"logType":"automation-agent","contents":"written after"}']);
 });
 
+test('a file present at start with a line half written: read from where that line begins, so it leaves whole once finished', async (t) => {
+  const dir = tempDir('present-half');
+  const file = path.join(dir, 'automation-agent.log');
+  const long = 'x'.repeat(100_000);
+  fs.writeFileSync(file, `written before the sidecar started\nbegun before ${long.slice(0, 70_000)}`);
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--state-file', '']);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  t.like(sidecar.diagnostics().find(followsPath(file)), { position: 'written before the sidecar started\n'.length });
+  fs.appendFileSync(file, `${long.slice(70_000)} and finished after\nwritten after\n`);
+  await sidecar.waitForLines(2);
+  await sidecar.stop();
+  t.deepEqual(
+    sidecar.lines().map((line) => (JSON.parse(line) as { contents: string }).contents),
+    [`begun before ${long} and finished after`, 'written after'],
+  );
+});
+
 test('deleted while the writer still writes, then recreated: nothing lost', async (t) => {
   const { dir, file, sidecar } = await followEmptyFile('delete', 'monitoring-agent', ['--rotate-wait', '1']);
   const writer = new NumberedWriter(file, 'monitoring');
