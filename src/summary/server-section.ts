@@ -127,7 +127,8 @@ export class ServerSection implements SectionCounter {
     const member = this.#members.of(source);
     member.line(time, rank === WARN_RANK);
     if (isSampled(time, record.id)) member.repeats.line(time, record.id, record.context, source?.contents ?? record.message);
-    const severity = record.severity ?? '?';
+    // None, or an empty one ("s":""), is counted as '?': an empty key would show as a blank.
+    const severity = record.severity || '?';
     this.#severities.add(severity);
     if (record.component) this.#components.add(record.component);
     const id = record.id ?? null;

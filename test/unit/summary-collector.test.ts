@@ -259,3 +259,10 @@ test("the sidecar's warnings in the summary name the log each is about (its sour
     ],
   );
 });
+
+test('a server line with an empty severity ("s":"") is counted under ?, not a blank', (t) => {
+  const collector = new SummaryCollector();
+  const line = (s: string): string => `{"t":{"$date":"2026-11-22T09:58:39.063Z"},"s":"${s}","c":"NETWORK","id":1,"ctx":"c","msg":"m"}`;
+  for (const s of ['', 'I']) collector.add('mongodb', parseRecord('mongodb', line(s)));
+  t.deepEqual(collector.summary({ entries: 2, selected: 2, notEntries: 0 }).server?.bySeverity.map((c) => c.key).sort(), ['?', 'I']);
+});
