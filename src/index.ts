@@ -16,7 +16,7 @@ export { resolveSources, type FileSource, type SourceFlags, type ResolvedSources
 export { parseSize, parseDurationMs, type Parsed } from './config/parse-size.js';
 export { loadState, saveState, type SidecarState, type SavedFile, type LoadedState, type PastFile } from './state/state-file.js';
 export { Sidecar, type SidecarOptions, type SidecarIO } from './sidecar/run-sidecar.js';
-export { createDiagnostics, type Logger } from './diag/logger.js';
+export { createDiagnostics, sameStream, type DiagnosticRoute, type Logger } from './diag/logger.js';
 export { EntryReader, type EntryHandler } from './read/entry-reader.js';
 export { EntryLine } from './read/entry-line.js';
 export { parseLinePrefix, type LinePrefix } from './read/line-prefix.js';

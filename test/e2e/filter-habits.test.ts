@@ -603,6 +603,7 @@ test('--help lists every log type of the registry with its short name, and each 
     ['operator', 'operator'],
     ['versionhook', 'versionhook'],
     ['logtype-sidecar', 'sidecar'],
+    ['logtype-pod', 'logtype-pod'],
   ]);
   for (const command of [[], ['summary'], ['doctor'], ['completion']]) {
     const text = runFilter([...command, '--help']).stdout;
