@@ -17,6 +17,14 @@ import { GZIP_MAGIC } from './other-compression.js';
 const READ_CHUNK = KERNEL_INPUT_BYTES;
 
 /**
+ * Bytes at a gzip input's end written to the decompressor one at a time: Node's zlib, meeting
+ * bytes after a member that are no member, drops what it decompressed in that same write with
+ * its error (the last lines before a few bytes of trailing garbage were lost, though `gzip -dc`
+ * gives them). Garbage longer than this still costs the write it shares with the member's end.
+ */
+const GZIP_TAIL_BYTES = 256;
+
+/**
  * Where `-` is read from. A function: the caller's stream, made when first read (any Readable:
  * a library user's). `{ fd, stream }`: the process's own stdin, whose descriptor is read
  * directly when it is a file or a pipe (the commands': faster than a stream, and making
@@ -219,8 +227,29 @@ async function* streamChunks(readable: Readable, mayBeGzip = true, interrupted?:
   if (mayBeGzip && head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1]) {
     const gunzip = createGunzip();
     const feeding = (async () => {
+      const write = async (bytes: Buffer): Promise<void> => {
+        if (!gunzip.write(bytes)) await new Promise((resolve) => gunzip.once('drain', resolve));
+      };
       try {
-        for await (const chunk of all()) if (!gunzip.write(chunk)) await new Promise((resolve) => gunzip.once('drain', resolve));
+        // The input's last bytes are written one at a time: bytes after the last member that
+        // are no member (a file's trailing garbage) then come in writes of their own, and
+        // zlib's error for them no longer takes with it what it decompressed in the same write.
+        let tail = Buffer.alloc(0);
+        for await (const chunk of all()) {
+          if (chunk.length < GZIP_TAIL_BYTES) {
+            const bytes = Buffer.concat([tail, chunk]);
+            const cut = Math.max(0, bytes.length - GZIP_TAIL_BYTES);
+            if (cut > 0) await write(bytes.subarray(0, cut));
+            tail = bytes.subarray(cut);
+            continue;
+          }
+          // The tail held back goes first, then all of this chunk but its own last bytes (copied:
+          // the chunk's buffer is reused for the next read).
+          if (tail.length > 0) await write(tail);
+          await write(chunk.subarray(0, chunk.length - GZIP_TAIL_BYTES));
+          tail = Buffer.from(chunk.subarray(chunk.length - GZIP_TAIL_BYTES));
+        }
+        for (let at = 0; at < tail.length; at++) await write(tail.subarray(at, at + 1));
         gunzip.end();
       } catch (error) {
         gunzip.destroy(error as Error);

@@ -69,3 +69,18 @@ test('a truncated gzip file: summary and doctor report what was read, warn namin
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a gzip file with bytes after its last member (trailing garbage): every line before them is read, as gzip -dc reads them, and stderr says the file is damaged or cut short', (t) => {
+  const dir = tempDir('gzip-garbage');
+  const lines = Array.from({ length: 20000 }, (_, i) => JSON.stringify({ logType: 'mongodb', contents: `line ${i}` }));
+  const file = path.join(dir, 'pod.log.gz');
+  for (const garbage of ['x', 'junk', 'g'.repeat(200)]) {
+    fs.writeFileSync(file, Buffer.concat([zlib.gzipSync(`${lines.join('\n')}\n`), Buffer.from(garbage)]));
+    const run = spawnSync(process.execPath, [FILTER_BIN, '-o', 'raw', file], { env: cleanEnv(), encoding: 'utf8', maxBuffer: 1 << 26 });
+    const out = run.stdout.split('\n').filter(Boolean);
+    t.is(out.length, 20000, `${garbage.length} bytes of garbage`);
+    t.is(out.at(-1), 'line 19999');
+    // (One byte reads as a member cut short; more as a damaged one.)
+    t.regex(run.stderr, /damaged|ends early/);
+  }
+});
