@@ -21,6 +21,7 @@ const READ_CHUNK = KERNEL_INPUT_BYTES;
  * bytes after a member that are no member, drops what it decompressed in that same write with
  * its error (the last lines before a few bytes of trailing garbage were lost, though `gzip -dc`
  * gives them). Garbage longer than this still costs the write it shares with the member's end.
+ * A file's only: a pipe may stay open (a live gzip stream), and its last bytes would wait.
  */
 const GZIP_TAIL_BYTES = 256;
 
@@ -80,7 +81,8 @@ export async function* inputChunks(path: string, stdin: StdinSource, interrupted
       return;
     }
     const readable = path === '-' ? stream() : fs.createReadStream('', { fd, highWaterMark: READ_CHUNK, autoClose: false });
-    yield* streamChunks(readable, true, interrupted);
+    // A file ends: its last bytes can be held back until then (a pipe may stay open: it could not).
+    yield* streamChunks(readable, true, interrupted, isRegularFile(fd));
   } finally {
     if (fifo) fifo.destroy();
     else if (path !== '-') fs.closeSync(fd);
@@ -215,7 +217,8 @@ function startsWithGzip(fd: number): boolean {
  * `interrupted`: the stream ends there, as at its end (one that never ends: a pipe, `kubectl
  * logs -f`); the stream itself is left to its owner.
  */
-async function* streamChunks(readable: Readable, mayBeGzip = true, interrupted?: AbortSignal): AsyncGenerator<Buffer> {
+/** `holdsTail`: the input is a file, whose gzip data's last bytes are fed one at a time (GZIP_TAIL_BYTES). */
+async function* streamChunks(readable: Readable, mayBeGzip = true, interrupted?: AbortSignal, holdsTail = false): AsyncGenerator<Buffer> {
   const iterator = readable[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await nextUnlessInterrupted(iterator, interrupted);
   if (first.done) return;
@@ -236,6 +239,10 @@ async function* streamChunks(readable: Readable, mayBeGzip = true, interrupted?:
         // zlib's error for them no longer takes with it what it decompressed in the same write.
         let tail = Buffer.alloc(0);
         for await (const chunk of all()) {
+          if (!holdsTail) {
+            await write(chunk);
+            continue;
+          }
           if (chunk.length < GZIP_TAIL_BYTES) {
             const bytes = Buffer.concat([tail, chunk]);
             const cut = Math.max(0, bytes.length - GZIP_TAIL_BYTES);
