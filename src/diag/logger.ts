@@ -42,7 +42,8 @@ function writeLine(fd: number, line: string): void {
  * took only part of; through the writer it leaves between two whole entries.
  */
 export interface DiagnosticRoute {
-  write?: ((line: string) => void) | undefined;
+  /** `level`: pino's number (a warning's or an error's line is kept before a health line's). */
+  write?: ((line: string, level: number) => void) | undefined;
   /** Writes a line to the logger's descriptor as it is (set by createDiagnostics): for lines held back meanwhile. */
   direct?: ((line: string) => void) | undefined;
 }
@@ -67,7 +68,7 @@ export function createDiagnostics(logType: string, fd = 2, route?: DiagnosticRou
   const log = (level: number) => (fields: Readonly<Record<string, unknown>>, message: string) => {
     const body = JSON.stringify(fields);
     const line = `${head(level)}${body.length > 2 ? `,${body.slice(1, -1)}` : ''},"msg":${JSON.stringify(message)}}\n`;
-    if (route?.write) route.write(line);
+    if (route?.write) route.write(line, level);
     else writeLine(fd, line);
   };
   return { info: log(LEVELS.info), warn: log(LEVELS.warn), error: log(LEVELS.error) };

@@ -68,12 +68,16 @@ export const SERVER_TYPES = ['mongodb'];
 /** logtype's own diagnostics: pino lines whose `event` names what happened (docs/following.md, Diagnostics). */
 const SIDECAR_TYPES = [SIDECAR_LOG_TYPE];
 const POD_SCRIPT_TYPES = [POD_SCRIPT_LOG_TYPE];
-/** A diagnostic line's event, as pino writes it (`"event":"resume-lost"`): one of `events`. */
-const diagnosticEvent = (...events: string[]): RegExp => new RegExp(`"event":"(?:${events.join('|')})"`);
+/**
+ * A diagnostic line's event, as pino writes it (`"event":"resume-lost"`), or as a store wrote it
+ * again (`"event": "resume-lost"`): one of `events`.
+ */
+const diagnosticEvent = (...events: string[]): RegExp => new RegExp(`"event"\\s*:\\s*"(?:${events.join('|')})"`);
 /** The events of logtype's own that the problems below name, each in its own; any other warning is the catch-all's. */
 const KNOWN_DIAGNOSTIC_EVENTS = [
   'resume-lost', 'gave-up', 'truncated', 'unreadable', 'heartbeat-held', 'missing', 'missing-dir', 'state-unwritable', 'state-unreadable',
   'state-in-use', 'heartbeat-unwritable', 'compressed', 'stop-timeout', 'pipe-unavailable', 'launcher-missing', 'launcher-not-recognised',
+  'previous-run-killed',
 ];
 /** The command that lists the sidecar's warnings with what each names (file, sizes, the fix). */
 const SIDECAR_WARNINGS = 'logtype -t sidecar -l warn -o pretty';
@@ -233,10 +237,12 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     title: 'The log sidecar could not deliver some lines',
     where: 'logtype-sidecar (its diagnostics, in its container log)',
     types: SIDECAR_TYPES,
-    // A copytruncate's `truncated` loses lines only when it says lostBytes above zero.
-    matches: /"event":"(?:resume-lost|gave-up)"|"event":"truncated".*"lostBytes":[1-9]/,
-    // Truncated or rewritten in place while it was down: its lines were sent again, not lost.
-    unless: /"inPlace":true/,
+    // A copytruncate's `truncated` loses lines only when it says lostBytes above zero; a stats
+    // line's givenUpBytes above zero says bytes were given up even where the warnings that said
+    // so were dropped (stderr on stdout's stalled pipe).
+    matches: /"event"\s*:\s*"(?:resume-lost|gave-up)"|"event"\s*:\s*"(?:truncated|stats)".*"(?:lostBytes|givenUpBytes)"\s*:\s*[1-9]/,
+    // Truncated or rewritten in place while it was down: its own problem (sidecar-lines-repeated).
+    unless: /"inPlace"\s*:\s*true/,
     meaning:
       'Lines of a log were not shipped: a file the sidecar had not finished was deleted, compressed or cut by a copytruncate while it was down (resume-lost), a copytruncate emptied the file before its last lines were read (truncated, lostBytes), or the reader of its output stalled longer than it can hold rotated files (gave-up). Each line names the file and how much.',
     remedy: `See which files and how much: ${SIDECAR_WARNINGS}. Read what was not shipped where the line says (a compressed rotation: logtype --as TYPE FILE); keep one rotation uncompressed (logrotate's delaycompress) so a restart finds it; for gave-up, find why the log shipper or kubectl logs -f stopped reading.`,
@@ -246,7 +252,7 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     title: 'A log was truncated or rewritten while the log sidecar was down: lines sent again, and some lost',
     where: 'logtype-sidecar (resume-lost with inPlace)',
     types: SIDECAR_TYPES,
-    matches: /"event":"resume-lost".*"inPlace":true/,
+    matches: /"event"\s*:\s*"resume-lost".*"inPlace"\s*:\s*true/,
     meaning:
       'The file the sidecar had read is at its name but shorter, or other, than it was: it read it again from its start, so the lines it still holds from before the restart appear twice downstream, and the lines written after the last one delivered and before the cut were never shipped.',
     remedy: `See which file, its size and what was delivered: ${SIDECAR_WARNINGS}. Count with care around that time; rotate by rename (logrotate without copytruncate) so a file is never cut in place.`,
@@ -338,7 +344,7 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     title: 'logtype warned of something else',
     where: 'logtype-sidecar, logtype-pod: a warning or an error of an event no problem above covers',
     types: [...SIDECAR_TYPES, ...POD_SCRIPT_TYPES],
-    matches: /^\{"level":(?:40|50|60),/,
+    matches: /"level"\s*:\s*(?:40|50|60)\s*[,}]/,
     // The events the problems above name (a copytruncate whose copy was read is a warning with
     // nothing lost: said by the sidecar, no problem).
     unless: diagnosticEvent(...KNOWN_DIAGNOSTIC_EVENTS),

@@ -101,8 +101,12 @@ interface Chunk {
   delivered: number;
 }
 
-/** Bytes of diagnostics that may wait beyond the high-water mark while the reader stalls (writeDiagnostic). */
+/**
+ * Bytes of diagnostics that may wait while the reader stalls (writeDiagnostic): warnings and
+ * errors (what was lost, and why) have more room than the health lines.
+ */
 const DIAGNOSTIC_ROOM = 64 * 1024;
+const WARNING_ROOM = 1024 * 1024;
 
 /** What the pipe took of the chunk out when the stop deadline came. */
 export type CutEntry =
@@ -124,6 +128,10 @@ export class EntryWriter {
   readonly #queue: Chunk[] = [];
   #queuedBytes = 0;
   #inFlight: Chunk | undefined;
+  /** Diagnostics waiting to go out between chunks (writeDiagnostic), their bytes, and the write of them out now. */
+  readonly #diagnostics: string[] = [];
+  #diagnosticBytes = 0;
+  #diagnosticsOut: Buffer | undefined;
   readonly #free: Chunk[] = [];
   /** Everything the reader took so far ends with a whole entry. */
   #atEntryEnd = true;
@@ -164,7 +172,7 @@ export class EntryWriter {
 
   /** Nothing waits and nothing is out: every entry written has been taken by the reader. */
   get idle(): boolean {
-    return this.#inFlight === undefined && this.#queue.length === 0 && this.#chunk.used === 0;
+    return this.#inFlight === undefined && this.#queue.length === 0 && this.#chunk.used === 0 && this.#diagnosticsOut === undefined && this.#diagnostics.length === 0;
   }
 
   /**
@@ -226,19 +234,33 @@ export class EntryWriter {
   /**
    * A line of the program's own (a diagnostic, newline included) between two entries, when its
    * stderr is this stream too (DiagnosticRoute): not an entry, so not counted among `lines`. It
-   * joins the chunk being gathered (out at once when nothing else is); while the reader
-   * stalls, at most DIAGNOSTIC_ROOM bytes beyond the high-water mark wait, and the rest are
-   * dropped and counted. False when it was not taken (dropped, or the writer stopped or closed).
+   * waits in a queue of its own and is handed out before the next chunk, once what the stream
+   * took ends with a whole entry (at once when nothing is out). While the reader stalls, at most
+   * DIAGNOSTIC_ROOM bytes of them wait (WARNING_ROOM for a warning or an error, `important`),
+   * and the rest are dropped and counted. False when it was not taken (dropped, or closed).
+   * After the stop deadline they wait for takeDiagnostics.
    */
-  writeDiagnostic(line: string): boolean {
-    if (this.#stopped || this.closed) return false;
-    if (this.#queuedBytes + this.#chunk.used + line.length > this.#highWaterBytes + DIAGNOSTIC_ROOM) {
+  writeDiagnostic(line: string, important = false): boolean {
+    if (this.closed) return false;
+    if (this.#diagnosticBytes + line.length > (important ? WARNING_ROOM : DIAGNOSTIC_ROOM)) {
       this.#droppedDiagnostics++;
       return false;
     }
-    this.#text(line);
-    if (this.#inFlight === undefined && this.#queue.length === 0) this.flush();
+    this.#diagnostics.push(line);
+    this.#diagnosticBytes += line.length;
+    this.#pump();
     return true;
+  }
+
+  /**
+   * At the end, after the stop deadline: the diagnostics not handed out, and the rest of one the
+   * stream holds part of, to be written straight after the entry the pipe holds part of.
+   */
+  takeDiagnostics(): string {
+    const waiting = this.#diagnostics.join('');
+    this.#diagnostics.length = 0;
+    this.#diagnosticBytes = 0;
+    return waiting;
   }
 
   /** Hands what is gathered to the stream (after what waits before it). */
@@ -268,6 +290,13 @@ export class EntryWriter {
     const chunk = this.#inFlight;
     const handle = (this.#stream as unknown as { _handle?: StreamHandle })._handle;
     this.#stopped = true;
+    const diagnostics = this.#diagnosticsOut;
+    if (diagnostics && typeof handle?.writeQueueSize === 'number' && handle.writeQueueSize > 0) {
+      // Diagnostics the pipe took part of: their rest goes first (they are whole lines).
+      const rest = diagnostics.subarray(diagnostics.length - handle.writeQueueSize);
+      const fd = (this.#stream as unknown as { fd?: number }).fd ?? (handle as { fd?: number }).fd;
+      return { kind: 'cut', rest: rest.length, finish: () => (typeof fd === 'number' ? writeAllSync(fd, rest) : undefined) };
+    }
     if (!chunk || typeof handle?.writeQueueSize !== 'number') return { kind: 'whole' };
     const taken = chunk.used - handle.writeQueueSize;
     chunk.delivered = chunk.marks.deliver(chunk.delivered, taken);
@@ -331,7 +360,13 @@ export class EntryWriter {
 
   /** Hands the next chunk to the stream once the last was taken. */
   #pump(): void {
-    while (!this.#inFlight && this.#queue.length > 0 && !this.closed && !this.#stopped) {
+    while (!this.#inFlight && this.#diagnosticsOut === undefined && !this.closed && !this.#stopped) {
+      // Diagnostics first, once what left ends with a whole entry.
+      if (this.#diagnostics.length > 0 && this.#atEntryEnd) {
+        this.#handDiagnostics();
+        continue;
+      }
+      if (this.#queue.length === 0) break;
       const chunk = this.#queue.shift()!;
       this.#queuedBytes -= chunk.used;
       this.#inFlight = chunk;
@@ -358,6 +393,20 @@ export class EntryWriter {
     // Without a handle (a file's SyncWriteStream, a Writable whose write calls back at once) the
     // Writable's own count says it all: nothing of the write is left in it.
     return true;
+  }
+
+  /** Hands the waiting diagnostics to the stream, as one write. */
+  #handDiagnostics(): void {
+    const bytes = Buffer.from(this.#diagnostics.join(''));
+    this.#diagnostics.length = 0;
+    this.#diagnosticBytes = 0;
+    this.#diagnosticsOut = bytes;
+    this.#stream.write(bytes, () => {
+      if (this.#diagnosticsOut !== bytes) return;
+      this.#diagnosticsOut = undefined;
+      if (!this.#stopped) this.#pump();
+    });
+    if (this.#diagnosticsOut === bytes && this.#takenAtOnce()) this.#diagnosticsOut = undefined;
   }
 
   #taken(chunk: Chunk): void {

@@ -85,6 +85,9 @@ export const EXIT_ONCE_MISSING = 3;
 /** Another running sidecar holds the state file's lock (state-lock.ts). */
 export const EXIT_STATE_IN_USE = 4;
 
+/** pino's level of a warning: lines at it or above have the most room when stderr is stdout's pipe. */
+const WARN_LEVEL = 40;
+
 const DEFAULT_STOP_TIMEOUT_MS = 30_000;
 
 interface FollowedFile extends StatsSource {
@@ -139,7 +142,7 @@ export class Sidecar {
     this.#io = io;
     this.#writer = new EntryWriter(io.stdout, { onDelivered: () => this.#checkpointer?.changed() });
     const route = io.diagnosticRoute;
-    if (route) route.write = (line) => void this.#writer.writeDiagnostic(line);
+    if (route) route.write = (line, level) => void this.#writer.writeDiagnostic(line, level >= WARN_LEVEL);
     this.#finished = new Promise((resolve) => {
       this.#finish = resolve;
     });
@@ -175,7 +178,8 @@ export class Sidecar {
         // A lock left behind: the run that held it ended without its stop, and its last save is
         // where this one resumes (what it delivered after that save is sent again).
         if (lock.staleHolder !== undefined) {
-          this.#io.log.info(
+          // A warning: lines are sent again (and what a stream had read is gone), which a count downstream must know.
+          this.#io.log.warn(
             { event: 'previous-run-killed', path: this.#options.stateFile, pid: lock.staleHolder },
             `the last run (pid ${lock.staleHolder}) ended without its stop (killed: SIGKILL after the grace period, the OOM killer, a lost node; or crashed): resuming from its last save, so the files' lines it delivered after that save are sent again`,
           );
@@ -355,7 +359,10 @@ export class Sidecar {
       );
     }
     if (route) {
+      // What waited in the writer first (it came first), then what was said since.
       route.write = undefined;
+      const waiting = this.#writer.takeDiagnostics();
+      if (waiting !== '') route.direct?.(waiting);
       for (const line of held) route.direct?.(line);
     }
     this.#end(EXIT_OK);
@@ -366,8 +373,14 @@ export class Sidecar {
     if (this.#ended) return;
     this.#ended = true;
     // The writer hands nothing more to the stream now: the last lines go to stderr as they are
-    // (everything that left before ends with a whole entry: the stop finished a cut one).
-    if (this.#io.diagnosticRoute) this.#io.diagnosticRoute.write = undefined;
+    // (everything that left before ends with a whole entry: the stop finished a cut one), after
+    // any that still wait in it.
+    const route = this.#io.diagnosticRoute;
+    if (route?.write) {
+      route.write = undefined;
+      const waiting = this.#writer.takeDiagnostics();
+      if (waiting !== '') route.direct?.(waiting);
+    }
     this.#scheduler?.stop();
     this.#waker?.close();
     clearInterval(this.#statsTimer);
@@ -378,10 +391,15 @@ export class Sidecar {
     for (const file of this.#files) file.follower.close();
     const cause = this.#stopCause ?? (this.#options.once ? 'once' : 'end');
     const dropped = this.#writer.droppedDiagnostics;
-    this.#io.log.info(
-      { event: 'stopped', cause, code, uptimeMs: Date.now() - this.#startedAt, ...(dropped > 0 ? { diagnosticsDropped: dropped } : {}) },
-      `stopped (${cause === 'once' ? '--once: everything read' : cause === 'reader-gone' ? 'the reader of stdout went away' : cause}), exit ${code}`,
-    );
+    const said = `stopped (${cause === 'once' ? '--once: everything read' : cause === 'reader-gone' ? 'the reader of stdout went away' : cause}), exit ${code}`;
+    const fields = { event: 'stopped', cause, code, uptimeMs: Date.now() - this.#startedAt };
+    // Diagnostics dropped (stderr on stdout's pipe, the reader stalled): a warning, as what they said may have been.
+    if (dropped > 0) {
+      this.#io.log.warn(
+        { ...fields, diagnosticsDropped: dropped },
+        `${said}; ${dropped} diagnostic lines were dropped while the reader of stdout (which stderr shares) stalled: the stats lines' givenUpBytes say what was not read`,
+      );
+    } else this.#io.log.info(fields, said);
     this.#finish(code);
   }
 

@@ -268,7 +268,7 @@ test('a second sidecar on a state file another running sidecar uses (one started
   await after.stop();
   t.false(after.diagnostics().some((d) => d['event'] === 'state-in-use'));
   // The run after a kill says so (its lines after the last save are sent again); a run after a stop does not.
-  t.like(after.diagnostics().find((d) => d['event'] === 'previous-run-killed'), { level: 30, pid: killed.child.pid });
+  t.like(after.diagnostics().find((d) => d['event'] === 'previous-run-killed'), { level: 40, pid: killed.child.pid });
   t.false(killed.diagnostics().some((d) => d['event'] === 'previous-run-killed'));
   const doctor = JSON.parse(runFilter(['doctor', '--json'], after.stderr).stdout) as { problems: { id: string; informational: boolean }[] };
   t.deepEqual(doctor.problems.map(({ id, informational }) => ({ id, informational })), [{ id: 'sidecar-killed', informational: true }]);
