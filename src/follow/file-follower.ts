@@ -215,7 +215,9 @@ export class FileFollower {
           this.#holdUnseen(now);
           break;
         case 'open':
-          if (current) this.#moveBehind(now, 'rotated');
+          // Another file at the name: the one held was renamed away, or deleted and the name
+          // made again at once (no name links to it: a deletion, counted as one).
+          if (current) this.#moveBehind(now, current.links() === 0 ? 'deleted' : 'rotated');
           // The new file first: a copytruncate copy of it made already is then told as its copy.
           this.#openCurrent(now, 0);
           this.#holdUnseen(now);

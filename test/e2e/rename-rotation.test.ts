@@ -155,3 +155,19 @@ test('a last line left as a piece at SIGTERM, renamed away unfinished while down
   await second.stop();
   t.deepEqual(joined([...sidecar.lines(), ...second.lines()]), ['L 0', 'L 5 first-half', 'L 10', 'L 11']);
 });
+
+test('deleted and made again at once (before a look): said and counted as a deletion, not a rotation; nothing lost', async (t) => {
+  const { file, sidecar } = await followEmptyFile('delete-recreate', 'mongodb', ['--state-file', '']);
+  fs.appendFileSync(file, 'a\n');
+  await sidecar.waitForLines(1);
+  await sidecar.whileFrozen(() => {
+    fs.unlinkSync(file);
+    fs.writeFileSync(file, 'b\n');
+  });
+  await sidecar.waitForLines(2);
+  await sidecar.stop();
+  t.deepEqual(sidecar.lines(), ['{"logType":"mongodb","contents":"a"}', '{"logType":"mongodb","contents":"b"}']);
+  t.true(sidecar.diagnostics().some((d) => d['event'] === 'deleted'));
+  t.false(sidecar.diagnostics().some((d) => d['event'] === 'rotated'));
+  t.like(sidecar.diagnostics().filter((d) => d['event'] === 'stats' && d['source'] === 'mongodb').at(-1), { deletions: 1, rotations: 0 });
+});
