@@ -7,6 +7,7 @@
  */
 
 import { logFormat } from '../formats/log-formats.js';
+import type { LinePrefix } from './line-prefix.js';
 
 /** The keys shippers keep the line under, in the order looked at. */
 const LINE_KEYS = ['log', 'line', 'message'] as const;
@@ -60,4 +61,21 @@ export function entryFields(line: string): { readonly logType: string; readonly 
   if (typeof logType !== 'string') return undefined;
   if (typeof contents === 'string') return { logType, contents, partial: partial === true };
   return logFormat(logType)?.writtenBy === 'logtype' ? { logType, contents: line, partial: false } : undefined;
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const field = (object: unknown, key: string): unknown => (typeof object === 'object' && object !== null ? (object as Record<string, unknown>)[key] : undefined);
+
+/**
+ * The pod (and container) a store's record names, as kubectl's `--prefix` would: Fluent Bit's
+ * and Vector's `kubernetes.pod_name` and `container_name`, logcli's `labels.pod` and
+ * `container`. Undefined for a record that names none: its line has no source of its own.
+ */
+export function recordSource(object: Record<string, unknown>): LinePrefix | undefined {
+  const kubernetes = object['kubernetes'];
+  const labels = object['labels'];
+  const pod = text(field(kubernetes, 'pod_name')) ?? text(field(labels, 'pod'));
+  if (pod === undefined) return undefined;
+  const container = text(field(kubernetes, 'container_name')) ?? text(field(labels, 'container'));
+  return { length: 0, text: '', source: container === undefined ? `pod/${pod}` : `pod/${pod}/${container}` };
 }

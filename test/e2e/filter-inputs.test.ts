@@ -106,11 +106,16 @@ test("the sidecar's diagnostics in a shipper's record (its stderr, in the same c
   t.regex(plain, /^sidecar +2026-11-27 10:15:37\.201 WARN +automation-agent a file read before the restart is not found/);
   for (const [name, record] of shapes) {
     const input = `${JSON.stringify(record)}\n`;
-    t.is(runFilter(['-l', 'warn', '-o', 'pretty', '--color', 'never'], input).stdout, plain, name);
+    // (A record that names its pod shows it first, as kubectl's --prefix does.)
+    t.is(runFilter(['-l', 'warn', '-o', 'pretty', '--color', 'never'], input).stdout.replace(/^pod\/\S+ /, ''), plain, name);
     t.is(runFilter(['-t', 'sidecar', '-o', 'raw'], input).stdout, `${diagnostic}\n`, name);
     const doctor = JSON.parse(runFilter(['doctor', '--json'], input).stdout) as { problems: { id: string }[] };
     t.deepEqual(doctor.problems.map((p) => p.id), ['sidecar-lines-lost'], name);
   }
+  // Two pods' records (Fluent Bit's and Vector's kubernetes fields): each line's pod is its source, as kubectl's --prefix names it.
+  const twoPods = ['rs-0', 'rs-1'].map((pod) => JSON.stringify({ message: diagnostic, logType: 'logtype-sidecar', kubernetes: { pod_name: pod, container_name: 'logtype' } })).join('\n');
+  const found = JSON.parse(runFilter(['doctor', '--json'], `${twoPods}\n`).stdout) as { problems: { id: string; sources: string[] }[] };
+  t.deepEqual(found.problems.map((p) => [p.id, p.sources]), [['sidecar-lines-lost', ['pod/rs-0/logtype', 'pod/rs-1/logtype']]]);
   // A shipper's record kept inside another's (Fluent Bit's own container file) names a type of a
   // log, not of logtype's: it is no entry of that type with the record as its contents.
   const inner = JSON.stringify({ date: 1, log: '{"logType":"mongodb","contents":"x"}', logType: 'mongodb' });
