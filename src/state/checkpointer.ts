@@ -40,6 +40,18 @@ export class Checkpointer {
     this.#known = { ...(loaded?.files ?? {}) };
     this.#past = { ...(loaded?.past ?? {}) };
     this.#loaded = loaded;
+    // A state loaded at the start (its positions kept) is a save a restart resumes from.
+    this.#savedAt = loaded && !(loaded as { positionsLost?: boolean }).positionsLost ? loaded.savedAt : undefined;
+  }
+
+  /** When the last save a restart would resume from was made (this run's, or the loaded one's); undefined: none. */
+  #savedAt: number | undefined;
+
+  /** What a restart does while saves fail: resume from the last save made, or, with none, begin at the files' ends. */
+  #restartWords(): string {
+    return this.#savedAt === undefined
+      ? 'no save has been made, so a restart would read these files from their end: the lines written while it is down would be lost'
+      : `a restart would resume from the last save (${new Date(this.#savedAt).toISOString()}), and repeat the lines delivered since`;
   }
 
   /** A path not looked at yet has seen nothing since the loaded state's look. */
@@ -89,6 +101,7 @@ export class Checkpointer {
     };
     try {
       saveState(this.#file, state);
+      this.#savedAt = this.#lastSave;
       if (this.#failing) this.#log.info({ event: 'state-saved', path: this.#file }, 'read positions saved again');
       this.#failing = false;
       return true;
@@ -97,7 +110,7 @@ export class Checkpointer {
       if (!this.#failing) {
         this.#log.warn(
           { event: 'state-unwritable', path: this.#file, error: errorMessage(error), code: (error as NodeJS.ErrnoException).code },
-          `cannot save read positions: a restart would read these files from where the last saved state (or their end) says, and repeat lines; ${unwritableFix(error)} (said once, and again when saves work)`,
+          `cannot save read positions: ${this.#restartWords()}; ${unwritableFix(error)} (said once, and again when saves work)`,
         );
       }
       this.#failing = true;
@@ -115,7 +128,7 @@ export class Checkpointer {
     if (!this.save(true) && wasFailing) {
       this.#log.warn(
         { event: 'state-unwritable', path: this.#file, atStop: true },
-        'the last save, at this stop, failed: the next start resumes from the last save that was made, and repeats the lines delivered since',
+        `the last save, at this stop, failed: ${this.#restartWords()}`,
       );
     }
     this.#closed = true;

@@ -351,7 +351,10 @@ test('--state-file pointing at a directory: said once, following goes on, no tem
   t.is(said.length, 2);
   t.like(said[0], { code: 'EISDIR' });
   t.regex(said[0]!['msg'] as string, /a directory has its name: point --state-file at a file/);
+  // No save was ever made: a restart would begin at the files' ends, so what is written while it is down is lost (not repeated).
+  t.regex(said[0]!['msg'] as string, /no save has been made, so a restart would read these files from their end: the lines written while it is down would be lost/);
   t.like(said[1], { atStop: true });
+  t.regex(said[1]!['msg'] as string, /no save has been made/);
   t.deepEqual(fs.readdirSync(dir).filter((name) => name.includes('.tmp')), []);
 });
 
