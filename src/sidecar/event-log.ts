@@ -15,10 +15,15 @@ export interface EventContext {
   readonly stats: SourceStats;
   /** `--once`: a missing file is said once at the end, not as "waiting". */
   readonly once: boolean;
+  /**
+   * The run before this one was killed (previous-run-killed): what the state says was delivered
+   * is its last save, and it may have delivered more after it.
+   */
+  readonly afterKill?: boolean | undefined;
 }
 
 
-export function logFollowEvent(event: FollowEvent, { log, source, stats, once }: EventContext): void {
+export function logFollowEvent(event: FollowEvent, { log, source, stats, once, afterKill }: EventContext): void {
   const fields = { event: event.kind, source: source.logType, path: event.path };
   switch (event.kind) {
     case 'waiting':
@@ -52,9 +57,13 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once }:
         );
         return;
       }
+      // After a kill the saved position is the last save's: the killed run may have delivered past it.
+      const delivered = afterKill
+        ? `${event.position} bytes of it delivered by the last save; the last run was killed, and may have delivered some or all of the rest before it died`
+        : `${event.position} bytes of it delivered`;
       log.warn(
-        { ...fields, position: event.position, ...(compressed.length > 0 ? { compressed } : {}) },
-        `a file read before the restart (${event.position} bytes of it delivered) is not found (deleted, compressed, cut by a copytruncate, or another file has its name and inode now): lines only it held past that cannot be delivered${where}; a file at the name that is not it is read from its start`,
+        { ...fields, position: event.position, ...(compressed.length > 0 ? { compressed } : {}), ...(afterKill ? { afterKill: true } : {}) },
+        `a file read before the restart (${delivered}) is not found (deleted, compressed, cut by a copytruncate, or another file has its name and inode now): lines only it held past that ${afterKill ? 'may not have been' : 'cannot be'} delivered${where}; a file at the name that is not it is read from its start`,
       );
       return;
     }

@@ -117,6 +117,8 @@ export class Sidecar {
   #statsTimer: NodeJS.Timeout | undefined;
   #deadline: NodeJS.Timeout | undefined;
   #stopping = false;
+  /** The run before this one was killed (its lock was left): saved positions are its last save's. */
+  #afterKill = false;
   /** What stopped it, for the `stopped` line: the signal, or why it ended by itself. */
   #stopCause: string | undefined;
   readonly #startedAt = Date.now();
@@ -178,6 +180,7 @@ export class Sidecar {
         // A lock left behind: the run that held it ended without its stop, and its last save is
         // where this one resumes (what it delivered after that save is sent again).
         if (lock.staleHolder !== undefined) {
+          this.#afterKill = true;
           // A warning: lines are sent again (and what a stream had read is gone), which a count downstream must know.
           this.#io.log.warn(
             { event: 'previous-run-killed', path: this.#options.stateFile, pid: lock.staleHolder },
@@ -463,7 +466,7 @@ export class Sidecar {
       this.#io.log.info({ event: 'opened', source: source.logType, path: source.path }, 'reading named pipe');
       return;
     }
-    const context = { log: this.#io.log, source, stats, once: this.#options.once };
+    const context = { log: this.#io.log, source, stats, once: this.#options.once, afterKill: this.#afterKill };
     const file: FollowedFile = {
       logType: source.logType,
       path: source.path,

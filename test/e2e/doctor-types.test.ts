@@ -41,6 +41,10 @@ const TYPED_SAMPLES: Readonly<Record<string, { readonly entry: string; readonly 
     entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"mongodb","path":"/logs/mongodb.log","position":330,"msg":"a file read before the restart (330 bytes of it delivered) is not found"}',
     pasted: 'event resume-lost: a file read before the restart is not found',
   },
+  'sidecar-lines-maybe-lost': {
+    entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"mongodb","path":"/logs/mongodb.log","position":1818,"afterKill":true,"msg":"a file read before the restart is not found"}',
+    pasted: 'resume-lost afterKill true: a file read before the restart is not found',
+  },
   'sidecar-lines-repeated': {
     entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"mongodb","path":"/logs/mongodb.log","position":330,"inPlace":true,"msg":"truncated or rewritten while down"}',
     pasted: 'resume-lost inPlace true: truncated or rewritten while down',

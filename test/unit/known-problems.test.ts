@@ -131,6 +131,11 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
       '{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"stats","source":"mongodb","lines":3,"bytes":330,"givenUpBytes":10,"msg":"shipped"}'.replace('"givenUpBytes":10', '"givenUpBytes":0,"lostBytes":0'),
     ],
   },
+  'sidecar-lines-maybe-lost': {
+    type: 'logtype-sidecar',
+    matches: ['{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"mongodb","path":"/logs/mongodb.log","position":1818,"afterKill":true,"msg":"a file read before the restart (1818 bytes of it delivered by the last save; the last run was killed) is not found"}'],
+    misses: ['{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"mongodb","path":"/logs/mongodb.log","position":1818,"msg":"a file read before the restart is not found"}'],
+  },
   'sidecar-lines-repeated': {
     type: 'logtype-sidecar',
     matches: ['{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"resume-lost","source":"mongodb","path":"/logs/mongodb.log","position":330,"inPlace":true,"size":120,"msg":"the file at the name is the one read before the restart, but shorter than the 330 bytes delivered: truncated or rewritten while down; read again from its start, so lines repeat"}'],
