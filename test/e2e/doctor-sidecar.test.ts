@@ -6,9 +6,10 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { runFilter } from '../_helpers/filter-process.js';
-import { REPO, SidecarProcess, tempDir, waitsForPath } from '../_helpers/sidecar-process.js';
+import { REPO, SidecarProcess, readState, tempDir, waitUntil, waitsForPath } from '../_helpers/sidecar-process.js';
 
 const agentLine = (n: number): string => `[2026-11-27T10:00:0${n}.000+0000] [.info] [main/components/agent.go:LoadClusterConfig:259] [10:00:0${n}.000] line ${n}`;
 
@@ -55,4 +56,31 @@ test('doctor: the pod script\'s pipes that cannot be made and a launcher left un
   const summary = runFilter(['summary', '--color', 'never'], patch.stderr + pipes.stderr);
   // Read as the sidecar's lines are: a level (an error and a warning), not unparsed lines of a type logtype does not know.
   t.regex(summary.stdout, /logtype-pod +2 .* 1 +1 +0\n/);
+});
+
+test('doctor: killed while reading a file that is then compressed while down: "may not have been delivered", not a certain loss', async (t) => {
+  const dir = tempDir('doctor-killed-compressed');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const args = ['--log-dir', dir, '--missing-warning', '0', '--stats-interval', '0'];
+  const first = new SidecarProcess(args);
+  await first.waitForDiagnostic((d) => d['event'] === 'opened' && d['path'] === file);
+  fs.appendFileSync(file, Array.from({ length: 300 }, (_, i) => `line ${i}\n`).join(''));
+  fs.renameSync(file, `${file}.1`);
+  await first.waitForLines(300);
+  // A save after them (one a second while lines flow), so the next start knows the file read.
+  await waitUntil(() => JSON.stringify(readState(path.join(dir, '.logtype-sidecar.state')) ?? {}).includes('"position":'), 10_000, 'a save');
+  await new Promise((resolve) => setTimeout(resolve, 1200));
+  first.child.kill('SIGKILL');
+  await first.exited;
+  // While down: the rotation is compressed, the log made again.
+  fs.writeFileSync(`${file}.1.gz`, zlib.gzipSync(fs.readFileSync(`${file}.1`)));
+  fs.rmSync(`${file}.1`);
+  fs.writeFileSync(file, '');
+  const second = new SidecarProcess(args);
+  await second.waitForDiagnostic((d) => d['event'] === 'resume-lost');
+  await second.stop();
+  t.like(second.diagnostics().find((d) => d['event'] === 'resume-lost'), { afterKill: true });
+  const json = JSON.parse(runFilter(['doctor', '--json'], first.stderr + second.stderr).stdout) as DoctorJson;
+  t.deepEqual(json.problems.map((f) => f.id).sort(), ['sidecar-killed', 'sidecar-lines-maybe-lost']);
 });
