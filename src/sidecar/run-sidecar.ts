@@ -331,25 +331,19 @@ export class Sidecar {
   #atDeadline(): void {
     if (this.#ended) return;
     this.#scheduler?.stop();
+    // The writer hands nothing more out: a diagnostic on stdout's pipe (DiagnosticRoute) waits in
+    // it until the entry the pipe has part of is finished (#diagnosticsStraight).
     const cut = this.#writer.stopAtDeadline();
-    // The writer hands nothing more out: a diagnostic on stdout's pipe (DiagnosticRoute) waits
-    // until the entry the pipe has part of is finished, then goes straight to it.
-    const route = this.#io.diagnosticRoute;
-    const held: string[] = [];
-    if (route) route.write = (line) => void held.push(line);
     if (cut.kind === 'cut') {
       // Saved first: if the reader never takes the rest, the pod's kill at the end of its grace
       // period finds the positions before that entry, and the restart sends it again whole.
       this.#checkpointer?.save(true);
-      const warn = (): void =>
-        this.#io.log.warn(
-          { event: 'stop-timeout', stopTimeoutMs: this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, cutEntryBytes: cut.rest },
-          'the reader did not take everything before the stop timeout; finishing the one entry the pipe has part of, then stopping',
-        );
-      // On its own stderr, said before the blocking write that may wait for the reader to the end.
-      if (!route) warn();
+      // Said before the blocking write that may wait for the reader to the end (on stdout's pipe, it waits in the writer until after it).
+      this.#io.log.warn(
+        { event: 'stop-timeout', stopTimeoutMs: this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS, cutEntryBytes: cut.rest },
+        'the reader did not take everything before the stop timeout; finishing the one entry the pipe has part of, then stopping',
+      );
       cut.finish();
-      if (route) warn();
     } else if (this.#streams.some((s) => s.source.readsToEnd && !s.source.ended)) {
       this.#io.log.warn(
         { event: 'stop-timeout', stopTimeoutMs: this.#options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS },
@@ -361,29 +355,27 @@ export class Sidecar {
         'the reader did not take everything before the stop timeout; the next start delivers the rest',
       );
     }
-    if (route) {
-      // What waited in the writer first (it came first), then what was said since.
-      route.write = undefined;
-      const waiting = this.#writer.takeDiagnostics();
-      if (waiting !== '') route.direct?.(waiting);
-      for (const line of held) route.direct?.(line);
-    }
     this.#end(EXIT_OK);
+  }
+
+  /**
+   * The writer hands nothing more to the stream: the diagnostics waiting in it (stderr on
+   * stdout's pipe) go to stderr as they are, in the order said, and later ones straight there.
+   * Everything that left before ends with a whole entry: the stop finished a cut one.
+   */
+  #diagnosticsStraight(): void {
+    const route = this.#io.diagnosticRoute;
+    if (!route?.write) return;
+    route.write = undefined;
+    const waiting = this.#writer.takeDiagnostics();
+    if (waiting !== '') route.direct?.(waiting);
   }
 
   /** The end: positions saved, health lines, descriptors closed, the exit code out. */
   #end(code: number): void {
     if (this.#ended) return;
     this.#ended = true;
-    // The writer hands nothing more to the stream now: the last lines go to stderr as they are
-    // (everything that left before ends with a whole entry: the stop finished a cut one), after
-    // any that still wait in it.
-    const route = this.#io.diagnosticRoute;
-    if (route?.write) {
-      route.write = undefined;
-      const waiting = this.#writer.takeDiagnostics();
-      if (waiting !== '') route.direct?.(waiting);
-    }
+    this.#diagnosticsStraight();
     this.#scheduler?.stop();
     this.#waker?.close();
     clearInterval(this.#statsTimer);

@@ -33,7 +33,8 @@ export class Checkpointer {
   #failing = false;
   #closed = false;
 
-  constructor(file: string, log: Logger, sources: () => Iterable<CheckpointSource>, loaded?: SidecarState) {
+  /** `loaded`: the state read at the start; `positionsLost`: its time kept, its positions not (an unreadable file's). */
+  constructor(file: string, log: Logger, sources: () => Iterable<CheckpointSource>, loaded?: SidecarState & { readonly positionsLost?: boolean | undefined }) {
     this.#file = file;
     this.#log = log;
     this.#sources = sources;
@@ -41,7 +42,7 @@ export class Checkpointer {
     this.#past = { ...(loaded?.past ?? {}) };
     this.#loaded = loaded;
     // A state loaded at the start (its positions kept) is a save a restart resumes from.
-    this.#savedAt = loaded && !(loaded as { positionsLost?: boolean }).positionsLost ? loaded.savedAt : undefined;
+    this.#savedAt = loaded && !loaded.positionsLost ? loaded.savedAt : undefined;
   }
 
   /** When the last save a restart would resume from was made (this run's, or the loaded one's); undefined: none. */
