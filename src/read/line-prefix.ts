@@ -20,14 +20,16 @@ export interface LinePrefix {
   readonly source?: string;
 }
 
-const KUBECTL = /^(?:\[([^\]\s]+)\] )?(?:(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) )?/;
-const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)$/;
+/** An RFC 3339 time as kubectl, stern and logcli stamp lines with. */
+const TIME = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)`;
+const KUBECTL = new RegExp(String.raw`^(?:\[([^\]\s]+)\] )?(?:(${TIME}) )?`);
+const RFC3339 = new RegExp(`^${TIME}$`);
 /**
  * logcli's `TIME {job="logtype", pod="…"} `: its time and the labels its streams do not share
  * (`{}` when one stream answered), padded with spaces to the longest (grafana/loki,
  * pkg/logcli/output/default.go); no brace inside them.
  */
-const LOGCLI = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)) (\{(?:[^{}]*="[^{}]*)?\}) +/;
+const LOGCLI = new RegExp(String.raw`^(${TIME}) (\{(?:[^{}]*="[^{}]*)?\}) +`);
 const POD_LABEL = /(?:^\{|, ?)pod="([^"]+)"/;
 const SHORT_DAY = /^\d\d-\d\d$/;
 const SHORT_TIME = /^\d\d:\d\d:\d\d$/;
