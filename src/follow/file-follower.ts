@@ -99,6 +99,8 @@ export class FileFollower {
    */
   readonly #past = new Map<string, PastFile>();
   #discoverWanted = false;
+  /** The earliest modification time of files behind let go as rewritten since the last listing (Infinity: none). */
+  #rewrittenAt = Number.POSITIVE_INFINITY;
   /** Whether a name beside the path is one of its rotations' (rotatedNames). */
   readonly #isRotation: (name: string) => boolean;
   /**
@@ -134,6 +136,12 @@ export class FileFollower {
           return undefined;
         }
         return held;
+      },
+      onRewritten: ({ name, position, lostBytes, mtimeMs }) => {
+        this.#options.onEvent({ kind: 'truncated', path: this.path, position, file: name, ...(lostBytes ? { lostBytes } : {}) });
+        // The next listing takes it for changed whatever the last one saw (the copy over it may have ended before it).
+        this.#discoverWanted = true;
+        this.#rewrittenAt = Math.min(this.#rewrittenAt, mtimeMs ?? 0);
       },
       onGone: (waiting) => {
         if (waiting.saved) {
@@ -477,6 +485,8 @@ export class FileFollower {
     const held = this.#current!;
     const position = held.position;
     const seenTo = held.seenSize;
+    // A copy made over a rotated file still held (`cp f f.1; : > f`) is this file's copy, not that one's rest.
+    this.#behind.letGoRewritten();
     const copy = this.#copies.find(held);
     if (!copy) for (const known of this.#copies.readCopies(held)) this.#behind.remember(known);
     const stream = held.restartAtZero(now, copy !== undefined);
@@ -507,7 +517,9 @@ export class FileFollower {
    * Rotated files beside the path that nobody has read and that changed since `sinceMs` (the
    * last listing, or the last save): made while we did not look. Held from their start, oldest first.
    */
-  #holdUnseen(now: number, sinceMs = this.#lastDiscovery, claimed: readonly fs.Stats[] = []): void {
+  #holdUnseen(now: number, since = this.#lastDiscovery, claimed: readonly fs.Stats[] = []): void {
+    const sinceMs = Math.min(since, this.#rewrittenAt);
+    this.#rewrittenAt = Number.POSITIVE_INFINITY;
     this.#discoverWanted = false;
     this.#lastDiscovery = now;
     // The link's target read once for the listing and for the names inotify will tell.

@@ -42,6 +42,14 @@ export interface WaitingFile extends FileIdentity {
 /** Files closed after draining that are still recognised (not read again if they change). */
 const MAX_RETIRED = 16;
 
+/** A held file let go as rewritten: where it is, how far it was read, bytes seen there but not read, its modification time. */
+export interface RewrittenFile {
+  readonly name: string;
+  readonly position: number;
+  readonly lostBytes: number;
+  readonly mtimeMs: number | undefined;
+}
+
 export interface FilesBehindOptions {
   readonly path: string;
   readonly rotateWaitMs: number;
@@ -50,6 +58,12 @@ export interface FilesBehindOptions {
   readonly ignore?: ((name: string) => boolean) | undefined;
   /** A retired file pushed out of the bounded list: whoever still needs to recognise it. */
   readonly onForget?: ((known: KnownFile) => void) | undefined;
+  /**
+   * A held file found rewritten under us (not a logger's way: a copy made over a rotated file,
+   * `cp f f.1`, a home-made copytruncate), let go with its unfinished line ended: the file there
+   * now is to be taken as one never seen.
+   */
+  readonly onRewritten?: ((file: RewrittenFile) => void) | undefined;
   /** Opens a waiting file where it is now (undefined: gone, or not readable). */
   readonly open: (waiting: WaitingFile, now: number) => HeldFile | undefined;
   /** A waiting file that could not be opened when its turn came: gone before it was read. */
@@ -229,21 +243,62 @@ export class FilesBehind {
   read(now: number, budget: number): number {
     this.#openWaiting(now);
     let left = budget;
+    let rewritten: HeldFile[] | undefined;
     for (const held of this.#queue) {
       // Newer files wait behind one not open yet.
       if (!isHeld(held)) break;
-      let read = held.read(left, now, sizeOf(held));
+      const size = sizeOf(held);
+      // Shorter than read (or seen): rewritten, and no read would look (it seems at its end).
+      const read = held.shrunk(size) ? -1 : held.read(left, now, size);
       if (read < 0) {
-        // A rotated file rewritten under us (not the logger's way): read again from its start.
-        held.restartAtZero(now, false);
-        this.#options.onEvent({ kind: 'truncated', path: this.#options.path, position: 0 });
-        read = held.read(left, now);
+        (rewritten ??= []).push(held);
+        continue;
       }
-      left -= Math.max(0, read);
+      left -= read;
       // A line whose first pieces left is unfinished here: nothing newer may come between them.
       if (left <= 0 || held.splitter.pieceOpen) break;
     }
+    if (rewritten) this.#letGo(rewritten);
     return budget - left;
+  }
+
+  /**
+   * Lets go of the held files rewritten since they were read (see `onRewritten`); the file at
+   * the name's truncation looks here first, so that a copy made over a rotated file is found as
+   * its copy. Returns whether one was.
+   */
+  letGoRewritten(): boolean {
+    const rewritten = this.#files.filter((held) => {
+      try {
+        const size = sizeOf(held);
+        return held.position > 0 && held.truncated(size);
+      } catch {
+        return false;
+      }
+    });
+    this.#letGo(rewritten);
+    return rewritten.length > 0;
+  }
+
+  /**
+   * A rotated file rewritten under us: its old bytes are gone, and the bytes there now are no
+   * continuation of them. Read again from its start where it is, a copy made over it would
+   * repeat every line the file at the name had delivered; let go instead, it is looked at anew:
+   * a copy of lines read already is read on from where they end, or not at all, other lines
+   * from their start.
+   */
+  #letGo(rewritten: readonly HeldFile[]): void {
+    if (rewritten.length === 0) return;
+    this.#queue = this.#queue.filter((file) => !rewritten.includes(file as HeldFile));
+    this.#sync();
+    for (const held of rewritten) {
+      const lostBytes = Math.max(0, held.seenSize - held.position);
+      const mtimeMs = held.mtimeMs();
+      const name = this.#currentName(held);
+      held.emitHeld(false);
+      held.close();
+      this.#options.onRewritten?.({ name, position: held.position, lostBytes, mtimeMs });
+    }
   }
 
   /**

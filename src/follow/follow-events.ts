@@ -19,9 +19,11 @@ export type FollowEvent =
   | { readonly kind: 'deleted'; readonly path: string }
   /**
    * The file was truncated; read again from 0, after the rest of its copy (copytruncate) from
-   * `position`. `lostBytes`: bytes seen but not read that no copy holds.
+   * `position`. `lostBytes`: bytes seen but not read that no copy holds. `file`: not the file at
+   * the name but one rotated beside it, rewritten in place (a copy made over it): let go at
+   * `position`, and the file there now taken as found (a copy of lines read, or new ones).
    */
-  | { readonly kind: 'truncated'; readonly path: string; readonly position: number; readonly copy?: string; readonly lostBytes?: number }
+  | { readonly kind: 'truncated'; readonly path: string; readonly position: number; readonly copy?: string; readonly lostBytes?: number; readonly file?: string }
   | { readonly kind: 'drained'; readonly path: string; readonly file: string; readonly position: number }
   /** Too many rotated files held at once (a long stall): the oldest is closed with `bytes` unread. */
   | { readonly kind: 'gave-up'; readonly path: string; readonly file: string; readonly bytes: number }

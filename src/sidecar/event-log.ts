@@ -81,8 +81,12 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
       stats.truncations++;
       if (event.lostBytes) stats.givenUpBytes += event.lostBytes;
       log.warn(
-        { ...fields, position: event.position, ...(event.copy ? { copy: event.copy } : {}), ...(event.lostBytes ? { lostBytes: event.lostBytes } : {}) },
-        event.copy
+        { ...fields, position: event.position, ...(event.file ? { file: event.file } : {}), ...(event.copy ? { copy: event.copy } : {}), ...(event.lostBytes ? { lostBytes: event.lostBytes } : {}) },
+        event.file
+          ? event.lostBytes
+            ? `rotated file rewritten in place (a copy made over it?) with ${event.lostBytes} bytes not read yet; what it holds now is read unless it copies lines already delivered`
+            : 'rotated file rewritten in place (a copy made over it?); what it holds now is read unless it copies lines already delivered'
+          : event.copy
           ? 'file truncated (copytruncate); reading the rest from its copy, then the file from its start'
           : event.lostBytes
             ? `file truncated and no copy holds the ${event.lostBytes} bytes not read yet; reading it from its start`

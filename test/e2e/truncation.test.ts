@@ -124,3 +124,53 @@ test('copytruncate whose copy is shorter than what was read (lines written betwe
   t.false(sidecar.diagnostics().some((d) => d['event'] === 'unseen'), 'the copy is recognised, not read as a rotated file');
   void dir;
 });
+
+test('a copy made over a rotated file still held (cp f f.1, then truncate f): its lines are not delivered again', async (t) => {
+  // A home-made copytruncate after a rename rotation: `.1` is still drained when the copy is
+  // made over it, in place (cp truncates and rewrites the same inode). Read again from its start,
+  // every line of the file at the name was delivered twice.
+  const { file, sidecar } = await followEmptyFile('copy-over-held', 'mongodb', ['--rotate-wait', '30']);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(100);
+  await sidecar.waitForLines(100);
+  fs.renameSync(file, `${file}.1`);
+  writer.reopen();
+  // More than `.1` holds, so the copy over it is read past its old end.
+  writer.write(150);
+  await sidecar.waitForLines(250);
+  for (let cycle = 0; cycle < 2; cycle++) {
+    fs.copyFileSync(file, `${file}.1`);
+    fs.truncateSync(file, 0);
+    writer.write(200);
+    await sidecar.waitForLines(450 + cycle * 200);
+  }
+  writer.close();
+  await sleep(1000);
+  await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.wrongContents, 0);
+  const rewritten = sidecar.diagnostics().filter((d) => d['event'] === 'truncated' && d['file'] === `${file}.1`);
+  t.true(rewritten.length >= 1, 'the rewrite of the rotated file is said, naming it');
+});
+
+test('a rotated file still held, rewritten shorter with other lines: they are delivered', async (t) => {
+  // Shorter than what was read from it, the file seemed read to its end: it drained and closed
+  // with its new lines never read.
+  const { file, sidecar } = await followEmptyFile('rewrite-held', 'mongodb', ['--rotate-wait', '30']);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(100);
+  await sidecar.waitForLines(100);
+  fs.renameSync(file, `${file}.1`);
+  writer.reopen();
+  writer.write(10);
+  await sidecar.waitForLines(110);
+  fs.writeFileSync(`${file}.1`, 'other-1\nother-2\nother-3\n');
+  await sidecar.waitForLines(113);
+  writer.close();
+  await sidecar.stop();
+  const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents);
+  t.deepEqual(contents.filter((c) => c.startsWith('other-')), ['other-1', 'other-2', 'other-3']);
+  t.is(new Set(contents).size, contents.length, 'nothing delivered twice');
+});
