@@ -167,16 +167,16 @@ export class FilterOutput implements SelectedSink {
     if (!fast) this.#text(entry.contents);
   }
 
-  /** The entry line as it came (prefix removed unless --keep-prefix), newline included. */
   /**
-   * The entry as a JSON line: as it came when it came as one; a line of a log read as it is (the
-   * operator's console lines, an agent's line, recognised without a wrapper) as the entry the
-   * sidecar would have written for it, so every line of -o entry and -o json is JSON.
+   * The entry as a JSON line (prefix removed unless --keep-prefix): as it came when it came as
+   * one; a line of a log read as it is (recognised without a wrapper: a server's JSON line, the
+   * operator's console or JSON lines, an agent's line) as the entry the sidecar would have
+   * written for it, JSON lines too: one stream, one shape (`jq .logType` on every line).
    */
   #entryLine(entry: EntryLine): void {
     const { keepPrefix } = this.#options;
     const out = this.#out;
-    if (entry.recognized && !looksLikeObject(entry)) {
+    if (entry.recognized) {
       this.#text((keepPrefix ? (entry.prefix?.text ?? '') : '') + encodeEntry(entry.logType, entry.contents).trimEnd());
       out.newline();
       return;

@@ -328,3 +328,24 @@ test('a line of a record taken before it came (a pause of the input, 250 lines o
   t.deepEqual(lines(runFilter(['-o', 'raw', '-g', 'Invalid type'], input).stdout), [head, detail], '250 lines between: -g on the detail');
   t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'error'], input).stdout), [head, detail], '250 lines between: -l error');
 });
+
+// From a trial of the docs' examples: -o entry wrapped a log's text lines but wrote its JSON lines
+// (a server's 4.4+ line, a spaced audit line, the operator's zap line) as they were, so one stream
+// came out in two shapes and `jq .logType` gave null for half of it.
+test('-o entry: a log\'s JSON lines read bare leave as entries too; -o json keeps server and audit lines as their objects', (t) => {
+  const server = '{"t":{"$date":"2024-03-18T10:49:06.979-04:00"},"s":"I",  "c":"NETWORK",  "id":22943,   "ctx":"listener","msg":"Connection accepted","attr":{"remote":"10.0.0.1:5","connectionId":1,"connectionCount":1}}';
+  const audit = '{ "atype" : "authenticate", "ts" : { "$date" : "2022-09-16T01:38:20.034+0000" }, "local" : { "ip" : "127.0.0.1", "port" : 27017 }, "remote" : { "ip" : "127.0.0.1", "port" : 5 }, "users" : [], "roles" : [], "param" : { "user" : "u", "db" : "admin", "mechanism" : "SCRAM-SHA-256" }, "result" : 0 }';
+  const operator = '{"level":"info","ts":1579818939.4106023,"caller":"operator/mongodbreplicaset_controller.go:46","msg":"Replica set reconciling","ReplicaSet":"ns/rs"}';
+  const expected: [string, string][] = [
+    [server, 'mongodb'],
+    [audit, 'mongodb-audit'],
+    [operator, 'operator'],
+  ];
+  for (const [line, logType] of expected) {
+    const entries = lines(runFilter(['-o', 'entry'], `${line}\n`).stdout).map((l) => JSON.parse(l) as { logType?: string; contents?: string });
+    t.deepEqual(entries, [{ logType, contents: line }], `-o entry, ${logType}`);
+  }
+  t.deepEqual(lines(runFilter(['-o', 'json'], `${server}\n`).stdout), [server], '-o json: the server line as its object');
+  const operatorJson = lines(runFilter(['-o', 'json'], `${operator}\n`).stdout).map((l) => JSON.parse(l) as { logType?: string });
+  t.is(operatorJson[0]?.logType, 'operator', '-o json: other types as entries');
+});
