@@ -90,7 +90,50 @@ export function seenIn(finding: Pick<ProblemFinding, 'types' | 'moreTypes' | 'in
   return other ? `${types}; ${other}` : types;
 }
 
-export function doctorJson(findings: readonly ProblemFinding[], lines: DoctorLines, incomplete?: DoctorIncomplete): unknown {
+/** One known problem as `logtype doctor --json` writes it: the problem's words, and where and how often it showed. */
+export interface DoctorProblem {
+  /** The known problem's id (`KnownProblem.id`), stable across versions: what a script matches on. */
+  readonly id: string;
+  readonly title: string;
+  /** Worth knowing, not wrong: alone, such findings leave doctor's exit status 0. */
+  readonly informational: boolean;
+  /** Which container log or file it shows in. */
+  readonly where: string;
+  readonly meaning: string;
+  /** The fix, with the log types it was seen in put into its commands. */
+  readonly remedy: string;
+  /** Times it happened (one event written to several logs counts once). */
+  readonly count: number;
+  /** Lines that showed it. */
+  readonly lines: number;
+  /** Its first and last time (ISO 8601, UTC), when the lines had times. */
+  readonly first?: string | undefined;
+  readonly last?: string | undefined;
+  /** One line that showed it, as read (cut when long). */
+  readonly example: string;
+  readonly exampleType: string | null;
+  /** The log types it showed in (at most a few: `moreTypes` when there were more). */
+  readonly types: readonly string[];
+  readonly moreTypes: boolean;
+  /** It showed in lines that are not entries (kubectl's own lines, a pod's plain output). */
+  readonly inOtherLines: boolean;
+  /** The pods or files it showed in, where the input names them (`moreSources` when there were more). */
+  readonly sources: readonly string[];
+  readonly moreSources: boolean;
+}
+
+/** `logtype doctor --json`: one document. */
+export interface DoctorReport {
+  readonly linesRead: number;
+  /** Lines the selection let through (all of them without one). */
+  readonly linesLookedAt: number;
+  /** Present when the input was not read to its end (a cut gzip file, Ctrl-C). */
+  readonly incomplete?: DoctorIncomplete;
+  /** Most serious first, as the text lists them. */
+  readonly problems: readonly DoctorProblem[];
+}
+
+export function doctorJson(findings: readonly ProblemFinding[], lines: DoctorLines, incomplete?: DoctorIncomplete): DoctorReport {
   return {
     linesRead: lines.read,
     linesLookedAt: lines.lookedAt,

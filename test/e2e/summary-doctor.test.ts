@@ -7,6 +7,7 @@ import { FILTER_BIN, REAL_DATA, REPO, SIDECAR_BIN, cleanEnv, tempDir } from '../
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
 import { CHROMIUM, testWithTool } from '../_helpers/system-tool.js';
 import { KNOWN_PROBLEMS } from '../../src/doctor/known-problems.js';
+import type { DoctorProblem, DoctorReport } from '../../src/index.js';
 
 const SAMPLES = path.join(REPO, 'samples');
 /** What `kubectl logs` prints for the sample pod: the sidecar over samples/. */
@@ -107,7 +108,13 @@ test('summary on a terminal shows progress on stderr, then erases it', (t) => {
 test('doctor on the sample pod and its operator: each problem, its meaning, fix and evidence; exit 1', (t) => {
   const result = runFilter(['doctor', '--json'], POD_STREAM + OPERATOR_LOG);
   t.is(result.status, 1, result.stderr);
-  const report = JSON.parse(result.stdout) as { problems: { id: string; count: number; first: string; example: string; remedy: string }[] };
+  const report = JSON.parse(result.stdout) as DoctorReport;
+  // The document is the exported DoctorReport, member for member (docs/formats.md names it for scripts).
+  t.deepEqual(Object.keys(report).sort(), ['linesLookedAt', 'linesRead', 'problems']);
+  const members: (keyof DoctorProblem)[] = ['count', 'example', 'exampleType', 'first', 'id', 'inOtherLines', 'informational', 'last', 'lines', 'meaning', 'moreSources', 'moreTypes', 'remedy', 'sources', 'title', 'types', 'where'];
+  // `first` and `last` only where its lines had times.
+  for (const problem of report.problems) t.deepEqual(Object.keys(problem).sort(), members.filter((m) => (m !== 'first' && m !== 'last') || problem[m] !== undefined), problem.id);
+  t.true(report.problems.some((p) => typeof p.first === 'string'));
   t.deepEqual(report.problems.map((p) => p.id).sort(), [
     'agent-api-key',
     'agent-disk-full',
