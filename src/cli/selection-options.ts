@@ -52,7 +52,7 @@ export const SELECTION_OPTIONS: OptionTable = {
     describe: "This level and worse, in any case, or as the server writes it (F E W I, warning); every log's levels map onto these. The server's debug depths: -l D2 keeps D1 and D2, not D3-D5",
   },
   since: { type: 'string', value: 'TIME', describe: 'Lines at or after TIME: RFC 3339 (without a zone, in the zone times are shown in: local, UTC with --utc), or a span back from now (15m, 2h, 1h30m, 1d)' },
-  until: { type: 'string', value: 'TIME', describe: 'Lines at or before TIME (same forms; a time takes in all of its last unit: 10:05:44 keeps that second\'s lines, a date its day)' },
+  until: { type: 'string', value: 'TIME', describe: 'Lines at or before TIME (same forms; a time takes in all of its last unit: 2026-11-22T10:05:44 keeps that second\'s lines, 2026-11-22 its day)' },
   component: { type: 'string', short: 'c', multiple: true, value: 'NAME', describe: 'Server lines of these components (REPL, NETWORK, COMMAND; lists)' },
   id: { type: 'string', multiple: true, value: 'ID', describe: 'Server lines with these message ids (51803 is a slow operation; lists)' },
   ctx: { type: 'string', multiple: true, value: 'CTX', describe: 'Server lines of these threads (conn42, "conn*")' },
