@@ -127,7 +127,10 @@ layoutTest('the runtime layout from npm pack and a global --omit=dev install; bo
   ) as { filename: string; files: { path: string }[] }[];
   const files = packed[0]!.files.map((f) => f.path);
   for (const shipped of ['LICENSE', 'README.md', 'package.json', 'dist/src/index.js', ...Object.values(packageJson.bin)]) t.true(files.includes(shipped), shipped);
-  t.false(files.some((f) => /^(test|bench|samples|sidecar|dist\/test|dist\/bench|src)\//.test(f) || f.endsWith('.map')), files.join(' '));
+  t.false(files.some((f) => /^(test|bench|samples|dist\/test|dist\/bench|src)\//.test(f) || f.endsWith('.map')), files.join(' '));
+  // The README's links lead somewhere in the package too (docs, the deployment's manifests), not only in a clone.
+  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  for (const [, target] of readme.matchAll(/\]\(([^)#:]+)(?:#[^)]*)?\)/g)) t.true(files.includes(target!), `README links to ${target}, which the package does not ship`);
 
   // The install stage: the same command, into a prefix standing for /opt/logtype.
   const prefix = path.join(dir, 'opt-logtype');
