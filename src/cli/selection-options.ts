@@ -36,7 +36,7 @@ export const SELECTION_OPTIONS: OptionTable = {
     multiple: true,
     value: 'TYPE',
     complete: 'type',
-    describe: 'Only these types, by name or the short name pretty shows (repeatable, comma lists, globs: automation-agent*)',
+    describe: 'Only these types, by name or the short name pretty shows (repeatable, comma lists, globs: automation-agent*). A name logtype does not know is warned of at once and read on (the input may hold it: a type of your own); exit 2 at the end if no entry had it',
   },
   exclude: { type: 'string', short: 'x', multiple: true, value: 'TYPE', complete: 'type', describe: 'Not these types (repeatable, comma lists, globs)' },
   grep: { type: 'string', short: 'g', value: 'REGEX', describe: 'Only lines whose contents match this regular expression (a record over several lines, as an agent error and its detail: whole, if any of its lines does)' },
