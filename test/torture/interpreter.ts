@@ -159,6 +159,10 @@ class Interpreter {
         return '';
       case 'copy':
         return files.copy(step.file) ? '' : 'skipped (no file)';
+      case 'copy-over': {
+        const how = files.copyOver(step.file);
+        return how === undefined ? 'skipped (no file)' : how;
+      }
       case 'truncate':
         return files.truncate(step.file) ? '' : 'skipped (no file)';
       case 'unlink':

@@ -37,6 +37,11 @@ export interface LineRecord {
   partial?: { readonly at: number; readonly step: number; readonly firstBytes: number };
   /** Written after copytruncate's copy and before its truncate: on disk nowhere afterwards. */
   destroyed?: boolean;
+  /**
+   * When the only file holding it was rewritten by a copy made over it (copy-over-rotated): on
+   * disk nowhere afterwards. Owed all the same when a sidecar had long enough to read it before.
+   */
+  overwrittenAt?: number;
   /** Written to a renamed or deleted file after a pause of --rotate-wait or more: beyond the contract. */
   late?: boolean;
 }
@@ -45,7 +50,7 @@ export interface GenEvent {
   readonly at: number;
   readonly step: number;
   /** left-path: renamed away from the followed path; shifted: `.k` renamed to `.k+1`. */
-  readonly kind: 'created' | 'left-path' | 'shifted' | 'copied' | 'truncated' | 'deleted';
+  readonly kind: 'created' | 'left-path' | 'shifted' | 'copied' | 'truncated' | 'deleted' | 'overwritten';
   readonly what: string;
   readonly condition: Condition;
 }
@@ -228,6 +233,46 @@ export class LogFiles {
     }
     this.#event(source, 'copied', `copied to ${base(to)} (${stat.size} B)`);
     return true;
+  }
+
+  /**
+   * A home-made copytruncate's first half: the path copied over `.1` in place (cp rewrites its
+   * inode), the older rotations left alone. What `.1` held is gone: its lines held nowhere else
+   * are destroyed (a sidecar that had not read them cannot). Without a `.1` to copy over (or
+   * with one its writer still writes), an ordinary copy. Returns what was done; undefined: nothing.
+   */
+  copyOver(file: number): string | undefined {
+    const from = this.pathOf(file);
+    const to = `${from}.1`;
+    const old = this.#linkedAt(to);
+    if (!this.#linkedAt(from)) return undefined;
+    if (!old || this.#writers.some((w) => w.gen === old.id)) return this.copy(file) ? 'no .1 to copy over: copied as logrotate does' : undefined;
+    const now = this.#options.clock();
+    old.endedAt = now;
+    old.name = undefined;
+    this.#linked.delete(old.ino);
+    this.#event(old, 'overwritten', `${base(to)} rewritten in place by a copy of ${base(from)}`);
+    const source = this.#linkedAt(from)!;
+    fs.copyFileSync(from, to);
+    const stat = fs.statSync(to);
+    const copy = this.#newGen(file, stat, 'copy', to, { from: source.id, copyBytes: stat.size });
+    copy.size = stat.size;
+    for (const seq of source.lines) {
+      const line = this.lines[file]![seq - 1]!;
+      if (line.offset + line.bytes <= stat.size) copy.lines.push(seq);
+    }
+    this.#event(source, 'copied', `copied over ${base(to)} (${stat.size} B)`);
+    // Lines only the overwritten file held are on disk nowhere now.
+    for (const line of this.lines[file]!) {
+      if (line.destroyed || line.overwrittenAt !== undefined || !this.#heldBy(line, old)) continue;
+      if (!this.gens.some((g) => g !== old && g.endedAt === undefined && g.name !== undefined && this.#heldBy(line, g))) line.overwrittenAt = now;
+    }
+    return stat.ino === old.ino ? 'copied over .1 in place' : 'copied over .1 (a new inode)';
+  }
+
+  /** Whether `gen` holds `line`: its own file's, or a copy of that taken after it was written. */
+  #heldBy(line: LineRecord, gen: Generation): boolean {
+    return gen.id === line.gen || (gen.origin === 'copy' && gen.from === line.gen && line.offset + line.bytes <= gen.copyBytes!);
   }
 
   /** copytruncate's second half: the path's file is cut to 0 bytes; lines not in a copy are gone. */

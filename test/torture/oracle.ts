@@ -112,6 +112,8 @@ interface Delivery {
 const RACE_MS = 1000;
 /** Beyond a poll, how long a running sidecar may take to notice a new file. */
 const NOTICE_MS = 2000;
+/** Beyond noticing, how long a backlog may keep a sidecar from reading a rotated file. */
+const OVERWRITE_SLACK_MS = 5000;
 
 export function judge(observation: Observation): Verdict {
   return new Judge(observation).verdict();
@@ -414,12 +416,25 @@ class Judge {
   }
 
   #excuse(line: LineRecord): 'destroyed' | 'late' | 'unreachable' | 'before-first-look' | 'raced-copy' | undefined {
-    if (line.destroyed) return 'destroyed';
+    if (line.destroyed || this.#overwrittenUnread(line)) return 'destroyed';
     if (this.#racedCopy(line)) return 'raced-copy';
     if (line.late) return 'late';
     if (this.#beforeFirstLook(line)) return 'before-first-look';
     if (!this.#containing(line).some((gen) => this.#readable(gen, line))) return 'unreachable';
     return undefined;
+  }
+
+  /**
+   * A line whose only file was rewritten by a copy made over it before any sidecar had long
+   * enough to read it: up and looking, its reader taking output, for a poll, the time to notice,
+   * and OVERWRITE_SLACK_MS for a backlog (a burst's, a stall's) to be read first.
+   */
+  #overwrittenUnread(line: LineRecord): boolean {
+    const at = line.overwrittenAt;
+    if (at === undefined) return false;
+    const needed = this.#o.schedule.settings.pollMs + NOTICE_MS + OVERWRITE_SLACK_MS;
+    const since = line.partial?.at ?? line.writtenAt;
+    return this.#upTime(since, at, since) < needed || this.#readerTime(since, at) < needed;
   }
 
   /**

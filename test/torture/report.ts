@@ -124,6 +124,8 @@ export function stepText(observation: Observation, step: Step): string {
       return `writer reopens ${name(step.file)}${step.banner ? ' (banner first)' : ''}`;
     case 'copy':
       return `copy ${name(step.file)} -> .1 (copytruncate)`;
+    case 'copy-over':
+      return `copy ${name(step.file)} over .1 in place (a home-made copytruncate)`;
     case 'truncate':
       return `truncate ${name(step.file)} to 0 (copytruncate)`;
     case 'unlink':

@@ -36,6 +36,8 @@ export type Operation =
   | { readonly op: 'rename'; readonly file: number }
   | { readonly op: 'reopen'; readonly file: number; readonly banner: boolean }
   | { readonly op: 'copy'; readonly file: number }
+  /** A home-made copytruncate: the path copied over `.1` in place (its inode rewritten), older rotations left as they are. */
+  | { readonly op: 'copy-over'; readonly file: number }
   | { readonly op: 'truncate'; readonly file: number }
   | { readonly op: 'unlink'; readonly file: number }
   | { readonly op: 'recreate'; readonly file: number; readonly banner: boolean }
@@ -58,6 +60,7 @@ export type ActionName =
   | 'initial'
   | 'rename-rotate'
   | 'copytruncate'
+  | 'copy-over-rotated'
   | 'delete-while-writing'
   | 'delete-recreate-now'
   | 'tiny-file'
@@ -91,6 +94,7 @@ const TYPES = FILE_LOG_TYPES.filter((t) => !t.holdsEntries).map((t) => t.name);
 const ACTION_WEIGHTS: readonly (readonly [ActionName, number])[] = [
   ['rename-rotate', 10],
   ['copytruncate', 8],
+  ['copy-over-rotated', 4],
   ['delete-while-writing', 5],
   ['delete-recreate-now', 4],
   ['tiny-file', 3],
@@ -215,6 +219,7 @@ class ScheduleBuilder {
     switch (name) {
       case 'rename-rotate':
       case 'copytruncate':
+      case 'copy-over-rotated':
       case 'delete-while-writing':
       case 'delete-recreate-now': {
         if (file === undefined) return false;
@@ -282,7 +287,7 @@ class ScheduleBuilder {
         this.#stall(t, ms, action);
         let at = t + random.int(300, 800);
         for (const target of targets) {
-          const kind = random.pick(['rename-rotate', 'copytruncate', 'delete-while-writing'] as const);
+          const kind = random.pick(['rename-rotate', 'copytruncate', 'copy-over-rotated', 'delete-while-writing'] as const);
           at = this.#rotation(kind, target, at, action) + random.int(50, 400);
         }
         return true;
@@ -303,6 +308,7 @@ class ScheduleBuilder {
           const kind = random.weighted<ActionName>([
             ['rename-rotate', 4],
             ['copytruncate', 4],
+            ['copy-over-rotated', 2],
             ['delete-recreate-now', 2],
             ['delete-while-writing', 1],
           ]);
@@ -368,8 +374,9 @@ class ScheduleBuilder {
         break;
       }
       case 'copytruncate':
+      case 'copy-over-rotated':
         // Lines written between the copy and the truncate are on disk nowhere afterwards.
-        this.#add(t, action, { op: 'copy', file });
+        this.#add(t, action, { op: kind === 'copytruncate' ? 'copy' : 'copy-over', file });
         this.#add(t, action, { op: 'write', file, lines: random.int(0, 12), size: 'short' });
         this.#add(t, action, { op: 'truncate', file });
         break;
