@@ -12,6 +12,7 @@ import { cannotRead, overlongLines, repeatedInput } from '../read/read-error.js'
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { palette } from '../render/colors.js';
 import { terminalSafeJson } from '../render/escape-terminal.js';
+import { FailedLines } from '../read/failed-lines.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
 import { ProblemFinder } from './find-problems.js';
 import { KNOWN_PROBLEMS, SERVER_TYPES } from './known-problems.js';
@@ -69,34 +70,43 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   const inputs = options.inputs.length > 1 ? options.inputs : undefined;
   // The lines that are not entries looked at (the entries are the selector's count).
   let otherLookedAt = 0;
+  const failed = new FailedLines();
   const selector = new EntrySelector(
     options,
     {
       selected: (entry) => {
-        const sourceOf = (): string | undefined => entry.prefix?.source ?? input;
-        if (SERVER_TYPES.includes(entry.logType) && stops.line(sourceOf() ?? '', entry.contents, () => readEntryRecord(entry.format, entry)?.message, () => entryTime(entry))) {
-          finder.witness(UNCLEAN_SHUTDOWN.id, entry.logType, entry.contents, () => entryTime(entry), sourceOf);
+        try {
+          const sourceOf = (): string | undefined => entry.prefix?.source ?? input;
+          if (SERVER_TYPES.includes(entry.logType) && stops.line(sourceOf() ?? '', entry.contents, () => readEntryRecord(entry.format, entry)?.message, () => entryTime(entry))) {
+            finder.witness(UNCLEAN_SHUTDOWN.id, entry.logType, entry.contents, () => entryTime(entry), sourceOf);
+          }
+          finder.look(
+            entry.logType,
+            entry.contents,
+            () => entryTime(entry),
+            sourceOf,
+            // One event in several logs is counted once a pod: the pod its prefix names, not the input file.
+            () => entry.prefix?.source,
+          );
+        } catch (error) {
+          failed.failed(error, entry.logType, entry.contents);
         }
-        finder.look(
-          entry.logType,
-          entry.contents,
-          () => entryTime(entry),
-          sourceOf,
-          // One event in several logs is counted once a pod: the pod its prefix names, not the input file.
-          () => entry.prefix?.source,
-        );
       },
       other: (bytes, start, end, wrapped) => {
         if (!looksAtOther) return;
         otherLookedAt++;
         // A Docker record's line is looked at as the container wrote it (its time leads it, if any).
         const line = wrapped ?? bytes.toString('utf8', start, end);
-        finder.look(
-          undefined,
-          line,
-          () => leadingTime(line) ?? parseLogTime(sternStamp(line)?.time),
-          () => parseTextPrefix(line.slice(0, PREFIX_HEAD_BYTES))?.source ?? sternStamp(line)?.source ?? input,
-        );
+        try {
+          finder.look(
+            undefined,
+            line,
+            () => leadingTime(line) ?? parseLogTime(sternStamp(line)?.time),
+            () => parseTextPrefix(line.slice(0, PREFIX_HEAD_BYTES))?.source ?? sternStamp(line)?.source ?? input,
+          );
+        } catch (error) {
+          failed.failed(error, undefined, line);
+        }
       },
     },
     false,
@@ -126,6 +136,8 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     repeated,
   );
   if (selector.counts.overlong > 0) io.stderr.write(`logtype doctor: ${overlongLines(selector.counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
+  const failure = failed.message('logtype doctor', 'looked at');
+  if (failure) io.stderr.write(`${failure}\n`);
   const findings = finder.findings();
   // In lines read: a record over several lines, or a line joined from pieces, is that many.
   const lines = { read: selector.counts.entries + selector.counts.other, lookedAt: selector.counts.selectedAsRead + otherLookedAt };

@@ -179,10 +179,21 @@ export class AttributePlaces {
   }
 }
 
-/** The JSON text of bytes[start, end): as it is in a line, decoded once from a literal. */
+/**
+ * The JSON text of bytes[start, end): as it is in a line, decoded once from a literal. A literal
+ * with a broken escape (`\\x`: a damaged line) is its text as it stands, as a value that does
+ * not parse is: one such line must not stop a report.
+ */
 function textOf(bytes: Buffer, start: number, end: number, escaped: boolean): string {
   if (!escaped) return bytes.toString('utf8', start, end);
-  return unescapeLiteralToString(bytes, start, end) ?? (JSON.parse(`"${bytes.toString('utf8', start, end)}"`) as string);
+  const decoded = unescapeLiteralToString(bytes, start, end);
+  if (decoded !== undefined) return decoded;
+  const text = bytes.toString('utf8', start, end);
+  try {
+    return JSON.parse(`"${text}"`) as string;
+  } catch {
+    return text;
+  }
 }
 
 const asRecord = (value: unknown): Record<string, unknown> | undefined =>

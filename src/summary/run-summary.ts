@@ -7,6 +7,7 @@ import type { ReportIO } from '../doctor/run-doctor.js';
 import { readEntries, stdinSource, type InputSelection } from '../read/read-entries.js';
 import { cannotRead, overlongLines, readErrorReason, repeatedInput } from '../read/read-error.js';
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
+import { FailedLines } from '../read/failed-lines.js';
 import { palette } from '../render/colors.js';
 import { escapeTerminal, terminalSafeJson } from '../render/escape-terminal.js';
 import { EntrySelector, type Selection } from '../select/entry-selector.js';
@@ -38,11 +39,18 @@ export interface ReadProgress {
  */
 export async function collectSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress, unreadable = { count: 0 }): Promise<Summary> {
   const collector = new SummaryCollector();
+  const failed = new FailedLines();
   const selector = new EntrySelector(
     options,
     {
-      // kubectl's time is made only for lines without one of their own.
-      selected: (entry, record, lines) => collector.add(entry.logType, record, record?.time === undefined ? entry.stampedAt : undefined, entry, lines?.length ?? 1),
+      selected: (entry, record, lines) => {
+        try {
+          // kubectl's time is made only for lines without one of their own.
+          collector.add(entry.logType, record, record?.time === undefined ? entry.stampedAt : undefined, entry, lines?.length ?? 1);
+        } catch (error) {
+          failed.failed(error, entry.logType, entry.contents);
+        }
+      },
       other: () => undefined,
     },
     true,
@@ -71,6 +79,8 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
   await new Promise((resolve) => setImmediate(resolve));
   const { counts } = selector;
   if (counts.overlong > 0) io.stderr.write(`logtype summary: ${overlongLines(counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
+  const failure = failed.message('logtype summary', 'read into the report');
+  if (failure) io.stderr.write(`${failure}\n`);
   const summary = collector.summary({
     entries: counts.entries,
     selected: counts.selected,

@@ -79,3 +79,22 @@ test('--expand on a value megabytes wide: cut at MAX_EXPANDED_CHARS with a note,
   t.true(run.stdout.endsWith('mongodb       next\n'), 'the next line is shown');
   t.true(run.stdout.length < 1_200_000, `${run.stdout.length} characters`);
 });
+
+// From an incident trial: one entry whose slow query held a broken escape (`\x` in a key of its
+// command, a byte changed in transit) ended summary with `Bad escaped character in JSON`, exit
+// 1, no report of the 7,851 good lines before it.
+test('a slow operation with a broken escape in its command: summary and doctor report every line, that one too', (t) => {
+  const good = Array.from({ length: 20 }, (_, i) => entry('mongodb', server(22943, 'Connection accepted', `{"remote":"10.0.0.${i}:5","connectionId":${i},"connectionCount":${i + 1}}`)));
+  // As a store or a pipe damaged it: the entry's literal holds \x, which JSON does not have.
+  const broken = '{"logType":"mongodb","contents":"{\\"t\\":{\\"$date\\":\\"2024-03-18T10:49:26.490-04:00\\"},\\"s\\":\\"I\\",\\"c\\":\\"COMMAND\\",\\"id\\":51803,\\"ctx\\":\\"conn1\\",\\"msg\\":\\"Slow query\\",\\"attr\\":{\\"ns\\":\\"a.b\\",\\"command\\":{\\"find\\":\\"b\\",\\"q\\xfig\\":1},\\"durationMillis\\":283}}"}';
+  const input = `${[...good, broken].join('\n')}\n`;
+  const summary = runFilter(['summary', '--json'], input);
+  t.is(summary.status, 0, summary.stderr);
+  const report = JSON.parse(summary.stdout) as { lines: { entries: number }; server: { connections: { opened: number }; slowest: { durationMillis: number; ns: string }[] } };
+  t.is(report.lines.entries, 21);
+  t.is(report.server.connections.opened, 20);
+  t.deepEqual(report.server.slowest.map((o) => [o.durationMillis, o.ns]), [[283, 'a.b']]);
+  t.is(runFilter(['summary'], input).status, 0);
+  const doctor = runFilter(['doctor'], input);
+  t.is(doctor.status, 0, doctor.stderr);
+});
