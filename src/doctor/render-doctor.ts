@@ -3,6 +3,7 @@
  * evidence; or that none was found. Text for a person (escaped for the terminal), JSON for
  * scripts.
  */
+import { newestFirstWords, type TimeSteps } from '../summary/time-order.js';
 import type { Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
 import { formatTime, localTimeWords } from '../render/format-time.js';
@@ -31,11 +32,13 @@ export interface DoctorLines {
   readonly lookedAt: number;
 }
 
-export function renderDoctorText(findings: readonly ProblemFinding[], lines: DoctorLines, palette: Palette, utc: boolean, incomplete?: DoctorIncomplete): string {
+export function renderDoctorText(findings: readonly ProblemFinding[], lines: DoctorLines, palette: Palette, utc: boolean, incomplete?: DoctorIncomplete, newestFirst?: TimeSteps): string {
   // Counts grouped as summary writes them (12,859 lines).
   const plural = (n: number, word: string): string => `${groupedNumber(n)} ${word}${n === 1 ? '' : 's'}`;
   // The report says itself that it saw part of the input: pasted into a ticket, it does not pass for the whole.
-  const warnings = incompleteLines(incomplete).map((why) => `${palette.yellow(`incomplete: ${escapeTerminal(why)}`)}\n`).join('');
+  const warnings =
+    incompleteLines(incomplete).map((why) => `${palette.yellow(`incomplete: ${escapeTerminal(why)}`)}\n`).join('') +
+    (newestFirst ? `${palette.yellow(`order: ${newestFirstWords(newestFirst)}`)}\n` : '');
   if (lines.read === 0) {
     // `kubectl logs POD | logtype doctor` with a wrong pod name: nothing was looked at, which is not "no problem".
     const why = incomplete ? 'nothing was read (incomplete, above)' : 'the input was empty';
@@ -129,15 +132,18 @@ export interface DoctorReport {
   readonly linesLookedAt: number;
   /** Present when the input was not read to its end (a cut gzip file, Ctrl-C). */
   readonly incomplete?: DoctorIncomplete;
+  /** Present when the server's lines run newest first: what is told by their order (a killed server) may be missed. */
+  readonly newestFirst?: TimeSteps;
   /** Most serious first, as the text lists them. */
   readonly problems: readonly DoctorProblem[];
 }
 
-export function doctorJson(findings: readonly ProblemFinding[], lines: DoctorLines, incomplete?: DoctorIncomplete): DoctorReport {
+export function doctorJson(findings: readonly ProblemFinding[], lines: DoctorLines, incomplete?: DoctorIncomplete, newestFirst?: TimeSteps): DoctorReport {
   return {
     linesRead: lines.read,
     linesLookedAt: lines.lookedAt,
     ...(incomplete ? { incomplete } : {}),
+    ...(newestFirst ? { newestFirst } : {}),
     problems: findings.map(({ problem, count, lines, first, last, example, exampleType, types, sources, inOtherLines, moreTypes, moreSources }) => ({
       id: problem.id,
       title: problem.title,

@@ -17,6 +17,7 @@ import { EntrySelector, type Selection } from '../select/entry-selector.js';
 import { ProblemFinder } from './find-problems.js';
 import { KNOWN_PROBLEMS, SERVER_TYPES } from './known-problems.js';
 import { UnloggedStops } from './unlogged-stops.js';
+import { runsNewestFirst, TimeStepCounter, totalSteps, type TimeSteps } from '../summary/time-order.js';
 import { readEntryRecord } from '../parse/parse-record.js';
 import { doctorJson, renderDoctorText } from './render-doctor.js';
 
@@ -58,6 +59,31 @@ function entryTime(entry: EntryLine): number | undefined {
   return entry.timeOf(entry.format?.reader.text(entry.contents));
 }
 
+/** Server lines looked at for their order: this many steps decide (the rest of a long input is not timed for it). */
+const ORDER_STEPS = 5000;
+
+/** Whether the server's lines run newest first (time-order.ts), from their first ORDER_STEPS steps. */
+class ServerLineOrder {
+  readonly #counters = new Map<string, TimeStepCounter>();
+  #steps = 0;
+
+  get wanted(): boolean {
+    return this.#steps < ORDER_STEPS;
+  }
+
+  step(logType: string, time: number | undefined): void {
+    let counter = this.#counters.get(logType);
+    if (!counter) this.#counters.set(logType, (counter = new TimeStepCounter()));
+    counter.step(time);
+    this.#steps++;
+  }
+
+  newestFirst(): TimeSteps | undefined {
+    const steps = totalSteps(this.#counters.values());
+    return runsNewestFirst(steps) ? steps : undefined;
+  }
+}
+
 /** Resolves with the exit code: 0 when nothing to fix was found (informational findings aside), 1 when something was, 2 when an input could not be read. */
 export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<number> {
   const finder = new ProblemFinder();
@@ -71,12 +97,14 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   // The lines that are not entries looked at (the entries are the selector's count).
   let otherLookedAt = 0;
   const failed = new FailedLines();
+  const order = new ServerLineOrder();
   const selector = new EntrySelector(
     options,
     {
       selected: (entry) => {
         try {
           const sourceOf = (): string | undefined => entry.prefix?.source ?? input;
+          if (SERVER_TYPES.includes(entry.logType) && order.wanted) order.step(entry.logType, entryTime(entry));
           if (SERVER_TYPES.includes(entry.logType) && stops.line(sourceOf() ?? '', entry.contents, () => readEntryRecord(entry.format, entry)?.message, () => entryTime(entry))) {
             finder.witness(UNCLEAN_SHUTDOWN.id, entry.logType, entry.contents, () => entryTime(entry), sourceOf);
           }
@@ -147,8 +175,8 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   const incomplete = unread.length > 0 || interrupted ? { unread, interrupted } : undefined;
   io.stdout.write(
     options.json
-      ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, lines, incomplete)))}\n`
-      : renderDoctorText(findings, lines, palette(options.color), options.utc, incomplete),
+      ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, lines, incomplete, order.newestFirst())))}\n`
+      : renderDoctorText(findings, lines, palette(options.color), options.utc, incomplete, order.newestFirst()),
   );
   if (unread.length > 0) return 2;
   // Informational findings alone (nothing to fix) are no failure: `doctor || page-someone` pages on a problem only.

@@ -8,6 +8,7 @@ import { MAX_GROUP_DURATIONS } from './summary-limits.js';
 import { cutLine } from './slowest-operations.js';
 import { counted } from '../render/counted.js';
 import { typeLabel } from './type-label.js';
+import { newestFirstWords } from './time-order.js';
 import type { Palette } from '../render/colors.js';
 import { cutToWidth, displayWidth, padToWidth } from '../render/display-width.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
@@ -330,6 +331,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   const focus = focusLine(summary, time);
   if (focus) out.push(palette.yellow(`most lines: ${focus}`));
   for (const why of incompleteLines(summary)) out.push(palette.yellow(`incomplete: ${escapeTerminal(why)}`));
+  if (summary.newestFirst) out.push(palette.yellow(`order: ${newestFirstWords(summary.newestFirst)}`));
   for (const why of repeatedLinesWords(summary)) out.push(palette.yellow(`repeated: ${escapeTerminal(why)}`));
 
   heading('Log types');

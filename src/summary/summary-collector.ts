@@ -16,6 +16,7 @@ import type { Summary } from './summary.js';
 import { MAX_OTHER_TYPE_NAMES, MAX_TYPES, OTHER_TYPES } from './summary-limits.js';
 import { TypeMarks } from './type-marks.js';
 import { TypeStats } from './type-stats.js';
+import { runsNewestFirst, totalSteps } from './time-order.js';
 
 export class SummaryCollector {
   readonly #types = new Map<string, TypeStats>();
@@ -96,7 +97,9 @@ export class SummaryCollector {
     const types = this.#otherTypes ? [...known, [OTHER_TYPES, this.#otherTypes] as const] : known;
     const first = Math.min(...types.map(([, s]) => s.first));
     const last = Math.max(...types.map(([, s]) => s.last));
+    const steps = totalSteps(types.map(([, s]) => s.steps));
     return {
+      ...(runsNewestFirst(steps) ? { newestFirst: { backward: steps.backward, forward: steps.forward } } : {}),
       lines,
       first: isoString(first),
       last: isoString(last),

@@ -3,6 +3,7 @@
  * three renderings of it. Times are ISO 8601 strings, so the JSON is this object as it is.
  */
 import type { Level } from '../parse/log-record.js';
+import type { TimeSteps } from './time-order.js';
 
 export interface Summary {
   /**
@@ -32,6 +33,11 @@ export interface Summary {
   readonly marksNotKept?: number | undefined;
   /** Present when the summary covers only part of its input: the page or JSON attached to a ticket says so itself. */
   readonly incomplete?: Incomplete | undefined;
+  /**
+   * Present when the input runs newest first (time-order.ts): its steps back and forward in time.
+   * The counts stand; what is read in order (restarts, shutdowns, states, lifetimes) does not.
+   */
+  readonly newestFirst?: TimeSteps | undefined;
 }
 
 export interface Incomplete {

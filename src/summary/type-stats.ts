@@ -5,6 +5,7 @@ import { MINUTE_MS } from './activity-counter.js';
 import { isoString } from './iso-string.js';
 import { ProblemMessages } from './problem-messages.js';
 import type { SectionCounter } from './section-counter.js';
+import { TimeStepCounter } from './time-order.js';
 import type { TypeProblems, TypeSummary } from './summary.js';
 
 const ERROR_RANK = levelRank('error');
@@ -26,6 +27,8 @@ export class TypeStats {
   errors = 0;
   warnings = 0;
   unparsed = 0;
+  /** Its consecutive lines' steps in time: does the input run newest first (time-order.ts)? */
+  readonly steps = new TimeStepCounter();
 
   /** `namesSource`: its messages are said of a log each (logtype's own: `source` names it). */
   constructor(index: number, kind: SummarySection, problemsFirst: boolean, namesSource = false) {
@@ -46,6 +49,7 @@ export class TypeStats {
     if (time !== undefined && !Number.isNaN(time)) {
       if (time < this.first) this.first = time;
       if (time > this.last) this.last = time;
+      this.steps.step(time);
     }
     if (rank <= ERROR_RANK) this.errors++;
     else if (level === 'warn') this.warnings++;

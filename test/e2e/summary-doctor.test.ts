@@ -248,3 +248,24 @@ test("doctor's fix for failed authentications names a command that shows who and
   t.regex(shown.stdout, /app/);
   t.regex(shown.stdout, /10\.0\.0\.7/);
 });
+
+// From an incident trial: logcli without --forward (and Kibana's default sort) gives lines newest
+// first; the reports read them in order and told restarts, shutdowns and states backwards,
+// without a word.
+test('newest first (the sample pod reversed): summary and doctor say so and how to give the lines oldest first; oldest first they say nothing', (t) => {
+  const reversed = `${POD_STREAM.trimEnd().split('\n').reverse().join('\n')}\n`;
+  const summary = JSON.parse(runFilter(['summary', '--json'], reversed).stdout) as { newestFirst?: { backward: number; forward: number }; lines: { entries: number } };
+  t.truthy(summary.newestFirst);
+  t.true(summary.newestFirst!.backward > 10 * summary.newestFirst!.forward);
+  const forward = JSON.parse(runFilter(['summary', '--json'], POD_STREAM).stdout) as { newestFirst?: unknown; lines: { entries: number } };
+  t.is(forward.newestFirst, undefined);
+  t.is(summary.lines.entries, forward.lines.entries, 'the counts stand');
+  const text = runFilter(['summary', '--color', 'never'], reversed).stdout;
+  t.regex(text, /^order: the input runs newest first \(\d+ of \d+ steps .*logcli query --forward.*tac FILE/m);
+  t.notRegex(runFilter(['summary', '--color', 'never'], POD_STREAM).stdout, /^order:/m);
+  const doctor = runFilter(['doctor', '--color', 'never'], reversed).stdout;
+  t.regex(doctor, /^order: the input runs newest first/m);
+  t.notRegex(runFilter(['doctor', '--color', 'never'], POD_STREAM).stdout, /^order:/m);
+  const doctorJson = JSON.parse(runFilter(['doctor', '--json'], reversed).stdout) as { newestFirst?: unknown };
+  t.truthy(doctorJson.newestFirst);
+});
