@@ -10,6 +10,7 @@
  */
 import { START_PREAMBLE_MS } from './server-shutdowns.js';
 import path from 'node:path';
+import { kubeletLogFile } from './kubelet-log-path.js';
 import { olderRotationFirst, unrotatedName } from '../follow/rotated-siblings.js';
 import { isoString } from './iso-string.js';
 import { RepeatedLines } from './repeated-lines.js';
@@ -194,6 +195,13 @@ export function memberOfPrefix(source: string): string {
  */
 export function memberOfInput(input: string, all: readonly string[] = [input]): string {
   if (input === '-') return 'stdin';
+  // The kubelet's file of a container's log (`…/NAMESPACE_POD_UID/CONTAINER/0.log`): its pod,
+  // with its namespace when another input's pod of that name is in another.
+  const kubelet = kubeletLogFile(input);
+  if (kubelet) {
+    const namesakes = all.map(kubeletLogFile).filter((other) => other?.pod === kubelet.pod && other.namespace !== kubelet.namespace);
+    return namesakes.length > 0 ? `${kubelet.namespace}/${kubelet.pod}` : kubelet.pod;
+  }
   const partsOf = (file: string): string[] => path.normalize(file).split(path.sep).filter((p) => p !== '' && p !== '.');
   const nameOf = (parts: readonly string[], depth: number): string =>
     [...parts.slice(Math.max(0, parts.length - depth), -1), (parts.at(-1) ?? '').replace(/\.gz$/, '').replace(/\.(log|json|txt)$/, '')].join('/');
@@ -266,7 +274,36 @@ export function writtenOrder(inputs: readonly string[]): string[] {
     else groups.set(target, [input]);
   }
   const older = (a: string, b: string): number => olderRotationFirst(path.basename(a), path.basename(b));
-  return [...groups].flatMap(([target, files]) => [...files.filter((f) => f !== target).sort(older), ...files.filter((f) => f === target)]);
+  const inOrder = (target: string, files: readonly string[]): string[] => [...files.filter((f) => f !== target).sort(older), ...files.filter((f) => f === target)];
+  // A container's logs the kubelet kept (`0.log`, then `1.log` after a restart, `10.log`): by
+  // their restart count, where the first of them was given (a glob puts 10.log before 2.log).
+  const restarts = new Map<string, [number, string][]>();
+  for (const target of groups.keys()) {
+    const kubelet = kubeletLogFile(target);
+    if (kubelet?.restart === undefined) continue;
+    const container = path.dirname(path.normalize(target));
+    const list = restarts.get(container);
+    if (list) list.push([kubelet.restart, target]);
+    else restarts.set(container, [[kubelet.restart, target]]);
+  }
+  const done = new Set<string>();
+  const ordered: string[] = [];
+  for (const target of groups.keys()) {
+    if (done.has(target)) continue;
+    const kubelet = kubeletLogFile(target);
+    const siblings = kubelet?.restart === undefined ? undefined : restarts.get(path.dirname(path.normalize(target)));
+    for (const [, next] of siblings ? [...siblings].sort((a, b) => a[0] - b[0]) : [[0, target] as [number, string]]) {
+      done.add(next);
+      ordered.push(...inOrder(next, groups.get(next)!));
+    }
+  }
+  return ordered;
+}
+
+/** What makes an input's lines one member's: the file it was rotated from; a kubelet's container log, its pod. */
+function inputMemberKey(input: string, all: readonly string[]): string {
+  const kubelet = kubeletLogFile(input);
+  return kubelet ? `kubelet\u0000${kubelet.namespace}/${kubelet.pod}` : unrotatedInput(input, all);
 }
 
 export class ReplicaMembers {
@@ -288,7 +325,7 @@ export class ReplicaMembers {
   /** The member a server line belongs to: its pod when its prefix names one, else its input's. */
   of(source: RecordSource | undefined): MemberStats {
     const pod = source?.prefix?.source;
-    if (pod === undefined) return (this.#inputMember ??= this.#member(`input\u0000${unrotatedInput(this.#input, this.#inputs)}`, () => this.#inputName(), 'input'));
+    if (pod === undefined) return (this.#inputMember ??= this.#member(`input\u0000${inputMemberKey(this.#input, this.#inputs)}`, () => this.#inputName(), 'input'));
     if (pod === this.#lastSource) return this.#lastMember!;
     const member = this.#member(`pod\u0000${memberOfPrefix(pod)}`, () => memberOfPrefix(pod), 'pod');
     this.#lastSource = pod;

@@ -494,3 +494,35 @@ test('rs1 and rs2 as two files with long names: the text names the members by wh
   // The members' table names them whole.
   t.regex(text, /^\s+mongod-replica-rs1\s/m);
 });
+
+// From an incident trial: the kubelet's files of a pod's container (`/var/log/pods/NS_POD_UID/
+// CONTAINER/0.log`, a rotation of it, `1.log` after a restart) were members "0" and "1", and
+// three pods' were named by their 36-character uid paths.
+test('the kubelet\'s CRI files under /var/log/pods: one member a pod, its restarts and rotations together, in their order', (t) => {
+  const root = tempDir('var-log-pods');
+  const cri = (lines: readonly Line[]): string => lines.map((l) => `${iso(l.time).replace('Z', '000000Z')} stdout F ${l.text}`).join('\n') + '\n';
+  const inputs: string[] = [];
+  for (const [index, member] of MEMBERS.entries()) {
+    const dir = path.join(root, `mongodb_${member.pod}_0f6c1d2e-1111-4a2b-9c3d-5e6f7a8b9c0${index}`, 'mongod');
+    fs.mkdirSync(dir, { recursive: true });
+    const lines = linesOf(member.file);
+    // The first third rotated by the kubelet and gzipped, the second third the rest of 0.log,
+    // the last third 1.log: the container restarted.
+    const [a, b] = [Math.floor(lines.length / 3), Math.floor((2 * lines.length) / 3)];
+    fs.writeFileSync(path.join(dir, '0.log.20240318-145000.gz'), gzipSync(cri(lines.slice(0, a))));
+    fs.writeFileSync(path.join(dir, '0.log'), cri(lines.slice(a, b)));
+    fs.writeFileSync(path.join(dir, '1.log'), cri(lines.slice(b)));
+    // As a shell's glob gives them: 0.log, 0.log.DATE.gz, 1.log.
+    inputs.push(...['0.log', '0.log.20240318-145000.gz', '1.log'].map((name) => path.join(dir, name)));
+  }
+  const { summary } = summaryOf(inputs);
+  const members = summary.server?.members ?? [];
+  t.deepEqual(members.map((m) => m.name), MEMBERS.map((m) => m.pod));
+  for (const [index, member] of MEMBERS.entries()) {
+    const lines = linesOf(member.file);
+    const found = members[index]!;
+    t.is(found.lines, lines.length, member.pod);
+    t.is(found.first, iso(lines[0]!.time), `${member.pod}: read from its oldest file`);
+    t.is(found.last, iso(lines.at(-1)!.time), `${member.pod}: to its newest`);
+  }
+});
