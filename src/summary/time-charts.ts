@@ -245,16 +245,24 @@ export function slowPointsDrawn(server: Pick<NonNullable<Summary['server']>, 'sl
   const collscansSeen = server.collscansSeen;
   const allCollscans = collscansSeen === 1 ? 'the 1 COLLSCAN' : `all ${number(collscansSeen)} COLLSCANs`;
   if (points.length >= seen) return collscansSeen > 0 ? `all ${number(points.length)}, ${allCollscans} among them` : `all ${number(points.length)}`;
-  let collscans = 0;
+  // Each point counted once, in the first of its parts (a slowest COLLSCAN among the slowest), so the parts add up to the points drawn.
   let slowest = 0;
+  let slowestCollscans = 0;
+  let collscans = 0;
   for (const p of points) {
-    if (p.collscan) collscans++;
-    if (p.outlier === 'slowest') slowest++;
+    if (p.outlier === 'slowest') {
+      slowest++;
+      if (p.collscan) slowestCollscans++;
+    } else if (p.collscan) collscans++;
   }
   const parts = [`the ${number(slowest)} slowest always`];
-  if (collscansSeen > 0) parts.push(collscans >= collscansSeen ? allCollscans : `${number(collscans)} of ${number(collscansSeen)} COLLSCANs, a uniform sample`);
-  const others = seen - collscansSeen;
-  if (others > 0) parts.push(`${number(points.length - collscans)} of the ${number(others)} other operations, a uniform sample`);
+  if (collscansSeen > 0) {
+    const every = collscans + slowestCollscans >= collscansSeen;
+    if (every) parts.push(slowestCollscans > 0 ? `the other ${number(collscans)} COLLSCANs, every one of the ${number(collscansSeen)} drawn` : allCollscans);
+    else parts.push(`${number(collscans)} of the ${number(collscansSeen - slowestCollscans)} other COLLSCANs, a uniform sample`);
+  }
+  const others = seen - collscansSeen - (slowest - slowestCollscans);
+  if (others > 0) parts.push(`${number(points.length - slowest - collscans)} of the ${number(others)} other operations, a uniform sample`);
   return `${number(points.length)} of ${number(seen)}: ${parts.join('; ')}`;
 }
 
