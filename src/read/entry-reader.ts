@@ -124,7 +124,7 @@ export class EntryReader {
     this.#lines.end();
     for (const line of this.#pieces.flush()) {
       const text = Buffer.from(line);
-      this.#deliver(shippedEntry(line, false, true, undefined, text, 0, text.length), text, 0, text.length);
+      this.#deliver(shippedEntry(line, undefined, true, undefined, text, 0, text.length), text, 0, text.length);
     }
   }
 
@@ -202,10 +202,13 @@ const HELD = Symbol('held');
  * neither. The line is not the entry's JSON (start = end): output that writes entries makes
  * them anew.
  */
-function shippedEntry(shipped: string, typed: boolean, docker: boolean, prefix: LinePrefix | undefined, bytes: Buffer, lineStart: number, end: number): EntryLine | WrappedLine | undefined {
+function shippedEntry(shipped: string, recordType: string | undefined, docker: boolean, prefix: LinePrefix | undefined, bytes: Buffer, lineStart: number, end: number): EntryLine | WrappedLine | undefined {
   const entry = entryFields(shipped);
   if (entry) return new EntryLine(entry.logType, logFormat(entry.logType), entry.partial, prefix, bytes, lineStart, end, end, -1, -1, entry.contents);
-  const format = typed ? undefined : shippedLineFormat(shipped);
+  // A record that names the type of the log's line it holds (a pipeline that lifted an entry's
+  // `contents` into `log` and kept its `logType` beside it): that line, of that type.
+  if (recordType !== undefined) return new EntryLine(recordType, logFormat(recordType), false, prefix, bytes, lineStart, end, end, -1, -1, shipped);
+  const format = shippedLineFormat(shipped);
   // One container's file (Docker's json-file log): its lines come as the container wrote
   // them, so, as in the log read as it is, a line that no format recognises may continue the
   // record before it (recognized). Not in records of stores that mix pods' lines.
@@ -227,7 +230,8 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
     glued = true;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const object = value as Record<string, unknown>;
+  // An Elasticsearch hit as exported (`{"_index":…,"_id":…,"_source":{…}}`): the record it holds.
+  const object = elasticsearchSource(value as Record<string, unknown>) ?? (value as Record<string, unknown>);
   const { logType, contents, partial } = object;
   const docker = !glued && isDockerRecord(object);
   // A piece of a line Docker cut (docker-pieces.ts): held until the line's last piece.
@@ -235,7 +239,7 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
   if (docker && shipped === undefined) return HELD;
   if (shipped !== undefined) {
     // The pod the store's record names is the line's source, where kubectl's prefix names none.
-    const read = shippedEntry(shipped, typeof logType === 'string', docker, prefix ?? recordSource(object), bytes, lineStart, end);
+    const read = shippedEntry(shipped, typeof logType === 'string' ? logType : undefined, docker, prefix ?? recordSource(object), bytes, lineStart, end);
     if (read) return read;
   }
   if (typeof logType !== 'string' || glued) {
@@ -244,6 +248,13 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
     return format && new EntryLine(format.name, format, false, prefix, bytes, lineStart, start, end, -1, -1, text, start, end, true);
   }
   return new EntryLine(logType, logFormat(logType), partial === true, prefix, bytes, lineStart, start, end, -1, -1, typeof contents === 'string' ? contents : text);
+}
+
+/** The record an Elasticsearch hit holds, when the object is one (its `_source`, beside `_index` or `_id`). */
+function elasticsearchSource(object: Record<string, unknown>): Record<string, unknown> | undefined {
+  const source = object['_source'];
+  if (typeof source !== 'object' || source === null || Array.isArray(source)) return undefined;
+  return typeof object['_index'] === 'string' || typeof object['_id'] === 'string' ? (source as Record<string, unknown>) : undefined;
 }
 
 /** The format that recognises a log's line a shipper wrapped: a JSON object of its own (the server's, the operator's), or text. */

@@ -67,6 +67,11 @@ test("a shipper's record of an entry, as a store gives it back (Docker's and Flu
     ['fluent-bit', (line) => ({ log: line, logType: (JSON.parse(line) as { logType: string }).logType, kubernetes: { pod_name: 'my-replica-set-0' } })],
     ['logcli jsonl', (line) => ({ labels: { job: 'logtype', pod: 'my-replica-set-0' }, line, timestamp: '2019-09-10T04:07:51.398Z' })],
     ['vector', (line) => ({ message: line, kubernetes: { pod_name: 'my-replica-set-0' } })],
+    // From an incident trial: Elasticsearch's hits as exported (`_source` holds the record) were
+    // 0 entries; a pipeline that lifts `contents` into `log`, its logType beside it, gave
+    // entries whose contents were the whole record, never parsed.
+    ['elasticsearch hit', (line) => ({ _index: 'logs-2024.03.18', _id: 'x1', _source: { log: line, logType: (JSON.parse(line) as { logType: string }).logType, kubernetes: { pod_name: 'my-replica-set-0' } } })],
+    ['contents lifted into log', (line) => ({ log: `${(JSON.parse(line) as { contents: string }).contents}\n`, logType: (JSON.parse(line) as { logType: string }).logType, kubernetes: { pod_name: 'my-replica-set-0' } })],
   ];
   for (const [name, wrap] of shapes) {
     const wrapped = ENTRIES.map((line) => JSON.stringify(wrap(line))).join('\n') + '\n';
