@@ -265,8 +265,10 @@ export function incompleteLines(summary: Summary): string[] {
 
 /** Each member whose log holds lines twice: the counts below are not to be trusted as they are. */
 export function repeatedLinesWords(summary: Summary): string[] {
-  return (summary.server?.repeatedLines ?? []).map(
-    ({ member, lines }) => `about ${number(lines)} of ${member}'s lines repeat lines before them (the same log given twice, or a copy that overlaps it): every count below includes the repeats; give each log once`,
+  return (summary.server?.repeatedLines ?? []).map(({ member, lines, sameAs }) =>
+    sameAs !== undefined
+      ? `${member}'s ${number(lines)} lines are ${sameAs}'s again (one log given twice, under two names): every count below includes them twice, and ${member} is left out of who was primary when; give each log once`
+      : `about ${number(lines)} of ${member}'s lines repeat lines before them (the same log given twice, or a copy that overlaps it): every count below includes the repeats; give each log once`,
   );
 }
 

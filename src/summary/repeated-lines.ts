@@ -30,10 +30,14 @@ export class RepeatedLines {
   /** Distinct lines that came again: one burst of the same line is one. */
   #repeatedLines = 0;
 
-  /** A sampled server line of the member (isSampled): its time (ms), id, context and text. */
-  line(time: number, id: number | undefined, context: string | undefined, text: string): void {
+  /** Lines of the member sampled (isSampled). */
+  get sampled(): number {
+    return this.#sampled;
+  }
+
+  /** A sampled server line of the member (isSampled), by its key (sampledLineKey). */
+  line(key: string): void {
     this.#sampled++;
-    const key = `${time}:${id ?? ''}:${context ?? ''}:${textHash(text)}`;
     const again = this.#seen.get(key);
     if (again === undefined) {
       if (this.#seen.size < MAX_REMEMBERED) this.#seen.set(key, false);
@@ -52,6 +56,44 @@ export class RepeatedLines {
     return Math.round((lines * this.#repeated) / this.#sampled);
   }
 }
+
+/** What tells a sampled server line from another: its time (ms), id, context and a hash of its text. */
+export function sampledLineKey(time: number, id: number | undefined, context: string | undefined, text: string): string {
+  return `${time}:${id ?? ''}:${context ?? ''}:${textHash(text)}`;
+}
+
+/**
+ * Which member each sampled line was first seen in, over all members (MAX_REMEMBERED at the
+ * most): a member whose sampled lines nearly all came first from another is that member's log
+ * again, under another name (the same file given twice, `cat pod.log | logtype summary - pod.log`).
+ */
+export class SampledLineOwners<Member> {
+  readonly #owners = new Map<string, Member>();
+  /** By member: its sampled lines first seen in each other member. */
+  readonly #from = new Map<Member, Map<Member, number>>();
+
+  line(key: string, member: Member): void {
+    const owner = this.#owners.get(key);
+    if (owner === undefined) {
+      if (this.#owners.size < MAX_REMEMBERED) this.#owners.set(key, member);
+      return;
+    }
+    if (owner === member) return;
+    let from = this.#from.get(member);
+    if (!from) this.#from.set(member, (from = new Map()));
+    from.set(owner, (from.get(owner) ?? 0) + 1);
+  }
+
+  /** The member whose lines `member`'s are, again (COPY_SHARE of its `sampled` lines at least, REPEATS_TO_SAY of them); undefined when none. */
+  copyOf(member: Member, sampled: number): Member | undefined {
+    if (sampled < REPEATS_TO_SAY) return undefined;
+    for (const [owner, count] of this.#from.get(member) ?? []) if (count >= COPY_SHARE * sampled) return owner;
+    return undefined;
+  }
+}
+
+/** The share of a member's sampled lines first seen in another that makes it a copy of that one. */
+const COPY_SHARE = 0.9;
 
 /** Characters of a line hashed at the most: its start and its length tell lines apart (a slow query's attributes run to kilobytes). */
 const HASHED_CHARS = 512;

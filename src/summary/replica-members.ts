@@ -13,7 +13,7 @@ import path from 'node:path';
 import { kubeletLogFile } from './kubelet-log-path.js';
 import { olderRotationFirst, unrotatedName } from '../follow/rotated-siblings.js';
 import { isoString } from './iso-string.js';
-import { RepeatedLines } from './repeated-lines.js';
+import { RepeatedLines, SampledLineOwners } from './repeated-lines.js';
 import { DOWN_GAP_MS, DOWN_STATE, laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
 import { MAX_MARK_LABEL, markLabel } from './mark-label.js';
 import type { Rotation } from './log-rotations.js';
@@ -308,6 +308,7 @@ function inputMemberKey(input: string, all: readonly string[]): string {
 
 export class ReplicaMembers {
   readonly #members = new Map<string, MemberStats>();
+  readonly #owners = new SampledLineOwners<MemberStats>();
   #input = '-';
   #inputMember: MemberStats | undefined;
   #lastSource: string | undefined;
@@ -349,20 +350,41 @@ export class ReplicaMembers {
     return [...this.#members.values()].some((m) => m.name === name) ? this.#input : name;
   }
 
+  /** A sampled server line of `member` (isSampled), by its key: repeats within its log, and its lines seen in another member's first. */
+  sampledLine(member: MemberStats, key: string): void {
+    member.repeats.line(key);
+    this.#owners.line(key, member);
+  }
+
+  /** The member whose log `member`'s is again, under another name; undefined when none. */
+  #copyOf(member: MemberStats): MemberStats | undefined {
+    return this.#owners.copyOf(member, member.repeats.sampled);
+  }
+
   /** The members and who was primary when; undefined for one member (or none): the rest of the summary is its story. */
   summary(): Pick<ServerSummary, 'members' | 'primaries'> | undefined {
     if (this.#members.size < 2) return undefined;
     const members = [...this.#members.values()].sort((a, b) => (a.name === OTHER_MEMBERS ? 1 : b.name === OTHER_MEMBERS ? -1 : a.name.localeCompare(b.name, 'en', { numeric: true })));
-    const lanes = members.filter((m) => m.name !== OTHER_MEMBERS).map((m) => ({ member: m.name, segments: laneSegments(m.first, m.last, m.changes, m.starts), exited: m.lastState === DOWN_STATE }));
+    // A member that is another's log again claims what that one claims: left out of who was
+    // primary when, it makes no second primary (said in repeatedLines).
+    const lanes = members
+      .filter((m) => m.name !== OTHER_MEMBERS && this.#copyOf(m) === undefined)
+      .map((m) => ({ member: m.name, segments: laneSegments(m.first, m.last, m.changes, m.starts), exited: m.lastState === DOWN_STATE }));
     return {
       members: members.map((m) => m.summary()),
       primaries: primaryTimeline(lanes).map((p) => ({ from: isoString(p.from)!, to: isoString(p.to)!, primaries: p.primaries, unknown: p.unknown, ...(p.uncovered ? { uncovered: p.uncovered } : {}) })),
     };
   }
 
-  /** Members whose log holds lines twice, and about how many: every count includes them twice. */
+  /** Members whose log holds lines twice, and about how many, or that are another member's log again: every count includes them twice. */
   repeated(): NonNullable<ServerSummary['repeatedLines']> {
-    return [...this.#members.values()].filter((m) => m.repeats.estimate(m.lines) > 0).map((m) => ({ member: m.name, lines: m.repeats.estimate(m.lines) }));
+    const repeated: { member: string; lines: number; sameAs?: string }[] = [];
+    for (const member of this.#members.values()) {
+      const copyOf = this.#copyOf(member);
+      if (copyOf) repeated.push({ member: member.name, lines: member.lines, sameAs: copyOf.name });
+      else if (member.repeats.estimate(member.lines) > 0) repeated.push({ member: member.name, lines: member.repeats.estimate(member.lines) });
+    }
+    return repeated;
   }
 
   /** Whether lines came from two members or more (events then name theirs). */

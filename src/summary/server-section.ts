@@ -11,7 +11,7 @@ import { TextPlace } from '../parse/text-place.js';
 import { CONNECTION_ACCEPTED_ID, CONNECTION_ENDED_ID, connectionEventOf, threadConnectionNumber } from '../parse/server-connection.js';
 import { isSlowOperationId } from '../parse/slow-operation.js';
 import { DOWN_STATE } from './member-lanes.js';
-import { isSampled } from './repeated-lines.js';
+import { isSampled, sampledLineKey } from './repeated-lines.js';
 import { failedLoginOf, ServerLogins } from './server-logins.js';
 import { textMessageTemplate } from '../parse/server-text-line.js';
 import { BoundedCounts } from './bounded-counts.js';
@@ -126,7 +126,7 @@ export class ServerSection implements SectionCounter {
   add(record: LogRecord, time: number | undefined, _level: Level | undefined, rank: number, source?: RecordSource): void {
     const member = this.#members.of(source);
     member.line(time, rank === WARN_RANK);
-    if (isSampled(time, record.id)) member.repeats.line(time, record.id, record.context, source?.contents ?? record.message);
+    if (isSampled(time, record.id)) this.#members.sampledLine(member, sampledLineKey(time, record.id, record.context, source?.contents ?? record.message));
     // None, or an empty one ("s":""), is counted as '?': an empty key would show as a blank.
     const severity = record.severity || '?';
     this.#severities.add(severity);

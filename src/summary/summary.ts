@@ -138,7 +138,7 @@ export interface ServerSummary {
    * Members whose log holds lines twice (the same log given twice, a copy that overlaps), and
    * about how many (repeated-lines.ts): every count includes them twice. Absent when none does.
    */
-  readonly repeatedLines?: readonly { readonly member: string; readonly lines: number }[] | undefined;
+  readonly repeatedLines?: readonly { readonly member: string; readonly lines: number; readonly sameAs?: string }[] | undefined;
   /** Who was primary when, from the members' own state changes (member-lanes.ts); with `members`. */
   readonly primaries?: readonly { readonly from: string; readonly to: string; readonly primaries: readonly string[]; readonly unknown: readonly string[]; readonly uncovered?: true }[] | undefined;
   /** Clients' slow operations and slow transactions, costliest first. */

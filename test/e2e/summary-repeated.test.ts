@@ -46,3 +46,24 @@ test('two members\' logs each given once (real lines, bursts in one millisecond 
   const json = JSON.parse(runFilter(['summary', '--json'], `${input}\n`).stdout) as Repeated;
   t.is(json.server.repeatedLines, undefined);
 });
+
+// From an incident trial: one pod's log saved under two names made two members, both PRIMARY at
+// once in who was primary when: a split brain that never happened, and nothing said of the copy.
+test('one member\'s log given twice under two names (two files, or stdin and the file): said to be the other\'s again, and no second primary', (t) => {
+  const dir = tempDir('summary-copied');
+  const [first, copy] = [path.join(dir, 'my-db-0.log'), path.join(dir, 'saved', 'rs1-again.log')];
+  fs.mkdirSync(path.dirname(copy));
+  fs.writeFileSync(first, RS1);
+  fs.writeFileSync(copy, RS1);
+  interface Primaries extends Repeated {
+    readonly server: Repeated['server'] & { readonly primaries?: readonly { readonly primaries: readonly string[] }[] };
+  }
+  for (const [what, args, input] of [['two files', ['--as', 'mongodb', first, copy], undefined], ['stdin and the file', ['--as', 'mongodb', '-', first], RS1]] as const) {
+    const json = JSON.parse(runFilter(['summary', '--json', ...args], input).stdout) as Primaries;
+    const [repeated] = json.server.repeatedLines ?? [];
+    t.like(repeated, { lines: RS1_LINES }, what);
+    t.truthy((repeated as { sameAs?: string } | undefined)?.sameAs, what);
+    t.false((json.server.primaries ?? []).some((p) => p.primaries.length > 1), `${what}: never two primaries`);
+    t.regex(runFilter(['summary', '--color', 'never', ...args], input).stdout, /^repeated: \S+'s [\d,]+ lines are \S+'s again \(one log given twice, under two names\)/m, what);
+  }
+});

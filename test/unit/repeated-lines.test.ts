@@ -3,11 +3,11 @@
  * a capture appended to itself) doubled every count without a word.
  */
 import test from 'ava';
-import { RepeatedLines, SAMPLE_EVERY, isSampled } from '../../src/summary/repeated-lines.js';
+import { RepeatedLines, SAMPLE_EVERY, SampledLineOwners, isSampled, sampledLineKey } from '../../src/summary/repeated-lines.js';
 
 /** A line given to the sampler as the summary gives it: only when sampled. */
 const feed = (into: RepeatedLines, time: number, id: number, ctx: string, text: string): void => {
-  if (isSampled(time, id)) into.line(time, id, ctx, text);
+  if (isSampled(time, id)) into.line(sampledLineKey(time, id, ctx, text));
 };
 
 const lines = (count: number, from = 0) => Array.from({ length: count }, (_, i) => ({ time: 1_700_000_000_000 + (from + i) * 7, id: 51803, ctx: `conn${i % 5}`, text: `line ${from + i}` }));
@@ -53,4 +53,28 @@ test('bursts of one line repeated in a millisecond, a few of them: nothing said,
     if (sampledTimes.includes(l)) for (let i = 0; i < 13; i++) feed(bursts, l.time, l.id, l.ctx, l.text);
   }
   t.is(bursts.estimate(30_039), 0);
+});
+
+// From an incident trial: one pod's log given twice under two names (two copies, or `cat pod.log
+// | logtype summary - pod.log`) made two members, each claiming PRIMARY: a split brain that
+// never was.
+test('owners: a member whose sampled lines nearly all came first in another is its copy; members of their own are not', (t) => {
+  const owners = new SampledLineOwners<string>();
+  const sampledOf = (member: string, of: readonly ReturnType<typeof lines>[number][]): number => {
+    let sampled = 0;
+    for (const l of of) {
+      if (!isSampled(l.time, l.id)) continue;
+      sampled++;
+      owners.line(sampledLineKey(l.time, l.id, l.ctx, l.text), member);
+    }
+    return sampled;
+  };
+  const a = sampledOf('a', lines(5000));
+  const again = sampledOf('a-again', lines(5000));
+  const b = sampledOf('b', lines(5000).map((l) => ({ ...l, text: `other ${l.text}` })));
+  const overlap = sampledOf('overlap', [...lines(1000, 4500), ...lines(4000, 20_000)]);
+  t.is(owners.copyOf('a-again', again), 'a');
+  t.is(owners.copyOf('a', a), undefined, 'the first is no copy');
+  t.is(owners.copyOf('b', b), undefined, 'the same times, other lines');
+  t.is(owners.copyOf('overlap', overlap), undefined, 'a log that only overlaps another is its own');
 });
