@@ -25,7 +25,8 @@ const LEVEL_END = '\u0000';
 const TOP_PROBLEM_MESSAGES = 10;
 
 export class ProblemMessages implements SectionCounter {
-  readonly #messages = new BoundedCounts<{ readonly level: Level | undefined; readonly example: string; readonly pods: MemberCounts } | undefined>(MAX_PROBLEM_MESSAGES);
+  /** `example`: the group's first message, by time (`at`), not by when its record came: several pods' records are held apart and released out of order. */
+  readonly #messages = new BoundedCounts<{ readonly level: Level | undefined; example: string; at: number; readonly pods: MemberCounts } | undefined>(MAX_PROBLEM_MESSAGES);
   /**
    * The pods the lines came from (kubectl's or stern's prefix), at most MAX_MEMBERS: with
    * several, each message says whose it is (a failing agent is one pod's to fix).
@@ -42,14 +43,19 @@ export class ProblemMessages implements SectionCounter {
     this.#namesSource = namesSource;
   }
 
-  add(record: LogRecord, _time: number | undefined, level: Level | undefined, rank: number, source?: RecordSource): void {
+  add(record: LogRecord, time: number | undefined, level: Level | undefined, rank: number, source?: RecordSource): void {
     if (rank > WARN_RANK) return;
     // A record over several lines is grouped by its first line's words (the rest is often a dump of values).
     // Its level and first words are kept without a closure: one capturing them would be made at every call.
     const first = this.#namesSource && record.component !== undefined ? `${record.component}: ${firstLineOf(record)}` : firstLineOf(record);
     const held = this.#messages.add(`${level ?? ''}${LEVEL_END}${messageShape(first)}`);
     if (!held) return;
-    if (held.value === undefined) held.value = { level, example: cutLine(first, MAX_MESSAGE_CHARS), pods: new MemberCounts() };
+    const at = time ?? Number.POSITIVE_INFINITY;
+    if (held.value === undefined) held.value = { level, example: cutLine(first, MAX_MESSAGE_CHARS), at, pods: new MemberCounts() };
+    else if (at < held.value.at) {
+      held.value.example = cutLine(first, MAX_MESSAGE_CHARS);
+      held.value.at = at;
+    }
     held.value.pods.add(this.#podOf(source));
   }
 

@@ -104,3 +104,13 @@ test("the words for what a log's problems list leaves out: warnings' groups, lin
   t.is(notListedWords({ messages: 0, lines: 300, ungrouped: 300 }, n), '… 300 lines past the messages kept (300 lines)');
   t.is(notListedWords({ messages: 2, lines: 2302, ungrouped: 2300 }, n), '… 2 more warning messages and 2,300 lines past the messages kept (2,302 lines)');
 });
+
+// From an incident trial: with several pods, an agent's record is held until its pod's next line,
+// so records reach the summary out of time order, and a group's "first" was whichever came first.
+test('a message group\'s example is its earliest message by time, whatever order the records came in', (t) => {
+  const collector = new SummaryCollector();
+  const record = (host: string, seconds: number) => ({ level: 'error' as const, message: `Error dialing host ${host}:27017`, time: Date.UTC(2026, 10, 22, 10, 0, seconds) });
+  for (const [host, seconds] of [['a-1', 5], ['a-0', 1], ['a-2', 9]] as const) collector.add('automation-agent', record(host, seconds));
+  const [messages] = collector.summary({ entries: 3, selected: 3, notEntries: 0 }).problems;
+  t.is(messages?.messages[0]?.example, 'Error dialing host a-0:27017');
+});
