@@ -263,6 +263,15 @@ export function incompleteLines(summary: Summary): string[] {
   return lines;
 }
 
+/** Each member whose lines' times step back (not when the whole input runs newest first: that is said once). */
+export function clockStepWords(summary: Summary, time: (iso: string) => string): string[] {
+  if (summary.newestFirst) return [];
+  return (summary.server?.clockSteps ?? []).map(
+    ({ member, at, backMillis, count }) =>
+      `${member}'s lines step back in time${count > 1 ? ` ${number(count)} times, by up to` : ' by'} ${lifetime(backMillis)}, first at ${time(at)} (its clock set back, or set right after a jump forward; or its lines out of order): its lane and who was primary when are unsure around ${count > 1 ? 'them' : 'it'}`,
+  );
+}
+
 /** Each member whose log holds lines twice: the counts below are not to be trusted as they are. */
 export function repeatedLinesWords(summary: Summary): string[] {
   return (summary.server?.repeatedLines ?? []).map(({ member, lines, sameAs }) =>
@@ -335,6 +344,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   for (const why of incompleteLines(summary)) out.push(palette.yellow(`incomplete: ${escapeTerminal(why)}`));
   if (summary.newestFirst) out.push(palette.yellow(`order: ${newestFirstWords(summary.newestFirst)}`));
   for (const why of repeatedLinesWords(summary)) out.push(palette.yellow(`repeated: ${escapeTerminal(why)}`));
+  for (const why of clockStepWords(summary, (iso) => time(iso))) out.push(palette.yellow(`clock: ${escapeTerminal(why)}`));
 
   heading('Log types');
   // No rows: say why, rather than a table's heading alone (the page says "none" too).

@@ -26,6 +26,9 @@ import { MAX_MEMBER_ERROR_MARKS, MAX_MEMBER_EVENTS, MAX_MEMBERS, OTHER_MEMBERS }
 /** Election lines closer than this to the member's last one are the same election (a candidate writes three or four). */
 const ELECTION_MERGE_MS = 10_000;
 
+/** A member's line this much before its latest time is its clock stepping back (a pause of the log never makes one). */
+const CLOCK_STEP_MS = 60_000;
+
 export class MemberStats {
   readonly name: string;
   readonly from: MemberSummary['from'];
@@ -72,6 +75,9 @@ export class MemberStats {
     this.lines++;
     if (warning) this.warnings++;
     if (time === undefined || Number.isNaN(time)) return;
+    // A step from the line before: one clock set back is one step, whatever the lines after it.
+    if (time < this.#previous - CLOCK_STEP_MS) this.#clockStep(time);
+    this.#previous = time;
     this.before = this.last;
     if (time - this.last >= DOWN_GAP_MS) {
       this.pauseBefore = this.last;
@@ -79,6 +85,19 @@ export class MemberStats {
     }
     if (time < this.first) this.first = time;
     if (time > this.last) this.last = time;
+  }
+
+  /** Its lines' times stepped back from one line to the next by CLOCK_STEP_MS or more (its clock set back, or a forward jump set right): how often, the first, the largest. */
+  clockSteps: { count: number; readonly at: number; back: number } | undefined;
+
+  #previous = Number.NaN;
+
+  #clockStep(time: number): void {
+    const back = this.#previous - time;
+    if (this.clockSteps) {
+      this.clockSteps.count++;
+      this.clockSteps.back = Math.max(this.clockSteps.back, back);
+    } else this.clockSteps = { count: 1, at: time, back };
   }
 
   /**
@@ -385,6 +404,13 @@ export class ReplicaMembers {
       else if (member.repeats.estimate(member.lines) > 0) repeated.push({ member: member.name, lines: member.repeats.estimate(member.lines) });
     }
     return repeated;
+  }
+
+  /** Members whose lines' times stepped back (a clock set back, a forward jump set right): their lanes are unsure there. */
+  clockSteps(): NonNullable<ServerSummary['clockSteps']> {
+    return [...this.#members.values()]
+      .filter((m) => m.clockSteps !== undefined)
+      .map((m) => ({ member: m.name, at: isoString(m.clockSteps!.at)!, backMillis: m.clockSteps!.back, count: m.clockSteps!.count }));
   }
 
   /** Whether lines came from two members or more (events then name theirs). */

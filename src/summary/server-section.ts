@@ -314,6 +314,7 @@ export class ServerSection implements SectionCounter {
       replication: this.#replication.summary(several),
       ...this.#members.summary(),
       ...(this.#members.repeated().length > 0 ? { repeatedLines: this.#members.repeated() } : {}),
+      ...(this.#members.clockSteps().length > 0 ? { clockSteps: this.#members.clockSteps() } : {}),
       ...slow,
       ...this.#lifetimesSummary(last, several),
     };

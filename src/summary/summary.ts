@@ -139,6 +139,12 @@ export interface ServerSummary {
    * about how many (repeated-lines.ts): every count includes them twice. Absent when none does.
    */
   readonly repeatedLines?: readonly { readonly member: string; readonly lines: number; readonly sameAs?: string }[] | undefined;
+  /**
+   * Members whose lines' times step back by a minute or more (its clock set back, or set right
+   * after a jump forward; or its lines out of order): the first (`at`: the line after the step),
+   * the largest step and how many. Lanes and who was primary when are unsure there. Absent when none.
+   */
+  readonly clockSteps?: readonly { readonly member: string; readonly at: string; readonly backMillis: number; readonly count: number }[] | undefined;
   /** Who was primary when, from the members' own state changes (member-lanes.ts); with `members`. */
   readonly primaries?: readonly { readonly from: string; readonly to: string; readonly primaries: readonly string[]; readonly unknown: readonly string[]; readonly uncovered?: true }[] | undefined;
   /** Clients' slow operations and slow transactions, costliest first. */

@@ -526,3 +526,25 @@ test('the kubelet\'s CRI files under /var/log/pods: one member a pod, its restar
     t.is(found.last, iso(lines.at(-1)!.time), `${member.pod}: to its newest`);
   }
 });
+
+// From an incident trial: one member's clock set back an hour for 30 s drew it in STARTUP for an
+// hour before its log began, and a row "57m none said" in who was primary when, without a word.
+test('a member whose clock steps back: said, with the step, where its lane and who was primary when are unsure; not for a log in order', (t) => {
+  const lines = linesOf(MEMBERS[0]!.file);
+  const from = lines[Math.floor(lines.length / 2)]!.time;
+  const shifted = lines.map((l) => {
+    if (l.time < from || l.time >= from + 30_000) return l.text;
+    const line = JSON.parse(l.text) as { t: { $date: string } };
+    return JSON.stringify({ ...line, t: { $date: new Date(l.time - 3_600_000).toISOString() } });
+  });
+  const dir = tempDir('clock-step');
+  const [stepped, plain] = [path.join(dir, 'my-db-0.log'), path.join(dir, 'my-db-1.log')];
+  fs.writeFileSync(stepped, `${shifted.join('\n')}\n`);
+  fs.writeFileSync(plain, `${lines.map((l) => l.text).join('\n')}\n`);
+  const steps = (file: string) => (JSON.parse(runFilter(['summary', '--json', '--as', 'mongodb', file]).stdout) as Summary).server?.clockSteps;
+  const [step] = steps(stepped) ?? [];
+  t.like(step, { member: 'my-db-0', count: 1 });
+  t.true(Math.abs(step!.backMillis - 3_600_000) < 60_000, String(step!.backMillis));
+  t.is(steps(plain), undefined);
+  t.regex(runFilter(['summary', '--color', 'never', '--as', 'mongodb', stepped]).stdout, /^clock: my-db-0's lines step back in time by (59m \d+s|1h 00m), first at .*: its lane and who was primary when are unsure around it$/m);
+});
