@@ -56,3 +56,4 @@ export { KNOWN_PROBLEMS, type KnownProblem } from './doctor/known-problems.js';
 export { ProblemFinder, type ProblemFinding } from './doctor/find-problems.js';
 export { runDoctor, type DoctorOptions, type ReportIO } from './doctor/run-doctor.js';
 export type { DoctorReport, DoctorProblem, DoctorIncomplete } from './doctor/render-doctor.js';
+export type { TimeSteps } from './summary/time-order.js';
