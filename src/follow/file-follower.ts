@@ -141,7 +141,11 @@ export class FileFollower {
         this.#options.onEvent({ kind: 'truncated', path: this.path, position, file: name, ...(lostBytes ? { lostBytes } : {}) });
         // The next listing takes it for changed whatever the last one saw (the copy over it may have ended before it).
         this.#discoverWanted = true;
-        this.#rewrittenAt = Math.min(this.#rewrittenAt, mtimeMs ?? 0);
+        this.#rewrittenAt = Math.min(this.#rewrittenAt, mtimeMs);
+      },
+      isCopyOfCurrent: (fd, size) => {
+        const current = this.#current;
+        return current !== undefined && current.position > 0 && (current.holdsPrefixOf(fd, size) || current.matchesCopy(fd, size));
       },
       onGone: (waiting) => {
         if (waiting.saved) {
@@ -486,7 +490,7 @@ export class FileFollower {
     const position = held.position;
     const seenTo = held.seenSize;
     // A copy made over a rotated file still held (`cp f f.1; : > f`) is this file's copy, not that one's rest.
-    this.#behind.letGoRewritten();
+    this.#behind.letGoRewritten(now);
     const copy = this.#copies.find(held);
     if (!copy) for (const known of this.#copies.readCopies(held)) this.#behind.remember(known);
     const stream = held.restartAtZero(now, copy !== undefined);

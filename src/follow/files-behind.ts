@@ -47,7 +47,7 @@ export interface RewrittenFile {
   readonly name: string;
   readonly position: number;
   readonly lostBytes: number;
-  readonly mtimeMs: number | undefined;
+  readonly mtimeMs: number;
 }
 
 export interface FilesBehindOptions {
@@ -64,6 +64,8 @@ export interface FilesBehindOptions {
    * now is to be taken as one never seen.
    */
   readonly onRewritten?: ((file: RewrittenFile) => void) | undefined;
+  /** Whether the file open as `fd` (of `size` bytes) holds what the file at the name holds, or held where we read it: its copy. */
+  readonly isCopyOfCurrent?: ((fd: number, size: number) => boolean) | undefined;
   /** Opens a waiting file where it is now (undefined: gone, or not readable). */
   readonly open: (waiting: WaitingFile, now: number) => HeldFile | undefined;
   /** A waiting file that could not be opened when its turn came: gone before it was read. */
@@ -243,23 +245,39 @@ export class FilesBehind {
   read(now: number, budget: number): number {
     this.#openWaiting(now);
     let left = budget;
-    let rewritten: HeldFile[] | undefined;
+    // The queue as it was: a file let go leaves it (a new array), the loop goes on over this one.
     for (const held of this.#queue) {
       // Newer files wait behind one not open yet.
       if (!isHeld(held)) break;
       const size = sizeOf(held);
       // Shorter than read (or seen): rewritten, and no read would look (it seems at its end).
-      const read = held.shrunk(size) ? -1 : held.read(left, now, size);
+      // Nothing read yet, and what it holds now is the file at the name's: a copy made over it.
+      const rewritten = held.shrunk(size) || this.#copyOverUnread(held, size);
+      const read = rewritten ? -1 : held.read(left, now, size);
       if (read < 0) {
-        (rewritten ??= []).push(held);
+        // Let go at once: its unfinished line ends before any newer file's line is read.
+        this.#letGo([held], now);
         continue;
       }
+      if (size !== Infinity) this.#sizes.set(held, size);
       left -= read;
       // A line whose first pieces left is unfinished here: nothing newer may come between them.
       if (left <= 0 || held.splitter.pieceOpen) break;
     }
-    if (rewritten) this.#letGo(rewritten);
     return budget - left;
+  }
+
+  /** Each held file's size at its last read: what a rewrite then took away unread. */
+  readonly #sizes = new WeakMap<HeldFile, number>();
+
+  /**
+   * A rotated file held with nothing read from it (renamed away empty: logrotate's `ifempty`)
+   * that now holds bytes the file at the name holds too: a copy made over it (`cp f f.1`), not
+   * lines its writer added. Asked once, at its first read.
+   */
+  #copyOverUnread(held: HeldFile, size: number): boolean {
+    if (held.position !== 0 || size === 0 || size === Infinity || held.role === 'copy' || this.#sizes.get(held) === size) return false;
+    return this.#options.isCopyOfCurrent?.(held.fd, size) === true;
   }
 
   /**
@@ -267,16 +285,16 @@ export class FilesBehind {
    * the name's truncation looks here first, so that a copy made over a rotated file is found as
    * its copy. Returns whether one was.
    */
-  letGoRewritten(): boolean {
+  letGoRewritten(now: number): boolean {
     const rewritten = this.#files.filter((held) => {
       try {
         const size = sizeOf(held);
-        return held.position > 0 && held.truncated(size);
+        return held.position > 0 ? held.truncated(size) : this.#copyOverUnread(held, size);
       } catch {
         return false;
       }
     });
-    this.#letGo(rewritten);
+    this.#letGo(rewritten, now);
     return rewritten.length > 0;
   }
 
@@ -287,13 +305,14 @@ export class FilesBehind {
    * a copy of lines read already is read on from where they end, or not at all, other lines
    * from their start.
    */
-  #letGo(rewritten: readonly HeldFile[]): void {
+  #letGo(rewritten: readonly HeldFile[], now: number): void {
     if (rewritten.length === 0) return;
     this.#queue = this.#queue.filter((file) => !rewritten.includes(file as HeldFile));
     this.#sync();
     for (const held of rewritten) {
-      const lostBytes = Math.max(0, held.seenSize - held.position);
-      const mtimeMs = held.mtimeMs();
+      // What it held past our position when last looked at (at least: more may have come since).
+      const lostBytes = Math.max(0, Math.max(held.seenSize, this.#sizes.get(held) ?? 0) - held.position);
+      const mtimeMs = held.mtimeMs() ?? now;
       const name = this.#currentName(held);
       held.emitHeld(false);
       held.close();

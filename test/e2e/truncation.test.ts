@@ -174,3 +174,24 @@ test('a rotated file still held, rewritten shorter with other lines: they are de
   t.deepEqual(contents.filter((c) => c.startsWith('other-')), ['other-1', 'other-2', 'other-3']);
   t.is(new Set(contents).size, contents.length, 'nothing delivered twice');
 });
+
+// From a review: logrotate renames an empty log too (its default, ifempty); a copy made over that
+// `.1` while it was still held at position 0 was read from its start: every line again.
+test('a copy made over a rotated file held with nothing read (renamed away empty): its lines are not delivered again', async (t) => {
+  const { file, sidecar } = await followEmptyFile('copy-over-empty', 'mongodb', ['--rotate-wait', '30']);
+  fs.renameSync(file, `${file}.1`);
+  fs.writeFileSync(file, '');
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(30);
+  await sidecar.waitForLines(30);
+  fs.copyFileSync(file, `${file}.1`);
+  fs.truncateSync(file, 0);
+  writer.write(10);
+  writer.close();
+  await sidecar.waitForLines(40);
+  await sleep(1000);
+  await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+});

@@ -49,3 +49,57 @@ test('a waiting file is known by its inode and birth time: a new file with its i
   }
   behind.close();
 });
+
+// From a review: a rotated file found rewritten was let go after the newer files were read, so
+// its unfinished line (left in pieces) ended after their lines: a reader joining pieces took a
+// newer file's line for the long line's end.
+test('a rotated file rewritten while its line is in pieces: the line ends before any newer file\'s line, and the bytes it held unread are named', (t) => {
+  const dir = tempDir('behind-let-go');
+  const base = path.join(dir, 'mongodb.log');
+  const out: { text: string; partial: boolean }[] = [];
+  const pieces = { maxLineBytes: 16, sink: (bytes: Buffer, start: number, end: number, partial: boolean): void => void out.push({ text: bytes.toString('utf8', start, end), partial }) };
+  const [older, newer] = [`${base}.2`, `${base}.1`];
+  fs.writeFileSync(older, `first\n${'A'.repeat(40)}`);
+  fs.writeFileSync(newer, 'line-b1\nline-b2\n');
+  const rewritten: { name: string; lostBytes: number }[] = [];
+  const behind = new FilesBehind({
+    path: base,
+    rotateWaitMs: 60_000,
+    onEvent: () => undefined,
+    onGone: () => undefined,
+    onRewritten: (file) => void rewritten.push({ name: file.name, lostBytes: file.lostBytes }),
+    open: (file, now) => HeldFile.open(file.name, file.role, file.position, now, pieces),
+  });
+  behind.push(HeldFile.open(older, 'rotated', 0, 0, pieces));
+  behind.push(HeldFile.open(newer, 'rotated', 0, 0, pieces));
+  behind.read(1, 1 << 20);
+  t.true(behind.lineOpen);
+  fs.writeFileSync(older, 'x\n');
+  behind.read(2, 1 << 20);
+  const firstNewer = out.findIndex((o) => o.text === 'line-b1');
+  const lastOfLong = out.findLastIndex((o) => o.text.startsWith('A') || (o.text === '' && !o.partial));
+  t.true(firstNewer > lastOfLong, JSON.stringify(out));
+  t.deepEqual(out.slice(firstNewer).map((o) => o.text), ['line-b1', 'line-b2']);
+  t.deepEqual(rewritten.map((r) => r.name), [older]);
+});
+
+test('a rotated file rewritten before it was read to its end: the bytes it held past the position are named lost', (t) => {
+  const dir = tempDir('behind-lost');
+  const base = path.join(dir, 'mongodb.log');
+  const file = `${base}.1`;
+  fs.writeFileSync(file, 'l'.repeat(99).concat('\n').repeat(100));
+  const rewritten: number[] = [];
+  const behind = new FilesBehind({
+    path: base,
+    rotateWaitMs: 60_000,
+    onEvent: () => undefined,
+    onGone: () => undefined,
+    onRewritten: (f) => void rewritten.push(f.lostBytes),
+    open: (f, now) => HeldFile.open(f.name, f.role, f.position, now, lines),
+  });
+  behind.push(HeldFile.open(file, 'rotated', 0, 0, lines));
+  t.is(behind.read(1, 4096), 4096);
+  fs.writeFileSync(file, 'x\n');
+  behind.read(2, 4096);
+  t.deepEqual(rewritten, [10_000 - 4096]);
+});
