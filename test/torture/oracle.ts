@@ -432,6 +432,15 @@ class Judge {
   #overwrittenUnread(line: LineRecord): boolean {
     const at = line.overwrittenAt;
     if (at === undefined) return false;
+    // A later line of its file delivered before the overwrite: this one had been read (a file's
+    // lines leave in order), so it was owed whatever the time.
+    const lines = this.#o.files.lines[line.file]!;
+    const gen = this.#o.files.gens[line.gen]!;
+    const laterDelivered = gen.lines.some((seq) => {
+      const later = lines[seq - 1]!;
+      return later.offset > line.offset && (this.#deliveries.get(later) ?? []).some((d) => d.at <= at);
+    });
+    if (laterDelivered) return false;
     const needed = this.#o.schedule.settings.pollMs + NOTICE_MS + OVERWRITE_SLACK_MS;
     const since = line.partial?.at ?? line.writtenAt;
     return this.#upTime(since, at, since) < needed || this.#readerTime(since, at) < needed;
