@@ -9,6 +9,7 @@
  * a few counts. The events are kept only on the rare lines that carry them.
  */
 import { START_PREAMBLE_MS } from './server-shutdowns.js';
+import fs from 'node:fs';
 import path from 'node:path';
 import { kubeletLogFile } from './kubelet-log-path.js';
 import { olderRotationFirst, unrotatedName } from '../follow/rotated-siblings.js';
@@ -294,29 +295,40 @@ export function writtenOrder(inputs: readonly string[]): string[] {
   }
   const older = (a: string, b: string): number => olderRotationFirst(path.basename(a), path.basename(b));
   const inOrder = (target: string, files: readonly string[]): string[] => [...files.filter((f) => f !== target).sort(older), ...files.filter((f) => f === target)];
-  // A container's logs the kubelet kept (`0.log`, then `1.log` after a restart, `10.log`): by
-  // their restart count, where the first of them was given (a glob puts 10.log before 2.log).
-  const restarts = new Map<string, [number, string][]>();
+  // A pod's container logs the kubelet kept (`0.log`, `1.log` after a restart; the links in
+  // /var/log/containers, named by random container ids; a pod made again under a new uid): by
+  // when each was last written, then by restart count, where the first of them was given.
+  const ofPod = new Map<string, { readonly target: string; readonly restart: number; readonly mtimeMs: number }[]>();
   for (const target of groups.keys()) {
     const kubelet = kubeletLogFile(target);
-    if (kubelet?.restart === undefined) continue;
-    const container = path.dirname(path.normalize(target));
-    const list = restarts.get(container);
-    if (list) list.push([kubelet.restart, target]);
-    else restarts.set(container, [[kubelet.restart, target]]);
+    if (!kubelet) continue;
+    const pod = `${kubelet.namespace}/${kubelet.pod}`;
+    const file = { target, restart: kubelet.restart ?? 0, mtimeMs: mtimeOf(target) };
+    const list = ofPod.get(pod);
+    if (list) list.push(file);
+    else ofPod.set(pod, [file]);
   }
   const done = new Set<string>();
   const ordered: string[] = [];
   for (const target of groups.keys()) {
     if (done.has(target)) continue;
     const kubelet = kubeletLogFile(target);
-    const siblings = kubelet?.restart === undefined ? undefined : restarts.get(path.dirname(path.normalize(target)));
-    for (const [, next] of siblings ? [...siblings].sort((a, b) => a[0] - b[0]) : [[0, target] as [number, string]]) {
+    const files = kubelet ? ofPod.get(`${kubelet.namespace}/${kubelet.pod}`)! : [{ target, restart: 0, mtimeMs: 0 }];
+    for (const { target: next } of [...files].sort((a, b) => a.mtimeMs - b.mtimeMs || a.restart - b.restart)) {
       done.add(next);
       ordered.push(...inOrder(next, groups.get(next)!));
     }
   }
   return ordered;
+}
+
+/** A file's last modification (0 when it cannot be had: its place is then the restart count's). */
+function mtimeOf(file: string): number {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 /** What makes an input's lines one member's: the file it was rotated from; a kubelet's container log, its pod. */

@@ -548,3 +548,25 @@ test('a member whose clock steps back: said, with the step, where its lane and w
   t.is(steps(plain), undefined);
   t.regex(runFilter(['summary', '--color', 'never', '--as', 'mongodb', stepped]).stdout, /^clock: my-db-0's lines step back in time by (59m \d+s|1h 00m), first at .*: its lane and who was primary when are unsure around it$/m);
 });
+
+// From a review: /var/log/containers' links of one pod's containers, the previous and the
+// current, are named by random container ids: read in their names' order, the member's story
+// (and its lane) ran backwards.
+test('the kubelet\'s links in /var/log/containers of one pod\'s two containers: read in the order they were written, whatever their ids', (t) => {
+  const dir = tempDir('var-log-containers');
+  const lines = linesOf(MEMBERS[0]!.file);
+  const half = Math.floor(lines.length / 2);
+  const cri = (part: readonly Line[]): string => part.map((l) => `${iso(l.time).replace('Z', '000000Z')} stdout F ${l.text}`).join('\n') + '\n';
+  const [previous, current] = [path.join(dir, `my-db-0_mongodb_mongod-${'f'.repeat(64)}.log`), path.join(dir, `my-db-0_mongodb_mongod-${'0'.repeat(64)}.log`)];
+  fs.writeFileSync(previous, cri(lines.slice(0, half)));
+  fs.writeFileSync(current, cri(lines.slice(half)));
+  fs.utimesSync(previous, new Date(lines[half - 1]!.time), new Date(lines[half - 1]!.time));
+  fs.utimesSync(current, new Date(lines.at(-1)!.time), new Date(lines.at(-1)!.time));
+  // As a glob gives them: the current container's id first.
+  const { summary } = summaryOf([current, previous]);
+  t.is(summary.server?.members, undefined, 'one member: the pod');
+  t.is(summary.server?.clockSteps, undefined, 'its lines in order: no step back');
+  t.is(summary.server?.bySeverity.length !== 0, true);
+  const json = JSON.parse(runFilter(['summary', '--json', current, previous]).stdout) as Summary;
+  t.is(json.first, iso(lines[0]!.time));
+});
