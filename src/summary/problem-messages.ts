@@ -50,7 +50,8 @@ export class ProblemMessages implements SectionCounter {
     const first = this.#namesSource && record.component !== undefined ? `${record.component}: ${firstLineOf(record)}` : firstLineOf(record);
     const held = this.#messages.add(`${level ?? ''}${LEVEL_END}${messageShape(first)}`);
     if (!held) return;
-    const at = time ?? Number.POSITIVE_INFINITY;
+    // No time (or none read): any message with one is earlier.
+    const at = time === undefined || Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
     if (held.value === undefined) held.value = { level, example: cutLine(first, MAX_MESSAGE_CHARS), at, pods: new MemberCounts() };
     else if (at < held.value.at) {
       held.value.example = cutLine(first, MAX_MESSAGE_CHARS);

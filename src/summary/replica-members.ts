@@ -389,7 +389,8 @@ export class ReplicaMembers {
 
   /** The member whose log `member`'s is again, under another name; undefined when none. */
   #copyOf(member: MemberStats): MemberStats | undefined {
-    return this.#owners.copyOf(member, member.repeats.sampled);
+    const copyOf = this.#owners.copyOf(member, member.repeats.sampled);
+    return copyOf?.name === OTHER_MEMBERS ? undefined : copyOf;
   }
 
   /** The members and who was primary when; undefined for one member (or none): the rest of the summary is its story. */
@@ -411,7 +412,7 @@ export class ReplicaMembers {
   repeated(): NonNullable<ServerSummary['repeatedLines']> {
     const repeated: { member: string; lines: number; sameAs?: string }[] = [];
     for (const member of this.#members.values()) {
-      const copyOf = this.#copyOf(member);
+      const copyOf = member.name === OTHER_MEMBERS ? undefined : this.#copyOf(member);
       if (copyOf) repeated.push({ member: member.name, lines: member.lines, sameAs: copyOf.name });
       else if (member.repeats.estimate(member.lines) > 0) repeated.push({ member: member.name, lines: member.repeats.estimate(member.lines) });
     }
@@ -420,8 +421,9 @@ export class ReplicaMembers {
 
   /** Members whose lines' times stepped back (a clock set back, a forward jump set right): their lanes are unsure there. */
   clockSteps(): NonNullable<ServerSummary['clockSteps']> {
+    // Not the shared row past MAX_MEMBERS: its members' lines interleave.
     return [...this.#members.values()]
-      .filter((m) => m.clockSteps !== undefined)
+      .filter((m) => m.clockSteps !== undefined && m.name !== OTHER_MEMBERS)
       .map((m) => ({ member: m.name, at: isoString(m.clockSteps!.at)!, backMillis: m.clockSteps!.back, count: m.clockSteps!.count }));
   }
 

@@ -110,7 +110,9 @@ test("the words for what a log's problems list leaves out: warnings' groups, lin
 test('a message group\'s example is its earliest message by time, whatever order the records came in', (t) => {
   const collector = new SummaryCollector();
   const record = (host: string, seconds: number) => ({ level: 'error' as const, message: `Error dialing host ${host}:27017`, time: Date.UTC(2026, 10, 22, 10, 0, seconds) });
+  // The first a record without a time (NaN: a time that did not parse): any with one is earlier.
+  collector.add('automation-agent', { ...record('a-9', 0), time: Number.NaN });
   for (const [host, seconds] of [['a-1', 5], ['a-0', 1], ['a-2', 9]] as const) collector.add('automation-agent', record(host, seconds));
-  const [messages] = collector.summary({ entries: 3, selected: 3, notEntries: 0 }).problems;
+  const [messages] = collector.summary({ entries: 4, selected: 4, notEntries: 0 }).problems;
   t.is(messages?.messages[0]?.example, 'Error dialing host a-0:27017');
 });
