@@ -16,6 +16,9 @@ export interface DoctorIncomplete {
   /** Each input not read to its end, and why (`read rs1.log.gz up to where its gzip data ends early (the file was cut short)`). */
   readonly unread: readonly string[];
   readonly interrupted: boolean;
+  /** Lines counted but not looked at (a defect of logtype's), and the first of them with why. */
+  readonly failedLines?: number;
+  readonly firstFailure?: string;
 }
 
 /** The report's warnings that it did not see everything, one a line. */
@@ -23,6 +26,7 @@ function incompleteLines(incomplete: DoctorIncomplete | undefined): string[] {
   if (!incomplete) return [];
   const lines = incomplete.unread.map((why) => `${why}; only what was read of it was looked at`);
   if (incomplete.interrupted) lines.push('interrupted (Ctrl-C) before the end of the input; only what was read until then was looked at');
+  if (incomplete.failedLines) lines.push(`${groupedNumber(incomplete.failedLines)} ${incomplete.failedLines === 1 ? 'line was' : 'lines were'} counted but not looked at (a logtype defect: please report it with the line); the first: ${incomplete.firstFailure ?? ''}`);
   return lines;
 }
 

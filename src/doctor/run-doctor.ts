@@ -172,7 +172,8 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   // A Ctrl-C that came while a blocking read of a pipe waited is handled on the event loop's next turn (as summary's).
   await new Promise((resolve) => setImmediate(resolve));
   const interrupted = io.interrupted?.aborted === true;
-  const incomplete = unread.length > 0 || interrupted ? { unread, interrupted } : undefined;
+  const failures = failed.incomplete;
+  const incomplete = unread.length > 0 || interrupted || failures ? { unread, interrupted, ...failures } : undefined;
   io.stdout.write(
     options.json
       ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, lines, incomplete, order.newestFirst())))}\n`

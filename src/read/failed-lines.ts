@@ -14,7 +14,12 @@ export class FailedLines {
 
   /** A line whose reading threw `error` (in the reader's catch: the hot path allocates nothing for this). */
   failed(error: unknown, logType: string | undefined, contents: string): void {
-    if (this.count++ === 0) this.#first = `${(error as Error).message} (${logType === undefined ? 'a line that is no entry' : `a ${logType} line`}: ${escapeTerminal(contents.slice(0, SHOWN_CHARS))})`;
+    if (this.count++ === 0) this.#first = `${error instanceof Error ? error.message : String(error)} (${logType === undefined ? 'a line that is no entry' : `a line of ${logType}`}: ${escapeTerminal(contents.slice(0, SHOWN_CHARS))})`;
+  }
+
+  /** What the report itself says of them (its JSON and page too, what a ticket gets): none when none failed. */
+  get incomplete(): { readonly failedLines: number; readonly firstFailure: string } | undefined {
+    return this.count === 0 ? undefined : { failedLines: this.count, firstFailure: this.#first };
   }
 
   /** The stderr line for `command`, or undefined when none failed. */

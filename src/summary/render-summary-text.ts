@@ -260,6 +260,7 @@ export function incompleteLines(summary: Summary): string[] {
   if (!incomplete) return [];
   const lines = incomplete.unread.map((why) => `${why}; this summary covers what was read of it`);
   if (incomplete.interrupted) lines.push('interrupted (Ctrl-C) before the end of the input; this summary covers what was read until then');
+  if (incomplete.failedLines) lines.push(`${number(incomplete.failedLines)} ${incomplete.failedLines === 1 ? 'line was' : 'lines were'} counted but not read into this summary (a logtype defect: please report it with the line); the first: ${incomplete.firstFailure ?? ''}`);
   return lines;
 }
 

@@ -88,7 +88,8 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
     ...(counts.selectedAsRead !== counts.selected ? { selectedAsRead: counts.selectedAsRead } : {}),
   });
   const interrupted = io.interrupted?.aborted === true;
-  return unread.length > 0 || interrupted ? { ...summary, incomplete: { unread, interrupted } } : summary;
+  const failures = failed.incomplete;
+  return unread.length > 0 || interrupted || failures ? { ...summary, incomplete: { unread, interrupted, ...failures } } : summary;
 }
 
 /** `--html -`: the page is written to stdout, instead of the text. */

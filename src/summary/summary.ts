@@ -45,6 +45,9 @@ export interface Incomplete {
   readonly unread: readonly string[];
   /** Reading was stopped by Ctrl-C (SIGINT) before the input's end. */
   readonly interrupted: boolean;
+  /** Lines counted but not read into the report (a defect of logtype's), and the first of them with why. */
+  readonly failedLines?: number;
+  readonly firstFailure?: string;
 }
 
 export interface TypeMark {
