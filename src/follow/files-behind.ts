@@ -310,11 +310,13 @@ export class FilesBehind {
     this.#queue = this.#queue.filter((file) => !rewritten.includes(file as HeldFile));
     this.#sync();
     for (const held of rewritten) {
-      // What it held past our position when last looked at (at least: more may have come since).
-      const lostBytes = Math.max(0, Math.max(held.seenSize, this.#sizes.get(held) ?? 0) - held.position);
+      // What it held past our position when last looked at (at least: more may have come since),
+      // and the unfinished line read so far: its rest is gone, and a line is delivered whole or
+      // not at all (a line in pieces is closed by an empty last piece).
+      const unread = Math.max(0, Math.max(held.seenSize, this.#sizes.get(held) ?? 0) - held.position);
+      const lostBytes = unread + held.splitter.abandon();
       const mtimeMs = held.mtimeMs() ?? now;
       const name = this.#currentName(held);
-      held.emitHeld(false);
       held.close();
       this.#options.onRewritten?.({ name, position: held.position, lostBytes, mtimeMs });
     }

@@ -101,5 +101,29 @@ test('a rotated file rewritten before it was read to its end: the bytes it held 
   t.is(behind.read(1, 4096), 4096);
   fs.writeFileSync(file, 'x\n');
   behind.read(2, 4096);
-  t.deepEqual(rewritten, [10_000 - 4096]);
+  // 40 whole lines delivered; the rest is gone, the 96 bytes of the 41st read so far with it.
+  t.deepEqual(rewritten, [10_000 - 4000]);
+});
+
+// From a 30-minute soak: a copy made over a held rotated file whose read had stopped inside a
+// long line delivered that line's first 10,198 of 18,445 characters as an entry of their own.
+test('a rotated file rewritten while a line is half read: the half is not delivered as a line of its own', (t) => {
+  const dir = tempDir('behind-half');
+  const base = path.join(dir, 'mongodb.log');
+  const file = `${base}.1`;
+  fs.writeFileSync(file, `short\n${'L'.repeat(10_000)}\nafter\n`);
+  const out: { text: string; partial: boolean }[] = [];
+  const sink = { maxLineBytes: 1 << 20, sink: (bytes: Buffer, start: number, end: number, partial: boolean): void => void out.push({ text: bytes.toString('utf8', start, end), partial }) };
+  const behind = new FilesBehind({
+    path: base,
+    rotateWaitMs: 60_000,
+    onEvent: () => undefined,
+    onGone: () => undefined,
+    open: (f, now) => HeldFile.open(f.name, f.role, f.position, now, sink),
+  });
+  behind.push(HeldFile.open(file, 'rotated', 0, 0, sink));
+  behind.read(1, 4096);
+  fs.writeFileSync(file, 'x\n');
+  behind.read(2, 4096);
+  t.deepEqual(out.map((o) => o.text), ['short']);
 });
