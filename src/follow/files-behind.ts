@@ -171,7 +171,8 @@ export class FilesBehind {
         const stat = fs.fstatSync(file.fd);
         const wait = file.role === 'copy' ? 0 : this.#options.rotateWaitMs;
         const quietMs = now - Math.max(stat.mtimeMs, file.quietSince);
-        if (file.splitter.heldBytes === 0 && drainIsOver(stat.size <= file.position, quietMs, wait, file.allDelivered)) done = file;
+        // Read to its end: not shorter than read (rewritten: closeDrained lets it go).
+        if (file.splitter.heldBytes === 0 && drainIsOver(stat.size === file.position, quietMs, wait, file.allDelivered)) done = file;
       } catch {
         // Not to be looked at now: left for closeDrained.
       }
@@ -205,7 +206,7 @@ export class FilesBehind {
     let excess = this.#files.length - max;
     const closed: HeldFile[] = [];
     this.#queue = this.#queue.filter((file) => {
-      if (excess <= 0 || file === held || !isHeld(file) || file.size() > file.position) return true;
+      if (excess <= 0 || file === held || !isHeld(file) || file.size() !== file.position) return true;
       excess--;
       file.emitHeld(false);
       this.#retire(file);
@@ -336,6 +337,12 @@ export class FilesBehind {
   /** Closes the files that have drained: read to their end, quiet for the grace period, lines out. */
   closeDrained(now: number): void {
     if (this.#files.length === 0) return;
+    // Shorter than read: rewritten (a copy made over it), not read to its end. Taken for drained,
+    // its unfinished line would leave whole, cut where the read had stopped.
+    this.#letGo(
+      this.#files.filter((held) => held.shrunk(sizeOf(held))),
+      now,
+    );
     const drained: HeldFile[] = [];
     this.#queue = this.#queue.filter((held) => {
       if (!isHeld(held)) return true;

@@ -127,3 +127,31 @@ test('a rotated file rewritten while a line is half read: the half is not delive
   behind.read(2, 4096);
   t.deepEqual(out.map((o) => o.text), ['short']);
 });
+
+// From a 30-minute soak (seed 585793676): a copy made over a rotated copy whose read had stopped
+// inside an 18 KB line, during a stall, left it shorter than read; the look's drain took it for
+// read to its end and sent the line's first 10,198 characters as a line of their own.
+test('a rotated file left shorter than read, quiet past the rotate wait: let go, not drained; its half-read line not sent', (t) => {
+  const dir = tempDir('behind-drain');
+  const base = path.join(dir, 'mongodb.log');
+  const file = `${base}.1`;
+  fs.writeFileSync(file, `short\n${'L'.repeat(10_000)}\nafter\n`);
+  const out: string[] = [];
+  const sink = { maxLineBytes: 1 << 20, sink: (bytes: Buffer, start: number, end: number): void => void out.push(bytes.toString('utf8', start, end)) };
+  const events: string[] = [];
+  const behind = new FilesBehind({
+    path: base,
+    rotateWaitMs: 100,
+    onEvent: (event) => void events.push(event.kind),
+    onGone: () => undefined,
+    onRewritten: () => void events.push('rewritten'),
+    open: (f, now) => HeldFile.open(f.name, f.role, f.position, now, sink),
+  });
+  behind.push(HeldFile.open(file, 'rotated', 0, 0, sink));
+  behind.read(1, 4096);
+  fs.writeFileSync(file, 'x\n');
+  behind.closeDrained(10_000);
+  t.deepEqual(out, ['short']);
+  t.deepEqual(events, ['rewritten']);
+  t.is(behind.files.length, 0);
+});
