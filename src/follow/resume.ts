@@ -130,12 +130,20 @@ export function knownFile(name: string, stat: fs.Stats, is: (fd: number) => bool
   );
 }
 
-/** Whether `stat` (at `name`) is this known file, on the same mount: inode, birth, length, first bytes. */
+/**
+ * Whether `stat` (at `name`) is this known file, on the same mount: inode, birth, length, first
+ * bytes, and the bytes just before where it was read to, where kept: a copy made over it in place
+ * (`cp f f.1`) keeps its inode and, when the file copied begins with the same banner, its first
+ * KiB too.
+ */
 export function isKnown(known: KnownFile, name: string, stat: fs.Stats): boolean {
   if (stat.dev !== known.dev || stat.ino !== known.ino) return false;
   if (compareBirthtimes(known.birthtimeMs, birthtimeOf(stat)) === 'differs') return false;
   if (stat.size < known.saved.position) return false;
-  return withFile(name, stat, (fd) => fingerprintOf(fd, known.saved.fingerprintBytes).fingerprint === known.saved.fingerprint) ?? false;
+  const { saved } = known;
+  const same = (fd: number): boolean =>
+    fingerprintOf(fd, saved.fingerprintBytes).fingerprint === saved.fingerprint && (saved.tailHash === undefined || tailHashOf(fd, saved.position) === saved.tailHash);
+  return withFile(name, stat, same) ?? false;
 }
 
 function continues(file: SavedFile, candidate: SiblingFile): ReturnType<typeof continuationOf> {

@@ -9,6 +9,7 @@ import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isKnown, knownFile } from '../../src/follow/resume.js';
+import { tailHashOf } from '../../src/follow/fingerprint.js';
 import { tempDir } from '../_helpers/sidecar-process.js';
 
 function copyAndListing(): { dir: string; name: string; listed: fs.Stats; known: NonNullable<ReturnType<typeof knownFile>> } {
@@ -47,4 +48,24 @@ test('the same inode with other first bytes (reused): not known', (t) => {
   fs.closeSync(fd);
   t.false(isKnown(known, name, fs.statSync(name)));
   t.truthy(listed);
+});
+
+// Soak seed 585793691: a retired `.1` whose first KiB was a banner, copied over in place by a file
+// beginning with the same banner (`cp f f.1`: same inode, same birth, no shorter, same first KiB),
+// was taken for the retired file: the copy was never read, and 621 lines only it held were lost.
+test('a retired file copied over in place by a file with the same first KiB: not known, told by the bytes before where it was read to', (t) => {
+  const dir = tempDir('known-banner');
+  const name = path.join(dir, 'mongodb.log.1');
+  const banner = `${'B'.repeat(1100)}\n`;
+  fs.writeFileSync(name, `${banner}${'old line\n'.repeat(50)}`);
+  const retired = knownFile(name, fs.statSync(name), () => true)!;
+  // As a file retired after its read keeps it (HeldFile.savedFile): the hash of the bytes before its position.
+  const fd = fs.openSync(name, 'r');
+  const known = { ...retired, saved: { ...retired.saved, tailHash: tailHashOf(fd, retired.saved.position) } };
+  fs.closeSync(fd);
+  t.true(isKnown(known, name, fs.statSync(name)), 'itself, unchanged');
+  fs.writeFileSync(name, `${banner}${'new line, not read\n'.repeat(50)}`);
+  const stat = fs.statSync(name);
+  t.is(stat.ino, retired.ino);
+  t.false(isKnown(known, name, stat));
 });
