@@ -337,21 +337,19 @@ export class FilesBehind {
   /** Closes the files that have drained: read to their end, quiet for the grace period, lines out. */
   closeDrained(now: number): void {
     if (this.#files.length === 0) return;
-    // Shorter than read: rewritten (a copy made over it), not read to its end. Taken for drained,
-    // its unfinished line would leave whole, cut where the read had stopped.
-    this.#letGo(
-      this.#files.filter((held) => held.shrunk(sizeOf(held))),
-      now,
-    );
     const drained: HeldFile[] = [];
+    const rewritten: HeldFile[] = [];
     this.#queue = this.#queue.filter((held) => {
       if (!isHeld(held)) return true;
-      let atEnd: boolean;
-      try {
-        atEnd = held.size() <= held.position;
-      } catch {
-        atEnd = true;
+      // One fstat a file a look (Infinity when it fails: taken as at its end, as before).
+      const size = sizeOf(held);
+      // Shorter than read: rewritten (a copy made over it), not read to its end. Taken for
+      // drained, its unfinished line would leave whole, cut where the read had stopped.
+      if (size !== Infinity && held.shrunk(size)) {
+        rewritten.push(held);
+        return true;
       }
+      const atEnd = size === Infinity || size <= held.position;
       held.atEnd = atEnd;
       // A copy is whole when the truncation is seen: no writer appends to it.
       const wait = held.role === 'copy' ? 0 : this.#options.rotateWaitMs;
@@ -366,6 +364,7 @@ export class FilesBehind {
       return false;
     });
     this.#sync();
+    this.#letGo(rewritten, now);
     this.#openWaiting(now);
     for (const held of drained) this.#options.onEvent({ kind: 'drained', path: this.#options.path, file: held.name, position: held.position });
   }
