@@ -42,7 +42,7 @@ export interface WaitingFile extends FileIdentity {
 /** Files closed after draining that are still recognised (not read again if they change). */
 const MAX_RETIRED = 16;
 
-/** A held file let go as rewritten: where it is, how far it was read, bytes seen there but not read, its modification time. */
+/** A held file let go as rewritten: where it is, how far it was read, the bytes of it never delivered (past the position when last looked at, and a line read in part), its modification time. */
 export interface RewrittenFile {
   readonly name: string;
   readonly position: number;
@@ -60,8 +60,8 @@ export interface FilesBehindOptions {
   readonly onForget?: ((known: KnownFile) => void) | undefined;
   /**
    * A held file found rewritten under us (not a logger's way: a copy made over a rotated file,
-   * `cp f f.1`, a home-made copytruncate), let go with its unfinished line ended: the file there
-   * now is to be taken as one never seen.
+   * `cp f f.1`, a home-made copytruncate), let go, the part of a line it had read dropped (its
+   * rest is gone; counted in `lostBytes`): the file there now is to be taken as one never seen.
    */
   readonly onRewritten?: ((file: RewrittenFile) => void) | undefined;
   /** Whether the file open as `fd` (of `size` bytes) holds what the file at the name holds, or held where we read it: its copy. */
