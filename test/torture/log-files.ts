@@ -222,8 +222,13 @@ export class LogFiles {
     const source = this.#linkedAt(from);
     if (!source) return false;
     this.#shift(file);
-    const to = `${from}.1`;
-    fs.copyFileSync(from, to);
+    this.#copyTo(file, source, `${from}.1`, 'copied to');
+    return true;
+  }
+
+  /** Copies the path's file (`source`) to `to`: a new copy generation holding the lines the copy took whole. */
+  #copyTo(file: number, source: Generation, to: string, said: string): fs.Stats {
+    fs.copyFileSync(this.pathOf(file), to);
     const stat = fs.statSync(to);
     const copy = this.#newGen(file, stat, 'copy', to, { from: source.id, copyBytes: stat.size });
     copy.size = stat.size;
@@ -231,8 +236,8 @@ export class LogFiles {
       const line = this.lines[file]![seq - 1]!;
       if (line.offset + line.bytes <= stat.size) copy.lines.push(seq);
     }
-    this.#event(source, 'copied', `copied to ${base(to)} (${stat.size} B)`);
-    return true;
+    this.#event(source, 'copied', `${said} ${base(to)} (${stat.size} B)`);
+    return stat;
   }
 
   /**
@@ -245,23 +250,15 @@ export class LogFiles {
     const from = this.pathOf(file);
     const to = `${from}.1`;
     const old = this.#linkedAt(to);
-    if (!this.#linkedAt(from)) return undefined;
+    const source = this.#linkedAt(from);
+    if (!source) return undefined;
     if (!old || this.#writers.some((w) => w.gen === old.id)) return this.copy(file) ? 'no .1 to copy over: copied as logrotate does' : undefined;
     const now = this.#options.clock();
     old.endedAt = now;
     old.name = undefined;
     this.#linked.delete(old.ino);
     this.#event(old, 'overwritten', `${base(to)} rewritten in place by a copy of ${base(from)}`);
-    const source = this.#linkedAt(from)!;
-    fs.copyFileSync(from, to);
-    const stat = fs.statSync(to);
-    const copy = this.#newGen(file, stat, 'copy', to, { from: source.id, copyBytes: stat.size });
-    copy.size = stat.size;
-    for (const seq of source.lines) {
-      const line = this.lines[file]![seq - 1]!;
-      if (line.offset + line.bytes <= stat.size) copy.lines.push(seq);
-    }
-    this.#event(source, 'copied', `copied over ${base(to)} (${stat.size} B)`);
+    const stat = this.#copyTo(file, source, to, 'copied over');
     // Lines only the overwritten file held are on disk nowhere now.
     for (const line of this.lines[file]!) {
       if (line.destroyed || line.overwrittenAt !== undefined || !this.#heldBy(line, old)) continue;
