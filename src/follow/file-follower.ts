@@ -145,7 +145,10 @@ export class FileFollower {
       },
       isCopyOfCurrent: (fd, size) => {
         const current = this.#current;
-        return current !== undefined && current.position > 0 && (current.holdsPrefixOf(fd, size) || current.matchesCopy(fd, size));
+        // Never more than the listing takes for a copy (CopyFinder.pendingCopyOf: holds its prefix
+        // or starts as it did): a file let go here and then listed as unseen would be held and let
+        // go again at every listing, never read.
+        return current !== undefined && current.position > 0 && (current.holdsPrefixOf(fd, size) || (current.startsLike(fd) && current.matchesCopy(fd, size)));
       },
       onGone: (waiting) => {
         if (waiting.saved) {

@@ -260,10 +260,15 @@ export class HeldFile implements FileIdentity {
    * copytruncate's copy, to be read on from that position. (Bytes seen but not read may be
    * missing from it: written between the copy and the truncation, they are on no disk.) With
    * nothing read yet there is nothing to compare: such a copy is read whole, as an unseen file.
+   * As a read checks the file's own bytes: where the bytes before the position do not alone
+   * tell (lines ending alike, such as padded ones), the copy must also start as the file did.
    */
   matchesCopy(fd: number, size: number): boolean {
     if (this.position === 0 || this.#marker.length === 0 || size < this.position) return false;
-    return this.#marker.foundIn(fd, this.position);
+    if (!this.#marker.foundIn(fd, this.position)) return false;
+    if (this.#markerTellsRewrite()) return true;
+    const length = Math.min(this.#headLength, this.position);
+    return length === 0 || this.#headIn(fd, length);
   }
 
   /**

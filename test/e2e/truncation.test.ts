@@ -195,3 +195,27 @@ test('a copy made over a rotated file held with nothing read (renamed away empty
   t.deepEqual(result.lost, []);
   t.is(result.duplicated, 0);
 });
+
+// From CI (two copytruncates while the reader stalled, 1000-byte lines padded alike): the
+// second copy, unseen, ended at the read position with the same 256 padded bytes as the file
+// at the name, so it was taken for a copy made over it, let go, listed again as unseen, let go
+// again, forever; its 100 lines never left.
+test('an unseen rotated file whose lines end like the ones read (padded lines, the same size) is read, not taken for a copy of them', async (t) => {
+  const { file, sidecar } = await followEmptyFile('padded-unseen', 'mongodb', ['--rotate-wait', '30']);
+  const writer = new NumberedWriter(file, 'mongodb', 1000);
+  writer.write(100);
+  await sidecar.waitForLines(100);
+  // Other lines, padded as ours, of the size read: a rotated file made while we did not look.
+  const other = new NumberedWriter(`${file}.new`, 'others', 1000);
+  other.write(100);
+  other.close();
+  t.is(fs.statSync(`${file}.new`).size, fs.statSync(file).size);
+  fs.renameSync(`${file}.new`, `${file}.1`);
+  await sidecar.waitForLines(200, 10_000);
+  writer.close();
+  await sidecar.stop();
+  const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents);
+  t.is(contents.filter((c) => c.startsWith('others-')).length, 100);
+  t.is(new Set(contents).size, contents.length, 'nothing delivered twice');
+  t.false(sidecar.diagnostics().some((d) => d['event'] === 'truncated'), 'nothing was rewritten');
+});

@@ -223,3 +223,31 @@ test('resumed, a few lines read and delivered, then cut before a look: the save 
   t.is(h.savedFile().tailHash, expected);
   h.close();
 });
+
+// From CI: a rotated file of other lines padded as ours, the size read, was taken for our copy
+// (the 256 bytes before the position are padding in both); let go, then listed as unseen again,
+// at every listing: its lines never left.
+test('matchesCopy: a copy of the file as read is one; other lines ending alike at the position are not', (t) => {
+  const dir = tempDir('held-file');
+  const file = path.join(dir, 'mongodb.log');
+  const padded = (tag: string, from: number, count: number): string =>
+    Array.from({ length: count }, (_, i) => `${tag}-${String(from + i).padStart(8, '0')} ${'x'.repeat(980)}\n`).join('');
+  fs.writeFileSync(file, padded('mongodb', 1, 100));
+  const { file: h } = held(file, 0);
+  t.true(h.read(1 << 20, Date.now()) > 0);
+  const cases: ReadonlyArray<readonly [string, string, boolean]> = [
+    ['a copy of it', padded('mongodb', 1, 100), true],
+    ['a copy of it, lines written after the read too', padded('mongodb', 1, 103), true],
+    ['other lines, the same padding and size', padded('mongodb', 301, 100), false],
+    ['other lines, another tag', padded('others0', 1, 100), false],
+    ['shorter than read', padded('mongodb', 1, 99), false],
+  ];
+  for (const [name, text, expected] of cases) {
+    const other = path.join(dir, `${name.replaceAll(/\W+/g, '-')}.log`);
+    fs.writeFileSync(other, text);
+    const fd = fs.openSync(other, 'r');
+    t.is(h.matchesCopy(fd, fs.fstatSync(fd).size), expected, name);
+    fs.closeSync(fd);
+  }
+  h.close();
+});
