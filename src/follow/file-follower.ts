@@ -153,7 +153,7 @@ export class FileFollower {
       onGone: (waiting) => {
         if (waiting.saved) {
           // A saved file, as at the restart when it cannot be found: its unfinished line is closed.
-          this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: waiting.saved.position });
+          this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: waiting.saved.position, ...(waiting.saved.readToEnd === true ? { readToEnd: true } : {}) });
           this.#closePiece(waiting.saved);
         } else this.#options.onEvent({ kind: 'gave-up', path: this.path, file: waiting.name, bytes: Math.max(0, waiting.size - waiting.position) });
       },
@@ -362,7 +362,14 @@ export class FileFollower {
       // Else truncated or rewritten in place (the same inode at the name, born when it was; not a
       // new file given the freed inode at once, as ext4 does after a rotation): said as that.
       const inPlace = compressed.length === 0 && !lost.retired ? inPlaceSize(this.path, lost) : undefined;
-      this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: lost.position, compressed, ...(inPlace === undefined ? {} : { inPlace: { size: inPlace } }) });
+      this.#options.onEvent({
+        kind: 'resume-lost',
+        path: this.path,
+        position: lost.position,
+        compressed,
+        ...(inPlace === undefined ? {} : { inPlace: { size: inPlace } }),
+        ...(lost.readToEnd === true ? { readToEnd: true } : {}),
+      });
       this.#closePiece(lost);
     }
     this.#behind.adoptRetired(plan.retired);

@@ -12,7 +12,15 @@ export type FollowEvent =
   /** A file the state file knows is not there any more: its lines after `position` cannot be delivered. */
   /** `compressed`: compressed rotations beside the path changed since the save (where its lines may be). */
   /** `inPlace`: the file at the path is the saved one (its inode), truncated or rewritten while down: its size now. */
-  | { readonly kind: 'resume-lost'; readonly path: string; readonly position: number; readonly compressed?: readonly string[]; readonly inPlace?: { readonly size: number } }
+  /** `readToEnd`: a rotated file saved as read to its end: every line it held at that save had been delivered. */
+  | {
+      readonly kind: 'resume-lost';
+      readonly path: string;
+      readonly position: number;
+      readonly compressed?: readonly string[];
+      readonly inPlace?: { readonly size: number };
+      readonly readToEnd?: boolean;
+    }
   /** A rotated file made while nobody looked (down, or a stalled reader): read from its start. */
   | { readonly kind: 'unseen'; readonly path: string; readonly file: string }
   | { readonly kind: 'rotated'; readonly path: string }

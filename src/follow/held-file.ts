@@ -482,7 +482,17 @@ export class HeldFile implements FileIdentity {
       ...(this.#tail.hash === undefined ? {} : { tailHash: this.#tail.hash }),
       ...(this.birthtimeMs ? { birthtimeMs: this.birthtimeMs } : {}),
       ...(midLine ? { midLine: true } : {}),
+      ...(this.role !== 'current' && !midLine && this.#readToEnd(delivered) ? { readToEnd: true } : {}),
     };
+  }
+
+  /** Whether the file holds nothing past `delivered` now (one fstat; false when it fails). */
+  #readToEnd(delivered: number): boolean {
+    try {
+      return fs.fstatSync(this.fd).size <= delivered;
+    } catch {
+      return false;
+    }
   }
 
   /**

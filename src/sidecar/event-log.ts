@@ -45,6 +45,16 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
       );
       return;
     case 'resume-lost': {
+      // Read to its end at a save made at the last run's stop: nothing of it was left. (After a
+      // kill the save is the last periodic one: the file may have grown after it, and the
+      // killed run may or may not have sent that; said as below.)
+      if (event.readToEnd === true && !afterKill) {
+        log.info(
+          { ...fields, event: 'resume-gone', position: event.position },
+          `a rotated file read to its end when the last run stopped (${event.position} bytes, every line of it delivered) is not there any more (removed or compressed while the sidecar was down): nothing of it was lost`,
+        );
+        return;
+      }
       const compressed = event.compressed ?? [];
       const where =
         compressed.length > 0

@@ -32,6 +32,11 @@ export interface SavedFile {
   /** Read and closed (or given up): recognised at a restart, never read again (version 2). */
   readonly retired?: boolean | undefined;
   /**
+   * A rotated file (no longer at the name) every byte of which had left the process when saved
+   * (version 2): gone at a restart, nothing of it was left to deliver, and no loss is said.
+   */
+  readonly readToEnd?: boolean | undefined;
+  /**
    * Where the file was, when the followed path is a symbolic link to it (version 2): a restart
    * looks for it there too, should the link have been pointed at another file meanwhile.
    */
@@ -185,6 +190,7 @@ function isSavedFile(value: unknown): value is SavedFile {
     (f['birthtimeMs'] === undefined || typeof f['birthtimeMs'] === 'number') &&
     (f['midLine'] === undefined || typeof f['midLine'] === 'boolean') &&
     (f['retired'] === undefined || typeof f['retired'] === 'boolean') &&
+    (f['readToEnd'] === undefined || typeof f['readToEnd'] === 'boolean') &&
     (f['target'] === undefined || typeof f['target'] === 'string')
   );
 }

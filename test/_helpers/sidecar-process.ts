@@ -196,7 +196,7 @@ export class SidecarProcess {
 export interface SavedState {
   readonly version: number;
   readonly savedAt?: number;
-  readonly files: Record<string, { dev: number; ino: number; position: number; retired?: boolean; midLine?: boolean }[]>;
+  readonly files: Record<string, { dev: number; ino: number; position: number; retired?: boolean; midLine?: boolean; readToEnd?: boolean }[]>;
 }
 
 /** A process's state letter in /proc (`T`: stopped by a signal). */

@@ -184,3 +184,34 @@ test('a file rotated and compressed while stopped: the warning names the compres
   t.deepEqual(lost!['compressed'], [`${file}.1.gz`]);
   t.regex(lost!['msg'] as string, new RegExp(`they may be in ${file.replaceAll('.', '\\.')}\\.1\\.gz, rotated and compressed while the sidecar was down \\(never read: logtype --as mongodb ${file.replaceAll('.', '\\.')}\\.1\\.gz reads it; logrotate's delaycompress`));
 });
+
+// From a review: a rotated file still held at the stop (within --rotate-wait), every line of it
+// delivered, then removed while down (logrotate's rotate count): the restart warned that lines
+// of it "cannot be delivered", and doctor counted lines lost where none were.
+test('a rotated file read to its end before the stop, removed while down: no lines-lost warning, a note that nothing of it was left', async (t) => {
+  const dir = tempDir('down-gone-read');
+  const file = path.join(dir, 'mongodb.log');
+  const stateFile = path.join(dir, '.logtype-sidecar.state');
+  const writer = new NumberedWriter(file, 'mongodb');
+  const first = new SidecarProcess(['--log-dir', dir, '--stats-interval', '0', '--rotate-wait', '60', '--from-start']);
+  writer.write(10);
+  await first.waitForLines(10);
+  fs.renameSync(file, `${file}.1`);
+  writer.reopen();
+  writer.write(5);
+  await first.waitForLines(15);
+  t.is((await first.stop()).code, 0);
+  const saved = readState(stateFile)?.files[file] ?? [];
+  t.true(saved.some((f) => f.readToEnd === true && !f.retired), 'the rotated file is saved held, read to its end');
+  fs.unlinkSync(`${file}.1`);
+  writer.write(5);
+  writer.close();
+  const second = await start(dir, file);
+  await second.waitForLines(5);
+  await second.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', 20, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'), 'no lines-lost warning');
+  t.true(second.diagnostics().some((d) => d['event'] === 'resume-gone' && d['level'] === 30));
+});
