@@ -134,6 +134,7 @@ export class FilesBehind {
       const held = this.#options.open(file, now);
       if (held) {
         this.#queue[i] = held;
+        this.#noteSize(held);
         opened = true;
       } else {
         // Gone before it was read (deleted, or renamed out of sight).
@@ -198,6 +199,7 @@ export class FilesBehind {
   /** A file to drain, after the others. */
   push(held: HeldFile): void {
     this.#queue.push(held);
+    this.#noteSize(held);
     this.#sync();
     const max = this.#max;
     if (this.#files.length <= max) return;
@@ -253,14 +255,17 @@ export class FilesBehind {
       const size = sizeOf(held);
       // Shorter than read (or seen): rewritten, and no read would look (it seems at its end).
       // Nothing read yet, and what it holds now is the file at the name's: a copy made over it.
-      const rewritten = held.shrunk(size) || this.#copyOverUnread(held, size);
+      const rewritten = held.shrunk(size) || this.#shrunkUnread(held, size) || this.#copyOverUnread(held, size);
       const read = rewritten ? -1 : held.read(left, now, size);
       if (read < 0) {
         // Let go at once: its unfinished line ends before any newer file's line is read.
         this.#letGo([held], now);
         continue;
       }
-      if (size !== Infinity) this.#sizes.set(held, size);
+      if (size !== Infinity) {
+        this.#sizes.set(held, size);
+        this.#noteSize(held, size);
+      }
       left -= read;
       // A line whose first pieces left is unfinished here: nothing newer may come between them.
       if (left <= 0 || held.splitter.pieceOpen) break;
@@ -270,6 +275,34 @@ export class FilesBehind {
 
   /** Each held file's size at its last read: what a rewrite then took away unread. */
   readonly #sizes = new WeakMap<HeldFile, number>();
+
+  /**
+   * The largest size each held file was seen at (opened, read or looked at). A rotated file only
+   * grows while its writer may still write; one found shorter was rewritten, even with nothing
+   * read from it (position and seenSize are 0 while reading waits for the output).
+   */
+  readonly #largest = new WeakMap<HeldFile, number>();
+
+  /** Notes `held`'s size now (one fstat) or `size`, where larger than any seen before. */
+  #noteSize(held: HeldFile, size?: number): void {
+    let now = size;
+    if (now === undefined) {
+      try {
+        now = held.size();
+      } catch {
+        return;
+      }
+    }
+    if (now > (this.#largest.get(held) ?? 0)) this.#largest.set(held, now);
+  }
+
+  /**
+   * Nothing read from it, and shorter than it was seen: rewritten (a copy made over it, caught
+   * half-way). With something read, the bytes before the position tell (`shrunk`, `truncated`).
+   */
+  #shrunkUnread(held: HeldFile, size: number): boolean {
+    return held.position === 0 && size < (this.#largest.get(held) ?? 0);
+  }
 
   /**
    * A rotated file held with nothing read from it (renamed away empty: logrotate's `ifempty`)
@@ -290,7 +323,7 @@ export class FilesBehind {
     const rewritten = this.#files.filter((held) => {
       try {
         const size = sizeOf(held);
-        return held.position > 0 ? held.truncated(size) : this.#copyOverUnread(held, size);
+        return held.position > 0 ? held.truncated(size) : this.#shrunkUnread(held, size) || this.#copyOverUnread(held, size);
       } catch {
         return false;
       }
@@ -314,7 +347,7 @@ export class FilesBehind {
       // What it held past our position when last looked at (at least: more may have come since),
       // and the unfinished line read so far: its rest is gone, and a line is delivered whole or
       // not at all (a line in pieces is closed by an empty last piece).
-      const unread = Math.max(0, Math.max(held.seenSize, this.#sizes.get(held) ?? 0) - held.position);
+      const unread = Math.max(0, Math.max(held.seenSize, this.#sizes.get(held) ?? 0, this.#largest.get(held) ?? 0) - held.position);
       const lostBytes = unread + held.splitter.abandon();
       const mtimeMs = held.mtimeMs() ?? now;
       const name = this.#currentName(held);
@@ -345,10 +378,11 @@ export class FilesBehind {
       const size = sizeOf(held);
       // Shorter than read: rewritten (a copy made over it), not read to its end. Taken for
       // drained, its unfinished line would leave whole, cut where the read had stopped.
-      if (size !== Infinity && held.shrunk(size)) {
+      if (size !== Infinity && (held.shrunk(size) || this.#shrunkUnread(held, size))) {
         rewritten.push(held);
         return true;
       }
+      if (size !== Infinity) this.#noteSize(held, size);
       const atEnd = size === Infinity || size <= held.position;
       held.atEnd = atEnd;
       // A copy is whole when the truncation is seen: no writer appends to it.

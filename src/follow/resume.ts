@@ -140,6 +140,9 @@ export function isKnown(known: KnownFile, name: string, stat: fs.Stats): boolean
   if (stat.dev !== known.dev || stat.ino !== known.ino) return false;
   if (compareBirthtimes(known.birthtimeMs, birthtimeOf(stat)) === 'differs') return false;
   if (stat.size < known.saved.position) return false;
+  // Retired with nothing read (empty then): bytes there now were never ours to compare with; a
+  // copy made over it (`cp f f.1`) is read, or found as a copy, as any file nobody read.
+  if (known.saved.position === 0 && stat.size > 0) return false;
   const { saved } = known;
   const same = (fd: number): boolean =>
     fingerprintOf(fd, saved.fingerprintBytes).fingerprint === saved.fingerprint && (saved.tailHash === undefined || tailHashOf(fd, saved.position) === saved.tailHash);

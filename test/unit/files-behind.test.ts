@@ -155,3 +155,31 @@ test('a rotated file left shorter than read, quiet past the rotate wait: let go,
   t.deepEqual(events, ['rewritten']);
   t.is(behind.files.length, 0);
 });
+
+// Soak seed 1749087035: a rotated file held with nothing read (the reader stalled) was emptied by
+// a copy made over it (`cp` truncates, then writes); a look in between took it for read to its
+// end at 0 bytes and closed it as drained, and the copy's lines were never read.
+test('a rotated file held unread, emptied (a copy made over it, caught half-way): let go as rewritten, not drained at 0 bytes', (t) => {
+  const dir = tempDir('behind-emptied');
+  const base = path.join(dir, 'mongodb.log');
+  const file = `${base}.1`;
+  fs.writeFileSync(file, 'unread line\n'.repeat(1000));
+  const events: string[] = [];
+  const lost: number[] = [];
+  const behind = new FilesBehind({
+    path: base,
+    rotateWaitMs: 100,
+    onEvent: (event) => void events.push(event.kind),
+    onGone: () => undefined,
+    onRewritten: ({ lostBytes }) => void (events.push('rewritten'), lost.push(lostBytes)),
+    open: (f, now) => HeldFile.open(f.name, f.role, f.position, now, lines),
+  });
+  t.true(behind.hold(waitingFile(file, fs.statSync(file), 'unseen', 0), 0));
+  // Nothing read (the output is full); the copy over it has truncated it and not written yet.
+  fs.truncateSync(file, 0);
+  behind.closeDrained(10_000);
+  t.deepEqual(events, ['rewritten']);
+  t.deepEqual(lost, [12_000], 'the bytes it held, never read, are named');
+  t.is(behind.files.length, 0);
+  behind.close();
+});
