@@ -242,20 +242,21 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     // so were dropped (stderr on stdout's stalled pipe).
     matches: /"event"\s*:\s*"(?:resume-lost|gave-up)"|"event"\s*:\s*"(?:truncated|stats)".*"(?:lostBytes|givenUpBytes)"\s*:\s*[1-9]/,
     // Truncated or rewritten in place while it was down: its own problem (sidecar-lines-repeated);
-    // after a kill, what was lost is not known (sidecar-lines-maybe-lost).
-    unless: /"(?:inPlace|afterKill)"\s*:\s*true/,
+    // after a kill, or for a rotated file read to its end at the stop, what was lost is not known
+    // (sidecar-lines-maybe-lost).
+    unless: /"(?:inPlace|afterKill|readToEnd)"\s*:\s*true/,
     meaning:
       'Lines of a log were not shipped: a file the sidecar had not finished was deleted, compressed or cut by a copytruncate while it was down (resume-lost), a copytruncate emptied the file before its last lines were read (truncated, lostBytes), or the reader of its output stalled longer than it can hold rotated files (gave-up). Each line names the file and how much.',
     remedy: `See which files and how much: ${SIDECAR_WARNINGS}. Read what was not shipped where the line says (a compressed rotation: logtype --as TYPE FILE); keep one rotation uncompressed (logrotate's delaycompress) so a restart finds it; for gave-up, find why the log shipper or kubectl logs -f stopped reading.`,
   },
   {
     id: 'sidecar-lines-maybe-lost',
-    title: 'The log sidecar was killed, and a file it had not finished was gone at its restart: some lines may not have been delivered',
-    where: 'logtype-sidecar (resume-lost with afterKill, after previous-run-killed)',
+    title: 'A file the log sidecar may not have finished was gone at its restart: some lines may not have been delivered',
+    where: 'logtype-sidecar (resume-lost with afterKill, after previous-run-killed; or with readToEnd)',
     types: SIDECAR_TYPES,
-    matches: /"event"\s*:\s*"resume-lost".*"afterKill"\s*:\s*true/,
+    matches: /"event"\s*:\s*"resume-lost".*"(?:afterKill|readToEnd)"\s*:\s*true/,
     meaning:
-      'The killed run delivered lines past its last save before it died, how many is not known; the file it was reading was deleted, compressed or cut while it was down, so the rest of it (up to the whole file past the last save) may never have been shipped.',
+      'Either the sidecar was killed (afterKill) and had delivered lines past its last save before it died, how many is not known; or the file was a rotated one read to its end when the sidecar stopped (readToEnd) whose writer may still have added lines after that. The file was deleted, compressed or cut while the sidecar was down, so what it held past the saved position (nothing, or up to the rest of the file) may never have been shipped.',
     remedy: `See which file: ${SIDECAR_WARNINGS}; compare its last lines with the last of that log the store has (a compressed rotation: logtype --as TYPE FILE), and keep one rotation uncompressed (logrotate's delaycompress) so a restart finds it.`,
   },
   {

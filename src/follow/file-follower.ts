@@ -380,7 +380,7 @@ export class FileFollower {
         if (this.#behind.hold(waitingFile(found.name, found.stat, role, found.saved.position, found.saved), now)) {
           this.#options.onEvent({ kind: 'resumed', path: this.path, file: found.name, position: found.saved.position, how: found.how });
         } else {
-          this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: found.saved.position });
+          this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: found.saved.position, ...(found.saved.readToEnd === true ? { readToEnd: true } : {}) });
           this.#closePiece(found.saved);
         }
         continue;

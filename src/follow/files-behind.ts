@@ -299,10 +299,16 @@ export class FilesBehind {
   /**
    * Nothing read from it, and shorter than it was seen: rewritten (a copy made over it, caught
    * half-way). With something read, the bytes before the position tell (`shrunk`, `truncated`).
+   * Marked so: the bytes it was seen holding are what the rewrite took away unread.
    */
   #shrunkUnread(held: HeldFile, size: number): boolean {
-    return held.position === 0 && size < (this.#largest.get(held) ?? 0);
+    const shrunk = held.position === 0 && size < (this.#largest.get(held) ?? 0);
+    if (shrunk) this.#emptied.add(held);
+    return shrunk;
   }
+
+  /** Held files let go by #shrunkUnread. */
+  readonly #emptied = new WeakSet<HeldFile>();
 
   /**
    * A rotated file held with nothing read from it (renamed away empty: logrotate's `ifempty`)
@@ -347,7 +353,10 @@ export class FilesBehind {
       // What it held past our position when last looked at (at least: more may have come since),
       // and the unfinished line read so far: its rest is gone, and a line is delivered whole or
       // not at all (a line in pieces is closed by an empty last piece).
-      const unread = Math.max(0, Math.max(held.seenSize, this.#sizes.get(held) ?? 0, this.#largest.get(held) ?? 0) - held.position);
+      // (The largest size seen only for a file emptied unread: a file grown by a copy made over
+      // it held the copy's bytes, not lines of its own.)
+      const seen = this.#emptied.has(held) ? (this.#largest.get(held) ?? 0) : 0;
+      const unread = Math.max(0, Math.max(held.seenSize, this.#sizes.get(held) ?? 0, seen) - held.position);
       const lostBytes = unread + held.splitter.abandon();
       const mtimeMs = held.mtimeMs() ?? now;
       const name = this.#currentName(held);

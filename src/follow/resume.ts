@@ -41,7 +41,7 @@ export function resumeFiles(path: string, saved: readonly SavedFile[], ignore?: 
   const found = new Map<SavedFile, { candidate: SiblingFile; how: 'same-file' | 'copy' }>();
   // The files themselves first, so a copy never takes a place its original holds.
   for (const file of saved) {
-    const candidate = candidates.find((c) => !claimed.has(c) && c.stat.ino === file.ino && continues(file, c) === 'resume');
+    const candidate = candidates.find((c) => !claimed.has(c) && c.stat.ino === file.ino && !(file.retired === true && emptyOnceNow(file, c.stat)) && continues(file, c) === 'resume');
     if (!candidate) continue;
     claimed.add(candidate);
     found.set(file, { candidate, how: 'same-file' });
@@ -140,13 +140,21 @@ export function isKnown(known: KnownFile, name: string, stat: fs.Stats): boolean
   if (stat.dev !== known.dev || stat.ino !== known.ino) return false;
   if (compareBirthtimes(known.birthtimeMs, birthtimeOf(stat)) === 'differs') return false;
   if (stat.size < known.saved.position) return false;
-  // Retired with nothing read (empty then): bytes there now were never ours to compare with; a
-  // copy made over it (`cp f f.1`) is read, or found as a copy, as any file nobody read.
-  if (known.saved.position === 0 && stat.size > 0) return false;
+  if (emptyOnceNow(known.saved, stat)) return false;
   const { saved } = known;
   const same = (fd: number): boolean =>
     fingerprintOf(fd, saved.fingerprintBytes).fingerprint === saved.fingerprint && (saved.tailHash === undefined || tailHashOf(fd, saved.position) === saved.tailHash);
   return withFile(name, stat, same) ?? false;
+}
+
+/**
+ * A file retired empty (read to its end at 0 bytes) that holds bytes now: nothing of it was read
+ * to compare them with, and none of them were delivered. A copy made over it (`cp f f.1`) is read,
+ * or found as a copy, as any file nobody read. (A file given up unread at 0 was not empty: it
+ * stays known, never read again.)
+ */
+function emptyOnceNow(saved: SavedFile, stat: fs.Stats): boolean {
+  return saved.position === 0 && saved.readToEnd === true && stat.size > 0;
 }
 
 function continues(file: SavedFile, candidate: SiblingFile): ReturnType<typeof continuationOf> {

@@ -45,16 +45,6 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
       );
       return;
     case 'resume-lost': {
-      // Read to its end at a save made at the last run's stop: nothing of it was left. (After a
-      // kill the save is the last periodic one: the file may have grown after it, and the
-      // killed run may or may not have sent that; said as below.)
-      if (event.readToEnd === true && !afterKill) {
-        log.info(
-          { ...fields, event: 'resume-gone', position: event.position },
-          `a rotated file read to its end when the last run stopped (${event.position} bytes, every line of it delivered) is not there any more (removed or compressed while the sidecar was down): nothing of it was lost`,
-        );
-        return;
-      }
       const compressed = event.compressed ?? [];
       const where =
         compressed.length > 0
@@ -68,12 +58,18 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
         return;
       }
       // After a kill the saved position is the last save's: the killed run may have delivered past it.
+      // A rotated file read to its end at the save was still within --rotate-wait (else it would
+      // have been closed): its writer may have added lines after the save, or none.
+      const readToEnd = event.readToEnd === true;
       const delivered = afterKill
         ? `${event.position} bytes of it delivered by the last save; the last run was killed, and may have delivered some or all of the rest before it died`
-        : `${event.position} bytes of it delivered`;
+        : readToEnd
+          ? `${event.position} bytes, every line it held when the last run stopped delivered; its writer may have added lines after that`
+          : `${event.position} bytes of it delivered`;
+      const maybe = afterKill || readToEnd;
       log.warn(
-        { ...fields, position: event.position, ...(compressed.length > 0 ? { compressed } : {}), ...(afterKill ? { afterKill: true } : {}) },
-        `a file read before the restart (${delivered}) is not found (deleted, compressed, cut by a copytruncate, or another file has its name and inode now): lines only it held past that ${afterKill ? 'may not have been' : 'cannot be'} delivered${where}; a file at the name that is not it is read from its start`,
+        { ...fields, position: event.position, ...(compressed.length > 0 ? { compressed } : {}), ...(afterKill ? { afterKill: true } : {}), ...(readToEnd ? { readToEnd: true } : {}) },
+        `a file read before the restart (${delivered}) is not found (deleted, compressed, cut by a copytruncate, or another file has its name and inode now): lines only it held past that ${maybe ? 'may not have been' : 'cannot be'} delivered${where}; a file at the name that is not it is read from its start`,
       );
       return;
     }

@@ -219,3 +219,37 @@ test('an unseen rotated file whose lines end like the ones read (padded lines, t
   t.is(new Set(contents).size, contents.length, 'nothing delivered twice');
   t.false(sidecar.diagnostics().some((d) => d['event'] === 'truncated'), 'nothing was rewritten');
 });
+
+// From a review: a rotated file closed empty (logrotate's ifempty) stayed "known" by its inode
+// whatever it held later; a copy made over it (`cp f f.1`, then `: > f`) was never read, and the
+// lines only it held were lost: across a restart the saved file claimed it before the copy search.
+for (const restart of [false, true]) {
+  test(`a copy made over a rotated file closed empty, then the name truncated${restart ? ', across a restart' : ''}: the lines only the copy holds are delivered once`, async (t) => {
+    const dir = tempDir('retired-empty');
+    const file = path.join(dir, 'mongodb.log');
+    const args = ['--log-dir', dir, '--stats-interval', '0', '--rotate-wait', '1'];
+    const writer = new NumberedWriter(file, 'mongodb');
+    const first = new SidecarProcess([...args, '--from-start']);
+    await first.waitForDiagnostic(followsPath(file));
+    fs.renameSync(file, `${file}.1`); // rotated empty
+    writer.reopen();
+    await first.waitForDiagnostic((d) => d['event'] === 'drained');
+    writer.write(10);
+    await first.waitForLines(10);
+    if (restart) t.is((await first.stop()).code, 0);
+    writer.write(3); // 11-13: only in the copy once the name is truncated
+    fs.copyFileSync(file, `${file}.1`);
+    fs.truncateSync(file, 0);
+    writer.write(2); // 14-15
+    writer.close();
+    const last = restart ? new SidecarProcess(args) : first;
+    await last.waitForLines(restart ? 5 : 15);
+    await sleep(1500);
+    await last.stop();
+    const all = restart ? [...first.lines(), ...last.lines()] : first.lines();
+    const result = checkNumbered(all, 'mongodb', 'mongodb', 15, (n) => writer.line(n));
+    t.deepEqual(result.lost, []);
+    t.is(result.duplicated, 0);
+    t.is(result.outOfOrder, 0);
+  });
+}

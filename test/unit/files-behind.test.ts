@@ -183,3 +183,33 @@ test('a rotated file held unread, emptied (a copy made over it, caught half-way)
   t.is(behind.files.length, 0);
   behind.close();
 });
+
+// From a review: the rule that a file closed empty is not known once it holds bytes also took a
+// file given up unread (position 0, bytes in it) for a stranger: listed again, it was read late,
+// after newer files' lines, and after gave-up had counted its bytes as lost.
+test('a file given up unread stays known (never read again); a file closed empty does not, once it holds bytes', (t) => {
+  const dir = tempDir('behind-gave-up');
+  const base = path.join(dir, 'mongodb.log');
+  const events: string[] = [];
+  const behind = new FilesBehind({
+    path: base,
+    rotateWaitMs: 0,
+    maxBehind: 1,
+    onEvent: (event) => void events.push(`${event.kind} ${path.basename((event as { file?: string }).file ?? '')}`),
+    onGone: () => undefined,
+    open: (f, now) => HeldFile.open(f.name, f.role, f.position, now, lines),
+  });
+  fs.writeFileSync(`${base}.3`, '');
+  behind.push(HeldFile.open(`${base}.3`, 'rotated', 0, 0, lines));
+  behind.closeDrained(10_000);
+  fs.writeFileSync(`${base}.2`, 'gen2 line\n'.repeat(3));
+  fs.writeFileSync(`${base}.1`, 'gen3 line\n'.repeat(3));
+  behind.push(HeldFile.open(`${base}.2`, 'rotated', 0, 0, lines));
+  behind.push(HeldFile.open(`${base}.1`, 'rotated', 0, 0, lines));
+  t.deepEqual(events, ['drained mongodb.log.3', 'gave-up mongodb.log.2']);
+  t.true(behind.knows(`${base}.2`, fs.statSync(`${base}.2`)), 'given up: known');
+  t.true(behind.knows(`${base}.3`, fs.statSync(`${base}.3`)), 'closed empty, still empty: known');
+  fs.writeFileSync(`${base}.3`, 'a copy made over it\n');
+  t.false(behind.knows(`${base}.3`, fs.statSync(`${base}.3`)), 'closed empty, bytes now: not known');
+  behind.close();
+});

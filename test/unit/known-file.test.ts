@@ -73,13 +73,16 @@ test('a retired file copied over in place by a file with the same first KiB: not
 // Soak seed 1749087035: a rotated file held unread during a stall was looked at just as a copy
 // made over it (`cp f f.1`) had emptied it; it was taken for drained at 0 bytes and retired, and
 // the 855 KB the copy then wrote into the same inode were never read (4,292 lines lost).
-test('a file retired with nothing read (empty then): once it holds bytes it is not known; its bytes are new', (t) => {
+test('a file retired read to its end at 0 bytes (empty then): once it holds bytes it is not known; one given up unread at 0 stays known', (t) => {
   const dir = tempDir('known-empty');
   const name = path.join(dir, 'mongodb.log.1');
   fs.writeFileSync(name, '');
-  const known = knownFile(name, fs.statSync(name), () => true);
-  if (!known) throw new Error('knownFile gave nothing');
-  t.true(isKnown(known, name, fs.statSync(name)), 'still empty: known');
+  const found = knownFile(name, fs.statSync(name), () => true);
+  if (!found) throw new Error('knownFile gave nothing');
+  const empty = { ...found, saved: { ...found.saved, readToEnd: true } };
+  const givenUp = { ...found, saved: { ...found.saved } };
+  t.true(isKnown(empty, name, fs.statSync(name)), 'still empty: known');
   fs.writeFileSync(name, 'lines nobody read\n'.repeat(10));
-  t.false(isKnown(known, name, fs.statSync(name)));
+  t.false(isKnown(empty, name, fs.statSync(name)));
+  t.true(isKnown(givenUp, name, fs.statSync(name)), 'given up at 0: known, never read again');
 });
