@@ -180,9 +180,13 @@ export class FileFollower {
     return this.#current?.checkpoint.delivered;
   }
 
-  /** When the name and the files beside it were last listed; undefined before the first look. */
+  /**
+   * When the name and the files beside it were last listed; undefined before the first look. A
+   * file let go as rewritten since then is out of the held files until the next listing: the
+   * time goes back to its change, so a restart from a save made meanwhile lists it as changed.
+   */
   get lookedAt(): number | undefined {
-    return this.#looked ? this.#lastDiscovery : undefined;
+    return this.#looked ? Math.min(this.#lastDiscovery, this.#rewrittenAt) : undefined;
   }
 
   /** The first look happened (before it, the state file's entry for this path stands). */

@@ -1,0 +1,43 @@
+/**
+ * FileFollower's look and save windows, driven turn by turn on real files (no process, no timer).
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { FileFollower } from '../../src/follow/file-follower.js';
+import { tempDir } from '../_helpers/sidecar-process.js';
+
+// From a review: a rotated file let go as rewritten is out of the held files until the next
+// listing holds it again; a save in the turn between kept neither it nor a look time before its
+// change, so a restart after a SIGKILL then took it for the past and never read it.
+test('after a rotated file is let go as rewritten, the look time a save keeps is no later than its change, until the next listing', (t) => {
+  const dir = tempDir('follower-let-go');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, 'first line\n'.repeat(100));
+  const events: string[] = [];
+  const follower = new FileFollower({
+    path: file,
+    maxLineBytes: 1 << 20,
+    rotateWaitMs: 60_000,
+    fromStart: true,
+    sink: (_bytes, _start, end, _partial, _fileEnd, checkpoint) => void (checkpoint.delivered = end),
+    onEvent: (event) => void events.push(event.kind),
+  });
+  let now = Date.now();
+  follower.observe(now);
+  follower.read(now, 1 << 20);
+  fs.renameSync(file, `${file}.1`);
+  fs.writeFileSync(file, 'second line\n');
+  follower.observe((now += 100));
+  follower.read(now, 1 << 20);
+  t.deepEqual(events.filter((e) => e !== 'opened'), ['rotated']);
+  // Rewritten shorter with other lines: let go at the read.
+  fs.writeFileSync(`${file}.1`, 'other line\n');
+  const changed = fs.statSync(`${file}.1`).mtimeMs;
+  follower.read((now += 100), 1 << 20);
+  t.true(events.includes('truncated'));
+  t.true(follower.lookedAt! <= changed, `looked at ${follower.lookedAt}, changed at ${changed}`);
+  follower.observe((now += 100));
+  t.true(follower.lookedAt! >= now - 1, 'the listing held it again: the look time moves on');
+  follower.close();
+});
