@@ -6,12 +6,24 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
-import { FilesBehind, waitingFile } from '../../src/follow/files-behind.js';
-import { HeldFile } from '../../src/follow/held-file.js';
+import { FilesBehind, waitingFile, type FilesBehindOptions } from '../../src/follow/files-behind.js';
+import { HeldFile, type LineOptions } from '../../src/follow/held-file.js';
 import { birthtimeOf } from '../../src/follow/rotated-siblings.js';
 import { tempDir } from '../_helpers/sidecar-process.js';
 
 const lines = { maxLineBytes: 1 << 20, sink: (): void => undefined };
+
+/** FilesBehind for `base`, its files' lines to `sink`; events and gone files ignored unless `options` says. */
+function behindOf(base: string, sink: LineOptions, options: Partial<FilesBehindOptions> = {}): FilesBehind {
+  return new FilesBehind({
+    path: base,
+    rotateWaitMs: 60_000,
+    onEvent: () => undefined,
+    onGone: () => undefined,
+    open: (f, now) => HeldFile.open(f.name, f.role, f.position, now, sink),
+    ...options,
+  });
+}
 
 // From a field trial (stall-past-bound-silent-loss.py): 25 rotations during a stall, older
 // rotated files deleted; a new rotated file took the inode of a deleted one still waiting its
@@ -27,13 +39,9 @@ test('a waiting file is known by its inode and birth time: a new file with its i
   // time equal to the ctime is taken for a file system's stand-in, unknown).
   for (const until = Date.now() + 20; Date.now() < until; );
   fs.appendFileSync(waiting, 'more\n');
-  const behind = new FilesBehind({
-    path: base,
+  const behind = behindOf(base, lines, {
     rotateWaitMs: 1000,
     maxBehind: 1,
-    onEvent: () => undefined,
-    onGone: () => undefined,
-    open: (file, now) => HeldFile.open(file.name, file.role, file.position, now, lines),
   });
   t.true(behind.hold(waitingFile(held, fs.statSync(held), 'rotated', 0), 0));
   const stat = fs.statSync(waiting);
@@ -62,13 +70,8 @@ test('a rotated file rewritten while its line is in pieces: the line ends before
   fs.writeFileSync(older, `first\n${'A'.repeat(40)}`);
   fs.writeFileSync(newer, 'line-b1\nline-b2\n');
   const rewritten: { name: string; lostBytes: number }[] = [];
-  const behind = new FilesBehind({
-    path: base,
-    rotateWaitMs: 60_000,
-    onEvent: () => undefined,
-    onGone: () => undefined,
+  const behind = behindOf(base, pieces, {
     onRewritten: (file) => void rewritten.push({ name: file.name, lostBytes: file.lostBytes }),
-    open: (file, now) => HeldFile.open(file.name, file.role, file.position, now, pieces),
   });
   behind.push(HeldFile.open(older, 'rotated', 0, 0, pieces));
   behind.push(HeldFile.open(newer, 'rotated', 0, 0, pieces));
@@ -89,13 +92,8 @@ test('a rotated file rewritten before it was read to its end: the bytes it held 
   const file = `${base}.1`;
   fs.writeFileSync(file, 'l'.repeat(99).concat('\n').repeat(100));
   const rewritten: number[] = [];
-  const behind = new FilesBehind({
-    path: base,
-    rotateWaitMs: 60_000,
-    onEvent: () => undefined,
-    onGone: () => undefined,
+  const behind = behindOf(base, lines, {
     onRewritten: (f) => void rewritten.push(f.lostBytes),
-    open: (f, now) => HeldFile.open(f.name, f.role, f.position, now, lines),
   });
   behind.push(HeldFile.open(file, 'rotated', 0, 0, lines));
   t.is(behind.read(1, 4096), 4096);
@@ -114,13 +112,7 @@ test('a rotated file rewritten while a line is half read: the half is not delive
   fs.writeFileSync(file, `short\n${'L'.repeat(10_000)}\nafter\n`);
   const out: { text: string; partial: boolean }[] = [];
   const sink = { maxLineBytes: 1 << 20, sink: (bytes: Buffer, start: number, end: number, partial: boolean): void => void out.push({ text: bytes.toString('utf8', start, end), partial }) };
-  const behind = new FilesBehind({
-    path: base,
-    rotateWaitMs: 60_000,
-    onEvent: () => undefined,
-    onGone: () => undefined,
-    open: (f, now) => HeldFile.open(f.name, f.role, f.position, now, sink),
-  });
+  const behind = behindOf(base, sink);
   behind.push(HeldFile.open(file, 'rotated', 0, 0, sink));
   behind.read(1, 4096);
   fs.writeFileSync(file, 'x\n');
@@ -139,13 +131,10 @@ test('a rotated file left shorter than read, quiet past the rotate wait: let go,
   const out: string[] = [];
   const sink = { maxLineBytes: 1 << 20, sink: (bytes: Buffer, start: number, end: number): void => void out.push(bytes.toString('utf8', start, end)) };
   const events: string[] = [];
-  const behind = new FilesBehind({
-    path: base,
+  const behind = behindOf(base, sink, {
     rotateWaitMs: 100,
     onEvent: (event) => void events.push(event.kind),
-    onGone: () => undefined,
     onRewritten: () => void events.push('rewritten'),
-    open: (f, now) => HeldFile.open(f.name, f.role, f.position, now, sink),
   });
   behind.push(HeldFile.open(file, 'rotated', 0, 0, sink));
   behind.read(1, 4096);
@@ -166,13 +155,10 @@ test('a rotated file held unread, emptied (a copy made over it, caught half-way)
   fs.writeFileSync(file, 'unread line\n'.repeat(1000));
   const events: string[] = [];
   const lost: number[] = [];
-  const behind = new FilesBehind({
-    path: base,
+  const behind = behindOf(base, lines, {
     rotateWaitMs: 100,
     onEvent: (event) => void events.push(event.kind),
-    onGone: () => undefined,
     onRewritten: ({ lostBytes }) => void (events.push('rewritten'), lost.push(lostBytes)),
-    open: (f, now) => HeldFile.open(f.name, f.role, f.position, now, lines),
   });
   t.true(behind.hold(waitingFile(file, fs.statSync(file), 'unseen', 0), 0));
   // Nothing read (the output is full); the copy over it has truncated it and not written yet.
@@ -191,13 +177,10 @@ test('a file given up unread stays known (never read again); a file closed empty
   const dir = tempDir('behind-gave-up');
   const base = path.join(dir, 'mongodb.log');
   const events: string[] = [];
-  const behind = new FilesBehind({
-    path: base,
+  const behind = behindOf(base, lines, {
     rotateWaitMs: 0,
     maxBehind: 1,
     onEvent: (event) => void events.push(`${event.kind} ${path.basename((event as { file?: string }).file ?? '')}`),
-    onGone: () => undefined,
-    open: (f, now) => HeldFile.open(f.name, f.role, f.position, now, lines),
   });
   fs.writeFileSync(`${base}.3`, '');
   behind.push(HeldFile.open(`${base}.3`, 'rotated', 0, 0, lines));
