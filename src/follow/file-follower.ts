@@ -152,9 +152,8 @@ export class FileFollower {
       },
       onGone: (waiting) => {
         if (waiting.saved) {
-          // A saved file, as at the restart when it cannot be found: its unfinished line is closed.
-          this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: waiting.saved.position, ...(waiting.saved.readToEnd === true ? { readToEnd: true } : {}) });
-          this.#closePiece(waiting.saved);
+          // A saved file, as at the restart when it cannot be found.
+          this.#resumeLost(waiting.saved);
         } else this.#options.onEvent({ kind: 'gave-up', path: this.path, file: waiting.name, bytes: Math.max(0, waiting.size - waiting.position) });
       },
     });
@@ -366,15 +365,7 @@ export class FileFollower {
       // Else truncated or rewritten in place (the same inode at the name, born when it was; not a
       // new file given the freed inode at once, as ext4 does after a rotation): said as that.
       const inPlace = compressed.length === 0 && !lost.retired ? inPlaceSize(this.path, lost) : undefined;
-      this.#options.onEvent({
-        kind: 'resume-lost',
-        path: this.path,
-        position: lost.position,
-        compressed,
-        ...(inPlace === undefined ? {} : { inPlace: { size: inPlace } }),
-        ...(lost.readToEnd === true ? { readToEnd: true } : {}),
-      });
-      this.#closePiece(lost);
+      this.#resumeLost(lost, { compressed, ...(inPlace === undefined ? {} : { inPlace: { size: inPlace } }) });
     }
     this.#behind.adoptRetired(plan.retired);
     for (const found of plan.held) {
@@ -383,17 +374,13 @@ export class FileFollower {
         // Opened now, or when held files close (a restart after more rotations than the bound).
         if (this.#behind.hold(waitingFile(found.name, found.stat, role, found.saved.position, found.saved), now)) {
           this.#options.onEvent({ kind: 'resumed', path: this.path, file: found.name, position: found.saved.position, how: found.how });
-        } else {
-          this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: found.saved.position, ...(found.saved.readToEnd === true ? { readToEnd: true } : {}) });
-          this.#closePiece(found.saved);
-        }
+        } else this.#resumeLost(found.saved);
         continue;
       }
       // Its saved tail stands until something more is delivered: the file may be cut before then.
       const held = this.#openKnown(found.name, found.stat, role, found.saved.position, now, { midLine: found.saved.midLine === true, tailHash: found.saved.tailHash });
       if (!held) {
-        this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: found.saved.position });
-        this.#closePiece(found.saved);
+        this.#resumeLost(found.saved);
         continue;
       }
       if (found.name === this.path) {
@@ -419,6 +406,12 @@ export class FileFollower {
    * that cannot be read on: an empty last piece closes the line, so a reader joining pieces
    * does not join the next line to it.
    */
+  /** A saved file not found (or not to be opened) at a restart: said, with what the save knew of it, and its unfinished line closed. */
+  #resumeLost(saved: SavedFile, found: Pick<Extract<FollowEvent, { kind: 'resume-lost' }>, 'compressed' | 'inPlace'> = {}): void {
+    this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: saved.position, ...found, ...(saved.readToEnd === true ? { readToEnd: true } : {}) });
+    this.#closePiece(saved);
+  }
+
   #closePiece(saved: SavedFile): void {
     if (saved.midLine) this.#options.sink(EMPTY, 0, 0, false, saved.position, new FileCheckpoint(saved.position));
   }

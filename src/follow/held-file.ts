@@ -236,14 +236,14 @@ export class HeldFile implements FileIdentity {
   }
 
   /**
-   * Whether the file still starts with the bytes of its first KiB that lie before the read
-   * position. The head may reach past it (read at open from a file resumed at a position
-   * within its first KiB): those bytes were never delivered, and a file cut back to the
-   * position is not rewritten.
+   * Whether the file (or the one open as `fd`: a copy of it) still starts with the bytes of its
+   * first KiB that lie before the read position. The head may reach past it (read at open from a
+   * file resumed at a position within its first KiB): those bytes were never delivered, and a
+   * file cut back to the position is not rewritten.
    */
-  #startsAsRead(): boolean {
+  #startsAsRead(fd = this.fd): boolean {
     const length = Math.min(this.#headLength, this.position);
-    return length === 0 || this.#headIn(this.fd, length);
+    return length === 0 || this.#headIn(fd, length);
   }
 
   /** Whether the file open as `fd` starts with the first `length` bytes of this file's head as read. */
@@ -265,10 +265,7 @@ export class HeldFile implements FileIdentity {
    */
   matchesCopy(fd: number, size: number): boolean {
     if (this.position === 0 || this.#marker.length === 0 || size < this.position) return false;
-    if (!this.#marker.foundIn(fd, this.position)) return false;
-    if (this.#markerTellsRewrite()) return true;
-    const length = Math.min(this.#headLength, this.position);
-    return length === 0 || this.#headIn(fd, length);
+    return this.#marker.foundIn(fd, this.position) && (this.#markerTellsRewrite() || this.#startsAsRead(fd));
   }
 
   /**
@@ -489,7 +486,7 @@ export class HeldFile implements FileIdentity {
   /** Whether the file holds nothing past `delivered` now (one fstat; false when it fails). */
   #readToEnd(delivered: number): boolean {
     try {
-      return fs.fstatSync(this.fd).size <= delivered;
+      return this.size() <= delivered;
     } catch {
       return false;
     }

@@ -33,7 +33,8 @@ export interface SavedFile {
   readonly retired?: boolean | undefined;
   /**
    * A rotated file (no longer at the name) every byte of which had left the process when saved
-   * (version 2): gone at a restart, nothing of it was left to deliver, and no loss is said.
+   * (version 2). Gone at a restart, only lines its writer added after the save can be missing
+   * (a maybe, said so); retired so at 0 bytes (empty then), bytes found in it later are new.
    */
   readonly readToEnd?: boolean | undefined;
   /**
