@@ -20,6 +20,7 @@ import { UnloggedStops } from './unlogged-stops.js';
 import { runsNewestFirst, TimeStepCounter, totalSteps, type TimeSteps } from '../summary/time-order.js';
 import { readEntryRecord } from '../parse/parse-record.js';
 import { doctorJson, renderDoctorText } from './render-doctor.js';
+import { jsonText } from '../render/json-text.js';
 
 /** The known problem whose events UnloggedStops finds. */
 const UNCLEAN_SHUTDOWN = KNOWN_PROBLEMS.find((problem) => problem.id === 'server-unclean-shutdown')!;
@@ -176,7 +177,7 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   const incomplete = unread.length > 0 || interrupted || failures ? { unread, interrupted, ...failures } : undefined;
   io.stdout.write(
     options.json
-      ? `${terminalSafeJson(JSON.stringify(doctorJson(findings, lines, incomplete, order.newestFirst())))}\n`
+      ? `${terminalSafeJson(jsonText(doctorJson(findings, lines, incomplete, order.newestFirst()))!)}\n`
       : renderDoctorText(findings, lines, palette(options.color), options.utc, incomplete, order.newestFirst()),
   );
   if (unread.length > 0) return 2;

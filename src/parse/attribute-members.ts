@@ -4,6 +4,7 @@
  * value back to JSON, and a record without the kernel's places reads one attribute so.
  */
 import { jsonMembers, type JsonMember } from './json-members.js';
+import { parseJson } from './json-value.js';
 
 const ATTR_KEY = ',"attr":{';
 const FIRST_KEY = /^\{"((?:[^"\\]|\\.)*)"/;
@@ -29,7 +30,7 @@ export function memberNamed(members: readonly JsonMember[], key: string): JsonMe
  */
 export function memberValue(member: JsonMember): unknown {
   try {
-    return JSON.parse(member.isString ? `"${member.text}"` : member.text) as unknown;
+    return member.isString ? (JSON.parse(`"${member.text}"`) as unknown) : parseJson(member.text);
   } catch {
     return member.text;
   }

@@ -8,6 +8,7 @@ import { MAX_OBJECT_MEMBERS, objectMembersAt, unescapeLiteralToString } from '..
 import { keyNeedle, lastIndexBetween, needlesOf } from './key-needles.js';
 import { matchesAt } from './match-bytes.js';
 import type { TextPlace } from './text-place.js';
+import { parseJson } from './json-value.js';
 
 const COMMA = 0x2c;
 const OPEN_BRACE = 0x7b;
@@ -208,7 +209,7 @@ function membersAfter(bytes: Buffer, close: number, end: number, escaped: boolea
   if (bytes[close] !== CLOSE_BRACE || bytes[close + 1] !== COMMA) return undefined;
   let rest: unknown;
   try {
-    rest = JSON.parse(`{${textOf(bytes, close + 2, end, escaped)}`);
+    rest = parseJson(`{${textOf(bytes, close + 2, end, escaped)}`);
   } catch {
     return undefined;
   }
@@ -219,7 +220,7 @@ function membersAfter(bytes: Buffer, close: number, end: number, escaped: boolea
 /** A value's JSON text parsed; a broken one is its text (a string's without its quotes). */
 function jsonValue(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text);
   } catch {
     return text.startsWith('"') ? text.slice(1, -1) : text;
   }

@@ -5,6 +5,7 @@
  * a value's text is what JSON.stringify would give, but for the spelling of some numbers and
  * escapes, where the server's own is shown.
  */
+import { parseJson } from './json-value.js';
 export interface JsonMember {
   readonly key: string;
   /** The value's text; for a string, what is between its quotes. */
@@ -117,7 +118,7 @@ export function jsonObjectAt(text: string, at: number): { readonly object: Recor
   const read = jsonMembers(text, at);
   if (!read) return undefined;
   try {
-    const value = JSON.parse(text.slice(at, read.end)) as unknown;
+    const value = parseJson(text.slice(at, read.end));
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? { object: value as Record<string, unknown>, end: read.end } : undefined;
   } catch {
     return undefined;

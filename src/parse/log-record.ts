@@ -5,6 +5,7 @@
  */
 export { parseLogTime } from './log-time.js';
 import type { AttributeReader } from './record-attributes.js';
+import { parseJson } from './json-value.js';
 
 export type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -135,7 +136,7 @@ export function asObject(value: unknown): Record<string, unknown> | undefined {
 export function parseJsonObject(line: string): Record<string, unknown> | undefined {
   if (!line.startsWith('{')) return undefined;
   try {
-    return asObject(JSON.parse(line));
+    return asObject(parseJson(line));
   } catch {
     return undefined;
   }

@@ -9,6 +9,7 @@ import type { RecordReader } from './record-reader.js';
 import { levelOf, type LogRecord } from './log-record.js';
 import { parseLogTime } from './log-time.js';
 import { isZapConsoleLine, parseZapConsoleLine, resourceOf } from './zap-console-line.js';
+import { parseJson } from './json-value.js';
 
 const FIELDS = new Set(['level', 'ts', 'caller', 'msg', 'logger']);
 
@@ -24,7 +25,7 @@ export function isOperatorObject(json: Record<string, unknown>): boolean {
 export function leadingObject(line: string): { readonly object: Record<string, unknown>; readonly glued: string | undefined } | undefined {
   if (line.charCodeAt(0) !== 0x7b) return undefined;
   try {
-    const value = JSON.parse(line) as unknown;
+    const value = parseJson(line);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { object: value as Record<string, unknown>, glued: undefined };
   } catch {
     // Not one object: perhaps two glued together, read below.

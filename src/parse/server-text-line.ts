@@ -8,6 +8,7 @@
 import { levelOf, type LogRecord } from './log-record.js';
 import { parseLogTime } from './log-time.js';
 import { shellDocumentAt } from './shell-document.js';
+import { integerValue } from './json-value.js';
 
 const TEXT_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+([FEWID]\d?)\s+(\S+)\s+\[([^\]]*)\]\s?(.*)$/;
 
@@ -38,7 +39,7 @@ const APPLIED_OP = /^applied op: (\w+) .*?took (\d+)ms$/;
 /** `transaction parameters:{ lsid: …, txnNumber: 1, … }, readTimestamp:… terminationCause:committed … 5ms` */
 const TRANSACTION = /^transaction parameters:.*?(\d+)ms$/;
 const TEXT_FIGURES =
-  /\b(docsExamined|keysExamined|nreturned|nReturned|nMatched|nModified|ninserted|ndeleted|numYields|reslen|queryHash|planCacheKey|terminationCause|timeActiveMicros|timeInactiveMicros):(\S+)/g;
+  /\b(cursorid|docsExamined|keysExamined|nreturned|nReturned|nMatched|nModified|ninserted|ndeleted|numYields|reslen|queryHash|planCacheKey|terminationCause|timeActiveMicros|timeInactiveMicros):(\S+)/g;
 const TEXT_PLAN = / planSummary: ([A-Z_]+(?: \{[^}]*\})?)/;
 const TEXT_APP = / appName: "((?:[^"\\]|\\.)*)"/;
 
@@ -94,7 +95,7 @@ function documentAfter(message: string, label: string): Record<string, unknown> 
 function figures(message: string): Record<string, unknown> {
   const found: Record<string, unknown> = {};
   for (const [, key, value] of message.matchAll(TEXT_FIGURES)) {
-    found[key === 'nReturned' ? 'nreturned' : key!] = /^\d+$/.test(value!) ? Number(value) : value;
+    found[key === 'nReturned' ? 'nreturned' : key!] = /^\d+$/.test(value!) ? integerValue(value!) : value;
   }
   return found;
 }

@@ -8,6 +8,10 @@
  * each. A document cut short or not in this notation (the server's own `{ ... }`) reads as
  * nothing: undefined, never a guess.
  */
+import { integerValue } from './json-value.js';
+
+/** A word that is an integer: its digits kept (json-value.ts). */
+const INTEGER = /^-?\d+$/;
 
 /** The document starting at `at` (its `{`), and the index just past its `}`. */
 export function shellDocumentAt(text: string, at: number): { readonly value: Record<string, unknown>; readonly end: number } | undefined {
@@ -134,6 +138,7 @@ class ShellReader {
     if (word === 'true') return true;
     if (word === 'false') return false;
     if (word === 'null') return null;
+    if (INTEGER.test(word)) return integerValue(word);
     const number = Number(word);
     return Number.isNaN(number) ? word : number;
   }

@@ -2,7 +2,9 @@
  * A value read from a log line, written back as JSON text: JSON.stringify's text for any value,
  * at any depth. JSON.parse reads a value nested thousands deep (a line of 6,000 `[`), but
  * JSON.stringify recurses and throws past a few thousand levels: a value it cannot write is
- * written here without recursion, to the same text, so one line never ends the run.
+ * written here without recursion, to the same text, so one line never ends the run. An integer
+ * read as a BigInt (json-value.ts: a double would change its digits), which JSON.stringify
+ * refuses, is written here as its digits.
  */
 
 /** JSON.stringify(value, null, indent), for a value of any depth; undefined where JSON.stringify gives it (undefined, a function). */
@@ -10,10 +12,13 @@ export function jsonText(value: unknown, indent = 0): string | undefined {
   try {
     return JSON.stringify(value, null, indent);
   } catch (error) {
-    if (!isStackOverflow(error)) throw error;
+    if (!isStackOverflow(error) && !isBigIntRefused(error)) throw error;
     return deepJsonText(value, indent);
   }
 }
+
+/** JSON.stringify met a BigInt (json-value.ts), which it does not write. */
+const isBigIntRefused = (error: unknown): boolean => error instanceof TypeError && error.message.includes('BigInt');
 
 /** JSON.stringify's recursion ran out of stack (not a text too long for a string: that stays too long). */
 const isStackOverflow = (error: unknown): boolean => error instanceof RangeError && error.message.includes('call stack');
@@ -67,8 +72,7 @@ export function deepJsonText(root: unknown, indent = 0, indentDepth = Number.POS
   const open = (value: unknown): boolean => {
     if (isUnwritable(value)) return false;
     if (value === null || typeof value !== 'object') {
-      if (typeof value === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
-      push(JSON.stringify(value));
+      push(typeof value === 'bigint' ? value.toString() : JSON.stringify(value));
       return true;
     }
     // Number, String and Boolean objects write as their primitive, as JSON.stringify's do.
@@ -140,7 +144,7 @@ export function expandedJsonText(value: unknown, textLength = 0): string | undef
     try {
       text = JSON.stringify(value, null, 2);
     } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
+      if (!(error instanceof RangeError) && !isBigIntRefused(error)) throw error;
     }
   }
   if (text !== undefined && text.length <= MAX_EXPANDED_CHARS && !PAST_EXPANDED_DEPTH.test(text)) return text;

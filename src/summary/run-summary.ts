@@ -16,6 +16,7 @@ import { renderSummaryText } from './render-summary-text.js';
 import type { Summary } from './summary.js';
 import { SummaryCollector } from './summary-collector.js';
 import { writtenOrder } from './replica-members.js';
+import { jsonText } from '../render/json-text.js';
 
 export interface SummaryOptions extends Selection, InputSelection {
   readonly json: boolean;
@@ -104,7 +105,7 @@ export async function runSummary(options: SummaryOptions, io: ReportIO, progress
     return unreadable.count > 0 ? 1 : 0;
   }
   // The text first: it is what the user waits for, and a page that cannot be written then costs nothing of it.
-  io.stdout.write(options.json ? `${terminalSafeJson(JSON.stringify(summary))}\n` : renderSummaryText(summary, { palette: palette(options.color), utc: options.utc, width: options.width }));
+  io.stdout.write(options.json ? `${terminalSafeJson(jsonText(summary)!)}\n` : renderSummaryText(summary, { palette: palette(options.color), utc: options.utc, width: options.width }));
   if (options.html) {
     try {
       fs.writeFileSync(options.html, renderSummaryHtml(summary));

@@ -123,3 +123,23 @@ test('--slow selects slow operations only (slow queries, oplog entries applied, 
   const topology = '{"t":{"$date":"2024-03-18T14:52:44.000+00:00"},"s":"I",  "c":"-",        "id":6006301, "ctx":"ReplCoord-0","msg":"Replica set primary server change detected","attr":{"replicaSet":"rs","topologyType":"ReplicaSetWithPrimary","primary":"db-1:27017","durationMillis":79311}}';
   t.is(runFilter(['--slow', '0'], `${entryLine('mongodb', topology)}\n`).stdout, '');
 });
+
+test('64-bit integers keep their digits in --fields, --expand and pre-4.4 text lines (cursor ids match their getMore)', (t) => {
+  const getMore = (id: string): string =>
+    `{"t":{"$date":"2024-03-18T14:49:24.933+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"conn22","msg":"Slow query","attr":{"type":"command","ns":"local.oplog.rs","command":{"getMore":${id},"collection":"oplog.rs"},"cursorid":${id},"durationMillis":5003}}`;
+  const input = [
+    entryLine('mongodb', getMore('2187658113137273877')),
+    entryLine('mongodb', getMore('-9223372036854775807')),
+    entryLine('mongodb', '2020-03-12T00:00:05.000+0000 I  COMMAND  [conn1] command local.oplog.rs command: getMore { getMore: 7314488630307709873, collection: "oplog.rs", $db: "local" } planSummary: COLLSCAN cursorid:7314488630307709873 keysExamined:0 docsExamined:0 numYields:0 nreturned:0 reslen:292 protocol:op_msg 5003ms'),
+  ].join('\n') + '\n';
+  t.deepEqual(lines(runFilter(['-o', 'json', '-f', 'attr.cursorid,attr.command.getMore'], input).stdout), [
+    '{"attr":{"cursorid":2187658113137273877,"command":{"getMore":2187658113137273877}}}',
+    '{"attr":{"cursorid":-9223372036854775807,"command":{"getMore":-9223372036854775807}}}',
+    '{"attr":{"cursorid":7314488630307709873,"command":{"getMore":7314488630307709873}}}',
+  ]);
+  const expanded = runFilter(['-o', 'pretty', '-e', '--color', 'never'], input).stdout;
+  for (const id of ['2187658113137273877', '-9223372036854775807', '7314488630307709873']) t.true(expanded.includes(`"getMore": ${id}`), id);
+  const json = runFilter(['summary', '--json'], input);
+  t.is(json.status, 0, json.stderr);
+  t.notThrows(() => JSON.parse(json.stdout));
+});
