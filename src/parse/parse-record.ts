@@ -5,7 +5,18 @@ import type { EntrySource, LogRecord } from './log-record.js';
 
 /** The record of a line of this type; undefined for a line its reader does not recognise, or a type without one. */
 export function parseRecord(logType: string, contents: string): LogRecord | undefined {
-  return logFormat(logType)?.reader.text(contents);
+  return logFormat(logType)?.reader.text(asRead(contents));
+}
+
+/**
+ * A line as its reader reads it: without a byte-order mark before it (a file's first line, from
+ * a Windows editor or a log shipper) and without the `\r` of a CRLF line end, which the sidecar
+ * keeps in the contents as it keeps every byte (the readers' patterns end at the line's end).
+ */
+function asRead(contents: string): string {
+  const start = contents.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const end = contents.charCodeAt(contents.length - 1) === 0x0d ? contents.length - 1 : contents.length;
+  return start === 0 && end === contents.length ? contents : contents.slice(start, Math.max(start, end));
 }
 
 /** An entry's record, by its type: see readEntryRecord. */
@@ -33,5 +44,5 @@ export function readEntryRecord(format: LogFormat | undefined, source: EntrySour
         : source.plainStart >= 0
           ? inBytes(source, source.plainStart, source.plainEnd, false)
           : undefined;
-  return record ?? reader.text(source.contents);
+  return record ?? reader.text(asRead(source.contents));
 }

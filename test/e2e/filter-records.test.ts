@@ -143,3 +143,25 @@ test('64-bit integers keep their digits in --fields, --expand and pre-4.4 text l
   t.is(json.status, 0, json.stderr);
   t.notThrows(() => JSON.parse(json.stdout));
 });
+
+test('a CRLF line end and a byte-order mark are no part of the line a reader reads (the sidecar keeps both in contents)', (t) => {
+  const text42 = '2020-03-12T00:00:05.000+0000 I  ACCESS   [conn1] Successfully authenticated as principal __system on local';
+  const slow40 = '2020-03-12T00:00:06.000+0000 I  COMMAND  [conn2] command shop.orders command: find { find: "orders" } planSummary: COLLSCAN keysExamined:0 docsExamined:10 numYields:0 nreturned:1 reslen:292 protocol:op_msg 2500ms';
+  const json44 = '{"t":{"$date":"2024-03-18T10:49:06.979-04:00"},"s":"W",  "c":"CONTROL",  "id":23285,   "ctx":"main","msg":"Automatically disabling TLS 1.0"}';
+  const agent = '[2021-09-17T13:19:52.333+0000] [.error] [src/util/sysdep_unix.go:LockAutomationLockFile:321] [13:19:52.333] Failed to lock';
+  const entries = [
+    entryLine('mongodb', `${text42}\r`),
+    entryLine('mongodb', `${slow40}\r`),
+    entryLine('mongodb', `\uFEFF${json44}`),
+    entryLine('automation-agent-verbose', `\uFEFF${agent}\r`),
+  ].join('\n') + '\n';
+  t.is(lines(runFilter(['-c', 'ACCESS'], entries).stdout).length, 1);
+  t.is(lines(runFilter(['--slow'], entries).stdout).length, 1);
+  t.is(lines(runFilter(['-l', 'warn'], entries).stdout).length, 2, 'the 4.4 line after its BOM, and the agent line');
+  t.deepEqual(lines(runFilter(['-l', 'info', '-o', 'json', '-f', 's'], entries).stdout), ['{"s":"I"}', '{"s":"I"}', '{"s":"W"}', '{"s":".error"}']);
+  // A file read bare, CRLF: the same.
+  t.is(lines(runFilter(['--as', 'mongodb', '-c', 'ACCESS'], `${text42}\r\n${slow40}\r\n`).stdout).length, 1);
+  t.is(lines(runFilter(['--as', 'mongodb', '--slow'], `${text42}\r\n${slow40}\r\n`).stdout).length, 1);
+  // Raw output keeps the bytes.
+  t.is(runFilter(['-o', 'raw', '-t', 'mongodb'], entries).stdout.split('\n')[0], `${text42}\r`);
+});
