@@ -118,9 +118,14 @@ export class EntryReader {
     this.#splitter.push(chunk);
   }
 
-  /** The end of the input: a last line without newline is read too, and a line Docker cut whose last piece never came. */
-  end(): void {
-    this.#splitter.flush();
+  /**
+   * The end of the input: a last line without newline is read too, and a line Docker cut whose
+   * last piece never came. `leftEarly` (reading stopped before the input's end): the unfinished
+   * line held is the last chunk's cut, and is dropped.
+   */
+  end(leftEarly = false): void {
+    if (leftEarly) this.#splitter.abandon();
+    else this.#splitter.flush();
     this.#lines.end();
     for (const line of this.#pieces.flush()) {
       const text = Buffer.from(line);

@@ -28,7 +28,12 @@ export interface InputSelection {
 
 interface LineReader {
   push(chunk: Buffer): void;
-  end(): void;
+  /**
+   * The input's end, or where reading left it (`leftEarly`: --max-count reached, -q answered,
+   * Ctrl-C): then an unfinished last line is the chunk's cut, not a line of the input, and is
+   * dropped rather than read as one (it would count as a line that is no entry).
+   */
+  end(leftEarly?: boolean): void;
 }
 
 /** What reads the lines: it may say it wants no more (`done`: --max-count, -q). */
@@ -149,7 +154,7 @@ export async function readEntries(
       // Closes the input when it was left early (done, or an error in the handler).
       await chunks.return(undefined);
     }
-    reader.end();
+    reader.end(leftEarly(handler, interrupted));
     handler.release?.();
   }
   handler.end();
@@ -213,8 +218,9 @@ function rawLineReader(logType: string, handler: EntryHandler): LineReader {
   const splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, lines);
   return {
     push: (chunk) => splitter.push(chunk),
-    end: () => {
-      splitter.flush();
+    end: (leftEarly) => {
+      if (leftEarly) splitter.abandon();
+      else splitter.flush();
       lines.end();
       for (const line of pieces.flush()) handler.entry(EntryLine.fromContents(logType, format, line));
     },
@@ -236,4 +242,9 @@ export interface StdinIO {
 export function stdinSource(io: StdinIO): StdinSource {
   const fd = io.stdinFd;
   return fd === undefined ? () => io.stdin : { fd, stream: () => io.stdin };
+}
+
+/** Reading stopped before the input's end: the handler wants no more, or Ctrl-C. */
+function leftEarly(handler: InputHandler, interrupted: AbortSignal | undefined): boolean {
+  return handler.done === true || interrupted?.aborted === true;
 }

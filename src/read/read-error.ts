@@ -52,3 +52,9 @@ export function overlongLines(count: number, limit: number): string {
   const lines = count === 1 ? '1 line was' : `${count.toLocaleString('en-US')} lines were`;
   return `${lines} longer than ${mib}, the most logtype holds: ${count === 1 ? 'its' : 'each one\'s'} first ${mib} read as a line that is no entry, the rest skipped`;
 }
+
+/** Lines that start as JSON and are none (entry-selector.ts `broken`): said, since they were left out. */
+export function brokenLines(count: number, first: string, shown: string): string {
+  const lines = count === 1 ? '1 line starts as JSON but is cut short or broken' : `${count.toLocaleString('en-US')} lines start as JSON but are cut short or broken`;
+  return `${lines} (a file's last line while it was written, a cut download), ${shown}; the first: ${escapeTerminal(first)}`;
+}

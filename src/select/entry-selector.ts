@@ -60,6 +60,10 @@ export interface SelectionCounts {
   context: number;
   /** Lines longer than the most a reader holds (MAX_INPUT_LINE_BYTES): each one of `other`, its rest skipped. */
   overlong: number;
+  /** Lines of `other` that start as JSON (after any kubectl prefix) and are none: cut short or broken (brokenLines). */
+  broken: number;
+  /** The first of them, as it starts (brokenLines names it). */
+  firstBroken?: string;
 }
 
 /** Types counted by name at the most: a stream can hold any number of distinct types. */
@@ -87,7 +91,7 @@ interface PendingLine {
 }
 
 export class EntrySelector implements EntryHandler {
-  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0, context: 0, overlong: 0 };
+  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0, context: 0, overlong: 0, broken: 0 };
   readonly #selection: Selection;
   readonly #sink: SelectedSink;
   readonly #typeSelected: TypeMatcher;
@@ -185,6 +189,7 @@ export class EntrySelector implements EntryHandler {
       }
     }
     this.counts.other++;
+    if (startsAsBrokenJson(bytes, start, end) && this.counts.broken++ === 0) this.counts.firstBroken = bytes.toString('utf8', start, Math.min(end, start + BROKEN_SHOWN_BYTES));
     // A pod's plain line ends its records (the joiner's rule): no later line is one of them.
     if (!this.#late.empty) this.#late.forgetSource(parseTextPrefix(bytes.toString('utf8', start, Math.min(end, start + PREFIX_HEAD_BYTES)))?.source ?? '');
     const passes = this.#otherPasses;
@@ -383,5 +388,31 @@ export class EntrySelector implements EntryHandler {
     if (!context) return;
     context.trailing(entry, undefined, lines);
     this.#done = !context.owing;
+  }
+}
+
+/** Bytes of the first broken line named (SelectionCounts.firstBroken). */
+const BROKEN_SHOWN_BYTES = 160;
+
+/**
+ * A line that is no entry but starts as JSON, after any kubectl prefix: an entry or a server
+ * line cut short (a file's last line while it was written, a cut download) or damaged. Such a
+ * line is said, where a plain line of another container is only counted. Only lines that are
+ * no entry are asked (a few), and a line held whole (an overlong one is said as overlong).
+ */
+function startsAsBrokenJson(bytes: Buffer, start: number, end: number): boolean {
+  if (end - start >= MAX_INPUT_LINE_BYTES) return false;
+  let at = start;
+  if (bytes[at] !== 0x7b) {
+    const prefix = parseTextPrefix(bytes.toString('latin1', start, Math.min(end, start + PREFIX_HEAD_BYTES)));
+    if (!prefix) return false;
+    at += prefix.length;
+  }
+  if (bytes[at] !== 0x7b) return false;
+  try {
+    JSON.parse(bytes.toString('utf8', at, end));
+    return false;
+  } catch {
+    return true;
   }
 }

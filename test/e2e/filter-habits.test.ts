@@ -646,3 +646,31 @@ test('other tools\' habits are named: -n N is --max-count, (?i) is -i', (t) => {
   t.is(runFilter(['-n', '10']).stderr, "logtype: Unknown option '-n'; did you mean '--max-count'? (see logtype --help)\n");
   t.regex(runFilter(['-g', '(?i)slow']).stderr, /JavaScript has no inline flags; for \(\?i\), give -i/);
 });
+
+test('--max-count stops reading mid-chunk: the line cut there is no line of the input (--strict passes, none counted as other)', (t) => {
+  // Larger than a read's chunk, every line an entry: reading stops with a line's start in hand.
+  const input = Array.from({ length: 40_000 }, (_, i) => entryLine('mongodb', `line ${i} ${'x'.repeat(i % 200)}`)).join('\n') + '\n';
+  for (const count of ['1', '2', '1000']) {
+    const strict = runFilter(['--strict', '--summary', '--max-count', count], input);
+    t.is(strict.status, 0, strict.stderr);
+    t.regex(strict.stderr, /, 0 other lines\n/);
+    t.notRegex(strict.stderr, /--strict|cut short/);
+  }
+});
+
+test('a line that starts as JSON but is cut short or broken is said on stderr, not left out in silence', (t) => {
+  const whole = entryLine('mongodb', '{"t":{"$date":"2024-03-18T10:55:44.463-04:00"},"s":"I",  "c":"CONTROL",  "id":23138,   "ctx":"SignalHandler","msg":"Shutting down"}');
+  const cut = whole.slice(0, 90);
+  const raw = runFilter([], `${whole}\n${cut}`);
+  t.is(raw.stdout.split('\n').length, 2, 'the whole line only');
+  t.regex(raw.stderr, /^logtype: 1 line starts as JSON but is cut short or broken .*left out \(--keep-other writes them\); the first: \{"logType":"mongodb","contents":/m);
+  // A server file read bare whose last line was cut while it was written; two of them, after kubectl's prefix.
+  const server = '{"t":{"$date":"2024-03-18T10:55:44.463-04:00"},"s":"I",  "c":"CONTROL",  "id":23138,   "ctx":"SignalHandler","msg"';
+  t.regex(runFilter(['-o', 'json'], `[pod/db-0/mongodb] ${server}\n[pod/db-1/mongodb] ${server}\n`).stderr, /2 lines start as JSON but are cut short or broken/);
+  // Shown, they are not said again; plain lines of other containers and whole JSON objects are no broken lines.
+  t.notRegex(runFilter(['--keep-other'], `${cut}\n`).stderr, /cut short/);
+  t.notRegex(runFilter(['-o', 'pretty'], `${cut}\n`).stderr, /cut short/);
+  t.notRegex(runFilter([], `${whole}\nplain line\n{"other":"json"}\n`).stderr, /cut short/);
+  t.regex(runFilter(['summary'], `${whole}\n${cut}`).stderr, /logtype summary: 1 line starts as JSON but is cut short/);
+  t.regex(runFilter(['doctor'], `${whole}\n${cut}`).stderr, /logtype doctor: 1 line starts as JSON but is cut short/);
+});
