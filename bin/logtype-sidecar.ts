@@ -30,7 +30,7 @@ if (parsed.value === 'help' || parsed.value === 'version') {
 // stderr the same pipe as stdout (2>&1, a container with a terminal): diagnostics go between entries.
 const diagnosticRoute = sameStream(1, 2) ? {} : undefined;
 const log = createDiagnostics(SIDECAR_LOG_TYPE, 2, diagnosticRoute);
-const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, stdinFd: 0, log, version: packageVersion(), diagnosticRoute });
+const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, stdinFd: 0, log, version: packageVersion(), diagnosticRoute, stdoutIsTTY: process.stdout.isTTY === true });
 const running = sidecar.run();
 onStop = (signal) => sidecar.stop(signal);
 if (stops.length > 0) sidecar.stop(stops[0]);

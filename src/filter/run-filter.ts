@@ -16,7 +16,7 @@ import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts,
 import type { LogRecord } from '../parse/log-record.js';
 import { fieldsObject, projectFields, recordObject, valueAt } from '../parse/record-object.js';
 import { palette, type Palette } from '../render/colors.js';
-import { escapeTerminal } from '../render/escape-terminal.js';
+import { escapeTerminal, terminalSafeJson } from '../render/escape-terminal.js';
 import { renderPrettyEntry, renderPrettyOther } from '../render/render-pretty.js';
 import { counted } from '../render/counted.js';
 import { typePatterns, unseenTypePatterns } from '../select/type-matcher.js';
@@ -137,15 +137,17 @@ export class FilterOutput implements SelectedSink {
         this.#contents(entry);
         break;
       case 'json':
-        if (fields) this.#text(jsonText(projectFields(fields, options.fields!))!);
+        if (fields) this.#json(jsonText(projectFields(fields, options.fields!))!);
         // Types whose lines are JSON objects of their own (their format says so): that object.
         else if (entry.format?.json !== 'line') return this.#entryLine(entry);
-        else if (looksLikeObject(entry)) this.#contents(entry);
-        else {
+        else if (looksLikeObject(entry)) {
+          if (this.#escape) this.#json(entry.contents);
+          else this.#contents(entry);
+        } else {
           // A pre-4.4 text line is written in the 4.4 shape; a line that is no record, as its entry.
           const parsed = record ?? entry.format.reader.text(entry.contents);
           if (!parsed) return this.#entryLine(entry);
-          this.#text(jsonText(recordObject(parsed))!);
+          this.#json(jsonText(recordObject(parsed))!);
         }
         break;
       case 'entry':
@@ -159,6 +161,11 @@ export class FilterOutput implements SelectedSink {
 
   #text(text: string): void {
     this.#out.text(this.#escape ? escapeTerminal(text) : text);
+  }
+
+  /** JSON text: on a terminal, what it would act on is written as `\u` escapes, so it stays the same JSON (escapeTerminal's `\x9b` is none). */
+  #json(text: string): void {
+    this.#out.text(this.#escape ? terminalSafeJson(text) : text);
   }
 
   /** The contents, as jq -r writes them: unescaped from the input's bytes where it can be. */
@@ -177,7 +184,7 @@ export class FilterOutput implements SelectedSink {
     const { keepPrefix } = this.#options;
     const out = this.#out;
     if (entry.recognized) {
-      this.#text((keepPrefix ? (entry.prefix?.text ?? '') : '') + encodeEntry(entry.logType, entry.contents).trimEnd());
+      this.#json((keepPrefix ? (entry.prefix?.text ?? '') : '') + encodeEntry(entry.logType, entry.contents).trimEnd());
       out.newline();
       return;
     }
@@ -186,7 +193,7 @@ export class FilterOutput implements SelectedSink {
       return;
     }
     const prefix = keepPrefix ? (entry.prefix?.text ?? '') : '';
-    this.#text(prefix + (entry.hasSourceJson ? entry.bytes.toString('utf8', entry.start, entry.end) : encodeEntry(entry.logType, entry.contents).trimEnd()));
+    this.#json(prefix + (entry.hasSourceJson ? entry.bytes.toString('utf8', entry.start, entry.end) : encodeEntry(entry.logType, entry.contents).trimEnd()));
     out.newline();
   }
 }

@@ -19,12 +19,19 @@ import type { Writable } from 'node:stream';
 import { escapeAsciiJson, escapedBytesBound, leaseKernelOutputChunk, MAX_ESCAPE_BYTES } from '../kernels/json-kernels.js';
 import type { FileCheckpoint } from '../follow/file-checkpoint.js';
 import { utf8CutPoint } from '../follow/split-lines.js';
+import { terminalSafeJson } from '../render/escape-terminal.js';
 
 export interface EntryWriterOptions {
   /** Bytes waiting here (not yet handed to the stream) above which sources pause. */
   readonly highWaterBytes?: number;
   /** Called after a chunk was taken by the reader (its lines' checkpoints moved). */
   readonly onDelivered?: () => void;
+  /**
+   * The stream is a terminal (someone ran the sidecar by hand): what a terminal would act on
+   * and JSON leaves raw (DEL, C1 controls, the bidirectional overrides) is written as `\u`
+   * escapes, the same JSON. Into a pipe or a file the bytes are jq's, unchanged.
+   */
+  readonly terminal?: boolean;
 }
 
 /** An entry's fixed start for one type, as bytes and as a string. */
@@ -124,6 +131,7 @@ export class EntryWriter {
   readonly #stream: Writable;
   readonly #highWaterBytes: number;
   readonly #onDelivered: () => void;
+  readonly #terminal: boolean;
   #chunk: Chunk;
   readonly #queue: Chunk[] = [];
   #queuedBytes = 0;
@@ -147,6 +155,7 @@ export class EntryWriter {
     this.#stream = stream;
     this.#highWaterBytes = options.highWaterBytes ?? DEFAULT_HIGH_WATER_BYTES;
     this.#onDelivered = options.onDelivered ?? (() => undefined);
+    this.#terminal = options.terminal === true;
     this.#chunk = this.#newChunk();
     const closed = (): void => {
       this.#closed = true;
@@ -154,6 +163,11 @@ export class EntryWriter {
     };
     stream.on('close', closed);
     stream.on('error', closed);
+  }
+
+  /** JSON text as the stream takes it: escaped for a terminal (EntryWriterOptions.terminal). */
+  #terminalSafe(json: string): string {
+    return this.#terminal ? terminalSafeJson(json) : json;
   }
 
   /** Entries handed to the writer so far. */
@@ -185,7 +199,7 @@ export class EntryWriter {
   writeLine(prefix: EntryPrefix, bytes: Buffer, start: number, end: number, partial: boolean, checkpoint?: FileCheckpoint, endOffset = 0): void {
     this.#lines++;
     const suffix = partial ? PARTIAL_SUFFIX : WHOLE_SUFFIX;
-    if (end - start <= SEGMENT_BYTES) {
+    if (end - start <= SEGMENT_BYTES && !this.#terminal) {
       this.#ensure(prefix.bytes.length + 2 + escapedBytesBound(end - start) + suffix.length);
       const chunk = this.#chunk;
       const target = chunk.buffer;
@@ -206,10 +220,10 @@ export class EntryWriter {
       const cut = end - at > SEGMENT_BYTES ? utf8CutPoint(bytes, at, SEGMENT_BYTES) : end;
       this.#ensure(escapedBytesBound(cut - at));
       const chunk = this.#chunk;
-      const escaped = escapeAsciiJson(bytes, at, cut, chunk.buffer, chunk.used);
-      // Not ASCII: decoded (invalid UTF-8 becomes U+FFFD) and escaped by JSON.stringify.
+      const escaped = this.#terminal ? -1 : escapeAsciiJson(bytes, at, cut, chunk.buffer, chunk.used);
+      // Not ASCII (or for a terminal): decoded (invalid UTF-8 becomes U+FFFD) and escaped by JSON.stringify.
       if (escaped >= 0) chunk.used = escaped;
-      else this.#text(JSON.stringify(bytes.toString('utf8', at, cut)).slice(1, -1));
+      else this.#text(this.#terminalSafe(JSON.stringify(bytes.toString('utf8', at, cut)).slice(1, -1)));
       at = cut;
     }
     this.#bytes(QUOTE);
@@ -221,7 +235,7 @@ export class EntryWriter {
   /** A line that already is an entry (newline included), from a file as in writeLine; `partial`: a piece of a line. */
   writeEntry(line: string, checkpoint?: FileCheckpoint, endOffset = 0, partial = false): void {
     this.#lines++;
-    this.#text(line);
+    this.#text(this.#terminal ? `${this.#terminalSafe(line.slice(0, -1))}\n` : line);
     if (checkpoint) this.#chunk.marks.add(this.#chunk.used, checkpoint, endOffset, partial);
     if (this.#chunk.used >= SEAL_BYTES) this.#seal();
   }

@@ -76,6 +76,8 @@ export interface SidecarIO {
    * writer while it runs, between whole entries, and straight to stderr again at the end.
    */
   readonly diagnosticRoute?: DiagnosticRoute | undefined;
+  /** stdout is a terminal (run by hand): entries are escaped for it (EntryWriterOptions.terminal). */
+  readonly stdoutIsTTY?: boolean | undefined;
 }
 
 /** Exit codes: stopped cleanly (0), output failed (1), `--once` with a followed file missing (3), the state file in use (4). */
@@ -142,7 +144,7 @@ export class Sidecar {
       return own.has(resolved) || (stateFile !== undefined && resolved.startsWith(`${stateFile}.`));
     };
     this.#io = io;
-    this.#writer = new EntryWriter(io.stdout, { onDelivered: () => this.#checkpointer?.changed() });
+    this.#writer = new EntryWriter(io.stdout, { onDelivered: () => this.#checkpointer?.changed(), terminal: io.stdoutIsTTY === true });
     const route = io.diagnosticRoute;
     if (route) route.write = (line, level) => void this.#writer.writeDiagnostic(line, level >= WARN_LEVEL);
     this.#finished = new Promise((resolve) => {

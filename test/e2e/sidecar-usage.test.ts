@@ -67,3 +67,17 @@ test('MDB_LOG_FILE_* variables name the files; --file overrides them', (t) => {
     '{"logType":"mongodb-audit","contents":"from variable"}',
   ]);
 });
+
+test('on a terminal, the sidecar writes DEL, C1 controls and bidirectional overrides as \\u escapes (the same JSON); into a pipe, the bytes jq writes', (t) => {
+  const dir = tempDir('sidecar-terminal');
+  const line = 'plain \u009b31mC1CSI \u007fDEL \u202eRLO \u2066LRI \u001b[2J é';
+  fs.writeFileSync(path.join(dir, 'mongodb.log'), `${line}\n`);
+  const args = [process.execPath, SIDECAR_BIN, '--once', '--log-dir', dir, '--state-file', ''];
+  const quoted = args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  const terminal = spawnSync('script', ['-qec', `${quoted} 2>/dev/null`, '/dev/null'], { env: cleanEnv(), encoding: 'utf8', timeout: 20_000 });
+  const shown = terminal.stdout.replaceAll('\r\n', '\n');
+  t.is(shown, '{"logType":"mongodb","contents":"plain \\u009b31mC1CSI \\u007fDEL \\u202eRLO \\u2066LRI \\u001b[2J é"}\n');
+  t.is((JSON.parse(shown) as { contents: string }).contents, line);
+  const piped = run(['--once', '--log-dir', dir, '--state-file', '']);
+  t.is(piped.stdout, `${JSON.stringify({ logType: 'mongodb', contents: line }).replace('\u001b', '\\u001b')}\n`);
+});
