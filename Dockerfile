@@ -7,7 +7,9 @@
 #   docker build -t registry.example.com/logtype:0.1.0 .
 ARG NODE_IMAGE=node:24-trixie-slim
 
-# 1. Compile, then pack exactly what npm would publish (package.json's "files", README, LICENSE).
+# 1. Compile, then pack what the commands need at run time: the package as npm packs it from
+# the code, README and LICENSE copied in (the published package's docs/ and sidecar/ are left
+# out: nothing reads them at run time).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /build
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./

@@ -280,7 +280,7 @@ export function noEntryNotice(options: Pick<FilterOptions, 'output' | 'keepOther
   // --strict says it in its own words.
   if (counts.entries > 0 || counts.other === 0 || options.strict) return undefined;
   if (!options.quiet && (options.output === 'pretty' || options.keepOther)) return undefined;
-  return `logtype: no entry in the ${counted(counts.other, 'line')} read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them)\n`;
+  return `logtype: no entry in the ${counted(counts.other, 'line')} read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them); on a pod that runs logtype-sidecar, its entries are in its own container: kubectl logs POD -c logtype\n`;
 }
 
 /**

@@ -131,7 +131,7 @@ test("the sidecar's diagnostics in a shipper's record (its stderr, in the same c
 
 test('input with lines but not one entry (notes, a listing piped in by mistake): one line on stderr says so, where the output drops them', (t) => {
   const text = Buffer.from('total 12\ndrwxr-xr-x 2 mongodb mongodb 4096 Nov 22 10:00 logs\n-rw-r--r-- 1 mongodb mongodb 81 Nov 22 10:00 notes\n');
-  const notice = 'logtype: no entry in the 3 lines read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them)\n';
+  const notice = 'logtype: no entry in the 3 lines read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them); on a pod that runs logtype-sidecar, its entries are in its own container: kubectl logs POD -c logtype\n';
   const raw = runFilter([], text);
   t.deepEqual([raw.stdout, raw.stderr, raw.status], ['', notice, 0]);
   const quiet = runFilter(['-q', '-l', 'error'], text);

@@ -154,8 +154,9 @@ test("Fluent Bit: the parser finds each line's logType, and Loki gets the entry 
   for (const line of lines) t.is(pattern.exec(line)?.groups?.['logType'], logTypeOf(line), line);
   const loki = fluentBit.pipeline.outputs.find((o) => o.name === 'loki')!;
   t.regex(String(loki['labels']), /(^|, )logType=\$logType(,|$)/);
-  // The record after the cri parser, the kubernetes filter and the parser filter (preserve_key, reserve_data).
-  const record = { log: lines[0], stream: 'stdout', _p: 'F', kubernetes: {}, logType: 'mongodb' };
+  // The record after the cri parser (which keeps the runtime's time as a key), the kubernetes
+  // filter and the parser filter (preserve_key, reserve_data).
+  const record = { time: '2026-11-22T10:00:00.123456789Z', log: lines[0], stream: 'stdout', _p: 'F', kubernetes: {}, logType: 'mongodb' };
   const removed = String(loki['remove_keys']).split(/,\s*/);
   t.deepEqual(Object.keys(record).filter((key) => !removed.includes(key)), ['log']);
   t.is(loki['drop_single_key'], 'raw', 'the one key left is sent as it is, unquoted');
