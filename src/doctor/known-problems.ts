@@ -79,6 +79,14 @@ const KNOWN_DIAGNOSTIC_EVENTS = [
   'state-in-use', 'heartbeat-unwritable', 'compressed', 'stop-timeout', 'pipe-unavailable', 'launcher-missing', 'launcher-not-recognised',
   'previous-run-killed',
 ];
+/**
+ * A `missing` for a log every database pod writes (the server's, the agent's two; the audit log,
+ * the monitoring and backup agents' are written only where they are turned on), or no log
+ * directory at all: a path that does not match the pod, not a log it never writes.
+ */
+const ALWAYS_WRITTEN_MISSING = new RegExp(
+  String.raw`"event"\s*:\s*"missing-dir"|^(?=.*"event"\s*:\s*"missing")(?=.*"source"\s*:\s*"(?:mongodb|automation-agent|automation-agent-verbose)")`,
+);
 /** The command that lists the sidecar's warnings with what each names (file, sizes, the fix). */
 const SIDECAR_WARNINGS = 'logtype -t sidecar -l warn -o pretty';
 
@@ -279,11 +287,22 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     remedy: `Run the sidecar as the file's owner: in the pod, do not set runAsUser on its container (the database pod's user is uid 2000, fsGroup 2000). The line names the sidecar's uid and gid and the file's owner and mode: ${SIDECAR_WARNINGS}.`,
   },
   {
+    id: 'sidecar-log-missing',
+    title: "The server's or the agent's log has not appeared where the sidecar looks",
+    where: 'logtype-sidecar (missing, for mongodb, automation-agent or automation-agent-verbose; missing-dir)',
+    types: SIDECAR_TYPES,
+    matches: ALWAYS_WRITTEN_MISSING,
+    meaning:
+      "Every database pod the operator runs writes the server's log and the agent's: when the sidecar finds none at the path it follows, or no log directory at all (missing-dir, with --once), the path or the directory does not match what the pod writes, and that log is not shipped.",
+    remedy: `Check the path the line names against the pod's files (kubectl exec POD -- ls LOG_DIR) and the variable that sets it (MDB_LOG_FILE_*), or --log-dir: the sidecar must read the variables the database container gets, on the same volume.`,
+  },
+  {
     id: 'sidecar-file-missing',
     title: 'A log file the sidecar follows has not appeared',
     where: 'logtype-sidecar (missing)',
     types: SIDECAR_TYPES,
     matches: diagnosticEvent('missing', 'missing-dir'),
+    unless: ALWAYS_WRITTEN_MISSING,
     // A pod without auditing or a backup agent never writes those logs: worth knowing, and a
     // problem only where the log is one the pod writes.
     informational: true,

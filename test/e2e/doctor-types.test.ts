@@ -53,6 +53,10 @@ const TYPED_SAMPLES: Readonly<Record<string, { readonly entry: string; readonly 
     entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"unreadable","source":"mongodb","path":"/logs/mongodb.log","msg":"cannot read /logs/mongodb.log: permission denied"}',
     pasted: 'cat: /logs/mongodb.log: Permission denied (unreadable)',
   },
+  'sidecar-log-missing': {
+    entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"mongodb","path":"/logs/mongodb.log","msg":"no file after 3 minutes"}',
+    pasted: 'ls: cannot access /logs/mongodb.log: No such file or directory (missing-dir)',
+  },
   'sidecar-file-missing': {
     entry: '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"mongodb-audit","path":"/logs/mongodb-audit.log","msg":"no file after 3 minutes"}',
     pasted: 'ls: cannot access /logs/mongodb-audit.log: No such file or directory (missing)',

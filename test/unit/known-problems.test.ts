@@ -149,11 +149,23 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
     ],
     misses: ['{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"opened","source":"mongodb","path":"/logs/mongodb.log","position":0,"msg":"following file"}'],
   },
+  'sidecar-log-missing': {
+    type: 'logtype-sidecar',
+    matches: [
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"mongodb","path":"/var/log/mongodb-mms-automation/mongodb.log","variable":"MDB_LOG_FILE_MONGODB","msg":"no file at /var/log/mongodb-mms-automation/mongodb.log after 3 minutes"}',
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"automation-agent-verbose","path":"/var/log/mongodb-mms-automation/automation-agent-verbose.log","msg":"no file after 3 minutes"}',
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing-dir","path":"/var/log/mongodb-mms-automation","files":["mongodb.log"],"msg":"no directory /var/log/mongodb-mms-automation"}',
+    ],
+    misses: [
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"mongodb-audit","path":"/var/log/mongodb-mms-automation/mongodb-audit.log","msg":"no file after 3 minutes"}',
+      '{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"waiting","source":"mongodb","path":"/var/log/mongodb-mms-automation/mongodb.log","msg":"waiting for the file to appear"}',
+    ],
+  },
   'sidecar-file-missing': {
     type: 'logtype-sidecar',
     matches: [
       '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"mongodb-audit","path":"/var/log/mongodb-mms-automation/mongodb-audit.log","variable":"MDB_LOG_FILE_MONGODB_AUDIT","msg":"no file at /var/log/mongodb-mms-automation/mongodb-audit.log after 3 minutes"}',
-      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing-dir","path":"/var/log/mongodb-mms-automation","files":["mongodb.log"],"msg":"no directory /var/log/mongodb-mms-automation"}',
+      '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"backup-agent","path":"/var/log/mongodb-mms-automation/backup-agent.log","msg":"no file after 3 minutes"}',
     ],
     misses: ['{"level":30,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"waiting","source":"mongodb-audit","path":"/var/log/mongodb-mms-automation/mongodb-audit.log","msg":"waiting for the file to appear"}'],
   },
