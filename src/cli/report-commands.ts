@@ -55,7 +55,7 @@ export function summaryHelp(render: HelpRenderer = helpText): string {
     exitStatus: [
       [0, 'Done, or the reader of stdout went away (| head)'],
       [1, 'Reading the input failed midway, or writing stdout or the --html page did'],
-      [2, 'Bad usage (an --html FILE where none can be written too), or a FILE that cannot be read: before any input is read'],
+      [2, 'Bad usage (an --html FILE where none can be written too), or a FILE that cannot be read: before any input is read; or every -t named a type logtype does not know and no entry had it (after the summary)'],
       [130, 'Interrupted (Ctrl-C on kubectl logs -f POD | logtype summary): the summary of what was read is written first'],
     ],
   });
@@ -79,7 +79,7 @@ export function doctorHelp(render: HelpRenderer = helpText): string {
     exitStatus: [
       [0, 'No known problem found (or only informational ones, marked i: nothing to fix), or nothing looked at: an empty input, or a selection (--since, -t, …) that left out every line (the report says so)'],
       [1, 'Some were found that want fixing (each is printed)'],
-      [2, 'Bad usage, or a FILE that cannot be read (before any input is read), input that fails midway, or writing stdout failed'],
+      [2, 'Bad usage, or a FILE that cannot be read (before any input is read), input that fails midway, or writing stdout failed; or every -t named a type logtype does not know and no entry had it (after the report)'],
       [130, 'Interrupted (Ctrl-C): the problems found in what was read are written first'],
     ],
   });

@@ -21,6 +21,7 @@ import { runsNewestFirst, TimeStepCounter, totalSteps, type TimeSteps } from '..
 import { readEntryRecord } from '../parse/parse-record.js';
 import { doctorJson, renderDoctorText } from './render-doctor.js';
 import { jsonText } from '../render/json-text.js';
+import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
 
 /** The known problem whose events UnloggedStops finds. */
 const UNCLEAN_SHUTDOWN = KNOWN_PROBLEMS.find((problem) => problem.id === 'server-unclean-shutdown')!;
@@ -182,6 +183,11 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
       : renderDoctorText(findings, lines, palette(options.color), options.utc, incomplete, order.newestFirst()),
   );
   if (unread.length > 0) return 2;
+  const typos = typoTypePatterns(options.unknownTypes ?? [], options.types, selector.counts.byType.keys(), selector.counts.selected);
+  if (typos.length > 0) {
+    io.stderr.write(`logtype doctor: ${typoNotice(typos)}\n`);
+    return 2;
+  }
   // Informational findings alone (nothing to fix) are no failure: `doctor || page-someone` pages on a problem only.
   return findings.some((finding) => !finding.problem.informational) ? 1 : 0;
 }

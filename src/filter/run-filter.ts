@@ -19,7 +19,7 @@ import { palette, type Palette } from '../render/colors.js';
 import { escapeTerminal, terminalSafeJson } from '../render/escape-terminal.js';
 import { renderPrettyEntry, renderPrettyOther } from '../render/render-pretty.js';
 import { counted } from '../render/counted.js';
-import { typePatterns, unseenTypePatterns } from '../select/type-matcher.js';
+import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
 
 export type OutputMode = 'raw' | 'json' | 'entry' | 'pretty';
 
@@ -249,10 +249,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   // A -t name logtype does not know, and no entry had it either: a typo (warned of at the start),
   // so the empty output is a usage error, not "nothing found" (-q's 1 would read as "no errors").
   // Only when every -t name is such a one: with a known type beside it, nothing found is an answer.
-  const unknown = options.unknownTypes ?? [];
-  const typos = unknown.length === typePatterns(options.types).length ? unseenTypePatterns(unknown, counts.byType.keys()) : [];
-  if (typos.length > 0 && typos.length === unknown.length && counts.selected === 0) {
-    io.stderr.write(`logtype: ${typos.map((pattern) => `-t "${escapeTerminal(pattern)}"`).join(', ')} matched no entry of the input either (exit 2)\n`);
+  const typos = typoTypePatterns(options.unknownTypes ?? [], options.types, counts.byType.keys(), counts.selected);
+  if (typos.length > 0) {
+    io.stderr.write(`logtype: ${typoNotice(typos)}\n`);
     return 2;
   }
   if (options.quiet) return 1;

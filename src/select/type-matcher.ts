@@ -6,6 +6,7 @@
  * (and the memory is bounded for one that holds any number).
  */
 import { LOG_FORMATS, logFormat } from '../formats/log-formats.js';
+import { escapeTerminal } from '../render/escape-terminal.js';
 
 export type TypeMatcher = (logType: string) => boolean;
 
@@ -83,4 +84,21 @@ export function knownTypesNamed(values: readonly string[]): string[] | undefined
   if (unknownTypePatterns(patterns).length > 0) return undefined;
   const regexps = patterns.map((pattern) => globToRegExp(pattern));
   return LOG_FORMATS.filter((format) => regexps.some((re) => namesType(re, format.name))).map((format) => format.name);
+}
+
+/**
+ * The -t patterns that were typos: every -t names a type logtype does not know, no entry of
+ * the input had any of them, and nothing was selected. Their empty result is then a usage
+ * error (exit 2, said by typoNotice), not "nothing found". With a known type beside them,
+ * nothing found is an answer: none.
+ */
+export function typoTypePatterns(unknown: readonly string[], types: readonly string[], seen: Iterable<string>, selected: number): string[] {
+  if (unknown.length === 0 || selected > 0 || unknown.length !== typePatterns(types).length) return [];
+  const typos = unseenTypePatterns(unknown, seen);
+  return typos.length === unknown.length ? typos : [];
+}
+
+/** The stderr line for typoTypePatterns's patterns, after the command's name. */
+export function typoNotice(typos: readonly string[]): string {
+  return `${typos.map((pattern) => `-t "${escapeTerminal(pattern)}"`).join(', ')} matched no entry of the input either (exit 2)`;
 }

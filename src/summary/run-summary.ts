@@ -17,6 +17,7 @@ import type { Summary } from './summary.js';
 import { SummaryCollector } from './summary-collector.js';
 import { writtenOrder } from './replica-members.js';
 import { jsonText } from '../render/json-text.js';
+import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
 
 export interface SummaryOptions extends Selection, InputSelection {
   readonly json: boolean;
@@ -38,7 +39,7 @@ export interface ReadProgress {
  * The summary of what could be read: an input that cannot be read, or ends early (a truncated
  * gzip file), is named on stderr and counted in `unreadable`, and the next one is read.
  */
-export async function collectSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress, unreadable = { count: 0 }): Promise<Summary> {
+export async function collectSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress, unreadable: { count: number; typos?: string[] } = { count: 0 }): Promise<Summary> {
   const collector = new SummaryCollector();
   const failed = new FailedLines();
   const selector = new EntrySelector(
@@ -79,6 +80,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
   // pipe's writer too, so the read then saw its end) is handled on the event loop's next turn.
   await new Promise((resolve) => setImmediate(resolve));
   const { counts } = selector;
+  unreadable.typos = typoTypePatterns(options.unknownTypes ?? [], options.types, counts.byType.keys(), counts.selected);
   if (counts.overlong > 0) io.stderr.write(`logtype summary: ${overlongLines(counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
   if (counts.broken > 0) io.stderr.write(`logtype summary: ${brokenLines(counts.broken, counts.firstBroken ?? '', 'counted among the lines that are not entries')}\n`);
   const failure = failed.message('logtype summary', 'read into the report');
@@ -98,12 +100,18 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
 export const STDOUT_PAGE = '-';
 
 export async function runSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress): Promise<number> {
-  const unreadable = { count: 0 };
+  const unreadable: { count: number; typos?: string[] } = { count: 0 };
   const summary = await collectSummary(options, io, progress, unreadable);
+  // Every -t a typo (no such type, no entry had it): after the summary, said and exit 2, as logtype's.
+  const typos = (): number => {
+    if (!unreadable.typos?.length) return 0;
+    io.stderr.write(`logtype summary: ${typoNotice(unreadable.typos)}\n`);
+    return 2;
+  };
   if (options.html === STDOUT_PAGE) {
     // `--html -`: the page is what stdout is for (`logtype summary --html - > pod.html`, or piped on).
     io.stdout.write(renderSummaryHtml(summary));
-    return unreadable.count > 0 ? 1 : 0;
+    return typos() || (unreadable.count > 0 ? 1 : 0);
   }
   // The text first: it is what the user waits for, and a page that cannot be written then costs nothing of it.
   io.stdout.write(options.json ? `${terminalSafeJson(jsonText(summary)!)}\n` : renderSummaryText(summary, { palette: palette(options.color), utc: options.utc, width: options.width }));
@@ -114,5 +122,5 @@ export async function runSummary(options: SummaryOptions, io: ReportIO, progress
       throw new Error(`cannot write the page to ${escapeTerminal(options.html)}: ${readErrorReason(error)}; the summary on stdout is whole`);
     }
   }
-  return unreadable.count > 0 ? 1 : 0;
+  return typos() || (unreadable.count > 0 ? 1 : 0);
 }

@@ -107,8 +107,16 @@ test('-t with a name logtype does not know: one warning line with "did you mean"
   t.is(custom.status, 0);
   t.is(custom.stdout, 'mine\n');
   t.is(custom.stderr, 'logtype: -t "my-app" names no log type logtype knows (logtype --help lists them)\n');
-  // summary and doctor take the same selection, and say the same.
-  t.is(runFilter(['summary', '-t', 'adit'], TYPES).stderr, 'logtype summary: -t "adit" names no log type logtype knows; did you mean "audit"?\n');
+  // summary and doctor take the same selection, and say the same; their report is written, then exit 2.
+  const summary = runFilter(['summary', '-t', 'adit'], TYPES);
+  t.is(summary.stderr, 'logtype summary: -t "adit" names no log type logtype knows; did you mean "audit"?\nlogtype summary: -t "adit" matched no entry of the input either (exit 2)\n');
+  t.is(summary.status, 2);
+  t.regex(summary.stdout, /0 selected/);
+  const doctor = runFilter(['doctor', '-t', 'adit'], TYPES);
+  t.is(doctor.status, 2);
+  t.regex(doctor.stderr, /logtype doctor: -t "adit" matched no entry of the input either \(exit 2\)\n$/);
+  t.is(runFilter(['summary', '-t', 'adit,mongodb'], TYPES).status, 0);
+  t.is(runFilter(['summary', '--json', '-t', 'adit'], TYPES).status, 2);
   // The beginning of names: those names, and a pattern for them all.
   t.is(runFilter(['-t', 'mongo'], TYPES).stderr, 'logtype: -t "mongo" names no log type logtype knows; did you mean one of "mongodb", "mongodb-audit", or "mongo*" for them all?\nlogtype: -t "mongo" matched no entry of the input either (exit 2)\n');
   t.is(runFilter(['-x', 'automation-agent-verb'], TYPES).stderr, 'logtype: -x "automation-agent-verb" names no log type logtype knows; did you mean "automation-agent-verbose"?\n');
