@@ -58,3 +58,9 @@ export function brokenLines(count: number, first: string, shown: string): string
   const lines = count === 1 ? '1 line starts as JSON but is cut short or broken' : `${count.toLocaleString('en-US')} lines start as JSON but are cut short or broken`;
   return `${lines} (a file's last line while it was written, a cut download), ${shown}; the first: ${escapeTerminal(first)}`;
 }
+
+/** Entries --since/--until left out for having no time, which every other part of the selection kept (SelectionCounts.untimedLeftOut). */
+export function untimedLeftOut(count: number, what: string): string {
+  const lines = count === 1 ? '1 line has no time of its own' : `${count.toLocaleString('en-US')} lines have no time of their own`;
+  return `${lines} (a Go panic, a line of an agent's stderr), so --since/--until left ${count === 1 ? 'it' : 'them'} out (${what}); without those options ${count === 1 ? 'it is' : 'they are'} in`;
+}

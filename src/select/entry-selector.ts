@@ -64,6 +64,8 @@ export interface SelectionCounts {
   broken: number;
   /** The first of them, as it starts (brokenLines names it). */
   firstBroken?: string;
+  /** Entries --since/--until left out only for having no time (recordPredicate): said (untimedLeftOut). */
+  untimedLeftOut: number;
 }
 
 /** Types counted by name at the most: a stream can hold any number of distinct types. */
@@ -91,7 +93,7 @@ interface PendingLine {
 }
 
 export class EntrySelector implements EntryHandler {
-  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0, context: 0, overlong: 0, broken: 0 };
+  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0, context: 0, overlong: 0, broken: 0, untimedLeftOut: 0 };
   readonly #selection: Selection;
   readonly #sink: SelectedSink;
   readonly #typeSelected: TypeMatcher;
@@ -130,7 +132,7 @@ export class EntrySelector implements EntryHandler {
     this.#sink = sink;
     this.#typeSelected = typeMatcher(selection.types, selection.exclude);
     const queried = queriesRecords(selection.query);
-    this.#matchesRecord = queried ? recordPredicate(selection.query) : undefined;
+    this.#matchesRecord = queried ? recordPredicate(selection.query, this.counts) : undefined;
     this.#readsRecords = queried || sinkNeedsRecords;
     // --grep selects records as the query does: a record is one, whichever of its lines
     // matches, in every output mode (line by line, raw output would show a continuation

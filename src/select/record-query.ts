@@ -163,9 +163,14 @@ export function debugDepthOf(severity: string | undefined): number {
   return digit >= 1 && digit <= 5 ? digit : 1;
 }
 
-/** The query as one predicate over a line's type, record and the time kubectl stamped it with. */
+/**
+ * The query as one predicate over a line's type, record and the time kubectl stamped it with.
+ * `untimed`, when given, counts the lines --since/--until left out only for having no time (a Go
+ * panic, an agent's stderr line): every other part of the query kept them, so they are said.
+ */
 export function recordPredicate(
   query: RecordQuery,
+  untimed?: { untimedLeftOut: number },
 ): (logType: string, record: LogRecord | undefined, stampedAt?: number, contents?: string) => boolean {
   const families = queriedFamilies(query);
   const ofFamily = families.length > 0 ? familyTest(families) : undefined;
@@ -181,17 +186,27 @@ export function recordPredicate(
   const maxRank = query.level === undefined ? undefined : levelRank(query.level);
   const since = query.since?.getTime();
   const until = query.until?.getTime();
+  const timeBound = since !== undefined || until !== undefined;
   return (logType, record, stampedAt, contents) => {
     if (ofFamily && !ofFamily(logType)) return false;
     if (maxRank !== undefined && (record?.level === undefined || levelRank(record.level) > maxRank)) return false;
     if (query.debugDepth !== undefined && record?.level === 'debug' && debugDepthOf(record.severity) > query.debugDepth) return false;
     if (query.message && !query.message.test(record?.message ?? contents ?? '')) return false;
-    if (since !== undefined || until !== undefined) {
+    if (timeBound) {
       const time = record?.time ?? stampedAt;
-      if (time === undefined || (since !== undefined && time < since) || (until !== undefined && time > until)) return false;
+      if (time === undefined) {
+        if (untimed && (!ofFamily || (record !== undefined && passesRecordQuery(record)))) untimed.untimedLeftOut++;
+        return false;
+      }
+      if ((since !== undefined && time < since) || (until !== undefined && time > until)) return false;
     }
     if (!ofFamily) return true;
     if (!record) return false;
+    return passesRecordQuery(record);
+  };
+
+  /** The parts of the query one log's records answer (component, id, namespace, …). */
+  function passesRecordQuery(record: LogRecord): boolean {
     if (component && !component(record.component)) return false;
     if (ids && (record.id === undefined || !ids.has(record.id))) return false;
     if (context && !context(record.context)) return false;
@@ -209,7 +224,7 @@ export function recordPredicate(
     if (query.failed && (record.result === undefined || record.result === 0)) return false;
     if (resource && !resource(record.resource) && !resource(record.resource?.slice(record.resource.indexOf('/') + 1))) return false;
     return true;
-  };
+  }
 }
 
 /** One part of a span: a number and its unit (`1h`, `30m`, `1.5d`). */

@@ -165,3 +165,23 @@ test('a CRLF line end and a byte-order mark are no part of the line a reader rea
   // Raw output keeps the bytes.
   t.is(runFilter(['-o', 'raw', '-t', 'mongodb'], entries).stdout.split('\n')[0], `${text42}\r`);
 });
+
+test('--since/--until leave out lines without a time of their own, and say how many (logtype, summary, doctor): a panic is never hidden in silence', (t) => {
+  const input = [
+    entryLine('automation-agent-verbose', '[2026-11-22T10:00:00.000+0000] [.warn] [src/x.go:f:1] [10:00:00.000] agent warning'),
+    entryLine('automation-agent-stderr', 'panic: runtime error: invalid memory address or nil pointer dereference'),
+    entryLine('automation-agent-stderr', 'goroutine 1 [running]:'),
+    entryLine('mongodb', '{"t":{"$date":"2026-11-22T10:00:05.000+00:00"},"s":"W",  "c":"NETWORK",  "id":1, "ctx":"main","msg":"late"}'),
+  ].join('\n') + '\n';
+  const since = ['--since', '2026-11-22T09:30:00Z'];
+  const filtered = runFilter(['-o', 'raw', ...since], input);
+  t.is(lines(filtered.stdout).length, 2);
+  // The panic and its goroutine line are one record.
+  t.regex(filtered.stderr, /^logtype: 1 line has no time of its own \(a Go panic, a line of an agent's stderr\), so --since\/--until left it out \(not written\); without those options it is in$/m);
+  // Only those the rest of the selection kept: -t mongodb keeps no stderr line.
+  t.notRegex(runFilter(['-t', 'mongodb', ...since], input).stderr, /no time/);
+  t.regex(runFilter(['summary', ...since], input).stderr, /^logtype summary: 1 line has no time .*\(not counted\)/m);
+  t.regex(runFilter(['doctor', ...since], input).stderr, /^logtype doctor: 1 line has no time .*\(not looked at for problems\)/m);
+  // Without --since: nothing to say.
+  t.notRegex(runFilter(['-o', 'raw'], input).stderr, /no time/);
+});
