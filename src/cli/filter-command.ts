@@ -137,6 +137,8 @@ export function parseFilterArgs(argv: readonly string[], terminal: FilterTermina
   if (given === undefined && expand && keepPrefix) return usageError('--expand (pretty output) and --keep-prefix (entry output) ask for two output modes: give one, or -o');
   const output = given ?? (expand ? 'pretty' : keepPrefix ? (fields.length > 0 ? 'json' : 'entry') : terminal.stdoutIsTTY ? 'pretty' : fields.length > 0 ? 'json' : 'raw');
   if (fields.length > 0 && output !== 'json' && output !== 'pretty') return usageError('--fields needs -o json or -o pretty');
+  // `-f ''` or `-f ,`: no field at all, which would write `{}` for every line.
+  if (fields.length > 0 && parseFieldPaths(fields).length === 0) return usageError('--fields names no field: give the fields to keep (-f msg,attr.ns)');
   if (expand && output !== 'pretty') return usageError(`--expand shows attributes below pretty lines: it needs -o pretty, not -o ${output}`);
   if (keepPrefix && output !== 'entry' && output !== 'json') return usageError(`--keep-prefix keeps kubectl's prefix on entry lines: it needs -o entry (or json), not -o ${output}`);
   const selection = parseSelection(parsed.value, now);

@@ -212,6 +212,13 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   const sink = options.quiet ? QUIET_SINK : new FilterOutput(options, out, io.stdoutIsTTY);
   const limits: SelectionLimits = options.quiet ? { maxCount: 1 } : options;
   const filter = new EntrySelector(options, sink, !options.quiet && FilterOutput.needsRecords(options), limits);
+  // The reader went away (| head): the command ends at once (bin/logtype.ts), and --summary,
+  // which is for the end, is written before it goes (stderr into a pipe or a file is written at once).
+  if (options.summary) {
+    io.stdout.prependListener('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') io.stderr.write(formatSummary(filter.counts));
+    });
+  }
   let unreadable = 0;
   await readEntries(
     options,

@@ -682,3 +682,27 @@ test('a line that starts as JSON but is cut short or broken is said on stderr, n
   t.regex(runFilter(['summary'], `${whole}\n${cut}`).stderr, /logtype summary: 1 line starts as JSON but is cut short/);
   t.regex(runFilter(['doctor'], `${whole}\n${cut}`).stderr, /logtype doctor: 1 line starts as JSON but is cut short/);
 });
+
+test('--summary is written when the reader goes away (| head), and the exit is still a quiet 0', async (t) => {
+  const input = Array.from({ length: 200_000 }, (_, i) => entryLine('mongodb', `line ${i}`)).join('\n') + '\n';
+  const file = path.join(tempDir('summary-epipe'), 'in.jsonl');
+  fs.writeFileSync(file, input);
+  const child = spawn(process.execPath, [FILTER_BIN, '--summary', file], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // As head -1 does: the first bytes, then the pipe closed.
+  await once(child.stdout, 'data');
+  child.stdout.destroy();
+  const [status] = (await once(child, 'exit')) as [number | null];
+  t.is(status, 0);
+  t.regex(stderr, /^logtype: [\d,]+ entries read, [\d,]+ written, 0 other lines\n  entries read, by type:\n  mongodb +[\d,]+\n$/);
+});
+
+test("-f '' or -f ',' names no field: a usage error, not {} for every line", (t) => {
+  for (const fields of ['', ',', ' , ']) {
+    const result = runFilter(['-f', fields], `${entryLine('mongodb', 'x')}\n`);
+    t.is(result.status, 2, fields);
+    t.is(result.stdout, '');
+    t.is(result.stderr, 'logtype: --fields names no field: give the fields to keep (-f msg,attr.ns) (see logtype --help)\n');
+  }
+});
