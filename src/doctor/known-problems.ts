@@ -284,7 +284,7 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     types: SIDECAR_TYPES,
     matches: diagnosticEvent('unreadable', 'heartbeat-held'),
     meaning: 'A log the pod writes is not shipped. While it lasts the sidecar holds its heartbeat back, so its liveness probe fails and the kubelet restarts its container.',
-    remedy: `Run the sidecar as the file's owner: in the pod, do not set runAsUser on its container (the database pod's user is uid 2000, fsGroup 2000). The line names the sidecar's uid and gid and the file's owner and mode: ${SIDECAR_WARNINGS}.`,
+    remedy: `Run the sidecar as the file's owner: in the pod, do not set runAsUser on its container (the database pod's user is uid 2000, fsGroup 2000). A file root owns was made by hand or by a job run as root: chown it to the pod's user. The line names the sidecar's uid and gid, the file's owner and mode, and the fix: ${SIDECAR_WARNINGS}.`,
   },
   {
     id: 'sidecar-log-missing',

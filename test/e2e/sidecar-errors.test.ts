@@ -44,7 +44,7 @@ if (isRoot) {
     const said = sidecar.diagnostics().filter((d) => d['event'] === 'unreadable');
     t.is(said.length, 1);
     t.like(said[0], { level: 40, path: file, uid: OTHER_UID, fileUid: 2000, fileMode: '0600' });
-    t.regex(said[0]!['msg'] as string, /do not set runAsUser; the pod's user is uid 2000 with fsGroup 2000/);
+    t.regex(said[0]!['msg'] as string, /run the sidecar as the file's owner, uid 2000: in the operator's pod, do not set runAsUser \(its pods run as uid 2000 with fsGroup 2000/);
   });
 
   // From a platform trial: a sidecar that could read none of its files still refreshed its
