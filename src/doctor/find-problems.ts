@@ -49,6 +49,8 @@ export class ProblemFinder {
   readonly #found = new Map<string, ProblemFinding>();
   /** A oneEventIn problem's lines by pod (as a prefix names it) and type, as `pod\0type` ('' for none). */
   readonly #linesBySourceType = new Map<string, Map<string, number>>();
+  /** The same lines' times, by problem and key, while there are at most MAX_EVENT_TIMES of a problem's (oneEventCount matches them). */
+  readonly #timesBySourceType = new Map<string, Map<string, number[]> | null>();
   /** The problems looked for in a type's lines, decided once a type (a stream holds a handful). */
   readonly #byType = new Map<string | undefined, readonly KnownProblem[]>();
   #lastType: string | undefined;
@@ -136,35 +138,94 @@ export class ProblemFinder {
       const wanted = `${podOf() ?? ''}\0${logType ?? ''}`;
       const key = bySourceType.has(wanted) || bySourceType.size < MAX_REMEMBERED_TYPES ? wanted : OTHER_KEY;
       bySourceType.set(key, (bySourceType.get(key) ?? 0) + 1);
+      this.#noteTime(problem.id, key, time, finding.lines);
     }
     if (finding.lines++ === 0) return;
     if (time !== undefined && (finding.first === undefined || time < finding.first)) finding.first = time;
     if (time !== undefined && (finding.last === undefined || time > finding.last)) finding.last = time;
   }
 
+  /** A timed line of a oneEventIn problem, kept while the problem has at most MAX_EVENT_TIMES lines (then null: counts alone). */
+  #noteTime(id: string, key: string, time: number | undefined, lines: number): void {
+    let times = this.#timesBySourceType.get(id);
+    if (times === null) return;
+    if (lines > MAX_EVENT_TIMES || time === undefined) {
+      this.#timesBySourceType.set(id, null);
+      return;
+    }
+    if (!times) this.#timesBySourceType.set(id, (times = new Map()));
+    let list = times.get(key);
+    if (!list) times.set(key, (list = []));
+    list.push(time);
+  }
+
   /** What was found, in the order of the known problems. */
   findings(): ProblemFinding[] {
     const found = this.#problems.map(({ problem }) => this.#found.get(problem.id)).filter((f): f is ProblemFinding => f !== undefined);
-    for (const finding of found) finding.count = finding.problem.oneEventIn ? oneEventCount(finding.problem.oneEventIn, this.#linesBySourceType.get(finding.problem.id)!) : finding.lines;
+    for (const finding of found) {
+      const { oneEventIn, id } = finding.problem;
+      finding.count = oneEventIn ? oneEventCount(oneEventIn, this.#linesBySourceType.get(id)!, this.#timesBySourceType.get(id) ?? undefined) : finding.lines;
+    }
     return found;
   }
 }
 
+/** A oneEventIn problem's timed lines kept for matching at the most; beyond, the count is by lines alone. */
+const MAX_EVENT_TIMES = 100_000;
+
+/** Lines of two logs at most this far apart are one event written by both (a failed login in the server's log and the audit log: milliseconds). */
+export const SAME_EVENT_MS = 1000;
+
+/**
+ * How many events two sorted lists of times hold when a time of one and a time of the other at
+ * most SAME_EVENT_MS apart may be one event: both lists' lengths less the most pairs that can be
+ * made (two pointers over the sorted lists make the most).
+ */
+export function eventsInTwoLogs(a: readonly number[], b: readonly number[]): number {
+  let i = 0;
+  let j = 0;
+  let pairs = 0;
+  while (i < a.length && j < b.length) {
+    const gap = a[i]! - b[j]!;
+    if (Math.abs(gap) <= SAME_EVENT_MS) {
+      pairs++;
+      i++;
+      j++;
+    } else if (gap < 0) i++;
+    else j++;
+  }
+  return a.length + b.length - pairs;
+}
+
 /**
  * A problem of one event in several logs: in each source (a pod: its server and its audit log
- * write the same failures), the most lines one of those logs shows; lines of any other type
- * (or none) as they are.
+ * write the same failures), its lines in those logs matched by time (eventsInTwoLogs: a line
+ * of one log and a line of the other within SAME_EVENT_MS are one event, so a failure only one
+ * log wrote still counts); without the times (a line with none, or too many lines kept), the
+ * most lines one of those logs shows. Lines of any other type (or none) as they are.
  */
-export function oneEventCount(oneEventIn: readonly string[], linesBySourceType: ReadonlyMap<string, number>): number {
+export function oneEventCount(oneEventIn: readonly string[], linesBySourceType: ReadonlyMap<string, number>, timesBySourceType?: ReadonlyMap<string, readonly number[]>): number {
   const most = new Map<string, number>();
+  const timed = new Map<string, (readonly number[])[]>();
   let others = 0;
   for (const [key, lines] of linesBySourceType) {
     const cut = key.indexOf('\0');
     const source = key.slice(0, cut);
-    if (oneEventIn.includes(key.slice(cut + 1))) most.set(source, Math.max(most.get(source) ?? 0, lines));
-    else others += lines;
+    if (!oneEventIn.includes(key.slice(cut + 1))) {
+      others += lines;
+      continue;
+    }
+    most.set(source, Math.max(most.get(source) ?? 0, lines));
+    const times = timesBySourceType?.get(key);
+    if (times) timed.set(source, [...(timed.get(source) ?? []), times]);
   }
   let count = others;
-  for (const lines of most.values()) count += lines;
+  for (const [source, lines] of most) {
+    const lists = timed.get(source);
+    if (lists?.length === 2) {
+      const [a, b] = lists.map((list) => [...list].sort((x, y) => x - y)) as [number[], number[]];
+      count += eventsInTwoLogs(a, b);
+    } else count += lines;
+  }
   return count;
 }

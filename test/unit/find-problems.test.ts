@@ -3,7 +3,7 @@
  * (docs/mutation.md). The problems' own patterns are tested in known-problems.test.ts.
  */
 import test from 'ava';
-import { MAX_NAMED, ProblemFinder, oneEventCount } from '../../src/doctor/find-problems.js';
+import { MAX_NAMED, ProblemFinder, SAME_EVENT_MS, eventsInTwoLogs, oneEventCount } from '../../src/doctor/find-problems.js';
 import { KNOWN_PROBLEMS, remedyOf, type KnownProblem } from '../../src/doctor/known-problems.js';
 
 const DISK_FULL = 'no space left on device';
@@ -148,4 +148,34 @@ test('a problem of one event in several logs found by the finder: count and line
   t.like(finding, { count: 3, lines: 5 });
   t.is(remedyOf(problem, finding!.types), 'a+b');
   t.is(remedyOf({ ...problem, remedyIn: undefined }, finding!.types), 'generic');
+});
+
+test('one event in two logs, by time: a line of each within SAME_EVENT_MS is one event; a failure only one log wrote still counts', (t) => {
+  const rows: readonly (readonly [string, readonly number[], readonly number[], number])[] = [
+    ['both logs write each of 3 failures, a few ms apart', [0, 5000, 9000], [3, 5002, 9001], 3],
+    ['5 failures in the server log, 1 in the audit log a day later (another user): 6', [0, 10, 20, 30, 40], [86_400_000], 6],
+    ['a burst: the server writes 10 within a second, the audit log the same 10 just after', Array.from({ length: 10 }, (_, i) => i * 90), Array.from({ length: 10 }, (_, i) => 950 + i * 90), 10],
+    ['the audit log filtered to fewer: the server\'s count', [0, 100_000, 200_000, 300_000, 400_000], [2, 200_001], 5],
+    ['at the window\'s edge: one event; past it: two', [0], [SAME_EVENT_MS], 1],
+    ['past the window: two', [0], [SAME_EVENT_MS + 1], 2],
+    ['none in one log', [1, 2], [], 2],
+  ];
+  for (const [what, a, b, count] of rows) {
+    t.is(eventsInTwoLogs(a, b), count, what);
+    t.is(eventsInTwoLogs(b, a), count, `${what}, the logs swapped`);
+  }
+  const key = (type: string) => `\0${type}`;
+  const lines = new Map([[key('mongodb'), 5], [key('mongodb-audit'), 1]]);
+  t.is(oneEventCount(['mongodb', 'mongodb-audit'], lines), 5, 'without times: the most lines one log shows');
+  t.is(oneEventCount(['mongodb', 'mongodb-audit'], lines, new Map([[key('mongodb'), [40, 0, 10, 30, 20]], [key('mongodb-audit'), [86_400_000]]])), 6, 'with times, unsorted');
+});
+
+test('the finder matches a problem of one event in two logs by the lines\' times; a line without a time falls back to the most lines one log shows', (t) => {
+  const problem: KnownProblem = { id: 'twice', title: 't', where: 'w', matches: /failed/, meaning: 'm', remedy: 'r', oneEventIn: ['a', 'b'] };
+  const timed = new ProblemFinder([problem]);
+  for (const [type, time] of [['a', 0], ['b', 2], ['a', 100_000], ['a', 200_000], ['b', 300_000]] as const) timed.look(type, 'failed', () => time, () => 'pod-0');
+  t.like(timed.findings()[0], { count: 4, lines: 5 });
+  const untimed = new ProblemFinder([problem]);
+  for (const [type, time] of [['a', 0], ['b', undefined], ['a', 100_000], ['a', 200_000], ['b', 300_000]] as const) untimed.look(type, 'failed', () => time, () => 'pod-0');
+  t.like(untimed.findings()[0], { count: 3, lines: 5 });
 });
