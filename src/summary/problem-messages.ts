@@ -24,6 +24,18 @@ const LEVEL_END = '\u0000';
 /** Messages listed per log. */
 const TOP_PROBLEM_MESSAGES = 10;
 
+/**
+ * A message and the error it carries in a field of its own (zap's `error`: the operator's
+ * "Reconciler error" is every failure's message, the error says which): grouped by both, or
+ * every reconcile failure would be one group with the first one's cause.
+ */
+export function withCause(message: string, record: LogRecord): string {
+  const error = record.attrs?.['error'];
+  if (typeof error !== 'string' || error === '' || message.includes(error)) return message;
+  const end = error.indexOf('\n');
+  return `${message}: ${end < 0 ? error : error.slice(0, end)}`;
+}
+
 export class ProblemMessages implements SectionCounter {
   /** `example`: the group's first message, by time (`at`), not by when its record came: several pods' records are held apart and released out of order. */
   readonly #messages = new BoundedCounts<{ readonly level: Level | undefined; example: string; at: number; readonly pods: MemberCounts } | undefined>(MAX_PROBLEM_MESSAGES);
@@ -47,7 +59,8 @@ export class ProblemMessages implements SectionCounter {
     if (rank > WARN_RANK) return;
     // A record over several lines is grouped by its first line's words (the rest is often a dump of values).
     // Its level and first words are kept without a closure: one capturing them would be made at every call.
-    const first = this.#namesSource && record.component !== undefined ? `${record.component}: ${firstLineOf(record)}` : firstLineOf(record);
+    const words = withCause(firstLineOf(record), record);
+    const first = this.#namesSource && record.component !== undefined ? `${record.component}: ${words}` : words;
     const held = this.#messages.add(`${level ?? ''}${LEVEL_END}${messageShape(first)}`);
     if (!held) return;
     // No time (or none read): any message with one is earlier.

@@ -349,3 +349,21 @@ test('-o entry: a log\'s JSON lines read bare leave as entries too; -o json keep
   const operatorJson = lines(runFilter(['-o', 'json'], `${operator}\n`).stdout).map((l) => JSON.parse(l) as { logType?: string });
   t.is(operatorJson[0]?.logType, 'operator', '-o json: other types as entries');
 });
+
+test('summary groups the operator\'s errors by their message and their error: each reconcile failure\'s cause is listed, JSON and console lines alike', (t) => {
+  const lines = [
+    '{"level":"error","ts":"2026-11-22T10:00:00.000Z","caller":"controller/controller.go:246","msg":"Reconciler error","controller":"mongodbreplicaset","request":"mongodb/rs-a","error":"Status: 400 (Bad Request), Detail: Invalid config: MongoDB 6.0.99-ent is not available."}',
+    '{"level":"error","ts":"2026-11-22T10:00:01.000Z","caller":"controller/controller.go:246","msg":"Reconciler error","controller":"mongodbreplicaset","request":"mongodb/rs-b","error":"failed to get secret mongodb/rs-b-password: secrets \\"rs-b-password\\" not found"}',
+    '{"level":"error","ts":"2026-11-22T10:00:02.000Z","caller":"controller/controller.go:246","msg":"Reconciler error","controller":"mongodbreplicaset","request":"mongodb/rs-c","error":"failed to get secret mongodb/rs-c-password: secrets \\"rs-c-password\\" not found"}',
+    '2021-03-09T15:47:16.290Z\tERROR\tcontroller/controller.go:218\tReconciler error\t{"ReplicaSet": "other/db", "error": "pvc not found to schedule the pod"}',
+  ];
+  const result = runFilter(['summary', '--json', '--as', 'operator'], `${lines.join('\n')}\n`);
+  t.is(result.status, 0, result.stderr);
+  const messages = (JSON.parse(result.stdout) as { problems: { logType: string; messages: { example: string; count: number }[] }[] }).problems.find((p) => p.logType === 'operator')!.messages;
+  t.deepEqual(messages.map((m) => m.example).sort(), [
+    'Reconciler error: Status: 400 (Bad Request), Detail: Invalid config: MongoDB 6.0.99-ent is not available.',
+    'Reconciler error: failed to get secret mongodb/rs-b-password: secrets "rs-b-password" not found',
+    'Reconciler error: failed to get secret mongodb/rs-c-password: secrets "rs-c-password" not found',
+    'Reconciler error: pvc not found to schedule the pod',
+  ]);
+});

@@ -16,6 +16,7 @@ import { escapeHtml } from '../../src/summary/time-charts.js';
 import { SummaryCollector } from '../../src/summary/summary-collector.js';
 import { readRecords } from '../_helpers/read-records.js';
 import { REAL_DATA, tempDir } from '../_helpers/sidecar-process.js';
+import { withCause } from '../../src/summary/problem-messages.js';
 
 test('agent-issue-threads.log: each error or warning group keeps its first message as written, and a group of one shows it whole', async (t) => {
   const { records } = await readRecords(path.join(REAL_DATA, 'agent-issue-threads.log'), 'automation-agent');
@@ -25,7 +26,8 @@ test('agent-issue-threads.log: each error or warning group keeps its first messa
   const problems = records.filter((r) => r.record?.level === 'error' || r.record?.level === 'warn');
   const groups = summary.problems.flatMap((p) => p.messages);
   t.is(groups.reduce((n, g) => n + g.count, 0), problems.length);
-  const written = problems.map((r) => firstLineOf(r.record!));
+  // As written, with the error a record carries in a field of its own (a server line's attr.error).
+  const written = problems.map((r) => withCause(firstLineOf(r.record!), r.record!));
   for (const group of groups) t.true(written.includes(group.example), group.example);
   // A message whose numbers the shape masks: what it was is the example's to say.
   const masked = groups.filter((g) => g.count === 1 && g.message !== g.example);
