@@ -34,14 +34,17 @@ export function terminalProgress(inputs: readonly string[], stderr: NodeJS.Write
       shown = true;
       const rate = read / MB / Math.max(0.001, (at - started) / 1000);
       // Gzip inputs grow as they are read: the share of the total is then left out.
-      const amount =
-        Number.isFinite(total) && read <= total
-          ? `${(read / MB).toFixed(0)} of ${(total / MB).toFixed(0)} MB (${Math.floor((read / total) * 100)}%)`
-          : `${(read / MB).toFixed(0)} MB`;
+      const amount = Number.isFinite(total) && read <= total ? `${sizeOf(read, total)} of ${sizeOf(total, total)} (${Math.floor((read / total) * 100)}%)` : sizeOf(read, read);
       stderr.write(`\r\u001b[Kreading ${amount}, ${rate.toFixed(0)} MB/s`);
     },
     done() {
       if (shown) stderr.write('\r\u001b[K');
     },
   };
+}
+
+/** `bytes` in the unit `scale` is best said in: KB under a megabyte, MB with a decimal under ten (a 44 KB file read "0 of 0 MB"). */
+export function sizeOf(bytes: number, scale: number): string {
+  if (scale < MB) return `${Math.ceil(bytes / 1024)} KB`;
+  return `${(bytes / MB).toFixed(scale < 10 * MB ? 1 : 0)} MB`;
 }

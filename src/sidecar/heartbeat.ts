@@ -45,6 +45,11 @@ export class Heartbeat {
       return;
     }
     this.#holding = false;
+    // A directory's time can be set too, but the probes test for a file (test -f): said, not touched.
+    if (!this.#made && fs.statSync(this.#file, { throwIfNoEntry: false })?.isDirectory()) {
+      this.#unwritable(new Error(`${this.#file} is a directory: give a file's path in it (${this.#file}/alive)`));
+      return;
+    }
     try {
       fs.utimesSync(this.#file, now / 1000, now / 1000);
       this.#failing = false;
@@ -55,14 +60,19 @@ export class Heartbeat {
         this.#failing = false;
         this.#made = true;
       } catch (error) {
-        if (!this.#failing) {
-          this.#log.warn(
-            { event: 'heartbeat-unwritable', path: this.#file, error: errorMessage(error) },
-            'cannot touch the heartbeat file: a liveness probe reading it will fail; point --heartbeat-file at a writable place (said once)',
-          );
-        }
-        this.#failing = true;
+        this.#unwritable(error);
       }
     }
+  }
+
+  /** Said once (and again only after it worked in between). */
+  #unwritable(error: unknown): void {
+    if (!this.#failing) {
+      this.#log.warn(
+        { event: 'heartbeat-unwritable', path: this.#file, error: errorMessage(error) },
+        'cannot touch the heartbeat file: a liveness probe reading it will fail; point --heartbeat-file at a writable place (said once)',
+      );
+    }
+    this.#failing = true;
   }
 }

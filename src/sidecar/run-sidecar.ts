@@ -388,7 +388,8 @@ export class Sidecar {
     for (const file of this.#files) file.follower.close();
     const cause = this.#stopCause ?? (this.#options.once ? 'once' : 'end');
     const dropped = this.#writer.droppedDiagnostics;
-    const said = `stopped (${cause === 'once' ? '--once: everything read' : cause === 'reader-gone' ? 'the reader of stdout went away' : cause}), exit ${code}`;
+    const once = code === EXIT_ONCE_MISSING ? '--once: what was there read; a followed file or the log directory is missing' : '--once: everything read';
+    const said = `stopped (${cause === 'once' ? once : cause === 'reader-gone' ? 'the reader of stdout went away' : cause}), exit ${code}`;
     const fields = { event: 'stopped', cause, code, uptimeMs: Date.now() - this.#startedAt };
     // Diagnostics dropped (stderr on stdout's pipe, the reader stalled): a warning, as what they said may have been.
     if (dropped > 0) {

@@ -332,6 +332,21 @@ test('a heartbeat file that cannot be written: one warning, however many polls',
   t.is(sidecar.diagnostics().filter((d) => d['event'] === 'heartbeat-unwritable').length, 1);
 });
 
+test('--heartbeat-file naming a directory: said once with the fix (the probes test for a file), the directory left alone', async (t) => {
+  const dir = tempDir('heartbeat-dir');
+  const heartbeat = path.join(dir, 'run');
+  fs.mkdirSync(heartbeat);
+  const before = fs.statSync(heartbeat).mtimeMs;
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--state-file', '', '--poll-interval', '0.1', '--heartbeat-file', heartbeat]);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'heartbeat-unwritable');
+  await sleep(2500);
+  await sidecar.stop();
+  const said = sidecar.diagnostics().find((d) => d['event'] === 'heartbeat-unwritable')!;
+  t.regex(String(said['error']), /is a directory: give a file's path in it \(.*\/run\/alive\)/);
+  t.is(sidecar.diagnostics().filter((d) => d['event'] === 'heartbeat-unwritable').length, 1);
+  t.is(fs.statSync(heartbeat).mtimeMs, before);
+});
+
 test('--state-file pointing at a directory: said once, following goes on, no temp file left behind', async (t) => {
   const dir = tempDir('state-dir');
   const stateDir = path.join(dir, 'state');

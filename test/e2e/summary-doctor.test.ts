@@ -100,7 +100,7 @@ test('summary on a terminal shows progress on stderr, then erases it', (t) => {
     env: cleanEnv(),
   });
   t.is(result.status, 0, result.stderr);
-  t.regex(result.stdout, /reading \d+ of \d+ MB \(\d+%\), \d+ MB\/s/);
+  t.regex(result.stdout, /reading \d+\.\d MB of 3\.\d MB \(\d+%\), \d+ MB\/s/);
   t.true(result.stdout.trimEnd().endsWith('\r\u001b[K'), JSON.stringify(result.stdout.slice(-40)));
   t.regex(fs.readFileSync(`${dir}/out`, 'utf8'), /^logtype summary: /);
 });
