@@ -40,9 +40,11 @@ diag() {
     "${level}" "$(date -u +%Y-%m-%dT%H:%M:%S.000Z)" "${event}" "${message}" >&2
 }
 
-# Makes a named pipe unless it is there (a restarted sidecar finds the ones it made before).
+# Makes a named pipe unless it is there (a restarted sidecar finds the ones it made before),
+# one this user can read and write: a pipe another user made would fail the sidecar's open with
+# a shell error, not a line that names the fix.
 make_pipe() {
-  [[ -p "$1" ]] || mkfifo -m 0600 "$1" 2> /dev/null || [[ -p "$1" ]]
+  { [[ -p "$1" ]] || mkfifo -m 0600 "$1" 2> /dev/null || [[ -p "$1" ]]; } && [[ -r "$1" && -w "$1" ]]
 }
 
 run_sidecar() {
@@ -50,7 +52,7 @@ run_sidecar() {
   local pipe
   for pipe in "${stdout_pipe}" "${stderr_pipe}"; do
     if ! make_pipe "${pipe}"; then
-      diag 50 pipe-unavailable "cannot make the named pipe ${pipe}: mount a writable emptyDir at ${run_dir} in this container and in the database container (see sidecar/README.md)"
+      diag 50 pipe-unavailable "cannot make the named pipe ${pipe}, or it is another user's (uid $(id -u) may not read and write it): mount a writable emptyDir at ${run_dir} in this container and in the database container, both run as the pod's user (see sidecar/README.md)"
       exit 1
     fi
   done

@@ -255,6 +255,20 @@ test('logtype-pod sidecar without its run directory: one error naming the fix, e
   t.is(spawnSync('bash', [LOGTYPE_POD], { encoding: 'utf8' }).status, 2);
 });
 
+testAsOtherUsers('logtype-pod sidecar finding pipes another user made (mode 0600): one JSON error naming the fix, not a shell error', async (t, setpriv) => {
+  const run = tempDir('pod-foreign-pipes');
+  fs.chmodSync(run, 0o755);
+  for (const name of ['automation-agent-stdout.fifo', 'automation-agent-stderr.fifo']) spawnSync('mkfifo', ['-m', '0600', path.join(run, name)]);
+  const { command, prefix } = asUser(setpriv, POD_UID);
+  const result = spawnSync(command, [...prefix, 'bash', LOGTYPE_POD, 'sidecar'], { env: cleanEnv({ LOGTYPE_RUN_DIR: run }), encoding: 'utf8' });
+  t.is(result.status, 1);
+  const lines = result.stderr.trim().split('\n');
+  t.is(lines.length, 1, result.stderr);
+  const diagnostic = JSON.parse(lines[0]!) as Record<string, unknown>;
+  t.like(diagnostic, { level: 50, logType: 'logtype-pod', event: 'pipe-unavailable' });
+  t.regex(String(diagnostic['msg']), /or it is another user's \(uid 2000 may not read and write it\)/);
+});
+
 testWithTool(JQ, 'in the pod: the sidecar delivers the files and the agent streams, no tail runs, and cleanup still stops the agent by its pid', async (t) => {
   const pod = makePod('launcher-pod');
   t.is(patch(pod.launcher).status, 0);
