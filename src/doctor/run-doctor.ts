@@ -8,7 +8,7 @@ import { parseLogTime } from '../parse/log-record.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { PREFIX_HEAD_BYTES, parseTextPrefix, sternPrefixes, type LinePrefix } from '../read/line-prefix.js';
 import { readEntries, stdinSource, type InputSelection, type StdinIO } from '../read/read-entries.js';
-import { brokenLines, cannotRead, overlongLines, repeatedInput, untimedLeftOut } from '../read/read-error.js';
+import { brokenLines, cannotRead, overlongLines, repeatedInput, unfinishedLines, untimedLeftOut } from '../read/read-error.js';
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { palette } from '../render/colors.js';
 import { terminalSafeJson } from '../render/escape-terminal.js';
@@ -166,6 +166,7 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     repeated,
   );
   if (selector.counts.overlong > 0) io.stderr.write(`logtype doctor: ${overlongLines(selector.counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
+  if (selector.counts.unfinished > 0) io.stderr.write(`logtype doctor: ${unfinishedLines(selector.counts.unfinished)}\n`);
   if (selector.counts.untimedLeftOut > 0) io.stderr.write(`logtype doctor: ${untimedLeftOut(selector.counts.untimedLeftOut, 'not looked at for problems')}\n`);
   if (selector.counts.broken > 0) io.stderr.write(`logtype doctor: ${brokenLines(selector.counts.broken, selector.counts.firstBroken ?? '', 'not looked at')}\n`);
   const failure = failed.message('logtype doctor', 'looked at');

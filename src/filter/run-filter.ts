@@ -10,7 +10,7 @@ import { encodeEntry } from '../encode/encode-entry.js';
 import { ByteOutput } from '../output/byte-output.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { readEntries, stdinSource, type StdinIO } from '../read/read-entries.js';
-import { brokenLines, cannotRead, overlongLines, repeatedInput, untimedLeftOut } from '../read/read-error.js';
+import { brokenLines, cannotRead, overlongLines, repeatedInput, unfinishedLines, untimedLeftOut } from '../read/read-error.js';
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts, type SelectionLimits, MAX_TYPES_COUNTED } from '../select/entry-selector.js';
 import type { LogRecord } from '../parse/log-record.js';
@@ -247,6 +247,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   if (counts.overlong > 0) io.stderr.write(`logtype: ${overlongLines(counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
   // Pretty output shows lines that are not entries, and --keep-other writes them: else said here.
   if (counts.broken > 0 && options.output !== 'pretty' && !options.keepOther) io.stderr.write(`logtype: ${brokenLines(counts.broken, counts.firstBroken ?? '', 'left out (--keep-other writes them)')}\n`);
+  if (counts.unfinished > 0) io.stderr.write(`logtype: ${unfinishedLines(counts.unfinished)}\n`);
   if (counts.untimedLeftOut > 0 && !options.quiet) io.stderr.write(`logtype: ${untimedLeftOut(counts.untimedLeftOut, 'not written')}\n`);
   const unseen = sink instanceof FilterOutput && counts.selected > 0 ? sink.unseenFields : [];
   if (unseen.length > 0) io.stderr.write(`logtype: ${unseenFieldsNotice(unseen)}\n`);

@@ -64,3 +64,9 @@ export function untimedLeftOut(count: number, what: string): string {
   const lines = count === 1 ? '1 line has no time of its own' : `${count.toLocaleString('en-US')} lines have no time of their own`;
   return `${lines} (a Go panic, a line of an agent's stderr), so --since/--until left ${count === 1 ? 'it' : 'them'} out (${what}); without those options ${count === 1 ? 'it is' : 'they are'} in`;
 }
+
+/** Lines whose `partial` pieces came without their last one (SelectionCounts.unfinished): read as they were, cut. */
+export function unfinishedLines(count: number): string {
+  const lines = count === 1 ? "1 line's last piece" : `${count.toLocaleString('en-US')} lines' last pieces`;
+  return `${lines} never came (the input ended first: the sidecar stopped mid-line, or the capture was cut): read as far as ${count === 1 ? 'it goes' : 'they go'}, so ${count === 1 ? 'it' : 'they'} may not parse`;
+}

@@ -66,6 +66,8 @@ export interface SelectionCounts {
   firstBroken?: string;
   /** Entries --since/--until left out only for having no time (recordPredicate): said (untimedLeftOut). */
   untimedLeftOut: number;
+  /** Lines split into `partial` pieces whose last piece never came (the input ended first): read as they were, and said (unfinishedLines). */
+  unfinished: number;
 }
 
 /** Types counted by name at the most: a stream can hold any number of distinct types. */
@@ -93,7 +95,7 @@ interface PendingLine {
 }
 
 export class EntrySelector implements EntryHandler {
-  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0, context: 0, overlong: 0, broken: 0, untimedLeftOut: 0 };
+  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0, context: 0, overlong: 0, broken: 0, untimedLeftOut: 0, unfinished: 0 };
   readonly #selection: Selection;
   readonly #sink: SelectedSink;
   readonly #typeSelected: TypeMatcher;
@@ -212,7 +214,13 @@ export class EntrySelector implements EntryHandler {
 
   /** The end of the input: split lines whose last piece never came are taken as they are. */
   end(): void {
-    for (const pending of this.#pending.values()) if (!this.#done) this.#select(this.#joined(pending, ''));
+    // Not once reading stopped early (--max-count, -q): the rest was never read, not missing.
+    if (!this.#done) {
+      for (const pending of this.#pending.values()) {
+        this.counts.unfinished++;
+        this.#select(this.#joined(pending, ''));
+      }
+    }
     this.#pending.clear();
     this.#joiner.release();
   }

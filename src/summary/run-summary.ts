@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { ReportIO } from '../doctor/run-doctor.js';
 import { readEntries, stdinSource, type InputSelection } from '../read/read-entries.js';
-import { brokenLines, cannotRead, overlongLines, readErrorReason, repeatedInput, untimedLeftOut } from '../read/read-error.js';
+import { brokenLines, cannotRead, overlongLines, readErrorReason, repeatedInput, unfinishedLines, untimedLeftOut } from '../read/read-error.js';
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { FailedLines } from '../read/failed-lines.js';
 import { palette } from '../render/colors.js';
@@ -82,6 +82,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
   const { counts } = selector;
   unreadable.typos = typoTypePatterns(options.unknownTypes ?? [], options.types, counts.byType.keys(), counts.selected);
   if (counts.overlong > 0) io.stderr.write(`logtype summary: ${overlongLines(counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
+  if (counts.unfinished > 0) io.stderr.write(`logtype summary: ${unfinishedLines(counts.unfinished)}\n`);
   if (counts.untimedLeftOut > 0) io.stderr.write(`logtype summary: ${untimedLeftOut(counts.untimedLeftOut, 'not counted')}\n`);
   if (counts.broken > 0) io.stderr.write(`logtype summary: ${brokenLines(counts.broken, counts.firstBroken ?? '', 'counted among the lines that are not entries')}\n`);
   const failure = failed.message('logtype summary', 'read into the report');

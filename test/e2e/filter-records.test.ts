@@ -185,3 +185,14 @@ test('--since/--until leave out lines without a time of their own, and say how m
   // Without --since: nothing to say.
   t.notRegex(runFilter(['-o', 'raw'], input).stderr, /no time/);
 });
+
+test('a line whose partial pieces came without their last one is read as far as it goes, and said (logtype, summary, doctor)', (t) => {
+  const piece = (contents: string) => `${JSON.stringify({ logType: 'mongodb', contents, partial: true })}\n`;
+  const input = `${entryLine('mongodb', 'whole')}\n${piece('{"t":{"$date":"2024-03-18T10:49:07.000-04:00"},"s":"W",  "c":"COMMAND", ')}${piece('"id":51803, "ctx":"conn9","msg":"Slow qu')}`;
+  const raw = runFilter(['-o', 'raw'], input);
+  t.deepEqual(lines(raw.stdout), ['whole', '{"t":{"$date":"2024-03-18T10:49:07.000-04:00"},"s":"W",  "c":"COMMAND", "id":51803, "ctx":"conn9","msg":"Slow qu']);
+  t.regex(raw.stderr, /^logtype: 1 line's last piece never came \(the input ended first: the sidecar stopped mid-line, or the capture was cut\)/m);
+  t.regex(runFilter(['summary'], input).stderr, /^logtype summary: 1 line's last piece never came/m);
+  t.regex(runFilter(['doctor'], input).stderr, /^logtype doctor: 1 line's last piece never came/m);
+  t.notRegex(runFilter([], `${entryLine('mongodb', 'whole')}\n`).stderr, /last piece/);
+});
