@@ -132,6 +132,12 @@ export class EntryWriter {
   readonly #highWaterBytes: number;
   readonly #onDelivered: () => void;
   readonly #terminal: boolean;
+  /**
+   * stdout's descriptor when it is a file (a stream without a libuv handle: Node's
+   * SyncWriteStream, which makes one write and drops what a short one left, as a full disk or a
+   * file size limit gives): chunks are then written here, to their last byte or an error.
+   */
+  readonly #fileFd: number | undefined;
   #chunk: Chunk;
   readonly #queue: Chunk[] = [];
   #queuedBytes = 0;
@@ -156,6 +162,8 @@ export class EntryWriter {
     this.#highWaterBytes = options.highWaterBytes ?? DEFAULT_HIGH_WATER_BYTES;
     this.#onDelivered = options.onDelivered ?? (() => undefined);
     this.#terminal = options.terminal === true;
+    const streamFd = (stream as unknown as { fd?: unknown }).fd;
+    this.#fileFd = typeof streamFd === 'number' && (stream as unknown as { _handle?: unknown })._handle === undefined ? streamFd : undefined;
     this.#chunk = this.#newChunk();
     const closed = (): void => {
       this.#closed = true;
@@ -384,6 +392,10 @@ export class EntryWriter {
       const chunk = this.#queue.shift()!;
       this.#queuedBytes -= chunk.used;
       this.#inFlight = chunk;
+      if (this.#fileFd !== undefined) {
+        this.#writeToFile(this.#fileFd, chunk);
+        continue;
+      }
       this.#stream.write(chunk.buffer.subarray(0, chunk.used), (error) => this.#written(chunk, error));
       // The pipe took it all at once (the common case): the next may go now.
       if (this.#inFlight === chunk && this.#takenAtOnce()) this.#taken(chunk);
@@ -414,6 +426,11 @@ export class EntryWriter {
     const bytes = Buffer.from(this.#diagnostics.join(''));
     this.#diagnostics.length = 0;
     this.#diagnosticBytes = 0;
+    if (this.#fileFd !== undefined) {
+      const { error } = writeAllToFile(this.#fileFd, bytes, bytes.length);
+      if (error) this.#stream.destroy(error);
+      return;
+    }
     this.#diagnosticsOut = bytes;
     this.#stream.write(bytes, () => {
       if (this.#diagnosticsOut !== bytes) return;
@@ -421,6 +438,24 @@ export class EntryWriter {
       if (!this.#stopped) this.#pump();
     });
     if (this.#diagnosticsOut === bytes && this.#takenAtOnce()) this.#diagnosticsOut = undefined;
+  }
+
+  /**
+   * A chunk written to stdout's file, to its last byte: a short write (the disk fills, a file
+   * size limit) is written on, and its error ends the output, with only the entries wholly
+   * written counted as delivered (their positions saved; the next start sends the rest).
+   */
+  #writeToFile(fd: number, chunk: Chunk): void {
+    const { written, error } = writeAllToFile(fd, chunk.buffer, chunk.used);
+    if (error) {
+      chunk.delivered = chunk.marks.deliver(chunk.delivered, written);
+      this.#inFlight = undefined;
+      this.#stream.destroy(error);
+    } else this.#taken(chunk);
+    chunk.used = 0;
+    chunk.delivered = 0;
+    chunk.marks.count = 0;
+    this.#free.push(chunk);
   }
 
   #taken(chunk: Chunk): void {
@@ -461,6 +496,21 @@ export class EntryWriter {
   #newChunk(): Chunk {
     return this.#free.pop() ?? { buffer: leaseKernelOutputChunk() ?? Buffer.allocUnsafe(CHUNK_BYTES), used: 0, marks: new Marks(), delivered: 0 };
   }
+}
+
+/** Writes bytes[0, length) to a file: on through short writes; the bytes written, and the error that stopped it. */
+function writeAllToFile(fd: number, bytes: Buffer, length: number): { written: number; error?: NodeJS.ErrnoException } {
+  let written = 0;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (written < length) {
+    try {
+      written += fs.writeSync(fd, bytes, written, length - written);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') Atomics.wait(pause, 0, 0, 5);
+      else return { written, error: error as NodeJS.ErrnoException };
+    }
+  }
+  return { written };
 }
 
 /** Writes all of `bytes` to a descriptor that may be non-blocking: waits out EAGAIN. */

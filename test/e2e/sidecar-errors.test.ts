@@ -465,3 +465,27 @@ test('a refused file rotated away (mv to .1) and a plain log in its place: only 
   await sidecar.stop();
   t.deepEqual(sidecar.lines(), ['{"logType":"mongodb","contents":"after the rotation"}']);
 });
+
+test('stdout a file that cannot grow (a full disk, a file size limit): the error is said, exit 1, and only the entries wholly written count as delivered (the restart sends the rest, none lost)', (t) => {
+  const dir = tempDir('stdout-file-limit');
+  const logs = path.join(dir, 'logs');
+  fs.mkdirSync(logs);
+  const lines = Array.from({ length: 1000 }, (_, i) => `line ${String(i + 1).padStart(5, '0')} ${'x'.repeat(48)}`);
+  fs.writeFileSync(path.join(logs, 'mongodb.log'), `${lines.join('\n')}\n`);
+  for (const type of FILE_LOG_TYPES) if (type.name !== 'mongodb') fs.writeFileSync(path.join(logs, type.defaultFile), '');
+  const state = path.join(dir, 'state');
+  const args = [SIDECAR_BIN, '--once', '--log-dir', logs, '--state-file', state, '--stats-interval', '0'];
+  const quoted = [process.execPath, ...args].map((a) => `'${a}'`).join(' ');
+  // 64 KiB at the most: the write that crosses it is cut short, the next one refused (EFBIG).
+  const first = spawnSync('bash', ['-c', `ulimit -f 64; exec ${quoted} > '${dir}/out' 2> '${dir}/err'`], { env: cleanEnv(), encoding: 'utf8', timeout: 30_000 });
+  t.is(first.status, 1);
+  const said = fs.readFileSync(path.join(dir, 'err'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  t.truthy(said.find((d) => d['event'] === 'output-error' && /EFBIG/.test(String(d['error']))));
+  const out = fs.readFileSync(path.join(dir, 'out'), 'utf8');
+  t.is(out.length, 64 * 1024);
+  const whole = out.split('\n').slice(0, -1).map((l) => (JSON.parse(l) as { contents: string }).contents);
+  const second = spawnSync(process.execPath, args, { env: cleanEnv(), encoding: 'utf8', timeout: 30_000 });
+  t.is(second.status, 0, second.stderr);
+  const rest = second.stdout.split('\n').slice(0, -1).map((l) => (JSON.parse(l) as { contents: string }).contents);
+  t.deepEqual([...whole, ...rest], lines, 'every line once, in order: the cut entry is sent again whole');
+});
