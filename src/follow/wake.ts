@@ -18,10 +18,20 @@ export interface WakeOptions {
   readonly onWake: () => void;
   /** Called first with the directory and the name of the entry that changed, when inotify says. */
   readonly onName?: (directory: string, name: string) => void;
+  /**
+   * Called when a directory that is there cannot be watched (inotify's instances or watches
+   * used up for the user, EMFILE or ENOSPC; no permission): the poll alone notices its changes,
+   * up to `pollMs` late. Once a directory, until a watch of it works.
+   */
+  readonly onUnwatchable?: (directory: string, error: NodeJS.ErrnoException) => void;
 }
+
+/** A directory not there (yet): the poll watches it once it is, nothing to say. */
+const NOT_THERE = new Set(['ENOENT', 'ENOTDIR']);
 
 export function wakeOnChanges(options: WakeOptions): Waker {
   const watchers = new Map<string, fs.FSWatcher>();
+  const said = new Set<string>();
   const watch = (directory: string): void => {
     if (watchers.has(directory)) return;
     try {
@@ -35,8 +45,14 @@ export function wakeOnChanges(options: WakeOptions): Waker {
         watchers.delete(directory);
       });
       watchers.set(directory, watcher);
-    } catch {
+      said.delete(directory);
+    } catch (error) {
       // Missing or unwatchable directory: the poll covers it and retries the watch.
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (!NOT_THERE.has(code) && !said.has(directory)) {
+        said.add(directory);
+        options.onUnwatchable?.(directory, error as NodeJS.ErrnoException);
+      }
     }
   };
   const unique = [...new Set(options.directories.map((d) => path.resolve(d)))];

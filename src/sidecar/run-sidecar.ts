@@ -250,6 +250,13 @@ export class Sidecar {
           for (const file of byDirectory.get(directory) ?? []) file.follower.nameChanged(name);
         },
         onWake: () => scheduler.wake(),
+        onUnwatchable: (directory, error) =>
+          this.#io.log.warn(
+            { event: 'watch-unavailable', path: directory, code: error.code, error: error.message, pollMs: this.#options.pollMs },
+            error.code === 'EMFILE' || error.code === 'ENOSPC'
+              ? `cannot watch ${directory}: inotify's instances or watches are used up for this user (${error.code}), so new lines are noticed by the poll alone, up to ${this.#options.pollMs / 1000} s late; raise fs.inotify.max_user_instances and fs.inotify.max_user_watches on the node`
+              : `cannot watch ${directory} (${error.message}): new lines are noticed by the poll alone, up to ${this.#options.pollMs / 1000} s late`,
+          ),
       });
       if (this.#options.statsIntervalMs > 0) {
         this.#statsTimer = setInterval(() => this.#logStats(), this.#options.statsIntervalMs);

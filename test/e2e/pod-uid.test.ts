@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil, waitsForPath } from '../_helpers/sidecar-process.js';
 import { POD_UID, asUser, testAsOtherUsers } from '../_helpers/other-users.js';
+import { sleep } from '../_helpers/numbered-writer.js';
 
 const OTHER_UID = 1000;
 
@@ -86,4 +87,20 @@ testAsOtherUsers('as another uid (1000, in group 2000) the sidecar says the file
   t.regex(String(diagnostic['msg']), /runAsUser|uid 2000|user 2000/, 'names the fix');
   t.is(sidecar.stdout(), '', 'nothing delivered');
   await sidecar.stop();
+});
+
+testAsOtherUsers('a log directory the sidecar cannot watch (another user\'s, mode 0700): said once, with how late lines may come (the poll alone)', async (t, setpriv) => {
+  const dir = tempDir('unwatchable');
+  fs.chmodSync(dir, 0o755);
+  const logs = path.join(dir, 'logs');
+  fs.mkdirSync(logs, { mode: 0o700 });
+  const sidecar = sidecarAs(setpriv, POD_UID, logs);
+  t.teardown(() => sidecar.child.kill('SIGKILL'));
+  await waitUntil(() => sidecar.diagnostics().some((d) => d['event'] === 'watch-unavailable'), 5000, 'a watch-unavailable warning');
+  await sleep(1000); // several polls, each retrying the watch
+  await sidecar.stop();
+  const said = sidecar.diagnostics().filter((d) => d['event'] === 'watch-unavailable');
+  t.is(said.length, 1);
+  t.like(said[0], { level: 40, path: logs, code: 'EACCES' });
+  t.regex(String(said[0]!['msg']), /noticed by the poll alone, up to 0\.2 s late/);
 });
