@@ -115,6 +115,8 @@ export class Sidecar {
   #checkpointer: Checkpointer | undefined;
   /** Removes the state file's lock, once the last save is made. */
   #releaseLock: (() => void) | undefined;
+  /** No lock could be made at the start (its directory not there yet): tried again, once a second at the most, until one is. */
+  #lockRetryAt: number | undefined;
   #waker: Waker | undefined;
   #statsTimer: NodeJS.Timeout | undefined;
   #deadline: NodeJS.Timeout | undefined;
@@ -169,12 +171,7 @@ export class Sidecar {
     if (this.#options.stateFile) {
       const lock = lockState(path.resolve(this.#options.stateFile));
       if (lock.kind === 'taken') {
-        this.#io.log.error(
-          { event: 'state-in-use', path: this.#options.stateFile, lock: lock.path, pid: lock.pid },
-          `the state file is in use by another logtype-sidecar (pid ${lock.pid}): two on one state file resume from each other's positions, and each loses the lines only the other delivered; give this one a --state-file of its own (or run --once without --state-file, which saves nothing)`,
-        );
-        this.#stopCause = 'state-in-use';
-        this.#end(EXIT_STATE_IN_USE);
+        this.#stateInUse(lock.path, lock.pid);
         return this.#finished;
       }
       if (lock.kind === 'held') {
@@ -189,7 +186,10 @@ export class Sidecar {
             `the last run (pid ${lock.staleHolder}) ended without its stop (killed: SIGKILL after the grace period, the OOM killer, a lost node; or crashed): resuming from its last save, so the files' lines it delivered after that save are sent again`,
           );
         }
-      } else this.#io.log.info({ event: 'state-unlocked', path: this.#options.stateFile, lock: lock.path, error: lock.reason }, 'the state file is not locked (no lock can be made beside it): a second sidecar on it would not be refused');
+      } else {
+        this.#io.log.info({ event: 'state-unlocked', path: this.#options.stateFile, lock: lock.path, error: lock.reason }, 'the state file is not locked (no lock can be made beside it yet): tried again each second; meanwhile a second sidecar on it would not be refused');
+        this.#lockRetryAt = Date.now() + 1000;
+      }
     }
     const saved = this.#loadState();
     const moved = saved ? this.#movedPaths(saved) : new Map<string, string>();
@@ -249,7 +249,10 @@ export class Sidecar {
           if (followedNames.get(directory)?.has(name)) return;
           for (const file of byDirectory.get(directory) ?? []) file.follower.nameChanged(name);
         },
-        onWake: () => scheduler.wake(),
+        onWake: () => {
+          if (this.#lockRetryAt !== undefined) this.#retryLock(Date.now());
+          scheduler.wake();
+        },
         onUnwatchable: (directory, error) =>
           this.#io.log.warn(
             { event: 'watch-unavailable', path: directory, code: error.code, error: error.message, pollMs: this.#options.pollMs },
@@ -334,6 +337,32 @@ export class Sidecar {
       if (missing.length > 0 || compressed > 0) code = EXIT_ONCE_MISSING;
     }
     this.#end(code);
+  }
+
+  /** Another sidecar holds the state file's lock: this one stops, exit 4 (at the start, or when a lock could first be tried). */
+  #stateInUse(lockPath: string, pid: number): void {
+    this.#io.log.error(
+      { event: 'state-in-use', path: this.#options.stateFile, lock: lockPath, pid },
+      `the state file is in use by another logtype-sidecar (pid ${pid}): two on one state file resume from each other's positions, and each loses the lines only the other delivered; give this one a --state-file of its own (or run --once without --state-file, which saves nothing)`,
+    );
+    this.#stopCause = 'state-in-use';
+    this.#end(EXIT_STATE_IN_USE);
+  }
+
+  /**
+   * The lock no one could make at the start (the log volume's directory not there yet), tried
+   * again: held from then on; held by another sidecar that got there first, this one stops (it
+   * never held it), as it would have at its start.
+   */
+  #retryLock(now: number): void {
+    if (this.#lockRetryAt === undefined || now < this.#lockRetryAt || this.#ended) return;
+    this.#lockRetryAt = now + 1000;
+    const lock = lockState(path.resolve(this.#options.stateFile!));
+    if (lock.kind === 'none') return;
+    this.#lockRetryAt = undefined;
+    if (lock.kind === 'taken') return this.#stateInUse(lock.path, lock.pid);
+    this.#releaseLock = lock.release;
+    this.#io.log.info({ event: 'state-locked', path: this.#options.stateFile, lock: lock.path }, 'the state file is locked now: a second sidecar on it is refused');
   }
 
   /** The stop timeout is over: nothing more is offered; an entry the pipe cut is finished. */

@@ -231,6 +231,26 @@ test('a file still missing after --missing-warning: a warning naming the path an
   t.regex(said[0]!['msg'] as string, /is still not there after 1 seconds?:/);
 });
 
+test('a sidecar started before its log directory (and state file\'s) is there takes the lock once the directory appears: a second one on the same state file is refused then', async (t) => {
+  const dir = tempDir('state-lock-late');
+  const logs = path.join(dir, 'logs');
+  const started: SidecarProcess[] = [];
+  t.teardown(() => started.forEach((p) => p.child.kill('SIGKILL')));
+  const first = new SidecarProcess(['--log-dir', logs, '--stats-interval', '0', '--missing-warning', '0', '--poll-interval', '0.2']);
+  started.push(first);
+  await first.waitForDiagnostic((d) => d['event'] === 'state-unlocked');
+  fs.mkdirSync(logs);
+  fs.writeFileSync(path.join(logs, 'mongodb.log'), 'first\n');
+  await first.waitForDiagnostic((d) => d['event'] === 'state-locked');
+  const lock = path.join(logs, '.logtype-sidecar.state.lock');
+  t.is(fs.readFileSync(lock, 'utf8').split(' ')[0], String(first.child.pid));
+  const second = spawnSync(process.execPath, [SIDECAR_BIN, '--log-dir', logs, '--stats-interval', '0', '--missing-warning', '0'], { env: cleanEnv(), encoding: 'utf8', timeout: 10_000 });
+  t.is(second.status, 4);
+  t.is(first.child.exitCode, null, 'the first goes on');
+  await first.stop();
+  t.false(fs.existsSync(lock));
+});
+
 test('a second sidecar on a state file another running sidecar uses (one started by hand with the same defaults): refused, exit 4, nothing read; after the first stops, or is killed, the state file is free', async (t) => {
   const dir = tempDir('state-in-use');
   fs.writeFileSync(path.join(dir, 'mongodb.log'), 'before\n');
