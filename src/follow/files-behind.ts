@@ -267,6 +267,13 @@ export class FilesBehind {
         this.#noteSize(held, size);
       }
       left -= read;
+      // copytruncate's copy read to its end is whole (made before the truncation, and nobody
+      // writes to it): its unfinished last line leaves now, before the file at the name's lines
+      // (its writer's next bytes, the line's rest among them, are there), not at its close.
+      if (held.role === 'copy' && !held.ended && size !== Infinity && size <= held.position) {
+        held.emitHeld(false);
+        held.ended = true;
+      }
       // A line whose first pieces left is unfinished here: nothing newer may come between them.
       if (left <= 0 || held.splitter.pieceOpen) break;
     }

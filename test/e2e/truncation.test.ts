@@ -253,3 +253,23 @@ for (const restart of [false, true]) {
     t.is(result.outOfOrder, 0);
   });
 }
+
+test('copytruncate while the last line is unfinished: its start (in the copy) leaves before the writer\'s next bytes in the file, not at the copy\'s close', async (t) => {
+  // A long rotate wait: the copy's unfinished line used to leave only when the copy closed.
+  const { file, sidecar } = await followEmptyFile('copytruncate-unfinished', 'mongodb', ['--rotate-wait', '30']);
+  const fd = fs.openSync(file, 'a');
+  fs.writeSync(fd, 'line 1\nline 2\nline 3\nPART-A ');
+  await sidecar.waitForLines(3);
+  await sleep(300); // the unfinished line read and held
+  fs.copyFileSync(file, `${file}.1`);
+  fs.ftruncateSync(fd, 0);
+  // The writer (O_APPEND) ends its line in the file, now shorter than before, in one write.
+  fs.writeSync(fd, ' END\nline 4\nline 5\nline 6\n');
+  fs.closeSync(fd);
+  await sidecar.waitForLines(8, 10_000);
+  await sidecar.stop();
+  t.deepEqual(
+    sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents),
+    ['line 1', 'line 2', 'line 3', 'PART-A ', ' END', 'line 4', 'line 5', 'line 6'],
+  );
+});
