@@ -232,14 +232,18 @@ export class FileFollower {
           this.#moveBehind(now, action.unlinked ? 'deleted' : 'rotated');
           this.#holdUnseen(now);
           break;
-        case 'open':
+        case 'open': {
           // Another file at the name: the one held was renamed away, or deleted and the name
-          // made again at once (no name links to it: a deletion, counted as one).
-          if (current) this.#moveBehind(now, current.links() === 0 ? 'deleted' : 'rotated');
+          // made again at once (no name links to it: a deletion, counted as one), or replaced
+          // by a file renamed over it that holds what was read (then read on from there).
+          const deleted = current !== undefined && current.links() === 0;
+          const replacedAt = deleted ? this.#replacedAt(current) : 0;
+          if (current) this.#moveBehind(now, deleted ? 'deleted' : 'rotated');
           // The new file first: a copytruncate copy of it made already is then told as its copy.
-          this.#openCurrent(now, 0);
+          this.#openCurrent(now, replacedAt, replacedAt > 0);
           this.#holdUnseen(now);
           break;
+        }
       }
     }
     if (this.#discoverWanted || this.#copies.waiting || now - this.#lastDiscovery >= DISCOVER_EVERY_MS) this.#holdUnseen(now);
@@ -417,13 +421,40 @@ export class FileFollower {
   }
 
   /** Opens the file at the name from `from` (its end: a file there at the very first start, as `tail -F -n0`). */
-  #openCurrent(now: number, from: number | 'end'): void {
+  #openCurrent(now: number, from: number | 'end', replaced = false): void {
     // Gone between stat and open: the next look tries again.
     const held = this.#tryOpen(this.path, 'current', from, now);
     if (!held) return;
     this.#current = held;
     this.#warnings.found();
-    this.#options.onEvent({ kind: 'opened', path: this.path, position: held.position });
+    this.#options.onEvent({ kind: 'opened', path: this.path, position: held.position, ...(replaced ? { replaced: true as const } : {}) });
+  }
+
+  /**
+   * Where to read the file now at the name, which replaced the one held (deleted, no name
+   * links to it): from the position read to when it holds, before it, the bytes read there and
+   * starts with the same first bytes (a copy renamed over the log: an editor's save, `sed -i`;
+   * the check a copytruncate copy passes, so a new log that merely starts alike is read from 0);
+   * else 0. Nothing read yet, a line whose pieces left unfinished, or the file not opened: 0
+   * (read again rather than skip). An unfinished last line held is read again from the new
+   * file (where its rest is), and the replaced file's copy of it is dropped.
+   */
+  #replacedAt(replaced: HeldFile): number {
+    const { splitter } = replaced;
+    if (replaced.position === 0 || splitter.pieceOpen) return 0;
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(this.path, 'r');
+      const size = fs.fstatSync(fd).size;
+      if (!replaced.startsLike(fd) || !replaced.matchesCopy(fd, size)) return 0;
+      const from = replaced.position - splitter.heldBytes;
+      splitter.abandon();
+      return from;
+    } catch {
+      return 0;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
   }
 
   /**

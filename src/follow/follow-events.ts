@@ -6,7 +6,8 @@ export type FollowEvent =
   | { readonly kind: 'waiting'; readonly path: string }
   /** Still not there `forMs` after the first look (repeated rarely). */
   | { readonly kind: 'missing'; readonly path: string; readonly forMs: number }
-  | { readonly kind: 'opened'; readonly path: string; readonly position: number }
+  /** `replaced`: the file at the name was replaced by one holding the bytes read (an editor's save, `sed -i`), read on from there. */
+  | { readonly kind: 'opened'; readonly path: string; readonly position: number; readonly replaced?: true }
   /** A file the state file knows, found again (`how`: itself, or the copy holding its bytes). */
   | { readonly kind: 'resumed'; readonly path: string; readonly file: string; readonly position: number; readonly how: 'same-file' | 'copy' }
   /** A file the state file knows is not there any more: its lines after `position` cannot be delivered. */

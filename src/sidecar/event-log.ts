@@ -36,7 +36,12 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
       );
       return;
     case 'opened':
-      log.info({ ...fields, position: event.position }, 'following file');
+      if (event.replaced) {
+        log.info(
+          { ...fields, position: event.position, replaced: true },
+          "the file at the name was replaced by one that holds the bytes read (an editor's save, sed -i, a copy renamed over it): read on from there, nothing sent again",
+        );
+      } else log.info({ ...fields, position: event.position }, 'following file');
       return;
     case 'resumed':
       log.info(

@@ -273,3 +273,28 @@ test('copytruncate while the last line is unfinished: its start (in the copy) le
     ['line 1', 'line 2', 'line 3', 'PART-A ', ' END', 'line 4', 'line 5', 'line 6'],
   );
 });
+
+test('a file renamed over the log that holds what was read (an editor\'s save, sed -i): read on from there, nothing sent again; one that does not (a new log): read from its start', async (t) => {
+  const { file, sidecar } = await followEmptyFile('replaced-by-rename', 'mongodb', ['--rotate-wait', '1']);
+  const first = Array.from({ length: 20 }, (_, i) => `line ${i + 1} ${'x'.repeat(40)}`);
+  fs.appendFileSync(file, `${first.join('\n')}\nPART-`);
+  await sidecar.waitForLines(20);
+  await sleep(300);
+  // The editor's save: the same bytes, the unfinished line ended, and more, renamed over the log.
+  fs.writeFileSync(`${file}.tmp`, `${first.join('\n')}\nPART-END\nadded 1\nadded 2\n`);
+  fs.renameSync(`${file}.tmp`, file);
+  await sidecar.waitForLines(23, 10_000);
+  // sed -i rewrites the same way (a temp file renamed over it).
+  execFileSync('sed', ['-i', 's/^added 2$/added 2/', file]);
+  fs.appendFileSync(file, 'after sed\n');
+  await sidecar.waitForLines(24, 10_000);
+  // A new log renamed over it, whose bytes are not those read: read whole.
+  fs.writeFileSync(`${file}.tmp`, 'a new log 1\na new log 2\n');
+  fs.renameSync(`${file}.tmp`, file);
+  await sidecar.waitForLines(26, 10_000);
+  await sleep(1500);
+  await sidecar.stop();
+  const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents);
+  t.deepEqual(contents, [...first, 'PART-END', 'added 1', 'added 2', 'after sed', 'a new log 1', 'a new log 2']);
+  t.true(sidecar.diagnostics().some((d) => d['event'] === 'opened' && d['replaced'] === true));
+});
