@@ -237,10 +237,14 @@ export class FileFollower {
           // made again at once (no name links to it: a deletion, counted as one), or replaced
           // by a file renamed over it that holds what was read (then read on from there).
           const deleted = current !== undefined && current.links() === 0;
-          const replacedAt = deleted ? this.#replacedAt(current) : 0;
-          if (current) this.#moveBehind(now, deleted ? 'deleted' : 'rotated');
+          const replacedAt = deleted ? this.#replacedAt(current) : undefined;
+          if (replacedAt !== undefined) {
+            // Everything it holds is in the file now at the name: closed, its rest read there.
+            current!.close();
+            this.#current = undefined;
+          } else if (current) this.#moveBehind(now, deleted ? 'deleted' : 'rotated');
           // The new file first: a copytruncate copy of it made already is then told as its copy.
-          this.#openCurrent(now, replacedAt, replacedAt > 0);
+          this.#openCurrent(now, replacedAt ?? 0, replacedAt !== undefined);
           this.#holdUnseen(now);
           break;
         }
@@ -432,26 +436,28 @@ export class FileFollower {
 
   /**
    * Where to read the file now at the name, which replaced the one held (deleted, no name
-   * links to it): from the position read to when it holds, before it, the bytes read there and
-   * starts with the same first bytes (a copy renamed over the log: an editor's save, `sed -i`;
-   * the check a copytruncate copy passes, so a new log that merely starts alike is read from 0);
-   * else 0. Nothing read yet, a line whose pieces left unfinished, or the file not opened: 0
-   * (read again rather than skip). An unfinished last line held is read again from the new
-   * file (where its rest is), and the replaced file's copy of it is dropped.
+   * links to it), when it is a copy of it renamed over the log (an editor's save, `sed -i`): it
+   * holds the bytes read before the position and starts alike (the checks a copytruncate copy
+   * passes, so a new log that merely starts alike is none), and the replaced file whole, to its
+   * end (nothing it holds unread is missing from it). Then the replaced file is closed and this
+   * one read from where it was read, its unfinished last line again (its rest is here).
+   * Undefined otherwise (nothing read yet, a line whose pieces left unfinished, a file written
+   * after the copy): the replaced file is read to its end and this one from 0 (lines again
+   * rather than lost).
    */
-  #replacedAt(replaced: HeldFile): number {
+  #replacedAt(replaced: HeldFile): number | undefined {
     const { splitter } = replaced;
-    if (replaced.position === 0 || splitter.pieceOpen) return 0;
+    if (replaced.position === 0 || splitter.pieceOpen) return undefined;
     let fd: number | undefined;
     try {
       fd = fs.openSync(this.path, 'r');
       const size = fs.fstatSync(fd).size;
-      if (!replaced.startsLike(fd) || !replaced.matchesCopy(fd, size)) return 0;
+      if (!replaced.startsLike(fd) || !replaced.matchesCopy(fd, size) || !replaced.isWholeIn(fd, size)) return undefined;
       const from = replaced.position - splitter.heldBytes;
       splitter.abandon();
       return from;
     } catch {
-      return 0;
+      return undefined;
     } finally {
       if (fd !== undefined) fs.closeSync(fd);
     }

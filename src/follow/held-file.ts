@@ -520,6 +520,36 @@ export class HeldFile implements FileIdentity {
   }
 
   /**
+   * Whether the file open as `fd` (of `size` bytes) holds this file as it is now, to its end:
+   * the same first KiB and the same last bytes at the same offsets (a copy of it renamed over
+   * its name, made after its last write). Then nothing this file holds is missing from it.
+   */
+  isWholeIn(fd: number, size: number): boolean {
+    let own: number;
+    try {
+      own = this.size();
+    } catch {
+      return false;
+    }
+    if (own === 0 || size < own) return false;
+    const head = Math.min(own, FINGERPRINT_BYTES);
+    const tail = Math.min(own, MARKER_BYTES);
+    const ours = Buffer.allocUnsafe(head + tail);
+    const theirs = Buffer.allocUnsafe(head + tail);
+    try {
+      for (const [from, into] of [
+        [this.fd, ours],
+        [fd, theirs],
+      ] as const) {
+        if (fs.readSync(from, into, 0, head, 0) !== head || fs.readSync(from, into, head, tail, own - tail) !== tail) return false;
+      }
+    } catch {
+      return false;
+    }
+    return ours.equals(theirs);
+  }
+
+  /**
    * The head follows the bytes read, as the marker does: `bytes[start, end)` were just read at
    * the position. Read from the file again, it could hold another file's bytes: a file opened
    * at 0 and truncated and written again before its first read kept, from its open, the first

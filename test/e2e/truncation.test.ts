@@ -284,6 +284,9 @@ test('a file renamed over the log that holds what was read (an editor\'s save, s
   fs.writeFileSync(`${file}.tmp`, `${first.join('\n')}\nPART-END\nadded 1\nadded 2\n`);
   fs.renameSync(`${file}.tmp`, file);
   await sidecar.waitForLines(23, 10_000);
+  // The replaced file is closed, not held (its unfinished line was read again from the new one).
+  const heldDeleted = (): string[] => fs.readdirSync(`/proc/${sidecar.child.pid}/fd`).map((fd) => { try { return fs.readlinkSync(`/proc/${sidecar.child.pid}/fd/${fd}`); } catch { return ''; } }).filter((target) => target.endsWith('(deleted)'));
+  t.deepEqual(heldDeleted(), []);
   // sed -i rewrites the same way (a temp file renamed over it).
   execFileSync('sed', ['-i', 's/^added 2$/added 2/', file]);
   fs.appendFileSync(file, 'after sed\n');
@@ -297,4 +300,26 @@ test('a file renamed over the log that holds what was read (an editor\'s save, s
   const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents);
   t.deepEqual(contents, [...first, 'PART-END', 'added 1', 'added 2', 'after sed', 'a new log 1', 'a new log 2']);
   t.true(sidecar.diagnostics().some((d) => d['event'] === 'opened' && d['replaced'] === true));
+});
+
+test('a copy renamed over the log while lines it does not hold are unread (written just before the copy was made, the reader behind): nothing sent twice, nothing lost', async (t) => {
+  const { file, sidecar } = await followEmptyFile('replaced-behind', 'mongodb', ['--rotate-wait', '1']);
+  const writer = new NumberedWriter(file, 'mongodb', 80);
+  writer.write(100);
+  await sidecar.waitForLines(100);
+  for (let round = 0; round < 3; round++) {
+    // A burst, then at once a copy of the file renamed over it: the sidecar is behind.
+    writer.write(20_000);
+    fs.copyFileSync(file, `${file}.tmp`);
+    fs.renameSync(`${file}.tmp`, file);
+    writer.reopen();
+    writer.write(10);
+  }
+  writer.close();
+  await sidecar.waitForLines(writer.written, 30_000).catch(() => undefined);
+  await sleep(2000);
+  await sidecar.stop();
+  const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents);
+  t.is(new Set(contents).size, contents.length, 'nothing sent twice');
+  t.is(contents.length, writer.written, 'every line once');
 });
