@@ -107,6 +107,8 @@ export async function readEntries(
     // read: a pipe's first read may bring fewer.
     let head: Buffer | undefined;
     let headTold = false;
+    /** Reading stopped before the input's end (the handler wants no more, or Ctrl-C): a line it holds unfinished is the last chunk's cut. */
+    let leftEarly = false;
     try {
       for (;;) {
         const pending = chunks.next();
@@ -148,13 +150,16 @@ export async function readEntries(
         reader.push(chunk);
         handler.chunkEnd?.();
         await afterChunk(chunk.length);
-        if (handler.done || interrupted?.aborted) break;
+        if (handler.done || interrupted?.aborted) {
+          leftEarly = true;
+          break;
+        }
       }
     } finally {
       // Closes the input when it was left early (done, or an error in the handler).
       await chunks.return(undefined);
     }
-    reader.end(leftEarly(handler, interrupted));
+    reader.end(leftEarly);
     handler.release?.();
   }
   handler.end();
@@ -244,7 +249,3 @@ export function stdinSource(io: StdinIO): StdinSource {
   return fd === undefined ? () => io.stdin : { fd, stream: () => io.stdin };
 }
 
-/** Reading stopped before the input's end: the handler wants no more, or Ctrl-C. */
-function leftEarly(handler: InputHandler, interrupted: AbortSignal | undefined): boolean {
-  return handler.done === true || interrupted?.aborted === true;
-}

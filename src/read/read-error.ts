@@ -61,12 +61,12 @@ export function brokenLines(count: number, first: string, shown: string): string
 
 /** Entries --since/--until left out for having no time, which every other part of the selection kept (SelectionCounts.untimedLeftOut). */
 export function untimedLeftOut(count: number, what: string): string {
-  const lines = count === 1 ? '1 line has no time of its own' : `${count.toLocaleString('en-US')} lines have no time of their own`;
-  return `${lines} (a Go panic, a line of an agent's stderr), so --since/--until left ${count === 1 ? 'it' : 'them'} out (${what}); without those options ${count === 1 ? 'it is' : 'they are'} in`;
+  const records = count === 1 ? '1 record has no time of its own' : `${count.toLocaleString('en-US')} records have no time of their own`;
+  return `${records} (a Go panic, a line of an agent's stderr; a record over several lines counts once), so --since/--until left ${count === 1 ? 'it' : 'them'} out (${what}); without those options ${count === 1 ? 'it is' : 'they are'} in`;
 }
 
 /** Lines whose `partial` pieces came without their last one (SelectionCounts.unfinished): read as they were, cut. */
 export function unfinishedLines(count: number): string {
   const lines = count === 1 ? "1 line's last piece" : `${count.toLocaleString('en-US')} lines' last pieces`;
-  return `${lines} never came (the input ended first: the sidecar stopped mid-line, or the capture was cut): read as far as ${count === 1 ? 'it goes' : 'they go'}, so ${count === 1 ? 'it' : 'they'} may not parse`;
+  return `${lines} never came (the input ended, or was interrupted, first: the sidecar stopped mid-line, or the capture was cut): read as far as ${count === 1 ? 'it goes' : 'they go'}, so ${count === 1 ? 'it' : 'they'} may not parse`;
 }

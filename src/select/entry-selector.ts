@@ -22,6 +22,7 @@ import { PREFIX_HEAD_BYTES, parseTextPrefix } from '../read/line-prefix.js';
 import { typeMatcher, type TypeMatcher } from './type-matcher.js';
 import { otherLinePredicate, queriesRecords, recordPredicate, type RecordQuery } from './record-query.js';
 import { ContextWindow } from './context-window.js';
+import { matchesAt } from '../parse/match-bytes.js';
 
 export interface Selection {
   readonly types: readonly string[];
@@ -404,11 +405,16 @@ export class EntrySelector implements EntryHandler {
 /** Bytes of the first broken line named (SelectionCounts.firstBroken). */
 const BROKEN_SHOWN_BYTES = 160;
 
+/** How an entry and a 4.4+ server line start: a line that starts so and is none was cut or damaged. */
+const ENTRY_START = Buffer.from('{"logType":');
+const SERVER_START = Buffer.from('{"t":{"$date":');
+
 /**
- * A line that is no entry but starts as JSON, after any kubectl prefix: an entry or a server
- * line cut short (a file's last line while it was written, a cut download) or damaged. Such a
- * line is said, where a plain line of another container is only counted. Only lines that are
- * no entry are asked (a few), and a line held whole (an overlong one is said as overlong).
+ * A line that is no entry but starts as an entry or a server line, after any kubectl prefix:
+ * one cut short (a file's last line while it was written, a cut download) or damaged. Such a
+ * line is said, where a plain line of another container is only counted (another container's
+ * JSON printed over several lines, a Go struct's `{Name:foo}`, is none of these). Only lines
+ * that are no entry are asked (a few), and a line held whole (an overlong one is said as such).
  */
 function startsAsBrokenJson(bytes: Buffer, start: number, end: number): boolean {
   if (end - start >= MAX_INPUT_LINE_BYTES) return false;
@@ -418,7 +424,7 @@ function startsAsBrokenJson(bytes: Buffer, start: number, end: number): boolean 
     if (!prefix) return false;
     at += prefix.length;
   }
-  if (bytes[at] !== 0x7b) return false;
+  if (!matchesAt(bytes, at, ENTRY_START) && !matchesAt(bytes, at, SERVER_START)) return false;
   try {
     JSON.parse(bytes.toString('utf8', at, end));
     return false;

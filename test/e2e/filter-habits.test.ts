@@ -679,6 +679,8 @@ test('a line that starts as JSON but is cut short or broken is said on stderr, n
   t.notRegex(runFilter(['--keep-other'], `${cut}\n`).stderr, /cut short/);
   t.notRegex(runFilter(['-o', 'pretty'], `${cut}\n`).stderr, /cut short/);
   t.notRegex(runFilter([], `${whole}\nplain line\n{"other":"json"}\n`).stderr, /cut short/);
+  // Another container's JSON over several lines, a Go struct printed with %+v: no cut entries.
+  t.notRegex(runFilter([], `${whole}\n{\n  "a": 1\n}\n2026-11-22T10:00:00.000000000Z {\n{Name:foo Size:3}\n{ not json\n`).stderr, /cut short/);
   t.regex(runFilter(['summary'], `${whole}\n${cut}`).stderr, /logtype summary: 1 line starts as JSON but is cut short/);
   t.regex(runFilter(['doctor'], `${whole}\n${cut}`).stderr, /logtype doctor: 1 line starts as JSON but is cut short/);
 });

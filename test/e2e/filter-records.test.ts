@@ -177,11 +177,11 @@ test('--since/--until leave out lines without a time of their own, and say how m
   const filtered = runFilter(['-o', 'raw', ...since], input);
   t.is(lines(filtered.stdout).length, 2);
   // The panic and its goroutine line are one record.
-  t.regex(filtered.stderr, /^logtype: 1 line has no time of its own \(a Go panic, a line of an agent's stderr\), so --since\/--until left it out \(not written\); without those options it is in$/m);
+  t.regex(filtered.stderr, /^logtype: 1 record has no time of its own \(a Go panic, a line of an agent's stderr; a record over several lines counts once\), so --since\/--until left it out \(not written\); without those options it is in$/m);
   // Only those the rest of the selection kept: -t mongodb keeps no stderr line.
   t.notRegex(runFilter(['-t', 'mongodb', ...since], input).stderr, /no time/);
-  t.regex(runFilter(['summary', ...since], input).stderr, /^logtype summary: 1 line has no time .*\(not counted\)/m);
-  t.regex(runFilter(['doctor', ...since], input).stderr, /^logtype doctor: 1 line has no time .*\(not looked at for problems\)/m);
+  t.regex(runFilter(['summary', ...since], input).stderr, /^logtype summary: 1 record has no time .*\(not counted\)/m);
+  t.regex(runFilter(['doctor', ...since], input).stderr, /^logtype doctor: 1 record has no time .*\(not looked at for problems\)/m);
   // Without --since: nothing to say.
   t.notRegex(runFilter(['-o', 'raw'], input).stderr, /no time/);
 });
@@ -191,7 +191,7 @@ test('a line whose partial pieces came without their last one is read as far as 
   const input = `${entryLine('mongodb', 'whole')}\n${piece('{"t":{"$date":"2024-03-18T10:49:07.000-04:00"},"s":"W",  "c":"COMMAND", ')}${piece('"id":51803, "ctx":"conn9","msg":"Slow qu')}`;
   const raw = runFilter(['-o', 'raw'], input);
   t.deepEqual(lines(raw.stdout), ['whole', '{"t":{"$date":"2024-03-18T10:49:07.000-04:00"},"s":"W",  "c":"COMMAND", "id":51803, "ctx":"conn9","msg":"Slow qu']);
-  t.regex(raw.stderr, /^logtype: 1 line's last piece never came \(the input ended first: the sidecar stopped mid-line, or the capture was cut\)/m);
+  t.regex(raw.stderr, /^logtype: 1 line's last piece never came \(the input ended, or was interrupted, first: the sidecar stopped mid-line, or the capture was cut\)/m);
   t.regex(runFilter(['summary'], input).stderr, /^logtype summary: 1 line's last piece never came/m);
   t.regex(runFilter(['doctor'], input).stderr, /^logtype doctor: 1 line's last piece never came/m);
   t.notRegex(runFilter([], `${entryLine('mongodb', 'whole')}\n`).stderr, /last piece/);
