@@ -360,7 +360,11 @@ export class Sidecar {
     const lock = lockState(path.resolve(this.#options.stateFile!));
     if (lock.kind === 'none') return;
     this.#lockRetryAt = undefined;
-    if (lock.kind === 'taken') return this.#stateInUse(lock.path, lock.pid);
+    if (lock.kind === 'taken') {
+      // Its state file now: this one's positions are not saved over it.
+      this.#checkpointer?.abandon();
+      return this.#stateInUse(lock.path, lock.pid);
+    }
     this.#releaseLock = lock.release;
     this.#io.log.info({ event: 'state-locked', path: this.#options.stateFile, lock: lock.path }, 'the state file is locked now: a second sidecar on it is refused');
   }

@@ -119,6 +119,13 @@ export class Checkpointer {
     }
   }
 
+  /** Nothing more, not even a last save: the state file is another sidecar's (its lock, taken first). */
+  abandon(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#closed = true;
+  }
+
   /** The last save, then nothing more. */
   close(): void {
     clearTimeout(this.#timer);

@@ -4,6 +4,7 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REAL_DATA, REPO, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
@@ -249,6 +250,28 @@ test('a sidecar started before its log directory (and state file\'s) is there ta
   t.is(first.child.exitCode, null, 'the first goes on');
   await first.stop();
   t.false(fs.existsSync(lock));
+});
+
+test('a sidecar started before its log directory, whose lock another sidecar took first once the directory came: it stops, exit 4, and the other goes on holding it', async (t) => {
+  const dir = tempDir('state-lock-lost');
+  const logs = path.join(dir, 'logs');
+  const started: SidecarProcess[] = [];
+  t.teardown(() => started.forEach((p) => p.child.kill('SIGKILL')));
+  // A slow poll: the directory's coming is noticed late, after the second sidecar locked it.
+  const first = new SidecarProcess(['--log-dir', logs, '--stats-interval', '0', '--missing-warning', '0', '--poll-interval', '3']);
+  started.push(first);
+  await first.waitForDiagnostic((d) => d['event'] === 'state-unlocked');
+  fs.mkdirSync(logs);
+  fs.writeFileSync(path.join(logs, 'mongodb.log'), 'first\n');
+  const second = new SidecarProcess(['--log-dir', logs, '--stats-interval', '0', '--missing-warning', '0']);
+  started.push(second);
+  await second.waitForDiagnostic((d) => d['event'] === 'opened' && d['source'] === 'mongodb');
+  const [code] = (await once(first.child, 'exit')) as [number | null];
+  t.is(code, 4);
+  t.true(first.diagnostics().some((d) => d['event'] === 'state-in-use' && d['pid'] === second.child.pid));
+  t.is(second.child.exitCode, null, 'the second goes on');
+  t.is(fs.readFileSync(path.join(logs, '.logtype-sidecar.state.lock'), 'utf8').split(' ')[0], String(second.child.pid));
+  await second.stop();
 });
 
 test('a second sidecar on a state file another running sidecar uses (one started by hand with the same defaults): refused, exit 4, nothing read; after the first stops, or is killed, the state file is free', async (t) => {
