@@ -53,6 +53,8 @@ export class ProblemFinder {
   readonly #timesBySourceType = new Map<string, Map<string, number[]> | null>();
   /** The problems looked for in a type's lines, decided once a type (a stream holds a handful). */
   readonly #byType = new Map<string | undefined, readonly KnownProblem[]>();
+  /** For a problem that can be over (resolvedBy): its subjects, and whether each is still open. Bounded as types are. */
+  readonly #subjects = new Map<string, Map<string, boolean>>();
   #lastType: string | undefined;
   #lastProblems: readonly KnownProblem[] | undefined;
 
@@ -92,9 +94,19 @@ export class ProblemFinder {
     const problems = this.#problemsOf(logType);
     for (let i = 0; i < problems.length; i++) {
       const problem = problems[i]!;
+      if (problem.resolvedBy?.test(text)) this.#subject(problem, text, false);
       if (problem.witnessed || !problem.matches.test(text) || problem.unless?.test(text)) continue;
+      if (problem.resolvedBy) this.#subject(problem, text, true);
       this.#evidence(problem, logType, text, timeOf, sourceOf, podOf);
     }
+  }
+
+  /** A subject of a problem that can be over: open again (`open`), or over. */
+  #subject(problem: KnownProblem, text: string, open: boolean): void {
+    const subject = problem.subjectOf?.(text) ?? '';
+    let subjects = this.#subjects.get(problem.id);
+    if (!subjects) this.#subjects.set(problem.id, (subjects = new Map()));
+    if (open ? subjects.size < MAX_REMEMBERED_TYPES || subjects.has(subject) : subjects.has(subject)) subjects.set(subject, open);
   }
 
   /** An event a witness of several lines found (KnownProblem.witnessed), with the line that shows it. */
@@ -161,7 +173,11 @@ export class ProblemFinder {
 
   /** What was found, in the order of the known problems. */
   findings(): ProblemFinding[] {
-    const found = this.#problems.map(({ problem }) => this.#found.get(problem.id)).filter((f): f is ProblemFinding => f !== undefined);
+    const found = this.#problems
+      .map(({ problem }) => this.#found.get(problem.id))
+      .filter((f): f is ProblemFinding => f !== undefined)
+      // Over for every subject it was seen for (a missing log that appeared since).
+      .filter((f) => !f.problem.resolvedBy || [...(this.#subjects.get(f.problem.id)?.values() ?? [true])].some((open) => open));
     for (const finding of found) {
       const { oneEventIn, id } = finding.problem;
       finding.count = oneEventIn ? oneEventCount(oneEventIn, this.#linesBySourceType.get(id)!, this.#timesBySourceType.get(id) ?? undefined) : finding.lines;

@@ -26,6 +26,13 @@ export interface KnownProblem {
   readonly unless?: RegExp;
   /** Informational: worth knowing, nothing to fix. */
   readonly informational?: boolean;
+  /**
+   * A line that says the problem is over for its subject (`subjectOf` names it, for a line of
+   * either): a finding none of whose subjects is still open after the last line is dropped (a
+   * log the sidecar missed for minutes that then appeared).
+   */
+  readonly resolvedBy?: RegExp;
+  readonly subjectOf?: (text: string) => string | undefined;
   readonly meaning: string;
   readonly remedy: string;
   /**
@@ -87,6 +94,9 @@ const KNOWN_DIAGNOSTIC_EVENTS = [
 const ALWAYS_WRITTEN_MISSING = new RegExp(
   String.raw`"event"\s*:\s*"missing-dir"|^(?=.*"event"\s*:\s*"missing")(?=.*"source"\s*:\s*"(?:mongodb|automation-agent|automation-agent-verbose)")`,
 );
+/** The followed log a diagnostic names, and the path (missing-dir's). */
+const DIAGNOSTIC_SOURCE = /"source"\s*:\s*"([^"]*)"/;
+const DIAGNOSTIC_PATH = /"path"\s*:\s*"([^"]*)"/;
 /** The command that lists the sidecar's warnings with what each names (file, sizes, the fix). */
 const SIDECAR_WARNINGS = 'logtype -t sidecar -l warn -o pretty';
 
@@ -292,6 +302,10 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     where: 'logtype-sidecar (missing, for mongodb, automation-agent or automation-agent-verbose; missing-dir)',
     types: SIDECAR_TYPES,
     matches: ALWAYS_WRITTEN_MISSING,
+    // At a pod's first start the server's log may come later than the warning (the agent
+    // downloads the server first): over once the sidecar follows it.
+    resolvedBy: diagnosticEvent('opened', 'resumed'),
+    subjectOf: (text) => DIAGNOSTIC_SOURCE.exec(text)?.[1] ?? DIAGNOSTIC_PATH.exec(text)?.[1],
     meaning:
       "Every database pod the operator runs writes the server's log and the agent's: when the sidecar finds none at the path it follows, or no log directory at all (missing-dir, with --once), the path or the directory does not match what the pod writes, and that log is not shipped.",
     remedy: `Check the path the line names against the pod's files (kubectl exec POD -- ls LOG_DIR) and the variable that sets it (MDB_LOG_FILE_*), or --log-dir: the sidecar must read the variables the database container gets, on the same volume.`,

@@ -179,3 +179,18 @@ test('the finder matches a problem of one event in two logs by the lines\' times
   for (const [type, time] of [['a', 0], ['b', undefined], ['a', 100_000], ['a', 200_000], ['b', 300_000]] as const) untimed.look(type, 'failed', () => time, () => 'pod-0');
   t.like(untimed.findings()[0], { count: 3, lines: 5 });
 });
+
+test('a problem that can be over (sidecar-log-missing): dropped once every log it named was followed after all; kept while one is still missing', (t) => {
+  const missing = (source: string) => `{"level":40,"time":"2026-11-27T10:03:00.000Z","logType":"logtype-sidecar","event":"missing","source":"${source}","path":"/logs/${source}.log","msg":"no file after 3 minutes"}`;
+  const opened = (source: string) => `{"level":30,"time":"2026-11-27T10:04:00.000Z","logType":"logtype-sidecar","event":"opened","source":"${source}","path":"/logs/${source}.log","position":0,"msg":"following file"}`;
+  const ids = (lines: readonly string[]): string[] => {
+    const finder = new ProblemFinder(KNOWN_PROBLEMS);
+    for (const line of lines) finder.look('logtype-sidecar', line, () => undefined);
+    return finder.findings().map((f) => f.problem.id).filter((id) => id.startsWith('sidecar-log'));
+  };
+  t.deepEqual(ids([missing('mongodb'), opened('mongodb')]), [], 'the server log came after the warning');
+  t.deepEqual(ids([missing('mongodb'), opened('mongodb'), missing('mongodb')]), ['sidecar-log-missing'], 'missing again');
+  t.deepEqual(ids([missing('mongodb'), missing('automation-agent'), opened('mongodb')]), ['sidecar-log-missing'], "the agent's log is still missing");
+  t.deepEqual(ids([missing('mongodb'), opened('mongodb-audit')]), ['sidecar-log-missing'], 'another log followed');
+  t.deepEqual(ids([missing('mongodb')]), ['sidecar-log-missing']);
+});
