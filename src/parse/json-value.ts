@@ -39,6 +39,15 @@ function revive(this: unknown, _key: string, value: unknown): unknown {
   return typeof value === 'string' && value.startsWith(MARK) ? BigInt(value.slice(MARK.length)) : value;
 }
 
+/**
+ * A value read from a line, as a count: a finite number, or an integer read as a BigInt (its
+ * nearest double: a count past 2^53 is summed, an id is not counted); else undefined.
+ */
+export function countOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  return typeof value === 'bigint' ? Number(value) : undefined;
+}
+
 /** A number's digits as a value: a BigInt where a double would change them, else the number. */
 export function integerValue(digits: string): number | bigint {
   const number = Number(digits);

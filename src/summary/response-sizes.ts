@@ -9,6 +9,7 @@ import { attrValue } from '../parse/record-attributes.js';
 import { OTHER, remoteHost } from './client-connections.js';
 import type { ResponseSize, ServerSummary } from './summary.js';
 import { MAX_RESPONSE_SIZE_KEYS } from './summary-limits.js';
+import { countOf } from '../parse/json-value.js';
 
 interface Sizes {
   count: number;
@@ -48,8 +49,8 @@ export class ResponseSizes {
 
   /** A client's slow operation on `ns` (as its group names it); a line without a `reslen` is left out. */
   add(record: LogRecord, ns: string): void {
-    const bytes = attrValue(record, 'reslen');
-    if (typeof bytes !== 'number' || !Number.isFinite(bytes)) return;
+    const bytes = countOf(attrValue(record, 'reslen'));
+    if (bytes === undefined) return;
     const appName = attrValue(record, 'appName');
     this.#byNamespace.add(ns, bytes);
     this.#byAppName.add(typeof appName === 'string' ? appName : '-', bytes);

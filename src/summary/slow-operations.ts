@@ -23,6 +23,7 @@ import { SlowestOperations, type RecordSource } from './slowest-operations.js';
 import { SlowestTransactions } from './slowest-transactions.js';
 import type { AppliedGroup, DurationFigures, ServerSummary, SlowGroup } from './summary.js';
 import { MAX_APPLIED_GROUPS, MAX_GROUP_DURATIONS, MAX_SLOW_GROUPS } from './summary-limits.js';
+import { countOf } from '../parse/json-value.js';
 
 interface GroupStats {
   readonly kind: SlowGroup['kind'];
@@ -116,10 +117,10 @@ export class SlowOperations {
     }
     group.durations.add(durationMillis);
     group.members.add(member);
-    const examined = attrValue(record, 'docsExamined');
-    const returned = attrValue(record, 'nreturned');
-    if (typeof examined === 'number') group.examined += examined;
-    if (typeof returned === 'number') group.returned += returned;
+    const examined = countOf(attrValue(record, 'docsExamined'));
+    const returned = countOf(attrValue(record, 'nreturned'));
+    if (examined !== undefined) group.examined += examined;
+    if (returned !== undefined) group.returned += returned;
   }
 
   #addApplied(operation: ServerOperation, durationMillis: number, member: Member): void {

@@ -13,6 +13,7 @@ import type { Member } from './member-counts.js';
 import type { SlowestOperation } from './summary.js';
 import { MAX_SLOWEST_LINE_CHARS, MAX_SLOWEST_OPERATIONS } from './summary-limits.js';
 import { TopN } from './top-n.js';
+import { countOf } from '../parse/json-value.js';
 
 /** Where the record's line can be read from, when it is needed (an entry's contents are decoded on demand). */
 export interface RecordSource {
@@ -39,7 +40,7 @@ export function cutLine(text: string, most: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const count = (value: unknown): number | null => countOf(value) ?? null;
 const word = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 export class SlowestOperations {

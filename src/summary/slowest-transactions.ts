@@ -14,6 +14,7 @@ import type { SlowestTransaction } from './summary.js';
 import { MAX_PARAMETER_CHARS, MAX_SLOWEST_TRANSACTIONS } from './summary-limits.js';
 import { cutLine } from './slowest-operations.js';
 import { TopN } from './top-n.js';
+import { countOf } from '../parse/json-value.js';
 
 interface Held extends Omit<SlowestTransaction, 'time' | 'member'> {
   readonly at: number;
@@ -21,7 +22,7 @@ interface Held extends Omit<SlowestTransaction, 'time' | 'member'> {
   readonly of: Member | undefined;
 }
 
-const count = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const count = (value: unknown): number | null => countOf(value) ?? null;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A session's id as 4.4's JSON writes it (`{ id: { $uuid: … } }`) or a text line (`{ id: UUID("…") }`): the UUID alone. */

@@ -142,6 +142,10 @@ test('64-bit integers keep their digits in --fields, --expand and pre-4.4 text l
   const json = runFilter(['summary', '--json'], input);
   t.is(json.status, 0, json.stderr);
   t.notThrows(() => JSON.parse(json.stdout));
+  // A count past 2^53 is still counted (its nearest double), not left out.
+  const huge = entryLine('mongodb', getMore('1').replace('"durationMillis":5003', '"docsExamined":9007199254740993,"nreturned":1,"reslen":9007199254740993,"durationMillis":5003'));
+  const summary = JSON.parse(runFilter(['summary', '--json'], `${huge}\n`).stdout) as { server: { slowOperations: { docsExamined?: number; examined?: number }[] } };
+  t.true(JSON.stringify(summary.server.slowOperations[0]).includes('9007199254740992'), JSON.stringify(summary.server.slowOperations[0]));
 });
 
 test('a CRLF line end and a byte-order mark are no part of the line a reader reads (the sidecar keeps both in contents)', (t) => {

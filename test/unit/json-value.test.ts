@@ -1,5 +1,5 @@
 import test from 'ava';
-import { integerValue, parseJson } from '../../src/parse/json-value.js';
+import { countOf, integerValue, parseJson } from '../../src/parse/json-value.js';
 import { expandedJsonText, jsonText } from '../../src/render/json-text.js';
 
 test('integers a double would change are read as BigInts, and written back as their digits', (t) => {
@@ -48,4 +48,13 @@ test('integerValue: a BigInt only where a double would change the digits', (t) =
   t.is(integerValue('-0'), -0);
   t.is(integerValue('9007199254740991'), 9007199254740991);
   t.is(integerValue('7314488630307709873'), 7314488630307709873n);
+});
+
+test('countOf: a count from a number or an integer read as a BigInt (its nearest double); anything else is none', (t) => {
+  t.is(countOf(42), 42);
+  t.is(countOf(9007199254740993n), 9007199254740992);
+  t.is(countOf(Number.NaN), undefined);
+  t.is(countOf(Number.POSITIVE_INFINITY), undefined);
+  t.is(countOf('42'), undefined);
+  t.is(countOf(undefined), undefined);
 });
