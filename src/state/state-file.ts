@@ -137,7 +137,8 @@ export function parseState(value: unknown, mtimeMs: number): LoadedState {
   if (typeof version === 'number' && Number.isInteger(version) && version > STATE_VERSION) {
     return { kind: 'unreadable', reason: `a state file of version ${version}, written by a newer logtype-sidecar than this one (version ${STATE_VERSION}): a downgrade` };
   }
-  if ((version !== 1 && version !== 2) || typeof files !== 'object' || files === null) return notState();
+  // `files` is an object by path: an array (a hand-edited or foreign file) is no state of ours.
+  if ((version !== 1 && version !== 2) || typeof files !== 'object' || files === null || Array.isArray(files)) return notState();
   if (!Object.values(files).every((list) => Array.isArray(list) && list.every(isSavedFile))) return notState();
   if (version === 1) {
     return { kind: 'loaded', state: { version: 2, savedAt: mtimeMs, files: files as SidecarState['files'] }, upgradedFrom: 1 };

@@ -105,4 +105,6 @@ test('a state file of a later version says it was written by a newer sidecar; it
   t.is(typeof (loadState(file) as { writtenAt?: number }).writtenAt, 'number');
   // Not a state file at all: said so.
   t.like(parseState({ hello: 1 }, 0), { kind: 'unreadable', reason: 'not a logtype-sidecar state file' });
+  // From a field trial: files as an array (hand-edited) was taken for a state knowing no file, in silence.
+  t.like(parseState({ version: 2, savedAt: 5, files: [] }, 0), { kind: 'unreadable', reason: 'not a logtype-sidecar state file' });
 });
