@@ -10,6 +10,7 @@ import { extendedJsonDate } from './log-time.js';
 import type { RecordReader } from './record-reader.js';
 import { ServerRecord, attrsOf } from './server-record.js';
 import { parseServerTextLine } from './server-text-line.js';
+import { countOf } from './json-value.js';
 
 /**
  * A server line in bytes[start, end): as the server wrote it, or (escaped) inside an entry's
@@ -62,7 +63,8 @@ function serverObjectRecord(json: Record<string, unknown>): LogRecord | undefine
     level: levelOf(typeof json['s'] === 'string' ? json['s'] : undefined),
     component: typeof json['c'] === 'string' ? json['c'] : undefined,
     context: typeof json['ctx'] === 'string' ? json['ctx'] : undefined,
-    id: typeof json['id'] === 'number' ? json['id'] : undefined,
+    // An id past 2^53 is read as a BigInt (json-value.ts): its nearest double, as the bytes' reader gives it.
+    id: countOf(json['id']),
     message: json['msg'],
     attrs: attrsOf(json),
     tags: Array.isArray(json['tags']) ? json['tags'].map(String) : undefined,

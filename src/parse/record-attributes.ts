@@ -121,7 +121,8 @@ export function attrNumber(record: LogRecord, key: string): number | undefined {
   const attributes = record.attributes;
   if (attributes) return attributes.number(key);
   const value = record.attrs?.[key];
-  return typeof value === 'number' ? value : undefined;
+  // A count past 2^53 is read as a BigInt (json-value.ts): its nearest double, as the bytes' reader gives it.
+  return typeof value === 'bigint' ? Number(value) : typeof value === 'number' ? value : undefined;
 }
 
 /** A record's attributes as members read from its text, where it can give them; undefined: use `record.attrs`. */

@@ -281,8 +281,8 @@ test('a file renamed over the log that holds what was read (an editor\'s save, s
   await sidecar.waitForLines(20);
   await sleep(300);
   // The editor's save: the same bytes, the unfinished line ended, and more, renamed over the log.
-  fs.writeFileSync(`${file}.tmp`, `${first.join('\n')}\nPART-END\nadded 1\nadded 2\n`);
-  fs.renameSync(`${file}.tmp`, file);
+  fs.writeFileSync(path.join(path.dirname(file), 'sedT3mp'), `${first.join('\n')}\nPART-END\nadded 1\nadded 2\n`);
+  fs.renameSync(path.join(path.dirname(file), 'sedT3mp'), file);
   await sidecar.waitForLines(23, 10_000);
   // The replaced file is closed, not held (its unfinished line was read again from the new one).
   const heldDeleted = (): string[] => fs.readdirSync(`/proc/${sidecar.child.pid}/fd`).map((fd) => { try { return fs.readlinkSync(`/proc/${sidecar.child.pid}/fd/${fd}`); } catch { return ''; } }).filter((target) => target.endsWith('(deleted)'));
@@ -292,8 +292,8 @@ test('a file renamed over the log that holds what was read (an editor\'s save, s
   fs.appendFileSync(file, 'after sed\n');
   await sidecar.waitForLines(24, 10_000);
   // A new log renamed over it, whose bytes are not those read: read whole.
-  fs.writeFileSync(`${file}.tmp`, 'a new log 1\na new log 2\n');
-  fs.renameSync(`${file}.tmp`, file);
+  fs.writeFileSync(path.join(path.dirname(file), 'sedT3mp'), 'a new log 1\na new log 2\n');
+  fs.renameSync(path.join(path.dirname(file), 'sedT3mp'), file);
   await sidecar.waitForLines(26, 10_000);
   await sleep(1500);
   await sidecar.stop();
@@ -310,8 +310,8 @@ test('a copy renamed over the log while lines it does not hold are unread (writt
   for (let round = 0; round < 3; round++) {
     // A burst, then at once a copy of the file renamed over it: the sidecar is behind.
     writer.write(20_000);
-    fs.copyFileSync(file, `${file}.tmp`);
-    fs.renameSync(`${file}.tmp`, file);
+    fs.copyFileSync(file, path.join(path.dirname(file), 'sedT3mp'));
+    fs.renameSync(path.join(path.dirname(file), 'sedT3mp'), file);
     writer.reopen();
     writer.write(10);
   }
