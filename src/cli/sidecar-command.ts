@@ -88,7 +88,7 @@ export function sidecarHelp(render: HelpRenderer = helpText): string {
       [1, 'Writing to stdout failed (other than a closed reader)'],
       [2, 'Bad usage'],
       [EXIT_ONCE_MISSING, '--once, and a followed file (or its directory) was not there, or held compressed data (not read): the others were read'],
-      [EXIT_STATE_IN_USE, 'Another logtype-sidecar is running on the same --state-file (its lock, STATE.lock, names it): nothing was read'],
+      [EXIT_STATE_IN_USE, 'Another logtype-sidecar is running on the same --state-file (its lock, STATE.lock, names it): nothing was read; or, when no lock could be made at the start (its directory not there yet), the other took it first once one could: this one saves nothing over it'],
     ],
   });
 }
