@@ -309,21 +309,7 @@ export class HeldFile implements FileIdentity {
   holdsPrefixOf(fd: number, size: number): boolean {
     if (size === 0) return true;
     if (this.size() < size) return false;
-    const head = Math.min(size, FINGERPRINT_BYTES);
-    const tail = Math.min(size, MARKER_BYTES);
-    const ours = Buffer.allocUnsafe(head + tail);
-    const theirs = Buffer.allocUnsafe(head + tail);
-    try {
-      for (const [into, from] of [
-        [ours, this.fd],
-        [theirs, fd],
-      ] as const) {
-        if (fs.readSync(from, into, 0, head, 0) !== head || fs.readSync(from, into, head, tail, size - tail) !== tail) return false;
-      }
-      return ours.equals(theirs);
-    } catch {
-      return false;
-    }
+    return sameEnds(this.fd, fd, size);
   }
 
   /**
@@ -532,21 +518,7 @@ export class HeldFile implements FileIdentity {
       return false;
     }
     if (own === 0 || size < own) return false;
-    const head = Math.min(own, FINGERPRINT_BYTES);
-    const tail = Math.min(own, MARKER_BYTES);
-    const ours = Buffer.allocUnsafe(head + tail);
-    const theirs = Buffer.allocUnsafe(head + tail);
-    try {
-      for (const [from, into] of [
-        [this.fd, ours],
-        [fd, theirs],
-      ] as const) {
-        if (fs.readSync(from, into, 0, head, 0) !== head || fs.readSync(from, into, head, tail, own - tail) !== tail) return false;
-      }
-    } catch {
-      return false;
-    }
-    return ours.equals(theirs);
+    return sameEnds(this.fd, fd, own);
   }
 
   /**
@@ -592,4 +564,27 @@ export class HeldFile implements FileIdentity {
       this.#headLength = 0;
     }
   }
+}
+
+/**
+ * Whether the files open as `a` and `b` hold the same bytes at the two ends of their first
+ * `length` bytes: the first KiB and the last MARKER_BYTES before `length` (false when either
+ * cannot be read that far).
+ */
+function sameEnds(a: number, b: number, length: number): boolean {
+  const head = Math.min(length, FINGERPRINT_BYTES);
+  const tail = Math.min(length, MARKER_BYTES);
+  const ours = Buffer.allocUnsafe(head + tail);
+  const theirs = Buffer.allocUnsafe(head + tail);
+  try {
+    for (const [from, into] of [
+      [a, ours],
+      [b, theirs],
+    ] as const) {
+      if (fs.readSync(from, into, 0, head, 0) !== head || fs.readSync(from, into, head, tail, length - tail) !== tail) return false;
+    }
+  } catch {
+    return false;
+  }
+  return ours.equals(theirs);
 }
