@@ -248,4 +248,3 @@ export function stdinSource(io: StdinIO): StdinSource {
   const fd = io.stdinFd;
   return fd === undefined ? () => io.stdin : { fd, stream: () => io.stdin };
 }
-
