@@ -243,7 +243,7 @@ export class EntryWriter {
   /** A line that already is an entry (newline included), from a file as in writeLine; `partial`: a piece of a line. */
   writeEntry(line: string, checkpoint?: FileCheckpoint, endOffset = 0, partial = false): void {
     this.#lines++;
-    this.#text(this.#terminal ? `${this.#terminalSafe(line.slice(0, -1))}\n` : line);
+    this.#text(this.#terminal ? `${terminalSafeJson(line.slice(0, -1))}\n` : line);
     if (checkpoint) this.#chunk.marks.add(this.#chunk.used, checkpoint, endOffset, partial);
     if (this.#chunk.used >= SEAL_BYTES) this.#seal();
   }
@@ -317,7 +317,7 @@ export class EntryWriter {
       // Diagnostics the pipe took part of: their rest goes first (they are whole lines).
       const rest = diagnostics.subarray(diagnostics.length - handle.writeQueueSize);
       const fd = (this.#stream as unknown as { fd?: number }).fd ?? (handle as { fd?: number }).fd;
-      return { kind: 'cut', rest: rest.length, finish: () => (typeof fd === 'number' ? writeAllSync(fd, rest) : undefined) };
+      return { kind: 'cut', rest: rest.length, finish: () => (typeof fd === 'number' ? writeAll(fd, rest, rest.length) : undefined) };
     }
     if (!chunk || typeof handle?.writeQueueSize !== 'number') return { kind: 'whole' };
     const taken = chunk.used - handle.writeQueueSize;
@@ -346,7 +346,7 @@ export class EntryWriter {
       rest,
       finish: () => {
         if (typeof fd !== 'number') return;
-        for (const part of parts) writeAllSync(fd, part);
+        for (const part of parts) writeAll(fd, part, part.length);
         if (last) last.chunk.delivered = last.chunk.marks.deliver(last.chunk.delivered, last.end);
       },
     };
@@ -427,7 +427,7 @@ export class EntryWriter {
     this.#diagnostics.length = 0;
     this.#diagnosticBytes = 0;
     if (this.#fileFd !== undefined) {
-      const { error } = writeAllToFile(this.#fileFd, bytes, bytes.length);
+      const { error } = writeAll(this.#fileFd, bytes, bytes.length);
       if (error) this.#stream.destroy(error);
       return;
     }
@@ -446,12 +446,17 @@ export class EntryWriter {
    * written counted as delivered (their positions saved; the next start sends the rest).
    */
   #writeToFile(fd: number, chunk: Chunk): void {
-    const { written, error } = writeAllToFile(fd, chunk.buffer, chunk.used);
+    const { written, error } = writeAll(fd, chunk.buffer, chunk.used);
     if (error) {
       chunk.delivered = chunk.marks.deliver(chunk.delivered, written);
       this.#inFlight = undefined;
       this.#stream.destroy(error);
     } else this.#taken(chunk);
+    this.#recycle(chunk);
+  }
+
+  /** The stream is done with the chunk's buffer: it may be filled again. */
+  #recycle(chunk: Chunk): void {
     chunk.used = 0;
     chunk.delivered = 0;
     chunk.marks.count = 0;
@@ -472,11 +477,7 @@ export class EntryWriter {
       if (error) this.#inFlight = undefined;
       else this.#taken(chunk);
     }
-    // The stream is done with the buffer: it may be filled again.
-    chunk.used = 0;
-    chunk.delivered = 0;
-    chunk.marks.count = 0;
-    this.#free.push(chunk);
+    this.#recycle(chunk);
     this.#pump();
   }
 
@@ -498,8 +499,11 @@ export class EntryWriter {
   }
 }
 
-/** Writes bytes[0, length) to a file: on through short writes; the bytes written, and the error that stopped it. */
-function writeAllToFile(fd: number, bytes: Buffer, length: number): { written: number; error?: NodeJS.ErrnoException } {
+/**
+ * Writes bytes[0, length) to a descriptor: on through short writes (a file filling up), waiting
+ * out EAGAIN (a non-blocking pipe); the bytes written, and the error that stopped it.
+ */
+function writeAll(fd: number, bytes: Buffer, length: number): { written: number; error?: NodeJS.ErrnoException } {
   let written = 0;
   const pause = new Int32Array(new SharedArrayBuffer(4));
   while (written < length) {
@@ -513,16 +517,3 @@ function writeAllToFile(fd: number, bytes: Buffer, length: number): { written: n
   return { written };
 }
 
-/** Writes all of `bytes` to a descriptor that may be non-blocking: waits out EAGAIN. */
-function writeAllSync(fd: number, bytes: Buffer): void {
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (let at = 0; at < bytes.length; ) {
-    try {
-      at += fs.writeSync(fd, bytes, at, bytes.length - at);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EAGAIN') return;
-      Atomics.wait(pause, 0, 0, 5);
-    }
-  }
-}
