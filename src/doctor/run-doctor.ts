@@ -8,8 +8,7 @@ import { parseLogTime } from '../parse/log-record.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { PREFIX_HEAD_BYTES, parseTextPrefix, sternPrefixes, type LinePrefix } from '../read/line-prefix.js';
 import { readEntries, stdinSource, type InputSelection, type StdinIO } from '../read/read-entries.js';
-import { brokenLines, cannotRead, overlongLines, repeatedInput, unfinishedLines, untimedLeftOut } from '../read/read-error.js';
-import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
+import { cannotRead, repeatedInput } from '../read/read-error.js';
 import { palette } from '../render/colors.js';
 import { terminalSafeJson } from '../render/escape-terminal.js';
 import { FailedLines } from '../read/failed-lines.js';
@@ -22,6 +21,7 @@ import { readEntryRecord } from '../parse/parse-record.js';
 import { doctorJson, renderDoctorText } from './render-doctor.js';
 import { jsonText } from '../render/json-text.js';
 import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
+import { readingNotices } from '../select/reading-notices.js';
 
 /** The known problem whose events UnloggedStops finds. */
 const UNCLEAN_SHUTDOWN = KNOWN_PROBLEMS.find((problem) => problem.id === 'server-unclean-shutdown')!;
@@ -165,10 +165,7 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
     },
     repeated,
   );
-  if (selector.counts.overlong > 0) io.stderr.write(`logtype doctor: ${overlongLines(selector.counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
-  if (selector.counts.unfinished > 0) io.stderr.write(`logtype doctor: ${unfinishedLines(selector.counts.unfinished)}\n`);
-  if (selector.counts.untimedLeftOut > 0) io.stderr.write(`logtype doctor: ${untimedLeftOut(selector.counts.untimedLeftOut, 'not looked at for problems')}\n`);
-  if (selector.counts.broken > 0) io.stderr.write(`logtype doctor: ${brokenLines(selector.counts.broken, selector.counts.firstBroken ?? '', 'not looked at')}\n`);
+  for (const notice of readingNotices(selector.counts, { untimed: 'not looked at for problems', broken: 'not looked at' })) io.stderr.write(`logtype doctor: ${notice}\n`);
   const failure = failed.message('logtype doctor', 'looked at');
   if (failure) io.stderr.write(`${failure}\n`);
   const findings = finder.findings();

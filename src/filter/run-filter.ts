@@ -10,8 +10,7 @@ import { encodeEntry } from '../encode/encode-entry.js';
 import { ByteOutput } from '../output/byte-output.js';
 import type { EntryLine } from '../read/entry-line.js';
 import { readEntries, stdinSource, type StdinIO } from '../read/read-entries.js';
-import { brokenLines, cannotRead, overlongLines, repeatedInput, unfinishedLines, untimedLeftOut } from '../read/read-error.js';
-import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
+import { cannotRead, repeatedInput } from '../read/read-error.js';
 import { EntrySelector, type SelectedSink, type Selection, type SelectionCounts, type SelectionLimits, MAX_TYPES_COUNTED } from '../select/entry-selector.js';
 import type { LogRecord } from '../parse/log-record.js';
 import { fieldsObject, projectFields, recordObject, valueAt } from '../parse/record-object.js';
@@ -20,6 +19,7 @@ import { escapeTerminal, terminalSafeJson } from '../render/escape-terminal.js';
 import { renderPrettyEntry, renderPrettyOther } from '../render/render-pretty.js';
 import { counted } from '../render/counted.js';
 import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
+import { readingNotices } from '../select/reading-notices.js';
 
 export type OutputMode = 'raw' | 'json' | 'entry' | 'pretty';
 
@@ -244,11 +244,12 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   out.flush();
   const { counts } = filter;
   if (options.summary) io.stderr.write(formatSummary(counts));
-  if (counts.overlong > 0) io.stderr.write(`logtype: ${overlongLines(counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
-  // Pretty output shows lines that are not entries, and --keep-other writes them: else said here.
-  if (counts.broken > 0 && options.output !== 'pretty' && !options.keepOther) io.stderr.write(`logtype: ${brokenLines(counts.broken, counts.firstBroken ?? '', 'left out (--keep-other writes them)')}\n`);
-  if (counts.unfinished > 0) io.stderr.write(`logtype: ${unfinishedLines(counts.unfinished)}\n`);
-  if (counts.untimedLeftOut > 0 && !options.quiet) io.stderr.write(`logtype: ${untimedLeftOut(counts.untimedLeftOut, 'not written')}\n`);
+  const notices = readingNotices(counts, {
+    untimed: options.quiet ? undefined : 'not written',
+    // Pretty output shows lines that are not entries, and --keep-other writes them: else said here.
+    broken: options.output === 'pretty' || options.keepOther ? undefined : 'left out (--keep-other writes them)',
+  });
+  for (const notice of notices) io.stderr.write(`logtype: ${notice}\n`);
   const unseen = sink instanceof FilterOutput && counts.selected > 0 ? sink.unseenFields : [];
   if (unseen.length > 0) io.stderr.write(`logtype: ${unseenFieldsNotice(unseen)}\n`);
   const notice = noEntryNotice(options, counts) ?? noneSelectedNotice(options, counts, io.stdoutIsTTY);

@@ -5,8 +5,7 @@
 import fs from 'node:fs';
 import type { ReportIO } from '../doctor/run-doctor.js';
 import { readEntries, stdinSource, type InputSelection } from '../read/read-entries.js';
-import { brokenLines, cannotRead, overlongLines, readErrorReason, repeatedInput, unfinishedLines, untimedLeftOut } from '../read/read-error.js';
-import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
+import { cannotRead, readErrorReason, repeatedInput } from '../read/read-error.js';
 import { FailedLines } from '../read/failed-lines.js';
 import { palette } from '../render/colors.js';
 import { escapeTerminal, terminalSafeJson } from '../render/escape-terminal.js';
@@ -18,6 +17,7 @@ import { SummaryCollector } from './summary-collector.js';
 import { writtenOrder } from './replica-members.js';
 import { jsonText } from '../render/json-text.js';
 import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
+import { readingNotices } from '../select/reading-notices.js';
 
 export interface SummaryOptions extends Selection, InputSelection {
   readonly json: boolean;
@@ -81,10 +81,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
   await new Promise((resolve) => setImmediate(resolve));
   const { counts } = selector;
   unreadable.typos = typoTypePatterns(options.unknownTypes ?? [], options.types, counts.byType.keys(), counts.selected);
-  if (counts.overlong > 0) io.stderr.write(`logtype summary: ${overlongLines(counts.overlong, MAX_INPUT_LINE_BYTES)}\n`);
-  if (counts.unfinished > 0) io.stderr.write(`logtype summary: ${unfinishedLines(counts.unfinished)}\n`);
-  if (counts.untimedLeftOut > 0) io.stderr.write(`logtype summary: ${untimedLeftOut(counts.untimedLeftOut, 'not counted')}\n`);
-  if (counts.broken > 0) io.stderr.write(`logtype summary: ${brokenLines(counts.broken, counts.firstBroken ?? '', 'counted among the lines that are not entries')}\n`);
+  for (const notice of readingNotices(counts, { untimed: 'not counted', broken: 'counted among the lines that are not entries' })) io.stderr.write(`logtype summary: ${notice}\n`);
   const failure = failed.message('logtype summary', 'read into the report');
   if (failure) io.stderr.write(`${failure}\n`);
   const summary = collector.summary({
