@@ -3,13 +3,15 @@
  * line's `connection accepted from IP:PORT` and `end connection IP:PORT`), and the drivers
  * that said who they were (client metadata, 51800; a text line's `received client metadata`)
  * by driver, version and appName, each with how many connections and from which IPs. Only
- * those lines are read; the keys are bounded, those beyond counted in one "(other)" row.
+ * those lines are read; the keys are bounded, the lighter rows folded into one "(other)" row
+ * when more come (heavy-rows.ts): the busiest client keeps its row whenever it came.
  */
 import { MetadataPlaces, readMetadataPlaces } from '../parse/connection-attributes.js';
 import type { LogRecord } from '../parse/log-record.js';
 import { attrString, attrStringPlace, attrValue, attrValuePlace, attrValueText } from '../parse/record-attributes.js';
 import { TextPlace } from '../parse/text-place.js';
 import { ByteKeyed } from './byte-keyed.js';
+import { HeavyRows, missed } from './heavy-rows.js';
 import type { ServerSummary } from './summary.js';
 import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_DRIVER_IPS } from './summary-limits.js';
 
@@ -76,10 +78,12 @@ export type RemoteText = string | TextPlace;
 /** Hosts known by their bytes: a busy server's clients, a few thousand. */
 const MAX_KNOWN_HOSTS = 4096;
 
-/** A host known by its bytes: its text, and its row once a connection line counted it (its own, or `(other)`). */
+/** A host known by its bytes: its text, and its row once a connection line counted it. */
 interface Host {
   readonly ip: string;
   counts: IpCounts | undefined;
+  /** The IP rows' folds when `counts` was taken: once they moved, the row may have been folded. */
+  folds: number;
   /** The driver row this host was last counted under: its IP is among that row's already (or the row's IPs were full). */
   driver: DriverCounts | undefined;
 }
@@ -129,11 +133,21 @@ const NO_BYTES = Buffer.alloc(0);
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const member = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined);
 
+const foldIp = (other: IpCounts, row: IpCounts): void => {
+  other.opened += row.opened;
+  other.ended += row.ended;
+};
+const newIpCounts = (): IpCounts => new IpCounts();
+const newDriverCounts = (driver: string, version: string, appName: string): DriverCounts => ({ driver, version, appName, connections: 0, ips: new Set(), moreIps: false });
+
 export class ClientConnections {
-  readonly #ips = new Map<string, IpCounts>();
-  readonly #otherIps = new IpCounts();
-  readonly #drivers = new Map<string, DriverCounts>();
-  #otherDrivers = 0;
+  readonly #ips = new HeavyRows<string, IpCounts>(MAX_CLIENT_IPS, new IpCounts(), { weight: (c) => c.opened + c.ended, fold: foldIp });
+  readonly #drivers = new HeavyRows<string, DriverCounts>(MAX_CLIENT_DRIVERS, newDriverCounts(OTHER, '', ''), {
+    weight: (d) => d.connections,
+    fold: (other, row) => {
+      other.connections += row.connections;
+    },
+  });
   readonly #metadata = new Map<string, Metadata>();
   /**
    * Documents by their bytes where the reference reading found them, in a line and inside an
@@ -148,7 +162,7 @@ export class ClientConnections {
   readonly #readPlaces = (bytes: Buffer, headEnd: number, end: number, escaped: boolean): ByteKeyed<Metadata> | undefined =>
     readMetadataPlaces(bytes, headEnd, end, escaped, this.#places) ? this.#docs[escaped ? 1 : 0] : undefined;
   readonly #doc = new TextPlace();
-  readonly #hosts = new ByteKeyed<Host>(MAX_KNOWN_HOSTS, (ip) => ({ ip, counts: undefined, driver: undefined }));
+  readonly #hosts = new ByteKeyed<Host>(MAX_KNOWN_HOSTS, (ip) => ({ ip, counts: undefined, folds: 0, driver: undefined }));
   /** The remote of the line in hand, and its host, where they stand: reused from line to line. */
   readonly #remote = new TextPlace();
   readonly #host = new TextPlace();
@@ -167,19 +181,18 @@ export class ClientConnections {
   /** A connection opened or ended, its remote's host read where it stands: bytes[start, end) (readConnectionAttributes). */
   connectionAt(bytes: Buffer, start: number, end: number, opened: boolean): void {
     const host = this.#hosts.get(bytes, start, end);
-    const counts = (host.counts ??= this.#countsOf(host.ip));
+    let counts = host.counts;
+    if (counts === undefined || host.folds !== this.#ips.folds) {
+      counts = host.counts = this.#countsOf(host.ip);
+      host.folds = this.#ips.folds;
+    }
     if (opened) counts.opened++;
     else counts.ended++;
   }
 
-  /** An IP's row: its own while there is room for it, else the `(other)` row. */
+  /** An IP's row. */
   #countsOf(ip: string): IpCounts {
-    let counts = this.#ips.get(ip);
-    if (!counts) {
-      if (this.#ips.size < MAX_CLIENT_IPS) this.#ips.set(ip, (counts = new IpCounts()));
-      else counts = this.#otherIps;
-    }
-    return counts;
+    return this.#ips.row(ip, newIpCounts);
   }
 
   /** The host of a remote where it stands (remoteHost), known by its bytes. */
@@ -284,14 +297,7 @@ export class ClientConnections {
 
   /** `host`: the IP's host where it is known by its bytes, which remembers the row it was last counted under (a client's connections come from one driver, mostly). */
   #driver(key: string, driver: string, version: string, appName: string, ip: string, host?: Host): void {
-    let counts = this.#drivers.get(key);
-    if (!counts) {
-      if (this.#drivers.size >= MAX_CLIENT_DRIVERS) {
-        this.#otherDrivers++;
-        return;
-      }
-      this.#drivers.set(key, (counts = { driver, version, appName, connections: 0, ips: new Set(), moreIps: false }));
-    }
+    const counts = this.#drivers.get(key) ?? this.#drivers.row(key, () => newDriverCounts(driver, version, appName));
     counts.connections++;
     if (host) {
       // The row's IPs only grow: once counted under it, the IP is there, or was one too many.
@@ -303,16 +309,17 @@ export class ClientConnections {
     else counts.moreIps = true;
   }
 
-  /** IPs by connections opened, then drivers by connections; the keys beyond the limits as one "(other)" row each. */
+  /** IPs by connections opened, then drivers by connections; the rows folded as one "(other)" row each, last. */
   summary(): Pick<ServerSummary, 'clients' | 'drivers'> {
     const clients = [...this.#ips.entries()]
-      .map(([ip, c]) => ({ ip, opened: c.opened, ended: c.ended }))
+      .map(({ key: ip, row: c, before }) => ({ ip, opened: c.opened, ended: c.ended, ...missed(before) }))
       .sort((a, b) => b.opened - a.opened || b.ended - a.ended || (a.ip < b.ip ? -1 : 1));
-    if (this.#otherIps.opened + this.#otherIps.ended > 0) clients.push({ ip: OTHER, ...this.#otherIps });
-    const drivers = [...this.#drivers.values()]
-      .map((d) => ({ driver: d.driver, version: d.version, appName: d.appName, connections: d.connections, ips: [...d.ips].sort(), moreIps: d.moreIps }))
+    const otherIps = this.#ips.other;
+    if (this.#ips.otherKeys > 0) clients.push({ ip: OTHER, opened: otherIps.opened, ended: otherIps.ended });
+    const drivers = [...this.#drivers.entries()]
+      .map(({ row: d, before }) => ({ driver: d.driver, version: d.version, appName: d.appName, connections: d.connections, ips: [...d.ips].sort(), moreIps: d.moreIps, ...missed(before) }))
       .sort((a, b) => b.connections - a.connections || (a.driver < b.driver ? -1 : a.driver > b.driver ? 1 : 0));
-    if (this.#otherDrivers > 0) drivers.push({ driver: OTHER, version: '', appName: '', connections: this.#otherDrivers, ips: [], moreIps: false });
+    if (this.#drivers.otherKeys > 0) drivers.push({ driver: OTHER, version: '', appName: '', connections: this.#drivers.other.connections, ips: [], moreIps: false });
     return { clients, drivers };
   }
 }

@@ -38,7 +38,12 @@ export function withCause(message: string, record: LogRecord): string {
 
 export class ProblemMessages implements SectionCounter {
   /** `example`: the group's first message, by time (`at`), not by when its record came: several pods' records are held apart and released out of order. */
-  readonly #messages = new BoundedCounts<{ readonly level: Level | undefined; example: string; at: number; readonly pods: MemberCounts } | undefined>(MAX_PROBLEM_MESSAGES);
+  /** Past MAX_PROBLEM_MESSAGES groups, warnings' are folded before any error's (a rank by level). */
+  readonly #messages = new BoundedCounts<{ readonly level: Level | undefined; example: string; at: number; readonly pods: MemberCounts } | undefined>(
+    MAX_PROBLEM_MESSAGES,
+    1,
+    (value) => (value?.level === undefined ? WARN_RANK : levelRank(value.level)),
+  );
   /**
    * The pods the lines came from (kubectl's or stern's prefix), at most MAX_MEMBERS: with
    * several, each message says whose it is (a failing agent is one pod's to fix).
@@ -62,7 +67,6 @@ export class ProblemMessages implements SectionCounter {
     const words = withCause(firstLineOf(record), record);
     const first = this.#namesSource && record.component !== undefined ? `${record.component}: ${words}` : words;
     const held = this.#messages.add(`${level ?? ''}${LEVEL_END}${messageShape(first)}`);
-    if (!held) return;
     // No time (or none read): any message with one is earlier.
     const at = time === undefined || Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
     if (held.value === undefined) held.value = { level, example: cutLine(first, MAX_MESSAGE_CHARS), at, pods: new MemberCounts() };

@@ -12,16 +12,19 @@ import { laneChart } from './lane-chart.js';
 import { allSelected, clockStepWords, focusLine, incompleteLines, joinedWords, repeatedLinesWords, lifetime, memberCountWords, notListedWords, SLOW_OPS_COLUMN, peakWords, perMinuteNote, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
+import { countCell, foldedWords, ownRows } from './folded-rows.js';
+import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_RESPONSE_SIZE_KEYS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
 import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
 import { typeLabel } from './type-label.js';
 import { durationCells } from './duration-cells.js';
 import type { Summary, TypeProblems } from './summary.js';
 
 const number = (n: number): string => n.toLocaleString('en-US');
+
 const when = (iso: string | null | undefined): string => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '-');
 
 /** A number as the page writes it (`1,234`, `0.5`); not an address (`10.0.0.1`) nor a version (`4.3.3`). */
-const NUMERIC = /^-?\d[\d,]*(?:\.\d+)?$/;
+const NUMERIC = /^-?\d[\d,]*(?:\.\d+)?\+?$/;
 /**
  * Short cells of a fixed format, kept on one line (a cell else breaks anywhere, for the long
  * words of free text): a time as `when` writes it (with a few words after it in brackets, as
@@ -162,13 +165,22 @@ export function renderSummaryHtml(summary: Summary): string {
       '<h2>Server</h2>',
       `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, ${escapeHtml(peakWords(server.connections))}. ${escapeHtml(startLines(server, when, allSelected(summary.lines)).map((line) => `${line[0]!.toUpperCase()}${line.slice(1)}`).join('. '))}.</p>`,
       '<h3>Connections by client IP</h3>',
-      table(['IP', 'opened', 'ended'], server.clients.map((c) => [c.ip, number(c.opened), number(c.ended)]), 'clients'),
+      table(['IP', 'opened', 'ended'], server.clients.map((c) => [c.ip, countCell(number(c.opened), c), number(c.ended)]), 'clients'),
+      foldedNote(server.clients, (c) => c.ip, MAX_CLIENT_IPS),
       '<h3>Drivers and applications (client metadata)</h3>',
-      table(['driver', 'version', 'appName', 'connections', 'from'], server.drivers.map((d) => [words(d.driver), version(d.version), words(d.appName), number(d.connections), `${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`]), 'drivers'),
+      table(['driver', 'version', 'appName', 'connections', 'from'], server.drivers.map((d) => [words(d.driver), version(d.version), words(d.appName), countCell(number(d.connections), d), `${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`]), 'drivers'),
+      foldedNote(server.drivers, (d) => d.driver, MAX_CLIENT_DRIVERS),
       '<h3>Response sizes (reslen of slow operations)</h3>',
-      table(['namespace', 'count', 'total bytes', 'max bytes'], server.responseSizes.byNamespace.map((r) => [namespace(r.key), number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-ns'),
-      table(['appName', 'count', 'total bytes', 'max bytes'], server.responseSizes.byAppName.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-app'),
-      table(['client IP', 'count', 'total bytes', 'max bytes'], server.responseSizes.byClient.map((r) => [r.key, number(r.count), number(r.totalBytes), number(r.maxBytes)]), 'sizes-client'),
+      ...(
+        [
+          ['namespace', server.responseSizes.byNamespace, namespace, 'sizes-ns'],
+          ['appName', server.responseSizes.byAppName, (key: string) => key, 'sizes-app'],
+          ['client IP', server.responseSizes.byClient, (key: string) => key, 'sizes-client'],
+        ] as const
+      ).flatMap(([title, rows, keyCell, id]) => [
+        table([title, 'count', 'total bytes', 'max bytes'], rows.map((r) => [keyCell(r.key), number(r.count), countCell(number(r.totalBytes), r), number(r.maxBytes)]), id),
+        foldedNote(rows, (r) => r.key, MAX_RESPONSE_SIZE_KEYS),
+      ]),
       `<h3>Longest-lived connections (${number(server.longLivedConnections.length)})</h3>`,
       server.connectionsNotFollowed > 0 ? `<p>${number(server.connectionsNotFollowed)} connections not followed: too many were open at once.</p>` : '',
       table(
@@ -202,8 +214,9 @@ export function renderSummaryHtml(summary: Summary): string {
       ...(server.failedAuthentications.length > 0
         ? ["<h3>Failed authentications (the server's own lines)</h3>", table(['count', 'user', 'from'], server.failedAuthentications.map((f) => [number(f.count), f.user, f.source]), 'failed-logins')]
         : []),
-      `<h3>Warnings and errors, every message (${number(server.problems.length)})</h3>`,
-      table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCounts(p.members)] : []), message(p.msg)]), 'problems'),
+      `<h3>Warnings and errors, every message (${number(ownRows(server.problems, (p) => p.msg))}${server.problems.at(-1)?.msg === '(other)' ? ' and (other)' : ''})</h3>`,
+      table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [countCell(number(p.count), p), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCounts(p.members)] : []), message(p.msg)]), 'problems'),
+      foldedNote(server.problems, (p) => p.msg, MAX_SERVER_PROBLEMS),
       '<h3>Most frequent messages</h3>',
       table(['count', 'id', 'severity', ...(members ? ['members'] : []), 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), m.severity, ...(members ? [memberCounts(m.members)] : []), message(m.msg)]), 'messages'),
       '<h3>Severity and components</h3>',
@@ -252,4 +265,10 @@ ${sections.join('\n')}
 function focusParagraph(summary: Summary): string {
   const focus = focusLine(summary, when);
   return focus ? `<p class="incomplete"><b>Most lines:</b> ${escapeHtml(focus)}</p>` : '';
+}
+
+/** foldedWords under a table, as a paragraph; nothing when the table folded no row. */
+function foldedNote<R extends { readonly missedAtMost?: number }>(rows: readonly R[], keyOf: (row: R) => string, limit: number): string {
+  const words = foldedWords(rows, keyOf, limit, number);
+  return words === undefined ? '' : `<p>${escapeHtml(words)}</p>`;
 }

@@ -4,7 +4,9 @@
  */
 import { MAX_PATTERN_CHARS } from './summary-limits.js';
 import { RELATIVE_ACCURACY } from './duration-quantiles.js';
-import { MAX_GROUP_DURATIONS } from './summary-limits.js';
+import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_GROUP_DURATIONS, MAX_RESPONSE_SIZE_KEYS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
+import { countCell, foldedWords, ownRows } from './folded-rows.js';
+import { OTHER } from './client-connections.js';
 import { cutLine } from './slowest-operations.js';
 import { counted } from '../render/counted.js';
 import { typeLabel } from './type-label.js';
@@ -389,23 +391,29 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     }
     if (server.members) membersText(server, out, time, options.width);
     if (server.clients.length > 0) {
-      out.push(`  connections by client IP${server.clients.length > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} that opened the most of ${number(server.clients.length)})` : ''}:`);
-      out.push(...formatTable(['opened', 'ended', 'IP'], server.clients.slice(0, TEXT_CLIENTS).map((c) => [number(c.opened), number(c.ended), escapeTerminal(c.ip)]), [true, true]).map((l) => `  ${l}`));
+      const own = ownRows(server.clients, (c) => c.ip);
+      out.push(`  connections by client IP${own > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} that opened the most of ${number(own)}${own < server.clients.length ? ' and (other)' : ''})` : ''}:`);
+      out.push(...formatTable(['opened', 'ended', 'IP'], firstAndOther(server.clients, (c) => c.ip).map((c) => [countCell(number(c.opened), c), number(c.ended), escapeTerminal(c.ip)]), [true, true]).map((l) => `  ${l}`));
+      foldedNote(out, server.clients, (c) => c.ip, MAX_CLIENT_IPS);
     }
     if (server.drivers.length > 0) {
-      out.push(`  drivers (client metadata)${server.drivers.length > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most connections of ${number(server.drivers.length)})` : ''}:`);
+      const own = ownRows(server.drivers, (d) => d.driver);
+      out.push(`  drivers (client metadata)${own > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most connections of ${number(own)}${own < server.drivers.length ? ' and (other)' : ''})` : ''}:`);
       out.push(
         ...formatTable(
           ['connections', 'driver', 'version', 'appName', 'from'],
-          server.drivers.slice(0, TEXT_CLIENTS).map((d) => [number(d.connections), escapeTerminal(d.driver), escapeTerminal(d.version), escapeTerminal(d.appName), escapeTerminal(`${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`)]),
+          firstAndOther(server.drivers, (d) => d.driver).map((d) => [countCell(number(d.connections), d), escapeTerminal(d.driver), escapeTerminal(d.version), escapeTerminal(d.appName), escapeTerminal(`${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`)]),
           [true],
         ).map((l) => `  ${l}`),
       );
+      foldedNote(out, server.drivers, (d) => d.driver, MAX_CLIENT_DRIVERS);
     }
     const bySize = (title: string, rows: readonly ResponseSize[]): void => {
       if (rows.length === 0) return;
-      out.push(`  response sizes (reslen of slow operations) by ${title}${rows.length > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most bytes of ${number(rows.length)})` : ''}:`);
-      out.push(...formatTable(['count', 'total', 'max', title], rows.slice(0, TEXT_CLIENTS).map((r) => [number(r.count), bytes(r.totalBytes), bytes(r.maxBytes), escapeTerminal(r.key)]), [true, true, true]).map((l) => `  ${l}`));
+      const own = ownRows(rows, (r) => r.key);
+      out.push(`  response sizes (reslen of slow operations) by ${title}${own > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most bytes of ${number(own)}${own < rows.length ? ' and (other)' : ''})` : ''}:`);
+      out.push(...formatTable(['count', 'total', 'max', title], firstAndOther(rows, (r) => r.key).map((r) => [number(r.count), countCell(bytes(r.totalBytes), r), bytes(r.maxBytes), escapeTerminal(r.key)]), [true, true, true]).map((l) => `  ${l}`));
+      foldedNote(out, rows, (r) => r.key, MAX_RESPONSE_SIZE_KEYS, bytes);
     };
     bySize('namespace', server.responseSizes.byNamespace);
     bySize('appName', server.responseSizes.byAppName);
@@ -428,14 +436,16 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     }
     if (server.problems.length === 0) out.push('  warnings and errors: none');
     else {
-      out.push(`  every warning and error message (${number(server.problems.length)}), the worst first:`);
+      const own = ownRows(server.problems, (p) => p.msg);
+      out.push(`  every warning and error message (${number(own)}${own < server.problems.length ? ' and (other)' : ''}), the worst first:`);
       out.push(
         ...formatTable(
           ['count', 'id', 's', 'first', 'last', ...(several ? ['members'] : []), 'message'],
-          server.problems.map((p) => [number(p.count), p.id === null ? '-' : String(p.id), escapeTerminal(p.severity), time(p.first), time(p.last), ...(several ? [escapeTerminal(memberCountCell(p.members))] : []), escapeTerminal(p.msg)]),
+          server.problems.map((p) => [countCell(number(p.count), p), p.id === null ? '-' : String(p.id), escapeTerminal(p.severity), time(p.first), time(p.last), ...(several ? [escapeTerminal(memberCountCell(p.members))] : []), escapeTerminal(p.msg)]),
           [true, true],
         ).map((l) => `  ${l}`),
       );
+      foldedNote(out, server.problems, (p) => p.msg, MAX_SERVER_PROBLEMS);
     }
     out.push('  most frequent messages:');
     out.push(
@@ -550,4 +560,17 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     if (problems.notListed) out.push(`  ${notListedWords(problems.notListed, number)}`);
   }
   return `${out.join('\n')}\n`;
+}
+
+/** The first TEXT_CLIENTS rows, and the "(other)" row (always last) whether or not it is among them. */
+function firstAndOther<R>(rows: readonly R[], keyOf: (row: R) => string): readonly R[] {
+  const first = rows.slice(0, TEXT_CLIENTS);
+  const other = rows.at(-1);
+  return other !== undefined && keyOf(other) === OTHER && !first.includes(other) ? [...first, other] : first;
+}
+
+/** foldedWords under a table, indented as its rows. */
+function foldedNote<R extends { readonly missedAtMost?: number }>(out: string[], rows: readonly R[], keyOf: (row: R) => string, limit: number, measure?: (n: number) => string): void {
+  const words = foldedWords(rows, keyOf, limit, number, measure);
+  if (words !== undefined) out.push(`    ${words}`);
 }

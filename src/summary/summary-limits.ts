@@ -19,13 +19,13 @@ export const MAX_SEVERITIES = 50;
 export const MAX_COMPONENTS = 200;
 /** Server messages, by id (by shape for text lines without one). */
 export const MAX_SERVER_MESSAGES = 2000;
-/** Client IPs with a row of their own (connections opened and ended); the rest share "(other)". */
+/** Client IPs with a row of their own (connections opened and ended); past it, the lightest half share "(other)" (heavy-rows.ts). */
 export const MAX_CLIENT_IPS = 500;
-/** Drivers by name, version and appName with a row of their own; the rest share "(other)". */
+/** Drivers by name, version and appName with a row of their own; past it, the lightest half share "(other)". */
 export const MAX_CLIENT_DRIVERS = 200;
 /** IPs named per driver row (more are said as "…"). */
 export const MAX_DRIVER_IPS = 10;
-/** Server warning and error messages, by id (by template for text lines), each in a row of its own. */
+/** Server warning and error messages, by id (by template for text lines), each in a row of its own; past it, the least severe and frequent half share "(other)". */
 export const MAX_SERVER_PROBLEMS = 500;
 /** Slow-operation groups (namespace, operation, shape). */
 export const MAX_SLOW_GROUPS = 2000;
@@ -49,7 +49,7 @@ export const MAX_MESSAGE_CHARS = 1000;
 export const MAX_PARAMETER_CHARS = 200;
 /** Durations a slow-operation group keeps for exact quantiles: a sketch within 1% beyond (duration-quantiles.ts). */
 export const MAX_GROUP_DURATIONS = 1024;
-/** Namespaces, appNames and client IPs with a row of their own in the response sizes (each); the rest share "(other)". */
+/** Namespaces, appNames and client IPs with a row of their own in the response sizes (each); past it, those with the fewest bytes share "(other)". */
 export const MAX_RESPONSE_SIZE_KEYS = 500;
 /** Connections followed while open, to know how long each lived; beyond, new ones are only counted. */
 export const MAX_OPEN_CONNECTIONS = 20_000;

@@ -91,7 +91,7 @@ export interface ServerSummary {
    * then the most frequent; `members`: how many of its lines each member wrote, when the input
    * holds several (not on the `(other)` row).
    */
-  readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null; readonly members?: readonly MemberCount[] }[];
+  readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null; readonly missedAtMost?: number; readonly members?: readonly MemberCount[] }[];
   /**
    * Connections opened and closed over every member; `peak`: the most a server said it had open
    * at once, each counting its own (with several members, no sum over them): `peakMember`, whose.
@@ -121,13 +121,18 @@ export interface ServerSummary {
    */
   readonly logRotations: readonly { readonly time: string | null; readonly version: string | null; readonly memberState: string | null; readonly member?: string; readonly atLogStart?: true }[];
   readonly logRotationsNotKept: number;
-  /** Connections opened and ended by client IP, the most opened first; past MAX_CLIENT_IPS, the rest as one `(other)` row. */
-  readonly clients: readonly { readonly ip: string; readonly opened: number; readonly ended: number }[];
+  /**
+   * Connections opened and ended by client IP, the most opened first; past MAX_CLIENT_IPS, the
+   * lightest rows folded into one `(other)` row, last. In this table and the others with an
+   * `(other)` row (drivers, response sizes, warnings and errors): `missedAtMost`, on a row made
+   * after rows were folded, is the most it may miss (counted in `(other)` before it had a row).
+   */
+  readonly clients: readonly { readonly ip: string; readonly opened: number; readonly ended: number; readonly missedAtMost?: number }[];
   /**
    * Drivers by name, version and appName (client metadata), the most connections first, with
    * the IPs they came from (`moreIps`: more than those named); past MAX_CLIENT_DRIVERS, one `(other)` row.
    */
-  readonly drivers: readonly { readonly driver: string; readonly version: string; readonly appName: string; readonly connections: number; readonly ips: readonly string[]; readonly moreIps: boolean }[];
+  readonly drivers: readonly { readonly driver: string; readonly version: string; readonly appName: string; readonly connections: number; readonly ips: readonly string[]; readonly moreIps: boolean; readonly missedAtMost?: number }[];
   /** State changes and elections, in time order (`member`: whose log said it, when the input holds several). */
   readonly replication: readonly { readonly time: string | null; readonly event: string; readonly member?: string }[];
   /**
@@ -222,6 +227,8 @@ export interface ResponseSize {
   readonly count: number;
   readonly totalBytes: number;
   readonly maxBytes: number;
+  /** The most bytes it may miss (a row made after rows were folded into `(other)`). */
+  readonly missedAtMost?: number;
 }
 
 export interface LongLivedConnection {
