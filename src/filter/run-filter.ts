@@ -211,7 +211,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   const out = new ByteOutput(io.stdout);
   const sink = options.quiet ? QUIET_SINK : new FilterOutput(options, out, io.stdoutIsTTY);
   const limits: SelectionLimits = options.quiet ? { maxCount: 1 } : options;
-  const filter = new EntrySelector(options, sink, !options.quiet && FilterOutput.needsRecords(options), limits);
+  // --max-count counts records, as with -l or -g: a panic's trace is written with its first line, whatever selects it.
+  const countsRecords = !options.quiet && options.maxCount !== undefined;
+  const filter = new EntrySelector(options, sink, !options.quiet && FilterOutput.needsRecords(options), limits, countsRecords);
   // The reader went away (| head): the command ends at once (bin/logtype.ts), and --summary,
   // which is for the end, is written before it goes (stderr into a pipe or a file is written at once).
   if (options.summary) {

@@ -547,6 +547,20 @@ test('--max-count N: the first N selected entries (and the context owed after th
   t.is(bad.stderr, 'logtype: --max-count must be at least 0 (see logtype --help)\n');
 });
 
+test('--max-count counts records, whatever selects them: a Go panic with its trace is one, in raw, json and entry output, with -t, -l or nothing', (t) => {
+  const panic = ['panic: runtime error: invalid memory address or nil pointer dereference', '[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x8d2f7a]', '', 'goroutine 1 [running]:', 'main.main()', '\t/data/mci/src/main/main.go:42 +0x3a'];
+  const input = [...panic, 'panic: a second one', ''].map((contents) => `${JSON.stringify({ logType: 'automation-agent-stderr', contents })}\n`).join('');
+  for (const args of [[], ['-t', 'agent-stderr'], ['-l', 'error'], ['-g', '.']]) {
+    for (const output of ['raw', 'json', 'entry']) {
+      const run = runFilter(['-o', output, '--max-count', '1', ...args], input);
+      t.is(run.status, 0, run.stderr);
+      const written = run.stdout.split('\n').slice(0, -1);
+      t.is(written.length, panic.length, `-o ${output} --max-count 1 ${args.join(' ')}`);
+      if (output === 'raw') t.deepEqual(written, panic);
+    }
+  }
+});
+
 test('--max-count and -q stop reading: a stream that stays open ends the command at once', async (t) => {
   for (const args of [['-q', '-g', 'match'], ['--max-count', '1', '-g', 'match']]) {
     const child = spawn(process.execPath, [FILTER_BIN, ...args], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
