@@ -537,9 +537,12 @@ export class FileFollower {
     this.#behind.letGoRewritten(now);
     const copy = this.#copies.find(held);
     if (!copy) for (const known of this.#copies.readCopies(held)) this.#behind.remember(known);
+    // Without a copy, the part of a line read before the truncation has no rest to come: it is
+    // dropped (counted lost), never sent as a line.
+    const cutLine = copy ? 0 : held.splitter.abandon();
     const stream = held.restartAtZero(now, copy !== undefined);
     // Bytes seen (while reading waited) that no copy holds: written just before the truncation.
-    let lostBytes = copy ? Math.max(0, seenTo - copy.size) : position > 0 ? Math.max(0, seenTo - position) : 0;
+    let lostBytes = cutLine + (copy ? Math.max(0, seenTo - copy.size) : position > 0 ? Math.max(0, seenTo - position) : 0);
     if (copy) {
       this.#copies.claimed(copy);
       const copied = this.#openKnown(copy.name, copy.stat, 'copy', position, now, { stream });
@@ -547,8 +550,7 @@ export class FileFollower {
         this.#behind.push(copied);
       } else {
         this.#options.onEvent({ kind: 'error', path: this.path, message: `the copy ${copy.name} went away before it was read` });
-        stream.splitter.end();
-        lostBytes = Math.max(0, seenTo - position);
+        lostBytes = stream.splitter.abandon() + Math.max(0, seenTo - position);
       }
     }
     this.#options.onEvent({

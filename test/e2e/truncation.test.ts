@@ -323,3 +323,32 @@ test('a copy renamed over the log while lines it does not hold are unread (writt
   t.is(new Set(contents).size, contents.length, 'nothing sent twice');
   t.is(contents.length, writer.written, 'every line once');
 });
+
+test('truncated to 0 with no copy while the reader is behind: the part of the line read before it is never sent as a line, and is counted in lostBytes', async (t) => {
+  // To 0, and to a line boundary below what was read (its lines are read again: documented).
+  for (const size of [0, 7_500]) {
+    const { file, sidecar } = await followEmptyFile(`cut-at-truncation-${size}`, 'mongodb');
+    const line = (i: number): string => `A line ${String(i).padStart(6, '0')} ${'z'.repeat(60)}`;
+    sidecar.stallReader();
+    // 40,000 lines of 75 bytes: the sidecar reads 64 KiB at a time, so a line is cut at a read's end.
+    fs.appendFileSync(file, Array.from({ length: 40_000 }, (_, i) => `${line(i)}\n`).join(''));
+    await sleep(1000);
+    fs.truncateSync(file, size);
+    fs.appendFileSync(file, `${line(99_999)}\n`);
+    await sleep(1000);
+    sidecar.resumeReader();
+    await sidecar.waitForDiagnostic((d) => d['event'] === 'truncated', 10_000);
+    await sidecar.waitForLines(2, 10_000);
+    await sleep(1500);
+    await sidecar.stop();
+    const contents = sidecar.lines().map((l) => JSON.parse(l) as { contents: string; partial?: boolean });
+    const cut = contents.filter((e) => e.partial === true || !/^A line \d{6} z{60}$/.test(e.contents));
+    t.deepEqual(cut, [], `size ${size}: every line sent is whole`);
+    const truncated = sidecar.diagnostics().find((d) => d['event'] === 'truncated')!;
+    const read = truncated['position'] as number;
+    // What was read before the truncation and sent as whole lines, and what was counted lost, make the file.
+    const sentBefore = contents.filter((e) => e.contents !== line(99_999)).length;
+    if (size === 0) t.is(sentBefore * 75 + ((truncated['lostBytes'] as number | undefined) ?? 0), 40_000 * 75, `size ${size}: ${read} read`);
+    t.true(contents.some((e) => e.contents === line(99_999)), `size ${size}: the line after the truncation arrives`);
+  }
+});
