@@ -250,7 +250,9 @@ export class Sidecar {
           for (const file of byDirectory.get(directory) ?? []) file.follower.nameChanged(name);
         },
         onWake: () => {
-          if (this.#lockRetryAt !== undefined) this.#retryLock(Date.now());
+          const now = Date.now();
+          if (this.#lockRetryAt !== undefined) this.#retryLock(now);
+          this.#checkpointer?.checkStillThere(now);
           scheduler.wake();
         },
         onUnwatchable: (directory, error) =>

@@ -4,6 +4,7 @@
  * at shutdown. A path whose follower has not looked yet keeps what the loaded state said, and a
  * path no longer followed keeps its entry: a save never forgets what an earlier one knew.
  */
+import fs from 'node:fs';
 import type { Logger } from '../diag/logger.js';
 import { errorMessage } from '../follow/error-message.js';
 import { saveState, seenUntil, type PastFile, type SavedFile, type SidecarState } from './state-file.js';
@@ -20,6 +21,8 @@ export interface CheckpointSource {
 
 /** Positions are saved at most this often while lines flow. */
 export const SAVE_EVERY_MS = 1000;
+/** How often a quiet sidecar looks that its state file is still there (Checkpointer.checkStillThere). */
+export const STATE_CHECK_EVERY_MS = 5000;
 
 export class Checkpointer {
   readonly #file: string;
@@ -74,6 +77,26 @@ export class Checkpointer {
       Math.max(0, this.#lastSave + SAVE_EVERY_MS - Date.now()),
     );
   }
+
+  /**
+   * At a poll: the state file this run saved is still there (at most once every
+   * STATE_CHECK_EVERY_MS, one stat). A file removed while the pod is quiet (a cleanup's
+   * `find -mtime +N -delete`, a hand) would not be written again until lines flow, and a
+   * restart then would begin at the files' ends: it is said and saved again at once.
+   */
+  checkStillThere(now: number): void {
+    if (this.#closed || this.#failing || this.#lastSave === 0 || now - this.#checkedAt < STATE_CHECK_EVERY_MS) return;
+    this.#checkedAt = now;
+    try {
+      fs.statSync(this.#file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
+      this.#log.warn({ event: 'state-missing', path: this.#file }, 'the state file was removed while the sidecar ran (not by it): saved again now, so a restart resumes where lines were delivered');
+      this.save(true);
+    }
+  }
+
+  #checkedAt = 0;
 
   /** Saves now (when anything changed since the last save, or `always`); false when the save failed. */
   save(always = false): boolean {

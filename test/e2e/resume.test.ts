@@ -281,6 +281,32 @@ test('positions are saved once things go quiet: a SIGKILL after a quiet spell re
   t.is(result.duplicated, 0);
 });
 
+test('the state file removed while the pod is quiet (a cleanup): said and saved again within seconds, so a SIGKILL then loses nothing', async (t) => {
+  const dir = tempDir('resume-state-removed');
+  const file = path.join(dir, 'mongodb.log');
+  const stateFile = path.join(dir, '.logtype-sidecar.state');
+  fs.writeFileSync(file, '');
+  const first = await start(dir);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(20);
+  await first.waitForLines(20);
+  const size = fs.statSync(file).size;
+  await waitUntil(() => readState(stateFile)?.files[file]?.at(-1)?.position === size, 3000, 'the last batch saved');
+  fs.rmSync(stateFile);
+  await first.waitForDiagnostic((d) => d['event'] === 'state-missing', 10_000);
+  t.is(readState(stateFile)?.files[file]?.at(-1)?.position, size, 'saved again, as it was');
+  await first.stop('SIGKILL');
+  writer.write(20);
+  writer.close();
+  const second = await start(dir);
+  await second.waitForLines(20);
+  await sleep(300);
+  await second.stop();
+  const result = checkNumbered([...first.lines(), ...second.lines()], 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+});
+
 test('SIGKILL right after a restart, before any line left: the state still knows every file it found', async (t) => {
   const dir = tempDir('resume-early-kill');
   const file = path.join(dir, 'mongodb.log');
