@@ -204,7 +204,12 @@ export class Sidecar {
       this.#addStream(this.#options.stdinType, 'stdin', this.#io.stdin, drainFd, newStats(), !heldOpen && !(this.#io.stdin as { isTTY?: boolean }).isTTY);
     }
     if (this.#options.stateFile) {
-      this.#checkpointer = new Checkpointer(this.#options.stateFile, this.#io.log, () => this.#files.map((f) => f.follower), saved);
+      // A path resumed under its new name (state-path-moved) is not saved under the old one any
+      // more: a run under the old name again (the directory's other spelling) would resume from
+      // that stale entry and send again what was delivered since.
+      const followed = new Set(this.#options.files.map((f) => f.path));
+      const stale = [...moved.values()].filter((before) => !followed.has(before));
+      this.#checkpointer = new Checkpointer(this.#options.stateFile, this.#io.log, () => this.#files.map((f) => f.follower), saved && withoutPaths(saved, stale));
     }
     const heartbeat = this.#options.heartbeatFile ? new Heartbeat(this.#options.heartbeatFile, this.#io.log) : undefined;
     const scheduler = new Scheduler({
@@ -614,4 +619,12 @@ function directoryState(dir: string): DirectoryState {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'EACCES' || code === 'EPERM' ? 'not searchable' : 'missing';
   }
+}
+
+/** The state without what it says of `paths`. */
+function withoutPaths<S extends SidecarState>(state: S, paths: readonly string[]): S {
+  if (paths.length === 0) return state;
+  const drop = <V>(byPath: Readonly<Record<string, V>> | undefined): Record<string, V> | undefined =>
+    byPath && Object.fromEntries(Object.entries(byPath).filter(([name]) => !paths.includes(name)));
+  return { ...state, files: drop(state.files)!, past: drop(state.past), lookedAt: drop(state.lookedAt) };
 }

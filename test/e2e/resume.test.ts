@@ -307,6 +307,36 @@ test('the state file removed while the pod is quiet (a cleanup): said and saved 
   t.is(result.duplicated, 0);
 });
 
+test('runs under two spellings of the log directory (a symbolic link to it), then the first again: each resumes where the last stopped, nothing sent twice', async (t) => {
+  const root = tempDir('resume-alias');
+  const dir = path.join(root, 'logs');
+  const alias = path.join(root, 'alias');
+  fs.mkdirSync(dir);
+  fs.symlinkSync(dir, alias);
+  const stateFile = path.join(root, 'state');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const writer = new NumberedWriter(file, 'mongodb');
+  const runs: SidecarProcess[] = [];
+  for (const [round, logDir] of [dir, alias, dir, alias].entries()) {
+    const sidecar = new SidecarProcess(['--log-dir', logDir, '--state-file', stateFile, '--missing-warning', '0']);
+    await sidecar.waitForDiagnostic((d) => (d['event'] === 'opened' || d['event'] === 'resumed') && d['path'] === path.join(logDir, 'mongodb.log'));
+    if (round > 0) await sidecar.waitForLines(10);
+    await sleep(300);
+    await sidecar.stop();
+    runs.push(sidecar);
+    writer.write(10);
+  }
+  writer.close();
+  const last = new SidecarProcess(['--log-dir', dir, '--state-file', stateFile, '--missing-warning', '0']);
+  await last.waitForLines(10);
+  await sleep(300);
+  await last.stop();
+  const result = checkNumbered([...runs, last].flatMap((run) => run.lines()), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+});
+
 test('SIGKILL right after a restart, before any line left: the state still knows every file it found', async (t) => {
   const dir = tempDir('resume-early-kill');
   const file = path.join(dir, 'mongodb.log');
