@@ -243,8 +243,11 @@ export class FileFollower {
             current!.close();
             this.#current = undefined;
           } else if (current) this.#moveBehind(now, deleted ? 'deleted' : 'rotated');
+          // A file of ours read to its end and closed, back at the name: read on from its end.
+          const stat = replacedAt === undefined ? statOrNone(this.path) : undefined;
+          const returned = stat?.isFile() ? this.#behind.takeRetired(this.path, stat) : undefined;
           // The new file first: a copytruncate copy of it made already is then told as its copy.
-          this.#openCurrent(now, replacedAt ?? 0, replacedAt !== undefined);
+          this.#openCurrent(now, replacedAt ?? returned?.saved.position ?? 0, replacedAt !== undefined);
           this.#holdUnseen(now);
           break;
         }

@@ -234,6 +234,17 @@ export class FilesBehind {
     while (this.#retired.length > MAX_RETIRED) this.#options.onForget?.(this.#retired.shift()!);
   }
 
+  /**
+   * The retired file (read to its end and closed) that `stat` at `name` is, taken off the list:
+   * a file back at the followed name (a symbolic link pointed back to it, `mv f.1 f`, a mount
+   * taken away from over the directory) is read on from where it was read, not from 0.
+   */
+  takeRetired(name: string, stat: fs.Stats): KnownFile | undefined {
+    const at = this.#retired.findIndex((r) => isKnown(r, name, stat));
+    if (at < 0) return undefined;
+    return this.#retired.splice(at, 1)[0];
+  }
+
   /** Held here, or retired: a file of ours, by device, inode and (where kept) birth time. */
   knows(name: string, stat: fs.Stats): boolean {
     // A held file's inode cannot be reused while we hold it open; a waiting one's can (no

@@ -123,3 +123,39 @@ test("a line written to a followed symbolic link's target arrives without waitin
   await sidecar.stop();
   assertDeliveredOnce(t, sidecar.lines(), writer, 1);
 });
+
+test('a file read to its end and closed that comes back at the name (the link pointed at it again, mv f.1 f): read on from where it was read, not from 0', async (t) => {
+  const dir = tempDir('link-back');
+  const logs = path.join(dir, 'logs');
+  const data = path.join(dir, 'data');
+  fs.mkdirSync(logs);
+  fs.mkdirSync(data);
+  const a = path.join(data, 'a.log');
+  const b = path.join(data, 'b.log');
+  const link = path.join(logs, 'mongodb.log');
+  fs.writeFileSync(a, '');
+  fs.symlinkSync(a, link);
+  const sidecar = new SidecarProcess(['--log-dir', logs, '--state-file', path.join(dir, 'state'), '--rotate-wait', '1', '--missing-warning', '0']);
+  killAtTeardown(t, sidecar);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'opened' && d['path'] === link);
+  const line = (name: string, i: number): string => `${name} ${i}\n`;
+  for (let i = 1; i <= 100; i++) fs.appendFileSync(a, line('a', i));
+  await sidecar.waitForLines(100);
+  fs.writeFileSync(b, '');
+  fs.symlinkSync(b, `${link}.new`);
+  fs.renameSync(`${link}.new`, link);
+  for (let i = 1; i <= 100; i++) fs.appendFileSync(b, line('b', i));
+  await sidecar.waitForLines(200);
+  // a.log is drained and closed (rotate-wait 1 s) before the link points at it again.
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'drained', 10_000);
+  fs.symlinkSync(a, `${link}.new`);
+  fs.renameSync(`${link}.new`, link);
+  for (let i = 101; i <= 110; i++) fs.appendFileSync(a, line('a', i));
+  await sidecar.waitForLines(210);
+  await sleep(1500);
+  await sidecar.stop();
+  const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents);
+  t.is(contents.length, 210, 'nothing sent again');
+  t.is(new Set(contents).size, 210);
+  t.deepEqual(contents.slice(-10), Array.from({ length: 10 }, (_, i) => `a ${101 + i}`));
+});
