@@ -40,7 +40,7 @@ export type StdinSource = (() => Readable) | { readonly fd: number; readonly str
  * ends there. `waitsForPause`: true while the consumer holds a line until the input pauses (a
  * record that may go on); a pipe is then read so that a pause is seen, not waited out in a read.
  */
-export async function* inputChunks(path: string, stdin: StdinSource, interrupted?: AbortSignal, waitsForPause?: () => boolean): AsyncGenerator<Buffer> {
+export async function* inputChunks(path: string, stdin: StdinSource, interrupted?: AbortSignal, waitsForPause?: () => boolean, leaving?: () => boolean): AsyncGenerator<Buffer> {
   const stream = typeof stdin === 'function' ? stdin : stdin.stream;
   let fd: number;
   let fifo: net.Socket | undefined;
@@ -69,7 +69,7 @@ export async function* inputChunks(path: string, stdin: StdinSource, interrupted
       return;
     }
     if (path === '-' && isPipe(fd)) {
-      yield* pipeChunks(fd, stream, interrupted, waitsForPause);
+      yield* pipeChunks(fd, stream, interrupted, waitsForPause, leaving);
       return;
     }
     if (isPipe(fd)) {
@@ -77,7 +77,7 @@ export async function* inputChunks(path: string, stdin: StdinSource, interrupted
       // read of it in Node's thread pool would hold the process's exit after a Ctrl-C until
       // the writer writes again; its stream (made only to poll) makes the descriptor
       // non-blocking, and owns it from then on.
-      yield* pipeChunks(fd, () => (fifo ??= unstartedPipeSocket(fd)), interrupted, waitsForPause);
+      yield* pipeChunks(fd, () => (fifo ??= unstartedPipeSocket(fd)), interrupted, waitsForPause, leaving);
       return;
     }
     const readable = path === '-' ? stream() : fs.createReadStream('', { fd, highWaterMark: READ_CHUNK, autoClose: false });
@@ -135,7 +135,8 @@ function isPipe(fd: number): boolean {
  * HELD_POLL_MAX_MS while a line is held): a few wakes a second on a quiet pipe, none while lines
  * flow.
  */
-async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: AbortSignal, waitsForPause?: () => boolean): AsyncGenerator<Buffer> {
+/** `leaving`: the reader wants no more (a record it held was the one wanted): an empty pipe's poll ends. */
+async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: AbortSignal, waitsForPause?: () => boolean, leaving?: () => boolean): AsyncGenerator<Buffer> {
   // Made before the first read: from then on an empty pipe answers EAGAIN.
   let polling = interrupted !== undefined;
   if (polling) stdin();
@@ -153,6 +154,7 @@ async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: Abor
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
         if (polling) {
+          if (leaving?.()) return;
           // While a line is held, the pipe is looked at often enough that a line continuing it
           // within the pause (HELD_LINE_WAIT_MS) is read before the pause is called one.
           waitMs = Math.min(waitsForPause?.() ? HELD_POLL_MAX_MS : POLL_MAX_MS, Math.max(1, waitMs * 2));

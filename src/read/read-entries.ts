@@ -102,19 +102,28 @@ export async function readEntries(
     }
     inputStarted?.(input);
     const reader = selection.as ? rawLineReader(selection.as, handler) : new EntryReader(handler);
-    const chunks = inputChunks(input, stdin, interrupted, () => handler.holding?.() === true);
+    const chunks = inputChunks(input, stdin, interrupted, () => handler.holding?.() === true, () => handler.done === true);
     // The input's first bytes, until there are enough to tell a compression logtype does not
     // read: a pipe's first read may bring fewer.
     let head: Buffer | undefined;
     let headTold = false;
     /** Reading stopped before the input's end (the handler wants no more, or Ctrl-C): a line it holds unfinished is the last chunk's cut. */
     let leftEarly = false;
+    /** Left while a read waits for the input's next bytes: the generator cannot end before that read does. */
+    let readPending = false;
     try {
       for (;;) {
         const pending = chunks.next();
         if (handler.holding?.() && (await pausedFor(pending, HELD_LINE_WAIT_MS))) {
           handler.release!();
           await afterChunk(0);
+          // The record let go was the one wanted (-q, --max-count): a stream that stays open
+          // (`kubectl logs -f`) is not waited on; the read waiting sees `done` at its next poll.
+          if (handler.done) {
+            leftEarly = true;
+            readPending = true;
+            break;
+          }
         }
         let next: IteratorResult<Buffer>;
         try {
@@ -156,8 +165,11 @@ export async function readEntries(
         }
       }
     } finally {
-      // Closes the input when it was left early (done, or an error in the handler).
-      await chunks.return(undefined);
+      // Closes the input when it was left early (done, or an error in the handler). A read still
+      // waiting holds the generator's return until it ends: not waited for (a pipe's poll ends
+      // at `done`; a stream read, when the command's end destroys stdin).
+      if (readPending) void chunks.return(undefined).catch(() => undefined);
+      else await chunks.return(undefined);
     }
     reader.end(leftEarly);
     handler.release?.();
