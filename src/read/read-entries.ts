@@ -177,8 +177,19 @@ export async function readEntries(
   handler.end();
 }
 
-const DOCKER_RECORD = Buffer.from('{"log":"');
-const ENTRY_START = Buffer.from('{"logType":"');
+const DOCKER_KEY = Buffer.from('"log"');
+const ENTRY_KEY = Buffer.from('"logType"');
+
+/**
+ * The line is an object whose first key is `key` (quoted), however it is spaced: `{"log":"…`
+ * as Docker writes it, `{"log": "…` as a tool that re-writes it (Python's json.dumps) does.
+ */
+function startsWithKey(bytes: Buffer, start: number, end: number, key: Buffer): boolean {
+  if (bytes[start] !== 0x7b) return false;
+  let at = start + 1;
+  while (at < end && (bytes[at] === 0x20 || bytes[at] === 0x09)) at++;
+  return matchesAt(bytes, at, key);
+}
 
 /**
  * The entry a line is, when it is one (`{"logType":…,"contents":…}`, as the sidecar writes
@@ -219,11 +230,11 @@ function rawLineReader(logType: string, handler: EntryHandler): LineReader {
   const lines = inputLines(
     (bytes, start, end) => {
       // A line that is an entry already (a sidecar's output given with --as): the entry it is.
-      const entry = matchesAt(bytes, start, ENTRY_START) ? entryOf(bytes.toString('utf8', start, end)) : undefined;
+      const entry = startsWithKey(bytes, start, end, ENTRY_KEY) ? entryOf(bytes.toString('utf8', start, end)) : undefined;
       if (entry) return handler.entry(entry);
       // Docker's json-file log of the container (`{"log":"<line>\n",…}`): the line it wraps,
       // once its last piece came (docker-pieces.ts).
-      const record = matchesAt(bytes, start, DOCKER_RECORD) ? dockerRecord(bytes.toString('utf8', start, end)) : undefined;
+      const record = startsWithKey(bytes, start, end, DOCKER_KEY) ? dockerRecord(bytes.toString('utf8', start, end)) : undefined;
       if (!record) return handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end));
       const line = pieces.line(String(record['stream']), record['log'] as string);
       if (line !== undefined) handler.entry(EntryLine.fromContents(logType, format, line));

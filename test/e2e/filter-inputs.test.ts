@@ -88,6 +88,17 @@ test("a shipper's record of an entry, as a store gives it back (Docker's and Flu
   t.regex(run.stderr, new RegExp(`^logtype: ${server.length} entries read, ${server.length} written, 0 other lines\n {2}entries read, by type:\n {2}mongodb +${server.length}\n`));
 });
 
+test("Docker records (and entries) written with spaces, as a tool that re-writes them does (Python's json.dumps): read as they are without --as, and with --as as well", (t) => {
+  const server = SERVER_TEXT.toString('utf8').split('\n').filter(Boolean);
+  const spaced = (value: object): string => JSON.stringify(value).replaceAll('","', '", "').replace(/^\{"(\w+)":/, '{"$1": ');
+  const docker = server.map((line) => spaced({ log: `${line}\n`, stream: 'stdout', time: '2026-11-27T10:00:00.000000000Z' })).join('\n') + '\n';
+  t.true(docker.startsWith('{"log": "'));
+  for (const args of [[], ['--as', 'mongodb']]) t.is(runFilter(['-o', 'raw', ...args], docker).stdout, `${server.join('\n')}\n`, args.join(' '));
+  const entries = ENTRIES.map((line) => spaced(JSON.parse(line) as object)).join('\n') + '\n';
+  t.true(entries.startsWith('{"logType": "'));
+  t.is(runFilter(['-o', 'raw', '--as', 'mongodb'], entries).stdout, runFilter(['-o', 'raw'], `${ENTRIES.join('\n')}\n`).stdout);
+});
+
 test("logcli's default output (TIME {LABELS} LINE): each line read as the entry it holds, its pod label its source", (t) => {
   // As logcli writes it: times in seconds, the labels the streams do not share, padded to the longest.
   const lines = ENTRIES.map((line, i) => `2026-11-27T10:15:3${i}+00:00 {pod="my-replica-set-${i % 2}"${i % 2 === 0 ? ', job="logtype"' : ''}}${i % 2 === 0 ? ' ' : '               '}${line}`);
