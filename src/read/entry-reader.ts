@@ -19,7 +19,7 @@ import { EntryLine } from './entry-line.js';
 import { inputLines, type InputLines } from './input-lines.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
 import { DockerPieces } from './docker-pieces.js';
-import { entryFields, isDockerRecord, recordSource, shippedLine } from './shipper-record.js';
+import { entryFields, isDockerRecord, recordPrefix, shippedLine } from './shipper-record.js';
 
 export interface EntryHandler {
   /** False for a type that is only counted: its entries are then never built. */
@@ -243,8 +243,8 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
   const shipped = docker ? pieces.line(`${prefix?.source ?? ''}\u0000${String(object['stream'])}`, object['log'] as string) : glued ? undefined : shippedLine(object);
   if (docker && shipped === undefined) return HELD;
   if (shipped !== undefined) {
-    // The pod the store's record names is the line's source, where kubectl's prefix names none.
-    const read = shippedEntry(shipped, typeof logType === 'string' ? logType : undefined, docker, prefix ?? recordSource(object), bytes, lineStart, end);
+    // The pod the store's record names is the line's source, and its time the line's stamp, where kubectl's prefix names none.
+    const read = shippedEntry(shipped, typeof logType === 'string' ? logType : undefined, docker, recordPrefix(object, prefix), bytes, lineStart, end);
     if (read) return read;
   }
   if (typeof logType !== 'string' || glued) {

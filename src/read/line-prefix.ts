@@ -24,6 +24,9 @@ export interface LinePrefix {
 const TIME = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)`;
 const KUBECTL = new RegExp(String.raw`^(?:\[([^\]\s]+)\] )?(?:(${TIME}) )?`);
 const RFC3339 = new RegExp(`^${TIME}$`);
+
+/** True for an RFC 3339 time as kubectl, stern and the shippers stamp lines with (`2026-11-27T10:00:00.123456789Z`). */
+export const isStampTime = (text: string): boolean => RFC3339.test(text);
 /**
  * logcli's `TIME {job="logtype", pod="…"} `: its time and the labels its streams do not share
  * (`{}` when one stream answered), padded with spaces to the longest (grafana/loki,

@@ -7,7 +7,7 @@
  */
 
 import { logFormat } from '../formats/log-formats.js';
-import type { LinePrefix } from './line-prefix.js';
+import { isStampTime, type LinePrefix } from './line-prefix.js';
 
 /** The keys shippers keep the line under, in the order looked at. */
 const LINE_KEYS = ['log', 'line', 'message'] as const;
@@ -78,4 +78,25 @@ export function recordSource(object: Record<string, unknown>): LinePrefix | unde
   if (pod === undefined) return undefined;
   const container = text(field(kubernetes, 'container_name')) ?? text(field(labels, 'container'));
   return { length: 0, text: '', source: container === undefined ? `pod/${pod}` : `pod/${pod}/${container}` };
+}
+
+/** The keys shippers keep the time a line was read under: Docker's and Fluent Bit's, logcli's and Vector's, Elasticsearch's. */
+const TIME_KEYS = ['time', 'timestamp', '@timestamp'] as const;
+
+/**
+ * What kubectl's prefix would say of a shipper's record: `prefix`'s, and where it says none, the
+ * pod the record names (recordSource) and the time it was stamped with (an RFC 3339 `time`,
+ * `timestamp` or `@timestamp`): a line without a time of its own (a Go panic's, the disk-full
+ * line) is then placed in time, as behind `kubectl logs --timestamps`.
+ */
+export function recordPrefix(object: Record<string, unknown>, prefix: LinePrefix | undefined): LinePrefix | undefined {
+  const source = prefix?.source ?? recordSource(object)?.source;
+  let time = prefix?.time;
+  for (const key of TIME_KEYS) {
+    if (time !== undefined) break;
+    const value = object[key];
+    if (typeof value === 'string' && isStampTime(value)) time = value;
+  }
+  if (prefix === undefined && source === undefined && time === undefined) return undefined;
+  return { length: prefix?.length ?? 0, text: prefix?.text ?? '', ...(source === undefined ? {} : { source }), ...(time === undefined ? {} : { time }) };
 }

@@ -99,6 +99,25 @@ test("Docker records (and entries) written with spaces, as a tool that re-writes
   t.is(runFilter(['-o', 'raw', '--as', 'mongodb'], entries).stdout, runFilter(['-o', 'raw'], `${ENTRIES.join('\n')}\n`).stdout);
 });
 
+test("the time a shipper's record was stamped with places a line that has none of its own (the agent's disk-full line), as kubectl's --timestamps does: --since keeps it, doctor says when", (t) => {
+  const diskFull = fs.readFileSync(path.join(REPO, 'test/fixtures/real/agent-stderr-disk-full.log'), 'utf8').split('\n')[0]!;
+  const entry = JSON.stringify({ logType: 'automation-agent-stderr', contents: diskFull });
+  const stamp = '2026-11-27T10:00:00.123456789Z';
+  const records: [string, object][] = [
+    ['docker', { log: `${entry}\n`, stream: 'stdout', time: stamp }],
+    ['fluent-bit', { log: `${entry}\n`, stream: 'stdout', time: stamp, kubernetes: { pod_name: 'my-rs-0', container_name: 'logtype' } }],
+    ['logcli jsonl', { labels: { pod: 'my-rs-0', container: 'logtype' }, line: entry, timestamp: stamp }],
+    ['vector', { message: entry, timestamp: stamp, kubernetes: { pod_name: 'my-rs-0' } }],
+  ];
+  for (const [name, record] of records) {
+    const input = `${JSON.stringify(record)}\n`;
+    t.is(runFilter(['-o', 'raw', '--since', '2026-11-27T09:00:00Z'], input).stdout, `${diskFull}\n`, name);
+    t.is(runFilter(['-o', 'raw', '--until', '2026-11-27T09:00:00Z'], input).stdout, '', name);
+    const doctor = JSON.parse(runFilter(['doctor', '--json'], input).stdout) as { problems: { first: string | null }[] };
+    t.is(doctor.problems[0]?.first, '2026-11-27T10:00:00.123Z', name);
+  }
+});
+
 test("logcli's default output (TIME {LABELS} LINE): each line read as the entry it holds, its pod label its source", (t) => {
   // As logcli writes it: times in seconds, the labels the streams do not share, padded to the longest.
   const lines = ENTRIES.map((line, i) => `2026-11-27T10:15:3${i}+00:00 {pod="my-replica-set-${i % 2}"${i % 2 === 0 ? ', job="logtype"' : ''}}${i % 2 === 0 ? ' ' : '               '}${line}`);
