@@ -15,7 +15,7 @@ export { StreamSource, openFifo, type StreamSourceOptions } from './follow/strea
 export { resolveSources, type FileSource, type SourceFlags, type ResolvedSources } from './config/sidecar-config.js';
 export { parseSize, parseDurationMs, type Parsed } from './config/parse-size.js';
 export { loadState, saveState, type SidecarState, type SavedFile, type LoadedState, type PastFile } from './state/state-file.js';
-export { Sidecar, type SidecarOptions, type SidecarIO } from './sidecar/run-sidecar.js';
+export { Sidecar, EXIT_OK, EXIT_OUTPUT_FAILED, EXIT_ONCE_MISSING, EXIT_STATE_IN_USE, type SidecarOptions, type SidecarIO } from './sidecar/run-sidecar.js';
 export { createDiagnostics, sameStream, type DiagnosticRoute, type Logger } from './diag/logger.js';
 export { EntryReader, type EntryHandler } from './read/entry-reader.js';
 export { EntryLine } from './read/entry-line.js';
