@@ -24,20 +24,23 @@ export function shutdownLabel(cause: string | null, exitCode: number | null): st
   return `shutdown${cause === null ? '' : `: ${cause}`}${exitCode === null ? '' : ` (exit code ${exitCode})`}`;
 }
 
+/** With several members, whose event it is (`my-rs-1: `), as the shutdowns and the text say. */
+const whose = (member: string | undefined): string => (member === undefined ? '' : `${member}: `);
+
 export function chartMarkers(server: ServerSummary | undefined): ChartMarker[] {
   if (!server) return [];
   const markers: ChartMarker[] = [];
   for (const restart of server.restarts) {
     const time = restart.time === null ? Number.NaN : Date.parse(restart.time);
-    if (!Number.isNaN(time)) markers.push({ time, kind: 'restart', label: `${restart.atLogStart ? 'start' : 'restart'}${restart.version === null ? '' : ` (v${restart.version})`}` });
+    if (!Number.isNaN(time)) markers.push({ time, kind: 'restart', label: `${whose(restart.member)}${restart.atLogStart ? 'start' : 'restart'}${restart.version === null ? '' : ` (v${restart.version})`}` });
   }
   for (const shutdown of server.shutdowns) {
     const time = shutdown.time === null ? Number.NaN : Date.parse(shutdown.time);
-    if (!Number.isNaN(time)) markers.push({ time, kind: 'shutdown', label: `${shutdown.member === undefined ? '' : `${shutdown.member}: `}${shutdownLabel(shutdown.cause, shutdown.exitCode)}` });
+    if (!Number.isNaN(time)) markers.push({ time, kind: 'shutdown', label: `${whose(shutdown.member)}${shutdownLabel(shutdown.cause, shutdown.exitCode)}` });
   }
-  for (const { time: at, event } of server.replication) {
+  for (const { time: at, event, member } of server.replication) {
     const time = at === null ? Number.NaN : Date.parse(at);
-    if (!Number.isNaN(time)) markers.push({ time, kind: event.startsWith('election: ') ? 'election' : 'state', label: event });
+    if (!Number.isNaN(time)) markers.push({ time, kind: event.startsWith('election: ') ? 'election' : 'state', label: `${whose(member)}${event}` });
   }
   return markers.sort((a, b) => a.time - b.time);
 }
@@ -53,6 +56,6 @@ export function markerKindWords(kind: ChartMarker['kind'], labels: readonly stri
   if (kind === 'state') return 'state change';
   if (kind === 'shutdown') return 'shutdown';
   if (kind === 'election') return 'election or step-down';
-  const starts = labels.filter((label) => label.startsWith('start')).length;
+  const starts = labels.filter((label) => /^(?:\S+: )?start\b/.test(label)).length;
   return starts === 0 ? 'restart' : starts === labels.length ? 'start where a log begins' : 'restart, or start where a log begins';
 }

@@ -145,21 +145,30 @@ function timeAxisMarkup(axis: TimeAxis, height = PLOT.height): string {
   return out;
 }
 
-/** Each marked event: a dashed line across the plot with its letter above, what it was in its title. */
+/**
+ * Each marked event: a dashed line across the plot with its letter above, what it was in its
+ * title. Events closer than a letter's room share one place above the plot, where each kind
+ * among them has its letter (a shutdown a second after a step-down reads "ED", not "E"), in
+ * its colour; every line is drawn.
+ */
 function markersMarkup(axis: TimeAxis, height = PLOT.height): string {
   const x = xOf(axis);
   const { bottom, top } = PLOT;
-  // A letter only where it does not overlap the last one drawn (events seconds apart share one); every line is drawn.
-  let lastLetter = Number.NEGATIVE_INFINITY;
-  return axis.markers
-    .map((m) => {
-      const at = x(m.time);
-      const title = `<title>${escapeHtml(`${new Date(m.time).toISOString()} ${m.label}`)}</title>`;
-      const letter = at - lastLetter >= MARKER_LETTER_GAP ? `<text x="${at.toFixed(1)}" y="${top - 6}" text-anchor="middle" fill="${MARKER_COLORS[m.kind]}">${MARKER_LETTERS[m.kind]}</text>` : '';
-      if (letter) lastLetter = at;
-      return `<g class="marker marker-${m.kind}" data-time="${m.time}">${title}<line x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${top}" y2="${height - bottom}" stroke="${MARKER_COLORS[m.kind]}"/>${letter}</g>`;
-    })
-    .join('');
+  const groups: { at: number; kinds: ChartMarker['kind'][] }[] = [];
+  const lines = axis.markers.map((m) => {
+    const at = x(m.time);
+    const group = groups.at(-1);
+    if (group && at - group.at < MARKER_LETTER_GAP) {
+      if (!group.kinds.includes(m.kind)) group.kinds.push(m.kind);
+    } else groups.push({ at, kinds: [m.kind] });
+    const title = `<title>${escapeHtml(`${new Date(m.time).toISOString()} ${m.label}`)}</title>`;
+    return `<g class="marker marker-${m.kind}" data-time="${m.time}">${title}<line x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${top}" y2="${height - bottom}" stroke="${MARKER_COLORS[m.kind]}"/></g>`;
+  });
+  const letters = groups.map(
+    ({ at, kinds }) =>
+      `<text class="marker-letters" x="${at.toFixed(1)}" y="${top - 6}" text-anchor="${kinds.length > 1 ? 'start' : 'middle'}">${kinds.map((kind) => `<tspan fill="${MARKER_COLORS[kind]}">${MARKER_LETTERS[kind]}</tspan>`).join('')}</text>`,
+  );
+  return lines.join('') + letters.join('');
 }
 
 /** The y axis' title, turned along it: what is counted and its unit. */

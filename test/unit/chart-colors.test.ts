@@ -4,13 +4,13 @@
  */
 import test from 'ava';
 import { LOG_FORMATS } from '../../src/formats/log-formats.js';
-import { COLLSCAN_COLOR, ERROR_COLOR, INFO_COLOR, OTHER_TYPES_COLOR, WARNING_COLOR, typeColor } from '../../src/summary/chart-colors.js';
+import { COLLSCAN_COLOR, ERROR_COLOR, INFO_COLOR, MARKER_COLORS, OTHER_TYPES_COLOR, WARNING_COLOR, typeColor } from '../../src/summary/chart-colors.js';
 import { OTHER_TYPES } from '../../src/summary/summary-limits.js';
 
-test('every known type has a colour of its own, never the errors\' red, the warnings\' orange or the COLLSCAN mark', (t) => {
+test('every known type has a colour of its own, never the errors\' red, the warnings\' orange, the COLLSCAN mark or an event mark\'s (restart, shutdown, election, state)', (t) => {
   const colours = LOG_FORMATS.map((format) => typeColor(format.name));
   t.is(new Set(colours).size, LOG_FORMATS.length);
-  for (const colour of colours) t.false([ERROR_COLOR, WARNING_COLOR, INFO_COLOR, COLLSCAN_COLOR, OTHER_TYPES_COLOR].includes(colour), colour);
+  for (const colour of colours) t.false([ERROR_COLOR, WARNING_COLOR, INFO_COLOR, COLLSCAN_COLOR, OTHER_TYPES_COLOR, ...Object.values(MARKER_COLORS)].includes(colour), colour);
   t.is(typeColor('mongodb'), LOG_FORMATS.find((f) => f.name === 'mongodb')!.chartColor);
 });
 
