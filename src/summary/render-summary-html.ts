@@ -177,10 +177,18 @@ export function renderSummaryHtml(summary: Summary): string {
           ['appName', server.responseSizes.byAppName, (key: string) => key, 'sizes-app'],
           ['client IP', server.responseSizes.byClient, (key: string) => key, 'sizes-client'],
         ] as const
-      ).flatMap(([title, rows, keyCell, id]) => [
-        table([title, 'count', 'total bytes', 'max bytes'], rows.map((r) => [keyCell(r.key), number(r.count), countCell(number(r.totalBytes), r), number(r.maxBytes)]), id),
-        foldedNote(rows, (r) => r.key, MAX_RESPONSE_SIZE_KEYS),
-      ]),
+      ).flatMap(([title, rows, keyCell, id], i, all) =>
+        // With no reslen at all, one line says so, not a bare "none" a table.
+        all.every(([, none]) => none.length === 0)
+          ? i === 0
+            ? ['<p class="none">none: no slow operation said its response size (reslen)</p>']
+            : []
+          : [
+              `<h4>by ${escapeHtml(title)}</h4>`,
+              table([title, 'count', 'total bytes', 'max bytes'], rows.map((r) => [keyCell(r.key), number(r.count), countCell(number(r.totalBytes), r), number(r.maxBytes)]), id),
+              foldedNote(rows, (r) => r.key, MAX_RESPONSE_SIZE_KEYS),
+            ],
+      ),
       `<h3>Longest-lived connections (${number(server.longLivedConnections.length)})</h3>`,
       server.connectionsNotFollowed > 0 ? `<p>${number(server.connectionsNotFollowed)} connections not followed: too many were open at once.</p>` : '',
       table(

@@ -141,8 +141,19 @@ function timeAxisMarkup(axis: TimeAxis, height = PLOT.height): string {
     out += `<line class="grid" x1="${at}" x2="${at}" y1="${top}" y2="${height - bottom}"/>`;
     out += tickText(x(t), height - bottom + 16, timeTickLabel(t, axis.ticks.stepMs, axis.end - axis.start), ` data-time="${t}"`);
   }
-  out += `<text class="axis-title" x="${PLOT.width - PLOT.right}" y="${height - 4}" text-anchor="end">time (UTC)</text>`;
+  out += `<text class="axis-title" x="${PLOT.width - PLOT.right}" y="${height - 4}" text-anchor="end">${escapeHtml(timeAxisTitle(axis.start, axis.end))}</text>`;
   return out;
+}
+
+/**
+ * The time axis' title: its zone, and the days it covers, with their year: the ticks say the
+ * time of day, or the month and day, and a tick's day alone (23:57, then 00:00) or a day
+ * without its year (01-01 … 01-05) does not say which.
+ */
+export function timeAxisTitle(start: number, end: number): string {
+  const first = new Date(start).toISOString().slice(0, 10);
+  const last = new Date(end).toISOString().slice(0, 10);
+  return `time (UTC), ${first}${last === first ? '' : ` to ${last}`}`;
 }
 
 /**

@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Summary } from '../../src/summary/summary.js';
+import { timeAxisTitle } from '../../src/summary/time-charts.js';
 import { FILTER_BIN, REAL_DATA, REPO, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
 import { CHROMIUM, testWithTool } from '../_helpers/system-tool.js';
 import type { ExecutionContext } from 'ava';
@@ -111,7 +112,7 @@ testWithTool(CHROMIUM, 'the summary page of a real log at 1400 and 390 px: outli
         t.is(tick.label, new Date(tick.time).toISOString().slice(11, chart.step < 60_000 ? 19 : 16), `${chart.id}: the label says the tick's time`);
       }
       t.deepEqual(chart.ticks, first!.ticks, `${chart.id}: the same ticks`);
-      t.deepEqual(chart.titles, ['time (UTC)', chart.id === 'plot-slow' ? 'duration (log scale)' : 'entries per minute'], `${chart.id}: axis titles`);
+      t.deepEqual(chart.titles, [timeAxisTitle(chart.start, chart.end), chart.id === 'plot-slow' ? 'duration (log scale)' : 'entries per minute'], `${chart.id}: axis titles`);
       // A few round ticks up the y axis: counts 1, 2 or 5 times a power of ten apart from 0; durations in decades with their unit.
       t.true(chart.yTicks.length >= 2 && chart.yTicks.length <= 6, `${chart.id}: ${chart.yTicks.join(' ')}`);
       if (chart.id === 'plot-slow') t.true(chart.yTicks.every((tick) => /^(1|10|100) ms$|^[\d,]+ s$/.test(tick)), chart.yTicks.join(' '));
@@ -317,7 +318,7 @@ testWithTool(CHROMIUM, 'a page over 5 days (an agent line, then rs1): the per-mi
       return {
         id: svg.id,
         caption: svg.closest('figure').querySelector('figcaption').textContent,
-        yTitle: [...svg.querySelectorAll('text.axis-title')].map((text) => text.textContent).find((title) => title !== 'time (UTC)'),
+        yTitle: [...svg.querySelectorAll('text.axis-title')].map((text) => text.textContent).find((title) => !title.startsWith('time (UTC)')),
         bars: [...svg.querySelectorAll('rect.bar')].map((bar) => ({ width: bar.getBoundingClientRect().width, title: bar.querySelector('title').textContent })),
         msPerPx: (end - start) / area.width,
         points: [...svg.querySelectorAll('.slow-point')].map((p) => { const b = p.getBoundingClientRect(); return { at: timeAt((b.left + b.right) / 2), title: p.querySelector('title').textContent }; }),

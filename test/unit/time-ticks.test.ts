@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 import { DAY, MAX_TIME_TICKS, MONTH, TICK_STEPS_MS, countTicks, timeTickLabel, timeTicks } from '../../src/summary/time-ticks.js';
+import { timeAxisTitle } from '../../src/summary/time-charts.js';
 
 const at = (iso: string): number => Date.parse(iso);
 const S = 1000;
@@ -115,3 +116,9 @@ for (const [max, top, ticks] of counts) {
     t.deepEqual(countTicks(max), { top, ticks });
   });
 }
+
+test('the time axis\' title says the days it covers, with their year: the ticks across midnight or over days do not', (t) => {
+  t.is(timeAxisTitle(at('2023-12-31T23:56:00.000Z'), at('2024-01-01T00:03:00.000Z')), 'time (UTC), 2023-12-31 to 2024-01-01');
+  t.is(timeAxisTitle(at('2026-11-22T09:50:00.000Z'), at('2026-11-22T10:20:00.000Z')), 'time (UTC), 2026-11-22');
+  t.is(timeAxisTitle(at('2024-01-01T00:00:00.000Z'), at('2024-01-05T23:00:00.000Z')), 'time (UTC), 2024-01-01 to 2024-01-05');
+});
