@@ -78,7 +78,14 @@ function memberCounts(members: Parameters<typeof memberCountWords>[0]): Markup {
 const shape = (text: string): Markup => ({ html: escapeHtml(text) });
 
 /** A string cell's class: a number's (right-aligned, one line), another short fixed format's (one line), or none. */
-const cellClass = (text: string): string => (NUMERIC.test(text) ? ' class="n"' : ONE_LINE.test(text) ? ' class="one-line"' : '');
+const cellClass = (text: string): string => (NUMERIC.test(text) ? ' class="n"' : ONE_LINE.test(text) ? ' class="one-line"' : TOKEN.test(text) ? ' class="token"' : '');
+
+/**
+ * One short word (an operation, a plan's stage, an address with its port: `createIndexes`,
+ * `CLUSTERED_IXSCAN`, `192.168.254.144:3904`): never cut inside, where a cell may otherwise
+ * break anywhere (a cut `…:390|4` reads as another port).
+ */
+const TOKEN = /^\S{1,32}$/;
 
 function table(header: readonly string[], rows: readonly (readonly (string | Markup)[])[], className = ''): string {
   if (rows.length === 0) return '<p class="none">none</p>';
@@ -251,7 +258,7 @@ export function renderSummaryHtml(summary: Summary): string {
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1360px;color:#1c2833;padding:0 12px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d5dbdb}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members{overflow-wrap:normal}td.ns{overflow-wrap:break-word}td.message{min-width:16em}.pair{white-space:nowrap}.example{color:#555}
+td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members,td.token{overflow-wrap:normal}td.ns{overflow-wrap:break-word}td.message{min-width:16em}.pair{white-space:nowrap}.example{color:#555}
 figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3px 0 8px}.type-mark path{stroke-linejoin:round}.lane-name{font-size:12px;fill:#1c2833;paint-order:stroke;stroke:#fbfcfc;stroke-width:4px;stroke-linejoin:round}.lane-state{stroke:#fff;stroke-width:.5}figcaption{font-weight:600}svg.plot{width:100%;min-width:800px;height:auto}
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}.axis-title{font-size:11px;fill:#34495e}
 .slow-point{fill-opacity:.6}.slow-point.collscan{fill-opacity:.9}

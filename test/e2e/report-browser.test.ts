@@ -349,7 +349,7 @@ testWithTool(CHROMIUM, 'a page over 5 days (an agent line, then rs1): the per-mi
 
 const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 
-testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and lifetimes on one line in the log types, who was primary when and each member's tables, long messages still wrapped, drivers' names, versions and appNames broken only between words, versions and query hashes aligned as text, each member's count kept beside its name, messages broken between words in a column wide enough for a few, namespaces broken after a dot; no overflow of the page at 1400 and 390 px", async (t, executablePath) => {
+testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and lifetimes on one line in the log types, one-word cells (createIndexes, an address and its port) never cut, who was primary when and each member's tables, long messages still wrapped, drivers' names, versions and appNames broken only between words, versions and query hashes aligned as text, each member's count kept beside its name, messages broken between words in a column wide enough for a few, namespaces broken after a dot; no overflow of the page at 1400 and 390 px", async (t, executablePath) => {
   const { dir, page } = summaryPage(t, 'cells.html', [path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'), path.join(REAL_DATA, 'mongod-replica-rs2.log.gz')]);
   await withBrowser(executablePath, dir, async (browser) => {
     for (const width of [1400, 390]) {
@@ -388,8 +388,12 @@ testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and 
         const messageCells = ['problems', 'messages'].flatMap((name) => column(document.querySelector('table.' + name), 'message').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td), width: td.getBoundingClientRect().width })));
         const shapeAlign = column(document.querySelector('table.slow'), 'shape').map((td) => td.textContent + ' ' + getComputedStyle(td).textAlign);
         const namespaces = ['slow', 'applied', 'slowest', 'sizes-ns'].flatMap((name) => column(document.querySelector('table.' + name), 'namespace').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td) })));
-        return { fixed, messages, drivers, versionAlign, memberCells, messageCells, shapeAlign, namespaces, scrollWidth: document.documentElement.scrollWidth };
-      })()`)) as { fixed: { text: string; time: boolean; lines: number }[]; messages: { text: string; lines: number }[]; drivers: { text: string; breaks: string[] }[]; versionAlign: string[]; memberCells: { table: string; text: string; breaks: string[] }[]; messageCells: { table: string; text: string; breaks: string[]; width: number }[]; shapeAlign: string[]; namespaces: { table: string; text: string; breaks: string[] }[]; scrollWidth: number };
+        // One short word (an operation, a plan's stage, an address and its port) is never cut inside.
+        const tokens = [...document.querySelectorAll('td.token')].map((td) => ({ text: td.textContent, breaks: breaks(td) }));
+        return { fixed, messages, drivers, versionAlign, memberCells, messageCells, shapeAlign, namespaces, tokens, scrollWidth: document.documentElement.scrollWidth };
+      })()`)) as { fixed: { text: string; time: boolean; lines: number }[]; messages: { text: string; lines: number }[]; drivers: { text: string; breaks: string[] }[]; versionAlign: string[]; memberCells: { table: string; text: string; breaks: string[] }[]; messageCells: { table: string; text: string; breaks: string[]; width: number }[]; shapeAlign: string[]; namespaces: { table: string; text: string; breaks: string[] }[]; tokens: { text: string; breaks: string[] }[]; scrollWidth: number };
+      t.true(seen.tokens.some((c) => c.text === 'createIndexes') && seen.tokens.some((c) => /^\d+\.\d+\.\d+\.\d+:\d+$/.test(c.text)), `${width} px: operations and remotes among the one-word cells`);
+      for (const cell of seen.tokens) for (const at of cell.breaks) t.regex(at, /[-|/]⏎/, `${width} px: "${cell.text}" broken only after a hyphen (mongod-replica-⏎rs1), never inside a word or a port`);
       t.true(seen.drivers.some((d) => d.text.length > 30), `${width} px: a long driver name among them`);
       // A break is at a space or after a hyphen, a '|' or a '/' (NetworkInterfaceTL-⏎ReplNetwork), never inside a word.
       for (const cell of seen.drivers) for (const at of cell.breaks) t.regex(at, /[ \-|/]⏎|⏎ /, `${width} px: "${cell.text}" broken between words`);
