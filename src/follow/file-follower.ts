@@ -507,10 +507,14 @@ export class FileFollower {
   }
 
   #lineOptions(): LineOptions {
-    return { maxLineBytes: this.#options.maxLineBytes, sink: this.#options.sink, compressed: this.#onCompressed };
+    return { maxLineBytes: this.#options.maxLineBytes, sink: this.#options.sink, compressed: this.#onCompressed, hole: this.#onHole };
   }
 
   /** A held file's first bytes are compressed data: it is not read (HeldFile), and that is said. */
+  readonly #onHole = (file: string, offset: number, bytes: number): void => {
+    this.#options.onEvent({ kind: 'hole', path: this.path, file, offset, bytes });
+  };
+
   readonly #onCompressed = (file: string, compression: OtherCompression): void => {
     this.#options.onEvent({ kind: 'compressed', path: this.path, file, name: compression.name, command: compression.command });
   };

@@ -49,4 +49,6 @@ export type FollowEvent =
     }
   /** A file at the path (`file`: it, or one rotated beside it) holds compressed data (`name`; `command` writes it out): not read. */
   | { readonly kind: 'compressed'; readonly path: string; readonly file: string; readonly name: string; readonly command: string }
+  /** A run of NUL bytes at a line's start in `file` (a hole: HeldFile.read) was passed over: where it starts, how long it is. */
+  | { readonly kind: 'hole'; readonly path: string; readonly file: string; readonly offset: number; readonly bytes: number }
   | { readonly kind: 'error'; readonly path: string; readonly message: string };

@@ -332,6 +332,7 @@ export class HeldFile implements FileIdentity {
     const old = this.#stream;
     if (!copied) old.splitter.end();
     this.#stream = newLineStream(this.#lines, 0, false);
+    this.#hole = undefined;
     this.position = 0;
     this.atEnd = false;
     this.seenSize = 0;
@@ -384,7 +385,7 @@ export class HeldFile implements FileIdentity {
       this.#keepHead(readBuffer, lead, last);
       this.position += got;
       total += got;
-      splitter.push(readBuffer, lead, last);
+      this.#pushLines(splitter, readBuffer, lead, last);
       if (this.role === 'current') this.#recent.keep(readBuffer, lead, last);
       this.#marker.advance(readBuffer, lead, last);
       if (got < want) {
@@ -398,6 +399,47 @@ export class HeldFile implements FileIdentity {
       if (this.seenSize < this.position) this.seenSize = this.position;
     }
     return total;
+  }
+
+  /**
+   * Pushes bytes[start, end) to the splitter, passing over each run of NUL bytes that stands at
+   * a line's start: a hole in the file (after copytruncate, a writer that did not open it with
+   * O_APPEND writes on at its old offset, and the bytes before read as zeros; space a writer
+   * preallocated). Sent, it would be a line of megabytes of \u0000 with the writer's next line
+   * glued to its end. NUL bytes inside a line are the line's and stay. One memchr a read when
+   * there is none.
+   */
+  #pushLines(splitter: LineSplitter, bytes: Buffer, start: number, end: number): void {
+    // A hole the last read ended in, ended by this one's first byte.
+    if (this.#hole && start < end && bytes[start] !== 0) this.#holeEnded();
+    let from = start;
+    for (let nul = bytes.indexOf(0, from); nul !== -1 && nul < end; nul = bytes.indexOf(0, from)) {
+      let run = nul + 1;
+      while (run < end && bytes[run] === 0) run++;
+      splitter.push(bytes, from, nul);
+      if (splitter.heldBytes > 0 || splitter.pieceOpen) splitter.push(bytes, nul, run);
+      else {
+        const offset = splitter.offset;
+        splitter.skip(run - nul);
+        const hole = this.#hole;
+        if (hole && hole.offset + hole.bytes === offset) hole.bytes += run - nul;
+        else this.#hole = { offset, bytes: run - nul };
+        // Said once it ends (a read may end inside it).
+        if (run < end) this.#holeEnded();
+      }
+      from = run;
+    }
+    if (from < end) splitter.push(bytes, from, end);
+  }
+
+  /** A hole being passed over, until a byte that is not NUL ends it. */
+  #hole: { offset: number; bytes: number } | undefined;
+
+  #holeEnded(): void {
+    const hole = this.#hole;
+    if (!hole) return;
+    this.#hole = undefined;
+    this.#lines.hole?.(this.name, hole.offset, hole.bytes);
   }
 
   /**

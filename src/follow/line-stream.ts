@@ -15,6 +15,8 @@ export interface LineOptions {
   readonly sink: FileLineSink;
   /** A file's first bytes are compressed data: it is not read (HeldFile.read); called once a time found. */
   readonly compressed?: (file: string, compression: OtherCompression) => void;
+  /** A run of NUL bytes at a line's start was passed over (HeldFile.read): its file, where it starts and how long it is. */
+  readonly hole?: (file: string, offset: number, bytes: number) => void;
 }
 
 export interface LineStream {

@@ -125,6 +125,15 @@ export class LineSplitter {
     if (lineStart < end) this.#hold(chunk, lineStart, end, base + end);
   }
 
+  /**
+   * Passes over `bytes` bytes of the stream that are no line's (a file's hole of NUL bytes) at a
+   * line's start: the offset moves on, nothing is emitted.
+   */
+  skip(bytes: number): void {
+    if (this.#heldBytes > 0 || this.#pieceOpen) throw new Error('LineSplitter.skip is for the start of a line');
+    this.#offset += bytes;
+  }
+
   /** Emits the held bytes as a last line (a file closed, or shutdown). */
   flush(): void {
     if (this.#heldBytes === 0) return;

@@ -131,6 +131,12 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
       );
       return;
     }
+    case 'hole':
+      log.warn(
+        { ...fields, file: event.file, offset: event.offset, bytes: event.bytes },
+        `passed over ${event.bytes} NUL bytes at offset ${event.offset} of ${event.file}, where a line starts: a hole in the file, no line of the log (after a copytruncate, a writer that does not open the log with O_APPEND writes on at its old offset and leaves zeros before it; or space preallocated). The lines around it are sent as they are; give the writer O_APPEND, or rotate by renaming (create, not copytruncate)`,
+      );
+      return;
     case 'compressed': {
       // logtype reads gzip itself; the others through their own tool.
       const read = event.name === 'gzip' ? `logtype --as ${source.logType} ${event.file}` : `${event.command} ${event.file} | logtype --as ${source.logType}`;

@@ -352,3 +352,33 @@ test('truncated to 0 with no copy while the reader is behind: the part of the li
     t.true(contents.some((e) => e.contents === line(99_999)), `size ${size}: the line after the truncation arrives`);
   }
 });
+
+for (const lines of [20_000, 60_000]) test(`copytruncate with a writer that does not open the log O_APPEND (it writes on at its old offset, zeros before), ${lines} lines: the hole is passed over and said once, the writer's next line sent alone, nothing lost`, async (t) => {
+  const { file, sidecar } = await followEmptyFile(`hole-after-copytruncate-${lines}`, 'mongodb');
+  // As a logger that opened the file without O_APPEND: each write at its own offset.
+  const fd = fs.openSync(file, 'r+');
+  let offset = 0;
+  const write = (text: string): void => {
+    offset += fs.writeSync(fd, text, offset);
+  };
+  const line = (i: number): string => `line ${String(i).padStart(6, '0')} some text here`;
+  for (let i = 0; i < lines; i += 1000) write(Array.from({ length: 1000 }, (_, j) => `${line(i + j)}\n`).join(''));
+  await sidecar.waitForLines(lines, 30_000);
+  const before = offset;
+  fs.copyFileSync(file, `${file}.1`);
+  fs.truncateSync(file, 0);
+  write('first line after copytruncate\n');
+  write('and the next\n');
+  await sidecar.waitForLines(lines + 2, 10_000);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'hole', 5000);
+  await sleep(500);
+  fs.closeSync(fd);
+  await sidecar.stop();
+  const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents);
+  t.deepEqual(contents.slice(-2), ['first line after copytruncate', 'and the next']);
+  t.is(contents.length, lines + 2, 'nothing lost, nothing more');
+  t.false(contents.some((c) => c.includes('\u0000')));
+  const hole = sidecar.diagnostics().filter((d) => d['event'] === 'hole');
+  t.is(hole.length, 1);
+  t.like(hole[0], { offset: 0, bytes: before, file });
+});

@@ -177,3 +177,15 @@ test('abandon: held bytes are dropped and counted; an open line is closed', (t) 
     { text: '', partial: false, endOffset: 4 },
   ]);
 });
+
+test('skip passes over bytes at a line start: later lines end at their offsets in the stream; inside a line it refuses', (t) => {
+  const ends: [string, number][] = [];
+  const splitter = new LineSplitter(1024, (bytes, start, end, _partial, endOffset) => ends.push([bytes.toString('latin1', start, end), endOffset]));
+  splitter.push(Buffer.from('one\n'));
+  splitter.skip(100);
+  splitter.push(Buffer.from('two\n'));
+  t.deepEqual(ends, [['one', 4], ['two', 108]]);
+  t.is(splitter.offset, 108);
+  splitter.push(Buffer.from('thr'));
+  t.throws(() => splitter.skip(1), { message: /start of a line/ });
+});
