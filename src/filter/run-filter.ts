@@ -3,6 +3,7 @@
  * entry JSON, or pretty for a person. Streams: each entry is written as soon as the chunk that
  * holds it has been read, and memory stays flat whatever the input's size.
  */
+import type { TimeSteps } from '../summary/time-order.js';
 import { jsonText } from '../render/json-text.js';
 import type { Readable, Writable } from 'node:stream';
 import { once } from 'node:events';
@@ -252,6 +253,8 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
     broken: options.output === 'pretty' || options.keepOther ? undefined : 'left out (--keep-other writes them)',
   });
   for (const notice of notices) io.stderr.write(`logtype: ${notice}\n`);
+  const newestFirst = options.quiet ? undefined : filter.newestFirst;
+  if (newestFirst) io.stderr.write(`logtype: ${newestFirstJoinWords(newestFirst)}\n`);
   const unseen = sink instanceof FilterOutput && counts.selected > 0 ? sink.unseenFields : [];
   if (unseen.length > 0) io.stderr.write(`logtype: ${unseenFieldsNotice(unseen)}\n`);
   const notice = noEntryNotice(options, counts) ?? noneSelectedNotice(options, counts, io.stdoutIsTTY);
@@ -330,4 +333,9 @@ export function formatSummary(counts: SelectionCounts): string {
   if (shown.length > 0) lines.push('  entries read, by type:');
   for (const [type, count] of shown) lines.push(`  ${type.padEnd(width)}  ${String(count).padStart(9)}`);
   return lines.join('\n') + '\n';
+}
+
+/** What the filter says of an input that runs newest first: a record's lines are joined in the order they come. */
+function newestFirstJoinWords({ backward, forward }: TimeSteps): string {
+  return `the lines run newest first (${backward} of ${backward + forward} steps between a pod's stamped lines go back in time): a record over several lines (an agent's error and its details, a Go panic and its trace) is joined in the order its lines come, so its details are shown with the record written after it; give the lines oldest first (logcli query --forward, a store's ascending sort, or tac FILE | logtype …)`;
 }

@@ -10,6 +10,7 @@
  * filters. The filter may also ask for context around each selected entry and stop after a
  * number of them (SelectionLimits).
  */
+import { TimeStepCounter, runsNewestFirst, totalSteps, type TimeSteps } from '../summary/time-order.js';
 import type { EntryHandler } from '../read/entry-reader.js';
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { EntryLine } from '../read/entry-line.js';
@@ -155,6 +156,28 @@ export class EntrySelector implements EntryHandler {
     if (this.#maxCount <= 0) this.#limitReached = this.#done = true;
   }
 
+  /**
+   * The steps between each pod's and log's consecutive stamped lines (kubectl's --timestamps,
+   * logcli's times), from the first ORDER_STEPS: whether the input runs newest first (logcli
+   * without --forward), which joins a record's lines wrong (time-order.ts).
+   */
+  readonly #stampCounters = new Map<string, TimeStepCounter>();
+  #stampSteps = 0;
+
+  #stepStamp(entry: EntryLine): void {
+    const key = `${entry.prefix?.source ?? ''}\u0000${entry.logType}`;
+    let counter = this.#stampCounters.get(key);
+    if (!counter) this.#stampCounters.set(key, (counter = new TimeStepCounter()));
+    counter.step(entry.stampedAt);
+    this.#stampSteps++;
+  }
+
+  /** The stamped lines' steps, when they say the input runs newest first; else undefined. */
+  get newestFirst(): TimeSteps | undefined {
+    const steps = totalSteps(this.#stampCounters.values());
+    return runsNewestFirst(steps) ? steps : undefined;
+  }
+
   /** True once nothing more can be selected or written (--max-count): the reader may stop. */
   get done(): boolean {
     return this.#done;
@@ -176,6 +199,7 @@ export class EntrySelector implements EntryHandler {
 
   entry(entry: EntryLine): void {
     this.counted(entry.logType);
+    if (entry.prefix?.time !== undefined && this.#stampSteps < ORDER_STEPS) this.#stepStamp(entry);
     if (this.#done || !this.#typeSelected(entry.logType)) return;
     const whole = this.#join(entry);
     if (whole) this.#select(whole);
@@ -401,6 +425,9 @@ export class EntrySelector implements EntryHandler {
     this.#done = !context.owing;
   }
 }
+
+/** Stamped lines looked at for their order (EntrySelector.newestFirst): this many steps decide. */
+const ORDER_STEPS = 5000;
 
 /** Bytes of the first broken line named (SelectionCounts.firstBroken). */
 const BROKEN_SHOWN_BYTES = 160;

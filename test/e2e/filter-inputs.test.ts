@@ -118,6 +118,17 @@ test("the time a shipper's record was stamped with places a line that has none o
   }
 });
 
+test("logcli's default output runs newest first (no --forward): the filter says so, and how to give the lines oldest first; oldest first it says nothing", (t) => {
+  const agent = (i: number): string => JSON.stringify({ logType: 'automation-agent-verbose', contents: `[2020-12-04T16:39:${String(i).padStart(2, '0')}.000-00] [.info] [cm/x.go:f:1] [16:39:${String(i).padStart(2, '0')}.000] step ${i}` });
+  const lines = Array.from({ length: 40 }, (_, i) => `2026-11-27T10:00:${String(i).padStart(2, '0')}Z {container="mongodb-agent", pod="my-rs-0"} ${agent(i)}`);
+  const forward = runFilter(['-o', 'raw'], `${lines.join('\n')}\n`);
+  t.is(forward.stderr, '');
+  const backward = runFilter(['-o', 'raw'], `${[...lines].reverse().join('\n')}\n`);
+  t.is(backward.status, 0);
+  t.regex(backward.stderr, /^logtype: the lines run newest first \(39 of 39 steps between a pod's stamped lines go back in time\): .*logcli query --forward/);
+  t.is(backward.stdout.split('\n').length, 41, 'every line still written');
+});
+
 test("logcli's default output (TIME {LABELS} LINE): each line read as the entry it holds, its pod label its source", (t) => {
   // As logcli writes it: times in seconds, the labels the streams do not share, padded to the longest.
   const lines = ENTRIES.map((line, i) => `2026-11-27T10:15:3${i}+00:00 {pod="my-replica-set-${i % 2}"${i % 2 === 0 ? ', job="logtype"' : ''}}${i % 2 === 0 ? ' ' : '               '}${line}`);
