@@ -200,7 +200,7 @@ export function frame(title: string, id: string, axis: TimeAxis, body: string, l
           .map((kind) => `<b style="color:${MARKER_COLORS[kind]}">${MARKER_LETTERS[kind]}</b> ${markerKindWords(kind, axis.markers.filter((m) => m.kind === kind).map((m) => m.label))}`)
           .join(', ')} (a line's title says what)</span>`;
   const marksLegend = typeMarks ? typeMarksLegend(axis) : '';
-  return `<figure><figcaption>${escapeHtml(title)}</figcaption><p class="legend">${legend}${markerLegend}${marksLegend}</p><svg id="${id}" class="plot time-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(title)}" data-start="${axis.start}" data-end="${axis.end}" data-step="${axis.ticks.stepMs}">
+  return `<figure class="chart"><figcaption>${escapeHtml(title)}</figcaption><p class="legend">${legend}${markerLegend}${marksLegend}</p><svg id="${id}" class="plot time-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(title)}" data-start="${axis.start}" data-end="${axis.end}" data-step="${axis.ticks.stepMs}">
 <rect class="area" x="${left}" y="${top}" width="${width - left - right}" height="${height - top - bottom}"/>${timeAxisMarkup(axis, height)}${body}${markersMarkup(axis, height)}${typeMarks ? typeMarksMarkup(axis) : ''}${overlay}</svg></figure>`;
 }
 
@@ -318,7 +318,8 @@ export function slowPlot(summary: Summary, axis: TimeAxis | undefined): string {
     const classes = `slow-point${p.collscan ? ' collscan' : ''}${p.outlier ? ' outlier' : ''}`;
     if (p.collscan) {
       const r = 5;
-      body += `<path class="${classes}" d="M${cx} ${(Number(cy) - r).toFixed(1)}l${r} ${r}l${-r} ${r}l${-r} ${-r}z" fill="${COLLSCAN_COLOR}">${title}</path>`;
+      // See-through with its edge: thousands of them (a log of COLLSCANs) leave the points under them seen.
+      body += `<path class="${classes}" d="M${cx} ${(Number(cy) - r).toFixed(1)}l${r} ${r}l${-r} ${r}l${-r} ${-r}z" fill="${COLLSCAN_COLOR}" fill-opacity="0.35" stroke="${COLLSCAN_COLOR}" stroke-width="0.8">${title}</path>`;
     } else body += `<circle class="${classes}" cx="${cx}" cy="${cy}" r="${p.outlier ? 4 : 3}" fill="${pointColor}">${title}</circle>`;
   }
   const legend = `<span class="swatch" style="background:${pointColor};border-radius:50%"></span>indexed or other plan <span class="swatch diamond" style="background:${COLLSCAN_COLOR}"></span>COLLSCAN`;
