@@ -66,7 +66,8 @@ export class CopyFinder {
   readCopies(held: HeldFile): KnownFile[] {
     const found: KnownFile[] = [];
     for (const sibling of rotatedSiblings(this.#options.path, this.#options.ignore)) {
-      if (sibling.stat.size > held.position || this.#options.knows(sibling.name, sibling.stat)) continue;
+      // The file itself, renamed beside the name, is no copy of it.
+      if (sibling.stat.size > held.position || sameFile(sibling.stat, held) || this.#options.knows(sibling.name, sibling.stat)) continue;
       const known = knownFile(sibling.name, sibling.stat, (fd) => held.isReadCopy(fd, sibling.stat.size));
       if (known) found.push(known);
     }

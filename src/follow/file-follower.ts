@@ -519,10 +519,15 @@ export class FileFollower {
     this.#options.onEvent({ kind: 'compressed', path: this.path, file, name: compression.name, command: compression.command });
   };
 
-  /** The current file was renamed away or deleted: it drains behind the name. */
+  /**
+   * The current file was renamed away or deleted: it drains behind the name. Copies beside the
+   * name that hold only lines read from it (`cp mongodb.log mongodb.log.bak` by hand) are known
+   * from now on: read as rotated files nobody read, they sent those lines again.
+   */
   #moveBehind(now: number, role: 'rotated' | 'deleted'): void {
     const held = this.#current;
     if (!held) return;
+    if (held.position > 0) for (const known of this.#copies.readCopies(held)) this.#behind.remember(known);
     this.#current = undefined;
     held.role = role;
     held.quietSince = now;

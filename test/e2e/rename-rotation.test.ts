@@ -171,3 +171,22 @@ test('deleted and made again at once (before a look): said and counted as a dele
   t.false(sidecar.diagnostics().some((d) => d['event'] === 'rotated'));
   t.like(sidecar.diagnostics().filter((d) => d['event'] === 'stats' && d['source'] === 'mongodb').at(-1), { deletions: 1, rotations: 0 });
 });
+
+test('a copy of the log made by hand beside it (cp mongodb.log mongodb.log.bak), then a rename rotation: the copy\'s lines, all delivered, are not sent again', async (t) => {
+  const { file, sidecar } = await followEmptyFile('copy-by-hand', 'mongodb', ['--rotate-wait', '1']);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(100);
+  await sidecar.waitForLines(100);
+  fs.copyFileSync(file, `${file}.bak`);
+  await sleep(2000);
+  fs.renameSync(file, `${file}.1`);
+  writer.reopen();
+  writer.write(5);
+  writer.close();
+  await sidecar.waitForLines(105);
+  await sleep(3000);
+  await sidecar.stop();
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+});

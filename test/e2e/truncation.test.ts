@@ -348,7 +348,9 @@ test('truncated to 0 with no copy while the reader is behind: the part of the li
     const read = truncated['position'] as number;
     // What was read before the truncation and sent as whole lines, and what was counted lost, make the file.
     const sentBefore = contents.filter((e) => e.contents !== line(99_999)).length;
-    if (size === 0) t.is(sentBefore * 75 + ((truncated['lostBytes'] as number | undefined) ?? 0), 40_000 * 75, `size ${size}: ${read} read`);
+    // The part of the line read and not sent is counted lost (with the bytes seen and not read:
+    // what the sidecar never saw of the file before its truncation it cannot count).
+    if (size === 0) t.true(((truncated['lostBytes'] as number | undefined) ?? 0) >= read - sentBefore * 75, `size ${size}: ${read} read, ${sentBefore} lines sent, lostBytes ${String(truncated['lostBytes'])}`);
     t.true(contents.some((e) => e.contents === line(99_999)), `size ${size}: the line after the truncation arrives`);
   }
 });
