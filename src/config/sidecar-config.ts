@@ -67,7 +67,21 @@ export function resolveSources(env: NodeJS.ProcessEnv, flags: SourceFlags): Pars
       origin: flag !== undefined ? 'flag' : variable !== undefined ? 'variable' : 'log-dir',
     };
   });
+  // One file under two types (`--file mongodb-audit=…/mongodb.log`, the server's own path too):
+  // its lines would leave twice, under each type. Told by the paths as written, made absolute.
+  const byPath = new Map<string, FileSource>();
+  for (const file of files) {
+    const resolved = path.resolve(file.path);
+    const other = byPath.get(resolved);
+    if (other) return { ok: false, error: `${resolved} is followed as ${other.logType} (${sourceWords(other)}) and as ${file.logType} (${sourceWords(file)}): its lines would be sent twice; give each type its own file` };
+    byPath.set(resolved, file);
+  }
   return { ok: true, value: { logDir, files, stdinType: flags.stdinType } };
+}
+
+/** Where a file's path came from, to name in a message. */
+function sourceWords(file: FileSource): string {
+  return file.origin === 'flag' ? `--file ${file.logType}=${file.path}` : file.origin === 'variable' ? `$${file.variable}` : '--log-dir';
 }
 
 function unknownType(type: string, flag: string): string {

@@ -18,6 +18,7 @@ const usageErrors: { name: string; args: string[]; says: RegExp }[] = [
   { name: 'a bad duration', args: ['--rotate-wait', 'soon'], says: /--rotate-wait: "soon" is not a duration/ },
   { name: 'a positional argument', args: ['mongodb.log'], says: /Unexpected argument 'mongodb.log'/ },
   { name: 'two --file for one type', args: ['--file', 'mongodb=/a.log', '--file', 'mongodb=/b.log'], says: /--file: mongodb is given twice \("\/a.log" and "\/b.log"\); one file per type/ },
+  { name: 'one file for two types (another type\'s default path, or the same file spelt with ..)', args: ['--log-dir', '/logs', '--file', 'mongodb-audit=/logs/x/../mongodb.log'], says: /\/logs\/mongodb.log is followed as mongodb \(--log-dir\) and as mongodb-audit \(--file mongodb-audit=\/logs\/x\/..\/mongodb.log\): its lines would be sent twice; give each type its own file/ },
   {
     name: '--file for the agent\'s stdout, a stream',
     args: ['--file', 'automation-agent-stdout=/x.log'],
