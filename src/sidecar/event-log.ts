@@ -20,10 +20,19 @@ export interface EventContext {
    * is its last save, and it may have delivered more after it.
    */
   readonly afterKill?: boolean | undefined;
+  /**
+   * Directories a follower could not search, said (by path, when): the other logs in one are
+   * not said again within a minute (one `chmod 700` on the log directory is one warning, not
+   * one a followed file).
+   */
+  readonly unsearchable?: Map<string, number>;
 }
 
+/** How long one directory that may not be searched is said for every log in it. */
+const UNSEARCHABLE_SAID_MS = 60_000;
 
-export function logFollowEvent(event: FollowEvent, { log, source, stats, once, afterKill }: EventContext): void {
+
+export function logFollowEvent(event: FollowEvent, { log, source, stats, once, afterKill, unsearchable }: EventContext): void {
   const fields = { event: event.kind, source: source.logType, path: event.path };
   switch (event.kind) {
     case 'waiting':
@@ -115,6 +124,12 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
       );
       return;
     case 'unreadable': {
+      if (event.directory && unsearchable) {
+        const now = Date.now();
+        const said = unsearchable.get(event.directory.path);
+        if (said !== undefined && now - said < UNSEARCHABLE_SAID_MS) return;
+        unsearchable.set(event.directory.path, now);
+      }
       const uid = process.getuid?.();
       const gid = process.getgid?.();
       const file = event.fileUid === undefined ? undefined : { uid: event.fileUid, gid: event.fileGid ?? -1, mode: event.fileMode ?? 0 };

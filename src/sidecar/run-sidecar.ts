@@ -123,6 +123,8 @@ export class Sidecar {
   #stopping = false;
   /** The run before this one was killed (its lock was left): saved positions are its last save's. */
   #afterKill = false;
+  /** Log directories that may not be searched, said once for all the logs in each (event-log.ts). */
+  readonly #unsearchable = new Map<string, number>();
   /** What stopped it, for the `stopped` line: the signal, or why it ended by itself. */
   #stopCause: string | undefined;
   readonly #startedAt = Date.now();
@@ -508,7 +510,7 @@ export class Sidecar {
       this.#io.log.info({ event: 'opened', source: source.logType, path: source.path }, 'reading named pipe');
       return;
     }
-    const context = { log: this.#io.log, source, stats, once: this.#options.once, afterKill: this.#afterKill };
+    const context = { log: this.#io.log, source, stats, once: this.#options.once, afterKill: this.#afterKill, unsearchable: this.#unsearchable };
     const file: FollowedFile = {
       logType: source.logType,
       path: source.path,

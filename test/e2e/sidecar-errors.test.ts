@@ -132,6 +132,24 @@ if (isRoot) {
     t.regex(said(audit), new RegExp(`the directory ${path.dirname(audit)} \\(uid ${OTHER_UID}, gid ${OTHER_UID}, mode 0600\\) cannot be searched by uid ${OTHER_UID} \\(gid ${OTHER_UID}\\)\\. To fix, chmod u\\+x ${path.dirname(audit)}`));
   });
 
+  // From a field trial: a log directory it may not search was said eight times at once, once
+  // for each log in it (the seven that do not exist as well), in the same words.
+  testWithTool(SETPRIV, 'a log directory it may not search: said once for all the logs in it, naming the directory and the fix', async (t, setpriv) => {
+    const dir = tempDir('eacces-dir');
+    fs.chmodSync(dir, 0o755);
+    const logs = path.join(dir, 'logs');
+    fs.mkdirSync(logs, { mode: 0o700 });
+    fs.writeFileSync(path.join(logs, 'mongodb.log'), 'secret\n');
+    const sidecar = sidecarAs(setpriv, OTHER_UID, ['--log-dir', logs, '--state-file', '', '--stats-interval', '0', '--poll-interval', '0.2']);
+    await sidecar.waitForDiagnostic((d) => d['event'] === 'unreadable', 10_000);
+    await sleep(1500);
+    await sidecar.stop();
+    const said = sidecar.diagnostics().filter((d) => d['event'] === 'unreadable');
+    t.is(said.length, 1, said.map((d) => String(d['path'])).join(', '));
+    t.is(said[0]!['directory'], logs);
+    t.regex(said[0]!['msg'] as string, new RegExp(`the directory ${logs} .* cannot be searched by uid ${OTHER_UID}`));
+  });
+
   // From a review: a followed path under a directory it may not search, and a state file that knows
   // other paths (a moved log directory is looked for): the look must not crash the sidecar.
   testWithTool(SETPRIV, 'a state file that knows other paths, and a followed path under a directory it may not search: said as unreadable, no crash', async (t, setpriv) => {
@@ -210,7 +228,8 @@ if (isRoot) {
       t.deepEqual(contents, lines);
       t.true(second.diagnostics().some((d) => d['event'] === 'resumed' && d['path'] === file));
       t.false(second.diagnostics().some((d) => d['event'] === 'resume-lost'));
-      t.is(second.diagnostics().filter((d) => d['event'] === 'unreadable' && d['path'] === file).length, 1);
+      // Said once: for the file, or for its directory (once for all the logs in it).
+      t.is(second.diagnostics().filter((d) => d['event'] === 'unreadable' && (d['path'] === file || d['directory'] === logs)).length, 1);
     });
   }
 } else {
