@@ -109,7 +109,7 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
           : event.copy
           ? 'file truncated (copytruncate); reading the rest from its copy, then the file from its start'
           : event.lostBytes
-            ? `file truncated and no copy holds the ${event.lostBytes} bytes not read yet; reading it from its start`
+            ? `file truncated and no copy beside it holds the ${event.lostBytes} bytes not read yet (they are lost to the stream; where logrotate's olddir puts the copy in another directory, they are in its newest copy there: logtype-sidecar --once --from-start --state-file '' --file ${source.logType}=COPY sends it); reading it from its start`
             : 'file truncated; reading it from its start',
       );
       return;
