@@ -42,6 +42,12 @@ export interface LogRecord {
    * with `%v`, a stack trace), already part of its message: renderers put them below it.
    */
   readonly continuation?: readonly string[] | undefined;
+  /**
+   * The log whose line this is, where the line of one log holds another's: the server's JSON
+   * line an agent passed on from a process it started is the server's (`server`), and the
+   * server's filters (-c, --id, --ctx) select it in the agent's log too. Set on server records.
+   */
+  readonly family?: 'server' | undefined;
 }
 
 /** Levels from worst to mildest: `--level warn` keeps ranks up to warn's. */

@@ -21,6 +21,11 @@ import type { TextPlace } from './text-place.js';
  * it is the cheaper way.
  */
 export class ServerRecord implements LogRecord, AttributeReader {
+  /** A server's line, wherever it was written (LogRecord.family). */
+  get family(): 'server' {
+    return 'server';
+  }
+
   readonly time: number | undefined;
   readonly severity: string;
   readonly level: LogRecord['level'];

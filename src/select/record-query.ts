@@ -187,8 +187,10 @@ export function recordPredicate(
   const since = query.since?.getTime();
   const until = query.until?.getTime();
   const timeBound = since !== undefined || until !== undefined;
+  // The server's line another log holds (an agent passing one on) is selected by the server's filters.
+  const serverQuery = families.length === 1 && families[0] === 'server';
   return (logType, record, stampedAt, contents) => {
-    if (ofFamily && !ofFamily(logType)) return false;
+    if (ofFamily && !ofFamily(logType) && !(serverQuery && record?.family === 'server')) return false;
     if (maxRank !== undefined && (record?.level === undefined || levelRank(record.level) > maxRank)) return false;
     if (query.debugDepth !== undefined && record?.level === 'debug' && debugDepthOf(record.severity) > query.debugDepth) return false;
     if (query.message && !query.message.test(record?.message ?? contents ?? '')) return false;

@@ -367,3 +367,20 @@ test('summary groups the operator\'s errors by their message and their error: ea
     'Reconciler error: pvc not found to schedule the pod',
   ]);
 });
+
+// From a field trial: the server's lines an agent passed on (agent-issue-threads.log lines 5-6)
+// were shown as the server's, and -l selected them, but -c, --id and --ctx left them out in silence.
+test("the server's lines an agent passed on are selected by the server's filters (-c, --id, --ctx) as by -l, without -t", (t) => {
+  const file = path.join(REAL_DATA, 'agent-issue-threads.log');
+  const server = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('{"logType":'))
+    .map((line) => (JSON.parse(line) as { contents: string }).contents)
+    .filter((contents) => contents.startsWith('{"t":'));
+  t.is(server.length, 2);
+  t.deepEqual(lines(runFilter(['-o', 'raw', '--ctx', 'main', file]).stdout), server);
+  t.deepEqual(lines(runFilter(['-o', 'raw', '--id', '23248', file]).stdout), [server[1]]);
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-c', 'NETWORK', file]).stdout), [server[1]]);
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'error', '-c', 'NETWORK', file]).stdout), [server[1]]);
+});
