@@ -176,7 +176,7 @@ export class FileFollower {
 
   /** How far its lines have left the process (the reader took them): what a save keeps. */
   get delivered(): number | undefined {
-    return this.#current?.checkpoint.delivered;
+    return this.#current?.checkpoint.upTo;
   }
 
   /**

@@ -175,7 +175,7 @@ export class HeldFile implements FileIdentity {
 
   /** Every line read (and the held ones, once emitted) has left the process. */
   get allDelivered(): boolean {
-    return this.#stream.checkpoint.delivered >= this.#stream.splitter.offset - this.#stream.splitter.heldBytes;
+    return this.#stream.checkpoint.upTo >= this.#stream.splitter.offset - this.#stream.splitter.heldBytes;
   }
 
   size(): number {
@@ -331,8 +331,9 @@ export class HeldFile implements FileIdentity {
   restartAtZero(now: number, copied: boolean): LineStream {
     const old = this.#stream;
     if (!copied) old.splitter.end();
+    // A hole the file ended in is said before its bytes are read anew.
+    this.#holeEnded();
     this.#stream = newLineStream(this.#lines, 0, false);
-    this.#hole = undefined;
     this.position = 0;
     this.atEnd = false;
     this.seenSize = 0;
@@ -421,6 +422,7 @@ export class HeldFile implements FileIdentity {
       else {
         const offset = splitter.offset;
         splitter.skip(run - nul);
+        this.#stream.checkpoint.passHole(offset, offset + run - nul);
         const hole = this.#hole;
         if (hole && hole.offset + hole.bytes === offset) hole.bytes += run - nul;
         else this.#hole = { offset, bytes: run - nul };
@@ -489,7 +491,9 @@ export class HeldFile implements FileIdentity {
 
   /** What the state file keeps for this file: where its delivered lines end, and what tells it apart. */
   savedFile(): SavedFile {
-    const { delivered, midLine } = this.#stream.checkpoint;
+    const { checkpoint } = this.#stream;
+    const delivered = checkpoint.upTo;
+    const { midLine } = checkpoint;
     const wanted = Math.min(this.position, FINGERPRINT_BYTES);
     if (!this.birthtimeMs) this.birthtimeMs = birthtimeOf(fs.fstatSync(this.fd));
     // From the bytes as read where they are in hand, not the file now: a file truncated and

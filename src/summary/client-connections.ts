@@ -141,7 +141,8 @@ const newIpCounts = (): IpCounts => new IpCounts();
 const newDriverCounts = (driver: string, version: string, appName: string): DriverCounts => ({ driver, version, appName, connections: 0, ips: new Set(), moreIps: false });
 
 export class ClientConnections {
-  readonly #ips = new HeavyRows<string, IpCounts>(MAX_CLIENT_IPS, new IpCounts(), { weight: (c) => c.opened + c.ended, fold: foldIp });
+  // Weighed by connections opened, what the table ranks them by (and what a row may miss is counted in).
+  readonly #ips = new HeavyRows<string, IpCounts>(MAX_CLIENT_IPS, new IpCounts(), { weight: (c) => c.opened, fold: foldIp });
   readonly #drivers = new HeavyRows<string, DriverCounts>(MAX_CLIENT_DRIVERS, newDriverCounts(OTHER, '', ''), {
     weight: (d) => d.connections,
     fold: (other, row) => {

@@ -12,7 +12,8 @@
  * row, which misses what was folded of it before. A row made after a fold is ranked as if it
  * held the heaviest weight folded so far besides its own (`before`: the most it can miss, as
  * Space-Saving's new counter takes the least one's count), so what a key folded is never more
- * than `foldedWeight`, and a key that weighs more than that keeps its row. A row's weight is
+ * than `foldedWeight`, and a key that weighs more than that keeps its row among the rows of its
+ * rank (a rank folds every lower one's rows first: a heavy warning before a light error). A row's weight is
  * exact when its `before` is 0 (made before any fold). Folding costs a sort of the held rows,
  * once per limit/2 new keys.
  */

@@ -384,3 +384,21 @@ for (const lines of [20_000, 60_000]) test(`copytruncate with a writer that does
   t.is(hole.length, 1);
   t.like(hole[0], { offset: 0, bytes: before, file });
 });
+
+// From a review: a file that ends in a hole (zeros past its last line: a node's crash, or a
+// writer without O_APPEND gone quiet after a copytruncate) was never all delivered once renamed:
+// held open for ever, never drained, taking a place among the files behind the name.
+test('a file that ends in a hole of zeros, then renamed (a rotation): drained and closed, its state past the hole', async (t) => {
+  const { file, sidecar } = await followEmptyFile('hole-at-end', 'mongodb', ['--rotate-wait', '1']);
+  fs.appendFileSync(file, 'one\ntwo\n');
+  await sidecar.waitForLines(2);
+  fs.truncateSync(file, 8 + 4096);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'hole' || d['event'] === 'truncated', 5000).catch(() => undefined);
+  fs.renameSync(file, `${file}.1`);
+  fs.writeFileSync(file, 'three\n');
+  await sidecar.waitForLines(3);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'drained', 10_000);
+  await sidecar.stop();
+  t.deepEqual(sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents), ['one', 'two', 'three']);
+  t.false(sidecar.diagnostics().some((d) => d['event'] === 'truncated'), 'a file grown with zeros is not truncated');
+});
