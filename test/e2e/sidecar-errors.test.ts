@@ -276,15 +276,18 @@ test('a sidecar started before its log directory, whose lock another sidecar too
   const logs = path.join(dir, 'logs');
   const started: SidecarProcess[] = [];
   t.teardown(() => started.forEach((p) => p.child.kill('SIGKILL')));
-  // A slow poll: the directory's coming is noticed late, after the second sidecar locked it.
-  const first = new SidecarProcess(['--log-dir', logs, '--stats-interval', '0', '--missing-warning', '0', '--poll-interval', '3']);
+  const first = new SidecarProcess(['--log-dir', logs, '--stats-interval', '0', '--missing-warning', '0', '--poll-interval', '1']);
   started.push(first);
   await first.waitForDiagnostic((d) => d['event'] === 'state-unlocked');
+  // The first stopped (SIGSTOP) while the directory comes and the second locks it: the second
+  // is first whatever the machine's load (a slow poll alone lost the race to a slow start).
+  first.child.kill('SIGSTOP');
   fs.mkdirSync(logs);
   fs.writeFileSync(path.join(logs, 'mongodb.log'), 'first\n');
   const second = new SidecarProcess(['--log-dir', logs, '--stats-interval', '0', '--missing-warning', '0']);
   started.push(second);
   await second.waitForDiagnostic((d) => d['event'] === 'opened' && d['source'] === 'mongodb');
+  first.child.kill('SIGCONT');
   const [code] = (await once(first.child, 'exit')) as [number | null];
   t.is(code, 4);
   t.true(first.diagnostics().some((d) => d['event'] === 'state-in-use' && d['pid'] === second.child.pid));
