@@ -91,8 +91,8 @@ export class Checkpointer {
       fs.statSync(this.#file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
-      this.#log.warn({ event: 'state-missing', path: this.#file }, 'the state file was removed while the sidecar ran (not by it): saved again now, so a restart resumes where lines were delivered');
-      this.save(true);
+      // Saved, then said: whoever reads the warning finds the file there.
+      if (this.save(true)) this.#log.warn({ event: 'state-missing', path: this.#file }, 'the state file was removed while the sidecar ran (not by it): saved again, so a restart resumes where lines were delivered');
     }
   }
 
