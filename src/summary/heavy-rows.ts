@@ -90,18 +90,42 @@ export class HeavyRows<K, V> {
 
   #foldLighterHalf(): void {
     const { weight, rank, fold } = this.#options;
-    // Ranked by what a row may have weighed in all (its own and what it may miss).
-    const held = [...this.#rows.entries()].map(([key, { row, before }]) => ({ key, row, rank: rank?.(row) ?? 0, weight: weight(row) + before }));
-    held.sort((a, b) => a.rank - b.rank || b.weight - a.weight);
-    for (const { key, row, weight: w } of held.slice(Math.ceil(this.#limit / 2))) {
+    // The rows kept: the first half by rank, then by what each may have weighed in all (its own
+    // and what it may miss). Found by sorting one number a row (rank and weight in one key, no
+    // object a row): a fold comes once per limit/2 new keys, and a stream of new keys (clients
+    // from more addresses than the limit) folds often.
+    const keys = new Float64Array(this.#rows.size);
+    let i = 0;
+    for (const { row, before } of this.#rows.values()) keys[i++] = orderKey(rank?.(row) ?? 0, weight(row) + before);
+    keys.sort();
+    const keep = Math.ceil(this.#limit / 2);
+    // Rows ordered before the threshold stay; of those equal to it, as many as there is room for.
+    const threshold = keys[keep - 1]!;
+    let equalRoom = 0;
+    for (let k = keep - 1; k >= 0 && keys[k] === threshold; k--) equalRoom++;
+    for (const [key, held] of this.#rows) {
+      const { row, before } = held;
+      const order = orderKey(rank?.(row) ?? 0, weight(row) + before);
+      if (order < threshold) continue;
+      if (order === threshold && equalRoom > 0) {
+        equalRoom--;
+        continue;
+      }
       fold(this.#other, row);
       this.#rows.delete(key);
       this.#otherKeys++;
-      if (w > this.#foldedWeight) this.#foldedWeight = w;
+      if (weight(row) + before > this.#foldedWeight) this.#foldedWeight = weight(row) + before;
     }
     this.#folds++;
   }
 }
+
+/**
+ * One number that orders rows as kept: a lower rank first, then the heavier. Weights are whole
+ * counts or bytes below 2^40 (a terabyte of responses), ranks small: rank * 2^42 - weight sorts
+ * both exactly in a double.
+ */
+const orderKey = (rank: number, weight: number): number => rank * 2 ** 42 - Math.min(weight, 2 ** 41);
 
 /** A row and the most it may miss. A class, not an object literal (docs/design.md, "classes for what is made per key"). */
 class Held<V> {

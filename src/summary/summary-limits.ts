@@ -19,8 +19,13 @@ export const MAX_SEVERITIES = 50;
 export const MAX_COMPONENTS = 200;
 /** Server messages, by id (by shape for text lines without one). */
 export const MAX_SERVER_MESSAGES = 2000;
-/** Client IPs with a row of their own (connections opened and ended); past it, the lightest half share "(other)" (heavy-rows.ts). */
-export const MAX_CLIENT_IPS = 500;
+/**
+ * Client IPs with a row of their own (connections opened and ended); past it, the lightest half
+ * share "(other)" (heavy-rows.ts). As many as the hosts known by their bytes (client-connections.ts):
+ * an application tier of a few thousand pods keeps exact rows, where past the limit every new
+ * address makes a row that a fold soon takes back (docs/performance.md, the twenty-first part).
+ */
+export const MAX_CLIENT_IPS = 4096;
 /** Drivers by name, version and appName with a row of their own; past it, the lightest half share "(other)". */
 export const MAX_CLIENT_DRIVERS = 200;
 /** IPs named per driver row (more are said as "…"). */
@@ -49,8 +54,8 @@ export const MAX_MESSAGE_CHARS = 1000;
 export const MAX_PARAMETER_CHARS = 200;
 /** Durations a slow-operation group keeps for exact quantiles: a sketch within 1% beyond (duration-quantiles.ts). */
 export const MAX_GROUP_DURATIONS = 1024;
-/** Namespaces, appNames and client IPs with a row of their own in the response sizes (each); past it, those with the fewest bytes share "(other)". */
-export const MAX_RESPONSE_SIZE_KEYS = 500;
+/** Namespaces, appNames and client IPs with a row of their own in the response sizes (each); past it, those with the fewest bytes share "(other)". As many as MAX_CLIENT_IPS, for the client IPs'. */
+export const MAX_RESPONSE_SIZE_KEYS = MAX_CLIENT_IPS;
 /** Connections followed while open, to know how long each lived; beyond, new ones are only counted. */
 export const MAX_OPEN_CONNECTIONS = 20_000;
 /** The longest-lived connections listed. */

@@ -12,6 +12,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import test from 'ava';
 import type { Summary } from '../../src/summary/summary.js';
+import { MAX_CLIENT_IPS, MAX_RESPONSE_SIZE_KEYS, MAX_SERVER_PROBLEMS } from '../../src/summary/summary-limits.js';
 import { FILTER_BIN, cleanEnv, tempDir } from '../_helpers/sidecar-process.js';
 
 const real = zlib.gunzipSync(fs.readFileSync(new URL('../../../test/fixtures/real/mongod-replica-rs1.log.gz', import.meta.url))).toString('utf8').split('\n');
@@ -40,41 +41,43 @@ function summaryOf(lines: readonly string[]): { json: Summary; text: string } {
   return { json: JSON.parse(json.stdout) as Summary, text: text.stdout };
 }
 
-test('a client that comes after 700 others and opens 150 connections leads the clients table, with (other) last and said', (t) => {
+test('a client that comes after more than MAX_CLIENT_IPS others and opens 150 connections leads the clients table, with (other) last and said', (t) => {
   const lines: string[] = [];
-  for (let i = 0; i < 700; i++) lines.push(entry(accepted, {}, { remote: `10.0.${i >> 8}.${i & 255}:5000`, connectionId: i }));
+  const others = MAX_CLIENT_IPS + 200;
+  for (let i = 0; i < others; i++) lines.push(entry(accepted, {}, { remote: `10.0.${i >> 8}.${i & 255}:5000`, connectionId: i }));
   for (let i = 0; i < 150; i++) lines.push(entry(accepted, {}, { remote: `10.9.9.9:${6000 + i}`, connectionId: 1000 + i }));
   const { json, text } = summaryOf(lines);
   const clients = json.server!.clients;
   t.is(clients[0]!.ip, '10.9.9.9');
   t.is(clients[0]!.opened, 150);
   t.is(clients.at(-1)!.ip, '(other)');
-  t.is(clients.reduce((sum, c) => sum + c.opened, 0), 850);
+  t.is(clients.reduce((sum, c) => sum + c.opened, 0), others + 150);
   t.regex(text, /\n +150\+ +0 +10\.9\.9\.9\n/);
-  t.regex(text, /\n +\d+ +0 +\(other\)\n +\(other\): past 500 rows/);
+  t.regex(text, new RegExp(`\\n +[\\d,]+ +0 +\\(other\\)\\n +\\(other\\): past ${MAX_CLIENT_IPS.toLocaleString('en-US')} rows`));
 });
 
-test('a namespace that sends 160 MB after 620 that sent 100 B leads the response sizes', (t) => {
+test('a namespace that sends 160 MB after more than MAX_RESPONSE_SIZE_KEYS that sent 100 B leads the response sizes', (t) => {
   const lines: string[] = [];
-  for (let i = 0; i < 620; i++) lines.push(entry(slowQuery, {}, { ns: `tenant${i}.orders`, reslen: 100 }));
+  const others = MAX_RESPONSE_SIZE_KEYS + 120;
+  for (let i = 0; i < others; i++) lines.push(entry(slowQuery, {}, { ns: `tenant${i}.orders`, reslen: 100 }));
   for (let i = 0; i < 10; i++) lines.push(entry(slowQuery, {}, { ns: 'bigtenant.reports', reslen: 16_000_000 }));
   const { json, text } = summaryOf(lines);
   const byNamespace = json.server!.responseSizes.byNamespace;
   t.is(byNamespace[0]!.key, 'bigtenant.reports');
   t.is(byNamespace[0]!.totalBytes, 160_000_000);
-  t.is(byNamespace.reduce((sum, r) => sum + r.totalBytes, 0), 620 * 100 + 160_000_000);
-  t.regex(text, /by namespace \(the 10 with the most bytes of \d+ and \(other\)\):\n.*\n +10 +152\.6 MiB\+? +15\.3 MiB +bigtenant\.reports\n/);
+  t.is(byNamespace.reduce((sum, r) => sum + r.totalBytes, 0), others * 100 + 160_000_000);
+  t.regex(text, /by namespace \(the 10 with the most bytes of [\d,]+ and \(other\)\):\n.*\n +10 +152\.6 MiB\+? +15\.3 MiB +bigtenant\.reports\n/);
 });
 
 test('a fatal and an error line after 600 distinct warnings are listed first among every warning and error message', (t) => {
   const lines: string[] = [];
-  for (let i = 0; i < 600; i++) lines.push(entry(warning, { id: 100_000 + i, msg: `${String(warning['msg'])} (${i})` }));
+  for (let i = 0; i < MAX_SERVER_PROBLEMS + 100; i++) lines.push(entry(warning, { id: 100_000 + i, msg: `${String(warning['msg'])} (${i})` }));
   lines.push(entry(warning, { s: 'F', id: 23081, c: 'ASSERT', msg: 'Fatal assertion' }, { msgid: 40507 }));
   lines.push(entry(warning, { s: 'E', id: 22435, c: 'STORAGE', msg: 'WiredTiger error message' }, { error: 5 }));
   const { json, text } = summaryOf(lines);
   const problems = json.server!.problems;
   t.deepEqual(problems.slice(0, 2).map((p) => [p.severity, p.id, p.count]), [['F', 23081, 1], ['E', 22435, 1]]);
   t.is(problems.at(-1)!.msg, '(other)');
-  t.is(problems.reduce((sum, p) => sum + p.count, 0), 602);
-  t.regex(text, /every warning and error message \(\d+ and \(other\)\), the worst first:\n.*\n +1\+? +23081 +F /);
+  t.is(problems.reduce((sum, p) => sum + p.count, 0), MAX_SERVER_PROBLEMS + 102);
+  t.regex(text, /every warning and error message \([\d,]+ and \(other\)\), the worst first:\n.*\n +1\+? +23081 +F /);
 });
