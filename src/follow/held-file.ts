@@ -414,7 +414,8 @@ export class HeldFile implements FileIdentity {
     // A hole the last read ended in, ended by this one's first byte.
     if (this.#hole && start < end && bytes[start] !== 0) this.#holeEnded();
     let from = start;
-    for (let nul = bytes.indexOf(0, from); nul !== -1 && nul < end; nul = bytes.indexOf(0, from)) {
+    // Looked for within [from, end) only: the read buffer's bytes past `end` are a former read's.
+    for (let nul = nulAt(bytes, from, end); nul !== -1; nul = nulAt(bytes, from, end)) {
       let run = nul + 1;
       while (run < end && bytes[run] === 0) run++;
       splitter.push(bytes, from, nul);
@@ -633,4 +634,11 @@ function sameEnds(a: number, b: number, length: number): boolean {
     return false;
   }
   return ours.equals(theirs);
+}
+
+/** The first NUL byte in bytes[from, end), or -1 (a memchr over those bytes alone). */
+function nulAt(bytes: Buffer, from: number, end: number): number {
+  if (from >= end) return -1;
+  const at = bytes.subarray(from, end).indexOf(0);
+  return at < 0 ? -1 : from + at;
 }
