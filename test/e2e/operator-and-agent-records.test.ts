@@ -315,9 +315,10 @@ test('a line of a record taken before it came (a pause of the input, 250 lines o
   const detailFile = path.join(dir, 'detail');
   fs.writeFileSync(headFile, `${INTERLEAVED[0]}\n`);
   fs.writeFileSync(detailFile, `${INTERLEAVED[2]}\n`);
-  // A real pipe whose writer pauses between the two lines.
+  // A real pipe whose writer pauses between the two lines: longer than Node takes to start on a
+  // loaded machine (with 0.8 s, a slow start read both lines at once, and -v left the record out whole).
   const paused = (args: string) =>
-    spawnSync('bash', ['-c', `{ cat "${headFile}"; sleep 0.8; cat "${detailFile}"; } | "${process.execPath}" "${FILTER_BIN}" -o raw ${args}`], { encoding: 'utf8' }).stdout;
+    spawnSync('bash', ['-c', `{ cat "${headFile}"; sleep 2.5; cat "${detailFile}"; } | "${process.execPath}" "${FILTER_BIN}" -o raw ${args}`], { encoding: 'utf8' }).stdout;
   t.deepEqual(lines(paused("-g 'Invalid type'")), [head, detail], 'after a pause: -g on the detail');
   t.deepEqual(lines(paused('-l error')), [head, detail], 'after a pause: -l error');
   // -v: the first line was shown alone (it did not match); the record with its detail matches: the detail is left out.
