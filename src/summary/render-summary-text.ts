@@ -134,7 +134,8 @@ export function primaryWords(interval: NonNullable<NonNullable<Summary['server']
   if (interval.uncovered) return "unknown (no member's log covers this time)";
   if (primaries.length === 1) return primaries[0]!;
   if (primaries.length > 1) return `${primaries.join(' and ')} (each said PRIMARY)`;
-  return unknown.length > 0 ? `none said (${unknown.join(', ')}: state not known)` : 'none';
+  // A member whose state is not known (its log does not cover the time, or said no state yet) may have been it: unknown, not none.
+  return unknown.length > 0 ? `unknown: none said PRIMARY (${unknown.join(', ')}: state not known)` : 'none';
 }
 
 /**

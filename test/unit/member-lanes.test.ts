@@ -8,6 +8,7 @@ import test from 'ava';
 import { DOWN_GAP_MS, laneSegments, primaryTimeline, type MemberRestart, type PrimaryInterval, type StateChange, type StateSegment } from '../../src/summary/member-lanes.js';
 import { laneMarks } from '../../src/summary/lane-chart.js';
 import { memberOfInput, memberOfPrefix, unrotatedInput, writtenOrder } from '../../src/summary/replica-members.js';
+import { primaryWords } from '../../src/summary/render-summary-text.js';
 
 /** Segments written `from-to STATE`, times in seconds. */
 const lane = (...segments: string[]): StateSegment[] =>
@@ -187,4 +188,15 @@ test('a lane strip at the edges of its columns: blank where the member has no li
   t.is(laneStrip(segments([12, 12, 'SECONDARY']), start, start + 40_000, 4), ' S');
   // Shorter than a column: the state longest within it.
   t.is(laneStrip(segments([1, 2, 'STARTUP2'], [2, 6, 'SECONDARY']), start, start + 40_000, 2), 'S');
+});
+
+// From a report trial: a time no member said PRIMARY, with a member whose state was not known
+// there (its log covers other days), read "none said": the docs promise "unknown" for it.
+test('who was primary when, in words: one, two at once, unknown where a member\'s state is not known, none where every state is known, unknown where no log covers', (t) => {
+  const at = { from: '2024-01-01T00:00:00.000Z', to: '2024-01-01T01:00:00.000Z' };
+  t.is(primaryWords({ ...at, primaries: ['my-db-0'], unknown: [] }), 'my-db-0');
+  t.is(primaryWords({ ...at, primaries: ['my-db-0', 'my-db-1'], unknown: [] }), 'my-db-0 and my-db-1 (each said PRIMARY)');
+  t.is(primaryWords({ ...at, primaries: [], unknown: ['my-db-2'] }), 'unknown: none said PRIMARY (my-db-2: state not known)');
+  t.is(primaryWords({ ...at, primaries: [], unknown: [] }), 'none');
+  t.is(primaryWords({ ...at, primaries: [], unknown: [], uncovered: true }), "unknown (no member's log covers this time)");
 });
