@@ -16,7 +16,7 @@ import { EntrySelector, type Selection } from '../select/entry-selector.js';
 import { ProblemFinder } from './find-problems.js';
 import { KNOWN_PROBLEMS, SERVER_TYPES } from './known-problems.js';
 import { UnloggedStops } from './unlogged-stops.js';
-import { runsNewestFirst, TimeStepCounter, totalSteps, type TimeSteps } from '../summary/time-order.js';
+import { LineOrder } from '../summary/time-order.js';
 import { readEntryRecord } from '../parse/parse-record.js';
 import { doctorJson, renderDoctorText } from './render-doctor.js';
 import { jsonText } from '../render/json-text.js';
@@ -61,31 +61,6 @@ function entryTime(entry: EntryLine): number | undefined {
   return entry.timeOf(entry.format?.reader.text(entry.contents));
 }
 
-/** Server lines looked at for their order: this many steps decide (the rest of a long input is not timed for it). */
-const ORDER_STEPS = 5000;
-
-/** Whether the server's lines run newest first (time-order.ts), from their first ORDER_STEPS steps. */
-class ServerLineOrder {
-  readonly #counters = new Map<string, TimeStepCounter>();
-  #steps = 0;
-
-  get wanted(): boolean {
-    return this.#steps < ORDER_STEPS;
-  }
-
-  step(logType: string, time: number | undefined): void {
-    let counter = this.#counters.get(logType);
-    if (!counter) this.#counters.set(logType, (counter = new TimeStepCounter()));
-    counter.step(time);
-    this.#steps++;
-  }
-
-  newestFirst(): TimeSteps | undefined {
-    const steps = totalSteps(this.#counters.values());
-    return runsNewestFirst(steps) ? steps : undefined;
-  }
-}
-
 /** Resolves with the exit code: 0 when nothing to fix was found (informational findings aside), 1 when something was, 2 when an input could not be read. */
 export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<number> {
   const finder = new ProblemFinder();
@@ -99,7 +74,8 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   // The lines that are not entries looked at (the entries are the selector's count).
   let otherLookedAt = 0;
   const failed = new FailedLines();
-  const order = new ServerLineOrder();
+  // Whether the server's lines run newest first (time-order.ts).
+  const order = new LineOrder();
   const selector = new EntrySelector(
     options,
     {

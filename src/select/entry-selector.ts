@@ -10,7 +10,7 @@
  * filters. The filter may also ask for context around each selected entry and stop after a
  * number of them (SelectionLimits).
  */
-import { TimeStepCounter, runsNewestFirst, totalSteps, type TimeSteps } from '../summary/time-order.js';
+import { LineOrder, type TimeSteps } from '../summary/time-order.js';
 import type { EntryHandler } from '../read/entry-reader.js';
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { EntryLine } from '../read/entry-line.js';
@@ -158,24 +158,14 @@ export class EntrySelector implements EntryHandler {
 
   /**
    * The steps between each pod's and log's consecutive stamped lines (kubectl's --timestamps,
-   * logcli's times), from the first ORDER_STEPS: whether the input runs newest first (logcli
-   * without --forward), which joins a record's lines wrong (time-order.ts).
+   * logcli's times): whether the input runs newest first (logcli without --forward), which joins
+   * a record's lines wrong (time-order.ts).
    */
-  readonly #stampCounters = new Map<string, TimeStepCounter>();
-  #stampSteps = 0;
-
-  #stepStamp(entry: EntryLine): void {
-    const key = `${entry.prefix?.source ?? ''}\u0000${entry.logType}`;
-    let counter = this.#stampCounters.get(key);
-    if (!counter) this.#stampCounters.set(key, (counter = new TimeStepCounter()));
-    counter.step(entry.stampedAt);
-    this.#stampSteps++;
-  }
+  readonly #stampOrder = new LineOrder();
 
   /** The stamped lines' steps, when they say the input runs newest first; else undefined. */
   get newestFirst(): TimeSteps | undefined {
-    const steps = totalSteps(this.#stampCounters.values());
-    return runsNewestFirst(steps) ? steps : undefined;
+    return this.#stampOrder.newestFirst();
   }
 
   /** True once nothing more can be selected or written (--max-count): the reader may stop. */
@@ -199,7 +189,7 @@ export class EntrySelector implements EntryHandler {
 
   entry(entry: EntryLine): void {
     this.counted(entry.logType);
-    if (entry.prefix?.time !== undefined && this.#stampSteps < ORDER_STEPS) this.#stepStamp(entry);
+    if (entry.prefix?.time !== undefined && this.#stampOrder.wanted) this.#stampOrder.step(`${entry.prefix.source ?? ''}\u0000${entry.logType}`, entry.stampedAt);
     if (this.#done || !this.#typeSelected(entry.logType)) return;
     const whole = this.#join(entry);
     if (whole) this.#select(whole);
@@ -425,9 +415,6 @@ export class EntrySelector implements EntryHandler {
     this.#done = !context.owing;
   }
 }
-
-/** Stamped lines looked at for their order (EntrySelector.newestFirst): this many steps decide. */
-const ORDER_STEPS = 5000;
 
 /** Bytes of the first broken line named (SelectionCounts.firstBroken). */
 const BROKEN_SHOWN_BYTES = 160;

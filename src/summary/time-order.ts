@@ -49,6 +49,36 @@ export function totalSteps(counters: Iterable<TimeSteps>): TimeSteps {
   return { backward, forward };
 }
 
+/** Lines looked at for their order (LineOrder): this many steps decide (the rest of a long input is not timed for it). */
+const ORDER_STEPS = 5000;
+
+/**
+ * Whether an input runs newest first, from the steps of its first ORDER_STEPS timed lines, each
+ * log's apart (a key: a type, or a pod's type): doctor's server lines, the filter's stamped lines.
+ */
+export class LineOrder {
+  readonly #counters = new Map<string, TimeStepCounter>();
+  #steps = 0;
+
+  /** Whether a line's time is still wanted (fewer than ORDER_STEPS taken). */
+  get wanted(): boolean {
+    return this.#steps < ORDER_STEPS;
+  }
+
+  step(key: string, time: number | undefined): void {
+    let counter = this.#counters.get(key);
+    if (!counter) this.#counters.set(key, (counter = new TimeStepCounter()));
+    counter.step(time);
+    this.#steps++;
+  }
+
+  /** The steps, when they say the input runs newest first; else undefined. */
+  newestFirst(): TimeSteps | undefined {
+    const steps = totalSteps(this.#counters.values());
+    return runsNewestFirst(steps) ? steps : undefined;
+  }
+}
+
 /** What the reports say of it, and how to give the lines oldest first. */
 export function newestFirstWords(steps: TimeSteps): string {
   return `the input runs newest first (${steps.backward} of ${steps.backward + steps.forward} steps between a log's lines go back in time): counts are right, but restarts, shutdowns, member states, elections and connection lifetimes are read in the order the lines come and are not; give it oldest first (logcli query --forward, a store's ascending sort, or tac FILE | logtype …)`;
