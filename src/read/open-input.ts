@@ -134,8 +134,9 @@ function isPipe(fd: number): boolean {
  * The wait starts at 1 ms and doubles to POLL_MAX_MS while the pipe stays empty (to
  * HELD_POLL_MAX_MS while a line is held): a few wakes a second on a quiet pipe, none while lines
  * flow.
+ * `leaving`: the reader wants no more (a record it held was the one wanted): an empty pipe's
+ * poll ends.
  */
-/** `leaving`: the reader wants no more (a record it held was the one wanted): an empty pipe's poll ends. */
 async function* pipeChunks(fd: number, stdin: () => Readable, interrupted?: AbortSignal, waitsForPause?: () => boolean, leaving?: () => boolean): AsyncGenerator<Buffer> {
   // Made before the first read: from then on an empty pipe answers EAGAIN.
   let polling = interrupted !== undefined;
