@@ -13,9 +13,9 @@
  * held the heaviest weight folded so far besides its own (`before`: the most it can miss, as
  * Space-Saving's new counter takes the least one's count), so what a key folded is never more
  * than `foldedWeight`, and a key that weighs more than that keeps its row among the rows of its
- * rank (a rank folds every lower one's rows first: a heavy warning before a light error). A row's weight is
- * exact when its `before` is 0 (made before any fold). Folding costs a sort of the held rows,
- * once per limit/2 new keys.
+ * rank (a rank folds every lower one's rows first: a heavy warning before a light error). A
+ * row's weight is exact when its `before` is 0 (made before any fold). Folding costs a sort of
+ * one number a held row, once per limit/2 new keys.
  */
 export interface HeavyRowsOptions<V> {
   /** What ranks a row in the table: the bigger, the more it is kept. */
@@ -103,9 +103,9 @@ export class HeavyRows<K, V> {
     const threshold = keys[keep - 1]!;
     let equalRoom = 0;
     for (let k = keep - 1; k >= 0 && keys[k] === threshold; k--) equalRoom++;
-    for (const [key, held] of this.#rows) {
-      const { row, before } = held;
-      const order = orderKey(rank?.(row) ?? 0, weight(row) + before);
+    for (const [key, { row, before }] of this.#rows) {
+      const total = weight(row) + before;
+      const order = orderKey(rank?.(row) ?? 0, total);
       if (order < threshold) continue;
       if (order === threshold && equalRoom > 0) {
         equalRoom--;
@@ -114,7 +114,7 @@ export class HeavyRows<K, V> {
       fold(this.#other, row);
       this.#rows.delete(key);
       this.#otherKeys++;
-      if (weight(row) + before > this.#foldedWeight) this.#foldedWeight = weight(row) + before;
+      if (total > this.#foldedWeight) this.#foldedWeight = total;
     }
     this.#folds++;
   }

@@ -178,24 +178,7 @@ export function renderSummaryHtml(summary: Summary): string {
       table(['driver', 'version', 'appName', 'connections', 'from'], server.drivers.map((d) => [words(d.driver), version(d.version), words(d.appName), countCell(number(d.connections), d), `${d.ips.join(', ')}${d.moreIps ? ', …' : ''}`]), 'drivers'),
       foldedNote(server.drivers, (d) => d.driver, MAX_CLIENT_DRIVERS),
       '<h3>Response sizes (reslen of slow operations)</h3>',
-      ...(
-        [
-          ['namespace', server.responseSizes.byNamespace, namespace, 'sizes-ns'],
-          ['appName', server.responseSizes.byAppName, (key: string) => key, 'sizes-app'],
-          ['client IP', server.responseSizes.byClient, (key: string) => key, 'sizes-client'],
-        ] as const
-      ).flatMap(([title, rows, keyCell, id], i, all) =>
-        // With no reslen at all, one line says so, not a bare "none" a table.
-        all.every(([, none]) => none.length === 0)
-          ? i === 0
-            ? ['<p class="none">none: no slow operation said its response size (reslen)</p>']
-            : []
-          : [
-              `<h4>by ${escapeHtml(title)}</h4>`,
-              table([title, 'count', 'total bytes', 'max bytes'], rows.map((r) => [keyCell(r.key), number(r.count), countCell(number(r.totalBytes), r), number(r.maxBytes)]), id),
-              foldedNote(rows, (r) => r.key, MAX_RESPONSE_SIZE_KEYS),
-            ],
-      ),
+      ...responseSizesMarkup(server.responseSizes),
       `<h3>Longest-lived connections (${number(server.longLivedConnections.length)})</h3>`,
       server.connectionsNotFollowed > 0 ? `<p>${number(server.connectionsNotFollowed)} connections not followed: too many were open at once.</p>` : '',
       table(
@@ -286,4 +269,19 @@ function focusParagraph(summary: Summary): string {
 function foldedNote<R extends { readonly missedAtMost?: number }>(rows: readonly R[], keyOf: (row: R) => string, limit: number): string {
   const words = foldedWords(rows, keyOf, limit, number);
   return words === undefined ? '' : `<p>${escapeHtml(words)}</p>`;
+}
+
+/** The response sizes' three tables, each titled; with no reslen at all, one line that says so, not three bare "none". */
+function responseSizesMarkup(sizes: NonNullable<Summary['server']>['responseSizes']): string[] {
+  const tables = [
+    ['namespace', sizes.byNamespace, namespace, 'sizes-ns'],
+    ['appName', sizes.byAppName, (key: string) => key, 'sizes-app'],
+    ['client IP', sizes.byClient, (key: string) => key, 'sizes-client'],
+  ] as const;
+  if (tables.every(([, rows]) => rows.length === 0)) return ['<p class="none">none: no slow operation said its response size (reslen)</p>'];
+  return tables.flatMap(([title, rows, keyCell, id]) => [
+    `<h4>by ${escapeHtml(title)}</h4>`,
+    table([title, 'count', 'total bytes', 'max bytes'], rows.map((r) => [keyCell(r.key), number(r.count), countCell(number(r.totalBytes), r), number(r.maxBytes)]), id),
+    foldedNote(rows, (r) => r.key, MAX_RESPONSE_SIZE_KEYS),
+  ]);
 }
