@@ -77,15 +77,21 @@ export class ByteOutput {
   bytes(source: Buffer, start = 0, end = source.length): void {
     this.#commitRun();
     const length = end - start;
+    let at = start;
     if (length > CHUNK_BYTES - this.#used) {
       this.flush();
-      if (length > CHUNK_BYTES) {
-        this.#stream.write(Buffer.from(source.subarray(start, end)));
-        return;
+      // Longer than a chunk (a run of lines as they came: most of an input chunk): copied a
+      // chunk at a time into the chunks the stream gives back, not into a new buffer its size,
+      // whose fresh memory the system maps and zeroes for every input chunk.
+      while (end - at > CHUNK_BYTES) {
+        source.copy(this.#buffer, 0, at, at + CHUNK_BYTES);
+        this.#used = CHUNK_BYTES;
+        this.flush();
+        at += CHUNK_BYTES;
       }
     }
-    source.copy(this.#buffer, this.#used, start, end);
-    this.#used += length;
+    source.copy(this.#buffer, this.#used, at, end);
+    this.#used += end - at;
   }
 
   text(text: string): void {

@@ -10,7 +10,7 @@ import { encodeWithPrefix, entryPrefix } from '../../src/encode/encode-entry.js'
 import { MAX_ESCAPE_BYTES, OUTPUT_CHUNK_BYTES } from '../../src/kernels/kernel-layout.js';
 import { ByteOutput } from '../../src/output/byte-output.js';
 import { EntryWriter } from '../../src/output/entry-writer.js';
-import { given, property, randomBytes, showBytes, type Random, type Verdict } from '../_helpers/property.js';
+import { BASE_SEED, given, property, randomBytes, seededRandom, showBytes, type Random, type Verdict } from '../_helpers/property.js';
 
 /** A stream that keeps a copy of what it is given (the writers reuse their chunks once written). */
 function collector(): { stream: Writable; take: () => Buffer } {
@@ -117,4 +117,40 @@ test('ByteOutput: literals decoded into chunks up to their end are the bytes of 
     pending = [];
     return verdict;
   });
+});
+
+test('ByteOutput: a run of lines longer than several chunks is written whole, and the input may be reused once flushed while the stream still holds what it was given', async (t) => {
+  const held: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      // Read when the stream is done with it, as a pipe's write is: it must be unchanged till then.
+      setImmediate(() => {
+        held.push(Buffer.from(chunk));
+        done();
+      });
+    },
+  });
+  const out = new ByteOutput(stream);
+  const random = seededRandom(BASE_SEED);
+  const expected: Buffer[] = [];
+  for (const total of [OUTPUT_CHUNK_BYTES - 1, OUTPUT_CHUNK_BYTES + 1, 3 * OUTPUT_CHUNK_BYTES + 17, 5 * OUTPUT_CHUNK_BYTES]) {
+    const lines: Buffer[] = [];
+    for (let size = 0; size < total; ) {
+      const line = Buffer.concat([randomBytes(random, random.between(0, 2000), { escapes: 'none' }).map((b) => (b === 0x0a ? 0x20 : b)), Buffer.from('\n')]);
+      lines.push(line);
+      size += line.length;
+    }
+    const source = Buffer.concat(lines);
+    let at = 0;
+    for (const line of lines) {
+      out.line(source, at, at + line.length - 1);
+      at += line.length;
+    }
+    out.flush();
+    expected.push(Buffer.from(source));
+    // The reader's next chunk lands where this one was.
+    source.fill(0xee);
+  }
+  await new Promise<void>((resolve) => out.flush(() => resolve()));
+  t.true(Buffer.concat(held).equals(Buffer.concat(expected)));
 });
