@@ -78,6 +78,7 @@ export class FilterOutput implements SelectedSink {
   readonly #escape: boolean;
   /** `--fields` paths no selected line has had yet: named at the end, so an empty `{}` says why. */
   readonly #unseenFields: (readonly string[])[];
+  #notValidJson = 0;
 
   constructor(options: FilterOptions, out: ByteOutput, escapeForTerminal: boolean) {
     this.#options = options;
@@ -189,13 +190,22 @@ export class FilterOutput implements SelectedSink {
       out.newline();
       return;
     }
-    if (entry.hasSourceJson && !this.#escape) {
+    // An entry that is no valid JSON as it came (a raw control or a bad escape in its contents)
+    // is written anew, its contents read as far as they can be: the output stays one JSON value a line.
+    const asItCame = entry.hasSourceJson && entry.sourceJsonValid;
+    if (entry.hasSourceJson && !asItCame) this.#notValidJson++;
+    if (asItCame && !this.#escape) {
       out.line(entry.bytes, keepPrefix ? entry.lineStart : entry.start, entry.end);
       return;
     }
     const prefix = keepPrefix ? (entry.prefix?.text ?? '') : '';
-    this.#json(prefix + (entry.hasSourceJson ? entry.bytes.toString('utf8', entry.start, entry.end) : encodeEntry(entry.logType, entry.contents).trimEnd()));
+    this.#json(prefix + (asItCame ? entry.bytes.toString('utf8', entry.start, entry.end) : encodeEntry(entry.logType, entry.contents).trimEnd()));
     out.newline();
+  }
+
+  /** Entries written anew for not being valid JSON as they came (#entryLine). */
+  get notValidJson(): number {
+    return this.#notValidJson;
   }
 }
 
@@ -255,6 +265,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   for (const notice of notices) io.stderr.write(`logtype: ${notice}\n`);
   const newestFirst = options.quiet ? undefined : filter.newestFirst;
   if (newestFirst) io.stderr.write(`logtype: ${newestFirstJoinWords(newestFirst)}\n`);
+  if (sink instanceof FilterOutput && sink.notValidJson > 0) io.stderr.write(`logtype: ${notValidJsonNotice(sink.notValidJson)}\n`);
   const unseen = sink instanceof FilterOutput && counts.selected > 0 ? sink.unseenFields : [];
   if (unseen.length > 0) io.stderr.write(`logtype: ${unseenFieldsNotice(unseen)}\n`);
   const notice = noEntryNotice(options, counts) ?? noneSelectedNotice(options, counts, io.stdoutIsTTY);
@@ -275,6 +286,11 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
     return 1;
   }
   return 0;
+}
+
+/** Entries that were no valid JSON as they came, written anew (FilterOutput.notValidJson). */
+export function notValidJsonNotice(count: number): string {
+  return `${counted(count, 'entry was', 'entries were')} not valid JSON as ${count === 1 ? 'it' : 'they'} came (a raw control character or a bad escape in the contents): written anew as JSON, the contents as far as they could be read`;
 }
 
 /** `--fields` that no selected line had: the names a line's fields go by. */

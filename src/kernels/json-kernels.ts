@@ -23,6 +23,7 @@ import {
   layoutProblems,
 } from './kernel-layout.js';
 import { WASM_BASE64 } from './kernels-wasm.js';
+import { referenceLiteralValid } from './reference-kernels.js';
 
 export { KERNEL_INPUT_BYTES, MAX_ESCAPE_BYTES, MAX_HEAD_BYTES, MAX_OBJECT_MEMBERS, MAX_UNESCAPE_BYTES, escapedBytesBound } from './kernel-layout.js';
 
@@ -35,10 +36,11 @@ declare const WebAssembly: {
 type Kernel = (source: number, end: number, target: number) => number;
 
 const instanceExports = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(WASM_BASE64, 'base64'))).exports;
-const { memory, escape, unescape, terminalUnsafe, serverHead, keepText, objectMembers, agentHead } = instanceExports as {
+const { memory, escape, unescape, literalInvalid, terminalUnsafe, serverHead, keepText, objectMembers, agentHead } = instanceExports as {
   memory: { buffer: ArrayBuffer };
   escape: Kernel;
   unescape: Kernel;
+  literalInvalid: (source: number, end: number) => number;
   terminalUnsafe: (source: number, end: number) => number;
   serverHead: (source: number, end: number, escaped: number) => number;
   keepText: (source: number, end: number) => number;
@@ -163,6 +165,17 @@ export function literalTerminalSafe(source: Buffer, start: number, end: number):
   if (end - start > MAX_UNESCAPE_BYTES) return false;
   const from = literalInMemory(source, start, end);
   return terminalUnsafe(from, from + end - start) === 0;
+}
+
+/**
+ * True when source[start, end) is the inside of a valid JSON string (kernels.wat,
+ * literalInvalid): a line's bytes may then be written as they came. A literal longer than the
+ * kernels take is looked at by the reference's byte loop.
+ */
+export function literalValid(source: Buffer, start: number, end: number): boolean {
+  if (end - start > MAX_UNESCAPE_BYTES) return referenceLiteralValid(source, start, end);
+  const from = literalInMemory(source, start, end);
+  return literalInvalid(from, from + end - start) === 0;
 }
 
 /**

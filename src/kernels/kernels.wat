@@ -29,6 +29,12 @@
 ;; caller looks closer. Its own pass, not a part of unescape: inside unescape's loop it slowed
 ;; the raw output, which never asks.
 ;;
+;; literalInvalid(src, end): the filter's, before it writes an entry's bytes as they came. 0
+;; when memory[src, end) is the inside of a valid JSON string: no byte below 0x20, no quote
+;; that is not escaped, every backslash one of the nine escapes (\u with four hex digits);
+;; else 1. Bytes from 0x80 are not looked at (invalid UTF-8 is the reader's to replace, as
+;; jq does). Sixteen bytes are tested at once up to the first byte that needs a look.
+;;
 ;; serverHead(src, end, escaped): the filter's and summary's. Reads the fields every 4.4+
 ;; server line starts with in memory[src, end): `{"t":{"$date":"…"},"s":"…","c":"…","id":N,
 ;; "ctx":"…","msg":"…"`, in the server's order, with spaces or tabs where it pads; as the
@@ -181,6 +187,74 @@
         (local.set $dst (i32.add (local.get $dst) (i32.const 1)))
         (br $next)))
     (local.get $dst))
+  (func $isHex (param $b i32) (result i32)
+    (i32.or (i32.lt_u (i32.sub (local.get $b) (i32.const 0x30)) (i32.const 10))
+            (i32.lt_u (i32.sub (i32.or (local.get $b) (i32.const 0x20)) (i32.const 0x61)) (i32.const 6))))
+  (func (export "literalInvalid") (param $src i32) (param $end i32) (result i32)
+    (local $b i32) (local $k i32) (local $v v128) (local $next v128) (local $backslashes v128) (local $quotes v128) (local $space v128)
+    (local $bs i32) (local $letters i32) (local $special i32)
+    (local.set $backslashes (i8x16.splat (i32.const 0x5c)))
+    (local.set $quotes (i8x16.splat (i32.const 0x22)))
+    (local.set $space (i8x16.splat (i32.const 0x20)))
+    (block $done
+      (loop $next
+        (block $scalar
+          (loop $wide
+            ;; 17 bytes read a turn: sixteen, and the letter after each backslash among them.
+            (br_if $scalar (i32.gt_u (i32.add (local.get $src) (i32.const 17)) (local.get $end)))
+            (local.set $v (v128.load (local.get $src)))
+            (local.set $next (v128.load offset=1 (local.get $src)))
+            (local.set $bs (i8x16.bitmask (i8x16.eq (local.get $v) (local.get $backslashes))))
+            (local.set $special (i8x16.bitmask (v128.or
+              (i8x16.eq (local.get $v) (local.get $quotes))
+              (i8x16.lt_u (local.get $v) (local.get $space)))))
+            ;; The short escapes' letters: " \ / b f n r t.
+            (local.set $letters (i8x16.bitmask (v128.or
+              (v128.or
+                (v128.or (i8x16.eq (local.get $next) (local.get $quotes)) (i8x16.eq (local.get $next) (local.get $backslashes)))
+                (v128.or (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x2f))) (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x62)))))
+              (v128.or
+                (v128.or (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x66))) (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x6e))))
+                (v128.or (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x72))) (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x74))))))))
+            ;; Sixteen bytes settled at once when each backslash stands alone before a short
+            ;; escape's letter, and each quote or control is such a letter (escaped, or
+            ;; invalid as a letter: caught by the letters' test). Two backslashes in a row, a
+            ;; \u, anything else: looked at byte by byte from the first byte that needs it.
+            (if (i32.and
+                  (i32.eqz (i32.and (local.get $bs) (i32.shl (local.get $bs) (i32.const 1))))
+                  (i32.and
+                    (i32.eqz (i32.and (local.get $bs) (i32.xor (local.get $letters) (i32.const 0xffff))))
+                    (i32.eqz (i32.and (local.get $special) (i32.xor (i32.shl (local.get $bs) (i32.const 1)) (i32.const 0xffff))))))
+              (then
+                ;; A backslash last: its letter, the next turn's first byte, is read already.
+                (local.set $src (i32.add (local.get $src) (i32.add (i32.const 16) (i32.shr_u (local.get $bs) (i32.const 15)))))
+                (br $wide)))
+            (local.set $src (i32.add (local.get $src) (i32.ctz (i32.or (local.get $bs) (local.get $special)))))))
+        (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
+        (local.set $b (i32.load8_u (local.get $src)))
+        (if (i32.or (i32.lt_u (local.get $b) (i32.const 0x20)) (i32.eq (local.get $b) (i32.const 0x22)))
+          (then (return (i32.const 1))))
+        (if (i32.ne (local.get $b) (i32.const 0x5c))
+          (then
+            (local.set $src (i32.add (local.get $src) (i32.const 1)))
+            (br $next)))
+        (if (i32.ge_u (i32.add (local.get $src) (i32.const 1)) (local.get $end)) (then (return (i32.const 1))))
+        (local.set $b (i32.load8_u offset=1 (local.get $src)))
+        (if (i32.eq (local.get $b) (i32.const 0x75))
+          (then
+            (if (i32.gt_u (i32.add (local.get $src) (i32.const 6)) (local.get $end)) (then (return (i32.const 1))))
+            (if (i32.eqz (i32.and
+                  (i32.and (call $isHex (i32.load8_u offset=2 (local.get $src))) (call $isHex (i32.load8_u offset=3 (local.get $src))))
+                  (i32.and (call $isHex (i32.load8_u offset=4 (local.get $src))) (call $isHex (i32.load8_u offset=5 (local.get $src))))))
+              (then (return (i32.const 1))))
+            (local.set $src (i32.add (local.get $src) (i32.const 6)))
+            (br $next)))
+        (local.set $k (i32.const 0))
+        (if (i32.lt_u (local.get $b) (i32.const 0x80)) (then (local.set $k (i32.load8_u offset=@unescapedBytes (local.get $b)))))
+        (if (i32.eqz (local.get $k)) (then (return (i32.const 1))))
+        (local.set $src (i32.add (local.get $src) (i32.const 2)))
+        (br $next)))
+    (i32.const 0))
   (func (export "terminalUnsafe") (param $src i32) (param $end i32) (result i32)
     (local $v v128) (local $next v128) (local $unsafe v128) (local $escapes i32) (local $b i32)
     (block $scalar

@@ -83,6 +83,31 @@ export function referenceUnescapeLiteral(source: Uint8Array, start: number, end:
 }
 
 /**
+ * literalInvalid (literalValid): true when source[start, end) is the inside of a valid JSON
+ * string: no byte below 0x20, no quote that is not escaped, every backslash one of the nine
+ * escapes (`\u` with four hex digits). Bytes from 0x80 are not looked at. Any length.
+ */
+export function referenceLiteralValid(source: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const byte = source[i]!;
+    if (byte < 0x20 || byte === QUOTE) return false;
+    if (byte !== BACKSLASH) continue;
+    if (i + 1 === end) return false;
+    const letter = String.fromCharCode(source[++i]!);
+    if (letter === 'u') {
+      if (i + 4 >= end) return false;
+      for (let k = 1; k <= 4; k++) if (!HEX_DIGIT.test(String.fromCharCode(source[i + k]!))) return false;
+      i += 4;
+      continue;
+    }
+    if (!UNESCAPES.has(letter)) return false;
+  }
+  return true;
+}
+
+const HEX_DIGIT = /^[0-9a-fA-F]$/;
+
+/**
  * terminalUnsafe (literalTerminalSafe): true when the literal source[start, end) surely decodes
  * to text safe for a terminal: every byte printable ASCII (0x20-0x7e), and no backslash just
  * before u, n, r, b or f, whatever stands before that backslash. False says nothing, and so does

@@ -2,7 +2,7 @@
  * One entry as read: its type, where its JSON sits in the input bytes, and its contents,
  * decoded only when something asks (selection by type alone never decodes).
  */
-import { literalTerminalSafe, unescapeLiteralToString } from '../kernels/json-kernels.js';
+import { literalTerminalSafe, literalValid, unescapeLiteralToString } from '../kernels/json-kernels.js';
 import type { LogFormat } from '../formats/log-format.js';
 import { parseLogTime } from '../parse/log-time.js';
 import type { LinePrefix } from './line-prefix.js';
@@ -167,6 +167,22 @@ export class EntryLine {
   /** True when the JSON the entry came from can be written as it is. */
   get hasSourceJson(): boolean {
     return this.end > this.start;
+  }
+
+  /**
+   * True when the JSON the entry came from is valid JSON. An entry read by its bytes is looked
+   * at only now (a raw control or a bad escape in its literal: a line from no JSON writer, a
+   * store that mangled it; a quote not escaped may still be a valid line with more members);
+   * one JSON.parse read is.
+   */
+  get sourceJsonValid(): boolean {
+    if (this.literalStart < 0 || literalValid(this.bytes, this.literalStart + 1, this.literalEnd)) return true;
+    try {
+      JSON.parse(this.bytes.toString('utf8', this.start, this.end));
+      return true;
+    } catch {
+      return false;
+    }
   }
 }
 

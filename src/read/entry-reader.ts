@@ -175,8 +175,8 @@ function readCanonical(
   const typeStart = start + TYPE_KEY.length;
   const typeEnd = bytes.indexOf(QUOTE, typeStart);
   if (typeEnd === -1 || typeEnd >= end || !matchesAt(bytes, typeEnd, CONTENTS_KEY)) return undefined;
-  // A type with an escape in it is not read by bytes.
-  for (let i = typeStart; i < typeEnd; i++) if (bytes[i] === BACKSLASH) return undefined;
+  // A type with an escape in it is not read by bytes; one with a raw control is no JSON.
+  for (let i = typeStart; i < typeEnd; i++) if (bytes[i] === BACKSLASH || bytes[i]! < 0x20) return undefined;
   const literalStart = typeEnd + CONTENTS_KEY.length - 1;
   const partial = end - PARTIAL_TAIL.length > literalStart && matchesAt(bytes, end - PARTIAL_TAIL.length, PARTIAL_TAIL);
   const literalEnd = partial ? end - PARTIAL_TAIL.length : end - 2;

@@ -1,5 +1,5 @@
 /**
- * escape, unescape and terminalUnsafe held to their references (reference-kernels.ts) on random
+ * escape, unescape, literalInvalid and terminalUnsafe held to their references (reference-kernels.ts) on random
  * inputs: every kind of byte and escape, lengths at and around each multiple of the SIMD width
  * and at the limits, sources in ordinary buffers and in the module's input region (up to its
  * last byte), targets in ordinary buffers and in leased output chunks (up to their last byte).
@@ -14,10 +14,11 @@ import {
   leaseKernelInput,
   leaseKernelOutputChunk,
   literalTerminalSafe,
+  literalValid,
   unescapeLiteral,
   unescapeLiteralToString,
 } from '../../src/kernels/json-kernels.js';
-import { referenceEscapeAsciiJson, referenceTerminalSafe, referenceUnescapeLiteral } from '../../src/kernels/reference-kernels.js';
+import { referenceEscapeAsciiJson, referenceLiteralValid, referenceTerminalSafe, referenceUnescapeLiteral } from '../../src/kernels/reference-kernels.js';
 import { unescapeJsonBytes } from '../../src/kernels/unescape-json.js';
 import { differ, property, randomBytes, randomLength, showBytes, type BytesMix, type Random, type Verdict } from '../_helpers/property.js';
 
@@ -181,6 +182,34 @@ test('unescape with \\u: unescapeJsonBytes agrees with the kernel\'s reference w
     const target = Buffer.alloc(bytes.length);
     const written = unescapeJsonBytes(bytes, 0, bytes.length, target, 0);
     return differ(written < 0 ? written : target.toString('latin1', 0, written), typeof expected === 'number' ? expected : expected.toString('latin1'), `unescapeJsonBytes of ${showBytes(bytes)}`);
+  });
+});
+
+test('literalInvalid: literalValid is referenceLiteralValid', (t) => {
+  property(t, 3000, (random, round) => {
+    const length = round === 0 ? MAX_UNESCAPE_BYTES : randomLength(random, MAX_UNESCAPE_BYTES);
+    const mix = random.pick<BytesMix>([{ specials: 0.001 }, { specials: 0.05 }, { quotes: false, controls: false, specials: 0.02 }, { quotes: false, controls: false, escapes: 'short', specials: 0.2 }, { utf8: false, invalid: false, escapes: 'short', specials: 0.1 }]);
+    const bytes = randomBytes(random, length, mix);
+    const { source, start, end, where } = placeSource(random, bytes);
+    return differ(literalValid(source, start, end), referenceLiteralValid(source, start, end), `validity of ${showBytes(bytes)} from ${where}`);
+  });
+  // Longer than the kernel takes: the reference's loop answers.
+  const long = Buffer.alloc(MAX_UNESCAPE_BYTES + 1, 0x61);
+  t.true(literalValid(long, 0, long.length));
+  long[MAX_UNESCAPE_BYTES] = 0x09;
+  t.false(literalValid(long, 0, long.length));
+});
+
+test('literalInvalid: the reference says valid exactly where JSON.parse reads the literal', (t) => {
+  property(t, 3000, (random) => {
+    const bytes = randomBytes(random, randomLength(random, 300), random.pick<BytesMix>([{ specials: 0.1 }, { quotes: false, controls: false, specials: 0.1 }]));
+    let parses = true;
+    try {
+      JSON.parse(`"${bytes.toString('latin1')}"`);
+    } catch {
+      parses = false;
+    }
+    return differ(referenceLiteralValid(bytes, 0, bytes.length), parses, `validity of ${showBytes(bytes)}`);
   });
 });
 
