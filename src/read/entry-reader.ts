@@ -19,6 +19,7 @@ import { EntryLine } from './entry-line.js';
 import { inputLines, type InputLines } from './input-lines.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
 import { DockerPieces } from './docker-pieces.js';
+import { matchCriHead } from './cri-line.js';
 import { entryFields, isDockerRecord, recordPrefix, shippedLine } from './shipper-record.js';
 
 export interface EntryHandler {
@@ -240,11 +241,23 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
   const { logType, contents, partial } = object;
   const docker = !glued && isDockerRecord(object);
   // A piece of a line Docker cut (docker-pieces.ts): held until the line's last piece.
-  const shipped = docker ? pieces.line(`${prefix?.source ?? ''}\u0000${String(object['stream'])}`, object['log'] as string) : glued ? undefined : shippedLine(object);
+  let shipped = docker ? pieces.line(`${prefix?.source ?? ''}\u0000${String(object['stream'])}`, object['log'] as string) : glued ? undefined : shippedLine(object);
   if (docker && shipped === undefined) return HELD;
   if (shipped !== undefined) {
     // The pod the store's record names is the line's source, and its time the line's stamp, where kubectl's prefix names none.
-    const read = shippedEntry(shipped, typeof logType === 'string' ? logType : undefined, docker, recordPrefix(object, prefix), bytes, lineStart, end);
+    const stamped = recordPrefix(object, prefix);
+    if (!docker) {
+      // A shipper that read the runtime's file without its CRI parser (Fluent Bit's tail input
+      // with no `cri` parser) keeps each line's CRI head in the record: taken off, and a line
+      // the runtime cut in pieces (P, then F) joined, as in the file itself (cri-line.ts).
+      const cri = matchCriHead(shipped);
+      if (cri) {
+        const text = shipped.slice(cri[0].length);
+        shipped = pieces.line(`${stamped?.source ?? ''}\u0000cri\u0000${cri[2]}`, cri[3] === 'P' ? text : `${text}\n`);
+        if (shipped === undefined) return HELD;
+      }
+    }
+    const read = shippedEntry(shipped, typeof logType === 'string' ? logType : undefined, docker, stamped, bytes, lineStart, end);
     if (read) return read;
   }
   if (typeof logType !== 'string' || glued) {

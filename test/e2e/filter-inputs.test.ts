@@ -88,6 +88,29 @@ test("a shipper's record of an entry, as a store gives it back (Docker's and Flu
   t.regex(run.stderr, new RegExp(`^logtype: ${server.length} entries read, ${server.length} written, 0 other lines\n {2}entries read, by type:\n {2}mongodb +${server.length}\n`));
 });
 
+test("Fluent Bit's tail of the runtime's files without its CRI parser (each record's log holds the CRI line, a long line cut in P pieces): read as the entries the lines are, pieces joined per pod and stream", (t) => {
+  // From a field trial: 0 entries read, and doctor said it found no problem.
+  const cri = (pod: string, tag: 'P' | 'F', text: string): string =>
+    JSON.stringify({ date: 1764291723.5, log: `2026-11-27T10:15:37.123456789Z stdout ${tag} ${text}`, kubernetes: { pod_name: pod, container_name: 'logtype' } });
+  const records: string[] = [];
+  ENTRIES.forEach((line, i) => {
+    const pod = `my-rs-${i % 2}`;
+    if (line.length < 40) return void records.push(cri(pod, 'F', line));
+    // Cut in three pieces, the other pod's record between them (records of pods interleave in a store).
+    records.push(cri(pod, 'P', line.slice(0, 20)));
+    records.push(cri(`my-rs-${(i + 1) % 2}`, 'F', '{"logType":"agent-launcher-script","contents":"between"}'));
+    records.push(cri(pod, 'P', line.slice(20, 30)));
+    records.push(cri(pod, 'F', line.slice(30)));
+  });
+  const input = `${records.join('\n')}\n`;
+  const entries = lines(runFilter(['-o', 'entry'], input).stdout);
+  t.deepEqual(entries.filter((line) => !line.includes('"between"')), ENTRIES);
+  t.is(entries.length, ENTRIES.length * 2);
+  const run = runFilter(['--summary', '-x', 'agent-launcher-script'], input);
+  t.is(run.stdout, CONTENTS.join('\n') + '\n');
+  t.regex(run.stderr, /^logtype: 12 entries read, 6 written, 0 other lines\n/);
+});
+
 test("Docker records (and entries) written with spaces, as a tool that re-writes them does (Python's json.dumps): read as they are without --as, and with --as as well", (t) => {
   const server = SERVER_TEXT.toString('utf8').split('\n').filter(Boolean);
   const spaced = (value: object): string => JSON.stringify(value).replaceAll('","', '", "').replace(/^\{"(\w+)":/, '{"$1": ');
