@@ -205,28 +205,37 @@
             (local.set $v (v128.load (local.get $src)))
             (local.set $next (v128.load offset=1 (local.get $src)))
             (local.set $bs (i8x16.bitmask (i8x16.eq (local.get $v) (local.get $backslashes))))
+            (local.set $letters (i8x16.bitmask (i8x16.eq (local.get $next) (local.get $quotes))))
             (local.set $special (i8x16.bitmask (v128.or
               (i8x16.eq (local.get $v) (local.get $quotes))
               (i8x16.lt_u (local.get $v) (local.get $space)))))
-            ;; The short escapes' letters: " \ / b f n r t.
-            (local.set $letters (i8x16.bitmask (v128.or
-              (v128.or
-                (v128.or (i8x16.eq (local.get $next) (local.get $quotes)) (i8x16.eq (local.get $next) (local.get $backslashes)))
-                (v128.or (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x2f))) (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x62)))))
-              (v128.or
-                (v128.or (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x66))) (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x6e))))
-                (v128.or (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x72))) (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x74))))))))
             ;; Sixteen bytes settled at once when each backslash stands alone before a short
             ;; escape's letter, and each quote or control is such a letter (escaped, or
             ;; invalid as a letter: caught by the letters' test). Two backslashes in a row, a
             ;; \u, anything else: looked at byte by byte from the first byte that needs it.
+            ;; Most often (a server line's escapes inside an entry are all \") each backslash
+            ;; has a quote after it and each quote a backslash before it: one comparison.
+            (if (i32.and (i32.eq (local.get $bs) (local.get $letters)) (i32.eq (local.get $special) (i32.and (i32.shl (local.get $bs) (i32.const 1)) (i32.const 0xffff))))
+              (then
+                ;; A backslash last: its letter, the next turn's first byte, is read already.
+                (local.set $src (i32.add (local.get $src) (i32.add (i32.const 16) (i32.shr_u (local.get $bs) (i32.const 15)))))
+                (br $wide)))
+            ;; Else the letters are any of " \ / b f n r t.
+            (if (i32.and (local.get $bs) (i32.xor (local.get $letters) (i32.const 0xffff)))
+              (then
+                (local.set $letters (i8x16.bitmask (v128.or
+                  (v128.or
+                    (v128.or (i8x16.eq (local.get $next) (local.get $quotes)) (i8x16.eq (local.get $next) (local.get $backslashes)))
+                    (v128.or (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x2f))) (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x62)))))
+                  (v128.or
+                    (v128.or (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x66))) (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x6e))))
+                    (v128.or (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x72))) (i8x16.eq (local.get $next) (i8x16.splat (i32.const 0x74))))))))))
             (if (i32.and
                   (i32.eqz (i32.and (local.get $bs) (i32.shl (local.get $bs) (i32.const 1))))
                   (i32.and
                     (i32.eqz (i32.and (local.get $bs) (i32.xor (local.get $letters) (i32.const 0xffff))))
                     (i32.eqz (i32.and (local.get $special) (i32.xor (i32.shl (local.get $bs) (i32.const 1)) (i32.const 0xffff))))))
               (then
-                ;; A backslash last: its letter, the next turn's first byte, is read already.
                 (local.set $src (i32.add (local.get $src) (i32.add (i32.const 16) (i32.shr_u (local.get $bs) (i32.const 15)))))
                 (br $wide)))
             (local.set $src (i32.add (local.get $src) (i32.ctz (i32.or (local.get $bs) (local.get $special)))))))
