@@ -44,14 +44,20 @@ export class NumberedWriter {
     fs.writeSync(this.#fd, text);
   }
 
-  /** Close and open the path again (creating it), as a logger does on SIGUSR1. */
+  /**
+   * Close (if open) and open the path again (creating it), as a logger does on SIGUSR1. A
+   * writer closed before is not closed twice: its descriptor's number may be another's by now
+   * (a test's pipe), which a second close would take from it.
+   */
   reopen(): void {
-    fs.closeSync(this.#fd);
+    this.close();
     this.#fd = fs.openSync(this.path, 'a');
   }
 
   close(): void {
+    if (this.#fd < 0) return;
     fs.closeSync(this.#fd);
+    this.#fd = -1;
   }
 
   /** Writes `perTick` lines every `tickMs` until `ms` have passed, running `during` alongside. */
