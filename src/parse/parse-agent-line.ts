@@ -98,11 +98,20 @@ const FREE_TEXT_HEADS: readonly { readonly start: string; readonly level: Level 
   { start: 'panic: ', level: 'fatal' },
   { start: 'fatal error: ', level: 'fatal' },
   { start: 'Logging error occurred: ', level: 'error' },
+  // A Go command's failure as its CLI library prints it (cobra: `Error: <the error>`).
+  { start: 'Error: ', level: 'error' },
 ];
+
+/**
+ * A line of Go's standard `log` package (`2026/11/22 10:20:00 http: TLS handshake error …`, as
+ * net/http writes its server's errors): a record of its own, of no level it says. Its time is
+ * the process's local time with no zone, so it is not taken as one: kubectl's stamp stands.
+ */
+const GO_LOG_LINE = /^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d(?:\.\d+)? /;
 
 function freeTextRecord(line: string): LogRecord | undefined {
   for (const { start, level } of FREE_TEXT_HEADS) if (line.startsWith(start)) return { level, message: line };
-  return undefined;
+  return GO_LOG_LINE.test(line) ? { message: line } : undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { EntryLine } from '../read/entry-line.js';
 import type { LogRecord } from '../parse/log-record.js';
 import { readEntryRecord } from '../parse/parse-record.js';
-import { RecordJoiner } from './record-joiner.js';
+import { RecordJoiner, stampsApart } from './record-joiner.js';
 import { LateRecords, type DeliveredRecord } from './late-records.js';
 import { ContinuedRecord } from '../parse/continued-record.js';
 import { PREFIX_HEAD_BYTES, parseTextPrefix } from '../read/line-prefix.js';
@@ -323,7 +323,9 @@ export class EntrySelector implements EntryHandler {
   #deliverEntry(entry: EntryLine, record: LogRecord | undefined, wasRead: boolean): void {
     if (record === undefined && wasRead && this.#ordered && !this.#context && entry.format?.continuesRecords) {
       const late = this.#late.of(entry.logType, entry.prefix);
-      if (late) return this.#lateLine(entry, late);
+      if (late && !stampsApart(late.lastStamp, entry.stampedAt)) return this.#lateLine(entry, late);
+      // Stamped long after the record's last line: a line of its own, and the record's end.
+      if (late) this.#late.forget(entry.logType, entry.prefix);
     }
     this.#deliver(entry, record, undefined, wasRead);
   }
@@ -334,7 +336,10 @@ export class EntrySelector implements EntryHandler {
    */
   #deliverRecord(entry: EntryLine, record: LogRecord, lines: readonly EntryLine[] | undefined, cut: boolean): void {
     const selected = this.#deliver(entry, record, lines, true);
-    if (cut && this.#ordered) this.#late.remember({ logType: entry.logType, format: entry.format, prefix: entry.prefix, texts: lines ? lines.map((line) => line.contents) : [entry.contents], selected });
+    if (cut && this.#ordered) {
+      const last = lines ? lines[lines.length - 1]! : entry;
+      this.#late.remember({ logType: entry.logType, format: entry.format, prefix: entry.prefix, texts: lines ? lines.map((line) => line.contents) : [entry.contents], selected, lastStamp: last.stampedAt });
+    }
   }
 
   /**
@@ -345,6 +350,7 @@ export class EntrySelector implements EntryHandler {
     if (this.#limitReached) return;
     const texts = [...late.texts, entry.contents];
     late.texts.push(entry.contents);
+    late.lastStamp = entry.stampedAt ?? late.lastStamp;
     const joined = EntryLine.fromContents(late.logType, late.format, texts.join('\n'), late.prefix);
     const head = readEntryRecord(late.format, EntryLine.fromContents(late.logType, late.format, texts[0]!, late.prefix));
     const record = head && new ContinuedRecord(head, texts.slice(1));

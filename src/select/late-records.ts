@@ -24,6 +24,8 @@ export interface DeliveredRecord {
   readonly texts: string[];
   /** Whether it was selected (shown). */
   selected: boolean;
+  /** Its last line's stamp (kubectl's, a shipper's), if it had one: a line stamped far from it is not of it (record-joiner.ts, stampsApart). */
+  lastStamp: number | undefined;
 }
 
 /** Sources and types followed at the most (the joiner holds as many records at once). */

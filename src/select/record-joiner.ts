@@ -16,8 +16,11 @@
  * nothing, take them at once). They wait for MAX_INTERLEAVED_LINES lines at the most, and HELD_WAIT_MS while
  * lines keep coming (a pause of the input ends every wait at once): then the record is taken as
  * it is (`cut`), and a line of it that comes later is decided by the selection as a line of
- * that record (late-records.ts). (Times are not compared: another pod's
- * clock, or another log caught up from hours before, says nothing of this record.)
+ * that record (late-records.ts). (Other streams' times are not compared: another pod's
+ * clock, or another log caught up from hours before, says nothing of this record.) A line of
+ * its own stream stamped (kubectl's --timestamps, a shipper's record time) more than
+ * CONTINUATION_GAP_MS from the record's last line is no part of it: a trace is written at once,
+ * and a line of no head minutes later (a Go `log` line after a panic's trace) stands alone.
  *
  * Held lines never outlive their chunk's bytes (the next chunk reuses them): at a chunk's end
  * the waiting lines are copied out. A record is held for at most MAX_CONTINUATION_LINES lines.
@@ -30,6 +33,14 @@ import { PREFIX_HEAD_BYTES, parseTextPrefix, sternPrefixes, type LinePrefix } fr
 
 /** Lines one record may take; the rest stand as lines of their own. */
 export const MAX_CONTINUATION_LINES = 1000;
+
+/** Stamps of two lines of one record are this close at the most (stampedApart). */
+const CONTINUATION_GAP_MS = 2000;
+
+/** True when both stamps are known and too far apart for a line stamped `at` to continue a record whose last line was stamped `last`. */
+export function stampsApart(last: number | undefined, at: number | undefined): boolean {
+  return last !== undefined && at !== undefined && Math.abs(at - last) > CONTINUATION_GAP_MS;
+}
 
 /** Lines not its own that may come after a held record (waiting behind it, or other records'); one more delivers it as it is. */
 export const MAX_INTERLEAVED_LINES = 200;
@@ -183,6 +194,12 @@ export class RecordJoiner {
     if (this.#active.length === 0 || record !== undefined) return false;
     const held = this.#heldOf(sourceOf(entry), entry.logType);
     if (!held) return false;
+    if (stampsApart((held.lines[held.lines.length - 1] ?? held.head).stampedAt, entry.stampedAt)) {
+      // Ended by a line of its own stream: whole, not cut.
+      this.#finish(held, false);
+      this.#flush();
+      return false;
+    }
     held.lines.push(held.detached ? entry.detached() : entry);
     this.#lines++;
     if (held.lines.length + 1 >= MAX_CONTINUATION_LINES) {

@@ -330,6 +330,34 @@ test('a line of a record taken before it came (a pause of the input, 250 lines o
   t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'error'], input).stdout), [head, detail], '250 lines between: -l error');
 });
 
+// From a field trial: a Go panic's record in the agent's stderr took in every later line of the
+// pod that had no head of its own (a Go `log` line, cobra's `Error: …`), 20 minutes later, so
+// --since and -g missed them and -l fatal showed them as the panic's trace.
+test("an agent's stderr: a panic's record ends where a line stamped long after it, or a Go log or `Error:` line, comes; on a file and on a paused stream", (t) => {
+  const at = (time: string, contents: string): string => `[pod/db-0/c] 2026-11-22T${time}Z ${entryLine('automation-agent-stderr', contents)}`;
+  const panic = ['panic: boom', 'goroutine 1 [running]:', 'main.main()', '\t/go/src/main.go:42 +0x1d'];
+  const later = ['2026/11/22 10:20:00 http: TLS handshake error from 10.0.0.1:5555: EOF', 'Error: failed to connect to mongod: connection refused', 'a line of no head of its own'];
+  const input = [...panic.map((line) => at('10:00:00.100', line)), at('10:20:00.000', later[0]!), at('10:21:00.000', later[1]!), at('10:22:00.000', later[2]!)].join('\n') + '\n';
+  t.deepEqual(lines(runFilter(['-o', 'raw', '--since', '2026-11-22T10:10Z'], input).stdout), later);
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-g', 'TLS handshake'], input).stdout), [later[0]]);
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'fatal'], input).stdout), panic);
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'error'], input).stdout), [...panic, later[1]]);
+  // Unstamped (no --timestamps): the Go log line and cobra's line are records of their own; a line of no head still goes on the panic's.
+  const bare = [...panic, ...later].map((line) => entryLine('automation-agent-stderr', line)).join('\n') + '\n';
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'fatal'], bare).stdout), panic);
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-g', 'TLS'], bare).stdout), [later[0]]);
+  // A stream that pauses after the trace (kubectl logs -f): the record was taken at the pause; the later lines are not of it.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-gap-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const [first, second] = [path.join(dir, 'first'), path.join(dir, 'second')];
+  const inputLines = input.split('\n');
+  fs.writeFileSync(first, `${inputLines.slice(0, 4).join('\n')}\n`);
+  fs.writeFileSync(second, `${inputLines.slice(4).join('\n')}`);
+  const paused = (args: string) => spawnSync('bash', ['-c', `{ cat "${first}"; sleep 2.5; cat "${second}"; } | "${process.execPath}" "${FILTER_BIN}" -o raw ${args}`], { encoding: 'utf8' }).stdout;
+  t.deepEqual(lines(paused('-l fatal')), panic);
+  t.deepEqual(lines(paused("-g 'no head'")), [later[2]]);
+});
+
 // From a trial of the docs' examples: -o entry wrapped a log's text lines but wrote its JSON lines
 // (a server's 4.4+ line, a spaced audit line, the operator's zap line) as they were, so one stream
 // came out in two shapes and `jq .logType` gave null for half of it.

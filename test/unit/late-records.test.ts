@@ -3,7 +3,7 @@ import { LateRecords, type DeliveredRecord } from '../../src/select/late-records
 import type { LinePrefix } from '../../src/read/line-prefix.js';
 
 const pod = (source: string): LinePrefix => ({ source, text: `[pod/${source}/c] `, length: source.length + 9 }) as unknown as LinePrefix;
-const record = (logType: string, source: string | undefined, selected = false): DeliveredRecord => ({ logType, format: undefined, prefix: source === undefined ? undefined : pod(source), texts: ['first'], selected });
+const record = (logType: string, source: string | undefined, selected = false): DeliveredRecord => ({ logType, format: undefined, prefix: source === undefined ? undefined : pod(source), texts: ['first'], selected, lastStamp: undefined });
 
 test('late records: one a pod and type; a new record of it, or a plain line of the pod, lets it go', (t) => {
   const late = new LateRecords();
