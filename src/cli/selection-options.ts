@@ -69,7 +69,7 @@ export const SELECTION_OPTIONS: OptionTable = {
   user: { type: 'string', multiple: true, value: 'USER', describe: 'Audit events by these users (alice, alice@admin, an X.509 subject whole: CN=client,OU=apps; globs; case-sensitive, as the server\'s names; repeat the flag for several)' },
   failed: { type: 'boolean', describe: 'Audit events that failed (a non-zero result)' },
   resource: { type: 'string', multiple: true, value: 'NAME', describe: "Operator lines about this resource (my-replica-set, mongodb/my-replica-set)" },
-  as: { type: 'string', value: 'TYPE', complete: 'type', describe: 'Read raw log lines (a copied server log) as entries of this type (a line that is an entry already is read as the entry it is)' },
+  as: { type: 'string', value: 'TYPE', complete: 'type', describe: 'Read raw log lines (a copied server log) as entries of this type; kubectl\'s, stern\'s and the runtime\'s prefixes and shippers\' records are taken off as without it, and a line that is an entry already is read as the entry it is' },
 };
 
 function levelOfChoice(choice: string | undefined): Level | undefined {

@@ -4,20 +4,13 @@
  */
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import { LineSplitter } from '../follow/split-lines.js';
-import { logFormat } from '../formats/log-formats.js';
-import { parseJsonObject } from '../parse/log-record.js';
-import { EntryLine } from './entry-line.js';
-import { matchesAt } from '../parse/match-bytes.js';
-import { DockerPieces } from './docker-pieces.js';
-import { isDockerRecord } from './shipper-record.js';
 import { EntryReader, MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputChunks, type StdinSource } from './open-input.js';
 import { COMPRESSION_HEAD_BYTES, isGzipFile, mayStartCompression, otherCompression, otherCompressionError } from './other-compression.js';
 import { fileHead } from './file-head.js';
 
 export type { StdinSource };
-import { inputLines } from './input-lines.js';
+import { rawLineReader } from './raw-line-reader.js';
 
 export interface InputSelection {
   /** Files to read, `-` for stdin; none: stdin. */
@@ -26,15 +19,6 @@ export interface InputSelection {
   readonly as?: string | undefined;
 }
 
-interface LineReader {
-  push(chunk: Buffer): void;
-  /**
-   * The input's end, or where reading left it (`leftEarly`: --max-count reached, -q answered,
-   * Ctrl-C): then an unfinished last line is the chunk's cut, not a line of the input, and is
-   * dropped rather than read as one (it would count as a line that is no entry).
-   */
-  end(leftEarly?: boolean): void;
-}
 
 /** What reads the lines: it may say it wants no more (`done`: --max-count, -q). */
 export type InputHandler = EntryHandler & { end(): void; readonly done?: boolean };
@@ -177,39 +161,6 @@ export async function readEntries(
   handler.end();
 }
 
-const DOCKER_KEY = Buffer.from('"log"');
-const ENTRY_KEY = Buffer.from('"logType"');
-
-/**
- * The line is an object whose first key is `key` (quoted), however it is spaced: `{"log":"…`
- * as Docker writes it, `{"log": "…` as a tool that re-writes it (Python's json.dumps) does.
- */
-function startsWithKey(bytes: Buffer, start: number, end: number, key: Buffer): boolean {
-  if (bytes[start] !== 0x7b) return false;
-  let at = start + 1;
-  while (at < end && (bytes[at] === 0x20 || bytes[at] === 0x09)) at++;
-  return matchesAt(bytes, at, key);
-}
-
-/**
- * The entry a line is, when it is one (`{"logType":…,"contents":…}`, as the sidecar writes
- * them): no log's own line starts so, so under --as it is read as the entry it is, not as a
- * line of the type --as names.
- */
-function entryOf(line: string): EntryLine | undefined {
-  const value = parseJsonObject(line);
-  if (!value) return undefined;
-  const { logType, contents, partial } = value;
-  if (typeof logType !== 'string' || typeof contents !== 'string') return undefined;
-  return EntryLine.fromContents(logType, logFormat(logType), contents, undefined, partial === true);
-}
-
-/** The Docker json-file record a line is; undefined when it is none (a log's own JSON may start with `log` too). */
-function dockerRecord(line: string): Record<string, unknown> | undefined {
-  const record = parseJsonObject(line);
-  return record && isDockerRecord(record) ? record : undefined;
-}
-
 /** True when `next` has not settled within `ms`. */
 async function pausedFor(next: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -221,38 +172,6 @@ async function pausedFor(next: Promise<unknown>, ms: number): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** `--as TYPE`: every raw line is the contents of an entry of that type. */
-function rawLineReader(logType: string, handler: EntryHandler): LineReader {
-  const format = logFormat(logType);
-  const pieces = new DockerPieces();
-  const lines = inputLines(
-    (bytes, start, end) => {
-      // A line that is an entry already (a sidecar's output given with --as): the entry it is.
-      const entry = startsWithKey(bytes, start, end, ENTRY_KEY) ? entryOf(bytes.toString('utf8', start, end)) : undefined;
-      if (entry) return handler.entry(entry);
-      // Docker's json-file log of the container (`{"log":"<line>\n",…}`): the line it wraps,
-      // once its last piece came (docker-pieces.ts).
-      const record = startsWithKey(bytes, start, end, DOCKER_KEY) ? dockerRecord(bytes.toString('utf8', start, end)) : undefined;
-      if (!record) return handler.entry(EntryLine.fromRawLine(logType, format, bytes, start, end));
-      const line = pieces.line(String(record['stream']), record['log'] as string);
-      if (line !== undefined) handler.entry(EntryLine.fromContents(logType, format, line));
-    },
-    (bytes, start, end) => handler.other(bytes, start, end),
-    MAX_INPUT_LINE_BYTES,
-    () => handler.overlong?.(),
-  );
-  const splitter = new LineSplitter(MAX_INPUT_LINE_BYTES, lines);
-  return {
-    push: (chunk) => splitter.push(chunk),
-    end: (leftEarly) => {
-      if (leftEarly) splitter.abandon();
-      else splitter.flush();
-      lines.end();
-      for (const line of pieces.flush()) handler.entry(EntryLine.fromContents(logType, format, line));
-    },
-  };
 }
 
 /** What the commands' IO says stdin is: the process's own descriptor (`stdinFd`), or only a stream. */

@@ -88,6 +88,37 @@ test("a shipper's record of an entry, as a store gives it back (Docker's and Flu
   t.regex(run.stderr, new RegExp(`^logtype: ${server.length} entries read, ${server.length} written, 0 other lines\n {2}entries read, by type:\n {2}mongodb +${server.length}\n`));
 });
 
+// From a field trial: --as took every line as it stood, so the runtime's CRI head, kubectl's and
+// stern's prefixes stayed in the line (-l warn, --since gave 0 lines, in silence), and entries
+// wrapped by a shipper or behind kubectl's prefix were read as server lines.
+test('--as TYPE takes off what tools put around a line (CRI heads and pieces, kubectl, stern), and reads wrapped or prefixed entries as the entries they are', (t) => {
+  const warn = '{"t":{"$date":"2024-03-18T10:49:07.140-04:00"},"s":"W",  "c":"CONTROL",  "id":22120,   "ctx":"initandlisten","msg":"Access control is not enabled for the database"}';
+  const info = '{"t":{"$date":"2024-03-18T10:49:07.150-04:00"},"s":"I",  "c":"NETWORK",  "id":23016,   "ctx":"listener","msg":"Waiting for connections","attr":{"port":27017}}';
+  const stamp = '2024-03-18T14:49:07.140000000Z';
+  const shapes: [string, string[]][] = [
+    ['plain', [warn, info]],
+    ['CRI, the first line in two pieces', [`${stamp} stdout P ${warn.slice(0, 50)}`, `${stamp} stdout F ${warn.slice(50)}`, `${stamp} stdout F ${info}`]],
+    ['kubectl --prefix --timestamps', [`[pod/db-0/mongod] ${stamp} ${warn}`, `[pod/db-0/mongod] ${stamp} ${info}`]],
+    ['stern', [`db-0 mongod ${warn}`, `db-0 mongod ${info}`]],
+  ];
+  for (const [name, input] of shapes) {
+    t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'warn', '--as', 'mongodb'], `${input.join('\n')}\n`).stdout), [warn], name);
+    t.deepEqual(lines(runFilter(['-o', 'raw', '--as', 'mongodb'], `${input.join('\n')}\n`).stdout), [warn, info], name);
+  }
+  // A pre-4.4 line behind kubectl's pod alone keeps its own time; one without a prefix is not cut at its time.
+  const text = '2019-09-10T04:07:51.398+0000 W NETWORK  [conn2] warn here';
+  t.deepEqual(lines(runFilter(['-o', 'raw', '--as', 'mongodb'], `[pod/db-0/mongod] ${text}\n${text}\n`).stdout), [text, text]);
+  const agent = ENTRIES.find((line) => line.includes('"automation-agent-verbose"'))!;
+  const contents = (JSON.parse(agent) as { contents: string }).contents;
+  const wrapped: [string, string][] = [
+    ['kubectl --prefix', `[pod/db-0/c] ${stamp} ${agent}`],
+    ['docker', JSON.stringify({ log: `${agent}\n`, stream: 'stdout', time: stamp })],
+    ['logcli jsonl', JSON.stringify({ labels: { pod: 'db-0' }, line: agent, timestamp: stamp })],
+    ['CRI', `${stamp} stdout F ${agent}`],
+  ];
+  for (const [name, line] of wrapped) t.deepEqual(lines(runFilter(['-o', 'raw', '-t', 'automation-agent-verbose', '--as', 'mongodb'], `${line}\n`).stdout), [contents], name);
+});
+
 test("Fluent Bit's tail of the runtime's files without its CRI parser (each record's log holds the CRI line, a long line cut in P pieces): read as the entries the lines are, pieces joined per pod and stream", (t) => {
   // From a field trial: 0 entries read, and doctor said it found no problem.
   const cri = (pod: string, tag: 'P' | 'F', text: string): string =>
