@@ -16,8 +16,12 @@ const { USAGE_EXIT, usageMessage } = await import('../src/cli/usage-error.js');
 const { createDiagnostics, sameStream } = await import('../src/diag/logger.js');
 const { SIDECAR_LOG_TYPE } = await import('../src/log-types.js');
 const { Sidecar } = await import('../src/sidecar/run-sidecar.js');
+const { sameFileError } = await import('../src/config/same-file.js');
 
-const parsed = parseSidecarArgs(process.argv.slice(2), process.env);
+const args = parseSidecarArgs(process.argv.slice(2), process.env);
+// Two types' paths that are one file on disk (a link) are refused as the same path spelt twice is.
+const twice = args.ok && typeof args.value === 'object' ? sameFileError(args.value.files) : undefined;
+const parsed: typeof args = twice === undefined ? args : { ok: false, error: twice };
 if (!parsed.ok) {
   // Its stderr is the pod's log: the usage error is a JSON line, as every other diagnostic.
   createDiagnostics(SIDECAR_LOG_TYPE).error({ event: 'usage' }, usageMessage(SIDECAR_COMMAND, parsed.error));

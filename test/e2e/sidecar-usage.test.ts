@@ -82,3 +82,28 @@ test('on a terminal, the sidecar writes DEL, C1 controls and bidirectional overr
   const piped = run(['--once', '--log-dir', dir, '--state-file', '']);
   t.is(piped.stdout, `${JSON.stringify({ logType: 'mongodb', contents: line }).replace('\u001b', '\\u001b')}\n`);
 });
+
+// From a field trial: the same file reached by a second path (a symlink to it, a linked
+// directory, a hard link) under another type was followed twice: each line sent under both types.
+for (const kind of ['a symlink', 'a symlinked directory', 'a hard link'] as const) {
+  test(`one file for two types through ${kind}: a usage error naming both paths; exit 2`, (t) => {
+    const dir = tempDir('same-file');
+    fs.mkdirSync(path.join(dir, 'logs'));
+    fs.mkdirSync(path.join(dir, 'other'));
+    const log = path.join(dir, 'logs', 'mongodb.log');
+    fs.writeFileSync(log, '');
+    let other = path.join(dir, 'other', 'audit.log');
+    if (kind === 'a symlink') fs.symlinkSync(log, other);
+    else if (kind === 'a hard link') fs.linkSync(log, other);
+    else {
+      fs.symlinkSync(path.join(dir, 'logs'), path.join(dir, 'other', 'linked'));
+      other = path.join(dir, 'other', 'linked', 'mongodb.log');
+    }
+    const result = run(['--log-dir', path.join(dir, 'logs'), '--file', `mongodb-audit=${other}`]);
+    t.is(result.status, 2);
+    t.is(result.stdout, '');
+    const line = JSON.parse(result.stderr) as { event: string; msg: string };
+    t.is(line.event, 'usage');
+    t.true(line.msg.startsWith(`${log} (mongodb) and ${other} (mongodb-audit) are one file`), line.msg);
+  });
+}
