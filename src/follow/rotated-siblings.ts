@@ -7,13 +7,18 @@ import path from 'node:path';
 
 const COMPRESSED = /\.(gz|bz2|xz|zst|lz4|z|zip)$/i;
 const isDigit = (char: string | undefined): boolean => char !== undefined && char >= '0' && char <= '9';
+/** A date's eight digits, right after a name (dateext's `dateformat %Y%m%d…` with no separator). */
+const DATE_DIGITS = /^\d{8}/;
 
 /**
  * Which names beside a file named `base` are its rotations, in the same directory, as the
  * rotators a pod may run name them:
- * - `base.` and anything: logrotate's numbers (`mongodb.log.1`) and mongod's own rename
- *   (`mongodb.log.2026-11-20T10-23-09`);
- * - `base-` or `base_` and a digit: logrotate's `dateext` (`mongodb.log-20261126`);
+ * - `base.` and a digit: logrotate's numbers (`mongodb.log.1`) and mongod's own rename
+ *   (`mongodb.log.2026-11-20T10-23-09`); not a name after the dot, which is another file's
+ *   (`mongod.log.audit`, the audit log beside `mongod.log`, and its rotations), or a copy of
+ *   someone's (`.bak`);
+ * - `base-` or `base_` and a digit: logrotate's `dateext` (`mongodb.log-20261126`), and `base`
+ *   and eight digits, a date: `dateext` with a `dateformat` of no separator (`mongodb.log20261128014637`);
  * - the name without its extension, then `.`, `-` or `_` and a digit, then the extension:
  *   logrotate's `extension` (`mongodb.1.log`, `mongodb-20261126.log`) and Go's lumberjack
  *   (`mongodb-2026-11-26T05-00-00.000.log`).
@@ -27,7 +32,7 @@ export function rotatedNames(base: string): (entry: string) => boolean {
   return (entry) => {
     if (entry.startsWith(base)) {
       const separator = entry[base.length];
-      const rotation = separator === '.' ? entry.length > base.length + 1 : (separator === '-' || separator === '_') && isDigit(entry[base.length + 1]);
+      const rotation = separator === '.' || separator === '-' || separator === '_' ? isDigit(entry[base.length + 1]) : DATE_DIGITS.test(entry.slice(base.length));
       return rotation && !COMPRESSED.test(entry);
     }
     if (extension === '' || !entry.startsWith(stem) || !entry.endsWith(extension) || entry.length < base.length + 2) return false;
