@@ -639,7 +639,7 @@ export class FileFollower {
 /** The size of the file at `path` when it is `saved`'s (its inode, and its birth time where both are known); undefined otherwise. */
 function inPlaceSize(path: string, saved: SavedFile): number | undefined {
   const stat = statOrNone(path);
-  if (!stat?.isFile() || stat.ino !== saved.ino || compareBirthtimes(saved.birthtimeMs, birthtimeOf(stat)) === 'differs') return undefined;
+  if (!stat?.isFile() || stat.ino !== saved.ino || compareBirthtimes(saved.birthtimeMs, stat.birthtimeMs) === 'differs') return undefined;
   return stat.size;
 }
 

@@ -249,7 +249,7 @@ export class FilesBehind {
   knows(name: string, stat: fs.Stats): boolean {
     // A held file's inode cannot be reused while we hold it open; a waiting one's can (no
     // descriptor pins it): its birth time tells them apart when it is opened.
-    return this.#queue.some((h) => sameFile(h, stat) && (isHeld(h) || compareBirthtimes(h.birthtimeMs, birthtimeOf(stat)) !== 'differs')) || this.#retired.some((r) => isKnown(r, name, stat));
+    return this.#queue.some((h) => sameFile(h, stat) && (isHeld(h) || compareBirthtimes(h.birthtimeMs, stat.birthtimeMs) !== 'differs')) || this.#retired.some((r) => isKnown(r, name, stat));
   }
 
   /**

@@ -38,7 +38,13 @@ export function continuationOf(position: number, c: Comparison): Continuation {
   return position > 0 && c.tailMatches === true ? 'copy' : 'other';
 }
 
-/** Birth times as the file system gives them: 0 (none kept) and a copy of ctime mean unknown. */
+/**
+ * A saved birth time (birthtimeOf: 0 where none is kept, or one equal to ctime, which is what a
+ * file system without them gives) against a file's as stat gives it (`stat.birthtimeMs`, as it
+ * is): a saved one says its file system keeps them, so the file's is its own even where it
+ * equals its ctime (a file made and written at once: a log made again with the old file's inode
+ * and first lines was taken for the old one, and its new lines skipped).
+ */
 export function compareBirthtimes(saved: number | undefined, found: number | undefined): Comparison['birthtime'] {
   if (!saved || !found) return 'unknown';
   return saved === found ? 'same' : 'differs';

@@ -138,7 +138,7 @@ export function knownFile(name: string, stat: fs.Stats, is: (fd: number) => bool
  */
 export function isKnown(known: KnownFile, name: string, stat: fs.Stats): boolean {
   if (stat.dev !== known.dev || stat.ino !== known.ino) return false;
-  if (compareBirthtimes(known.birthtimeMs, birthtimeOf(stat)) === 'differs') return false;
+  if (compareBirthtimes(known.birthtimeMs, stat.birthtimeMs) === 'differs') return false;
   if (stat.size < known.saved.position) return false;
   if (emptyOnceNow(known.saved, stat)) return false;
   const { saved } = known;
@@ -163,7 +163,7 @@ function continues(file: SavedFile, candidate: SiblingFile): ReturnType<typeof c
     const fingerprint = fingerprintOf(fd, file.fingerprintBytes);
     return {
       sameInode: stat.ino === file.ino,
-      birthtime: compareBirthtimes(file.birthtimeMs, birthtimeOf(stat)),
+      birthtime: compareBirthtimes(file.birthtimeMs, stat.birthtimeMs),
       longEnough: stat.size >= file.position && fingerprint.fingerprintBytes === file.fingerprintBytes,
       fingerprintMatches: fingerprint.fingerprint === file.fingerprint,
       tailMatches: file.tailHash === undefined ? undefined : tailHashOf(fd, file.position) === file.tailHash,
