@@ -74,14 +74,26 @@ const field = (object: unknown, key: string): unknown => (typeof object === 'obj
 export function recordSource(object: Record<string, unknown>): LinePrefix | undefined {
   const kubernetes = object['kubernetes'];
   const labels = object['labels'];
-  const pod = text(field(kubernetes, 'pod_name')) ?? text(field(labels, 'pod'));
+  // Fluent Bit's and Vector's kubernetes metadata, Loki's labels (as promtail names them, and as
+  // OpenTelemetry's collector does), stern's `--output json` (podName beside the message).
+  const pod = text(field(kubernetes, 'pod_name')) ?? text(field(labels, 'pod')) ?? text(field(labels, 'k8s_pod_name')) ?? text(object['podName']);
   if (pod === undefined) return undefined;
-  const container = text(field(kubernetes, 'container_name')) ?? text(field(labels, 'container'));
+  const container = text(field(kubernetes, 'container_name')) ?? text(field(labels, 'container')) ?? text(field(labels, 'k8s_container_name')) ?? text(object['containerName']);
   return { length: 0, text: '', source: container === undefined ? `pod/${pod}` : `pod/${pod}/${container}` };
 }
 
-/** The keys shippers keep the time a line was read under: Docker's and Fluent Bit's, logcli's and Vector's, Elasticsearch's. */
-const TIME_KEYS = ['time', 'timestamp', '@timestamp'] as const;
+/**
+ * The keys shippers keep the time a line was read under: Docker's and Fluent Bit's, logcli's and
+ * Vector's, Elasticsearch's; Fluent Bit's JSON outputs' `date` (its json_date_key), an RFC 3339
+ * text or seconds since the epoch.
+ */
+const TIME_KEYS = ['time', 'timestamp', '@timestamp', 'date'] as const;
+
+/** Seconds since the epoch as Fluent Bit writes `date` (`1795341600.5`): an RFC 3339 time; undefined for another value. */
+function epochSecondsTime(value: unknown): string | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 1e9 || value > 1e11) return undefined;
+  return new Date(Math.round(value * 1000)).toISOString();
+}
 
 /**
  * What kubectl's prefix would say of a shipper's record: `prefix`'s, and where it says none, the
@@ -96,6 +108,7 @@ export function recordPrefix(object: Record<string, unknown>, prefix: LinePrefix
     if (time !== undefined) break;
     const value = object[key];
     if (typeof value === 'string' && isStampTime(value)) time = value;
+    else if (key === 'date') time = epochSecondsTime(value);
   }
   if (prefix === undefined && source === undefined && time === undefined) return undefined;
   return { length: prefix?.length ?? 0, text: prefix?.text ?? '', ...(source === undefined ? {} : { source }), ...(time === undefined ? {} : { time }) };

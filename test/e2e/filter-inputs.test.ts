@@ -119,6 +119,28 @@ test('--as TYPE takes off what tools put around a line (CRI heads and pieces, ku
   for (const [name, line] of wrapped) t.deepEqual(lines(runFilter(['-o', 'raw', '-t', 'automation-agent-verbose', '--as', 'mongodb'], `${line}\n`).stdout), [contents], name);
 });
 
+// From a field trial: Fluent Bit's JSON outputs stamp a record under `date` (seconds, or RFC
+// 3339), and stern's --output json and OpenTelemetry-style Loki labels name the pod under keys of
+// their own: the disk-full line was left out by --since, and context ran across pods.
+test("a record's time under Fluent Bit's `date`, its pod under stern's podName or Loki's k8s_pod_name: --since keeps a line of no time of its own, context stays in its pod", (t) => {
+  const diskFull = 'Logging error occurred: rolling_file_appender: Failed to write to /var/log/mongodb-mms-automation/automation-agent-verbose.log: no space left on device';
+  const entry = JSON.stringify({ logType: 'automation-agent-stderr', contents: diskFull });
+  for (const date of [1795341600.5, '2026-11-22T10:00:00.500000Z']) {
+    const input = `${JSON.stringify({ date, log: `${entry}\n`, stream: 'stdout', kubernetes: { pod_name: 'db-0', container_name: 'logtype' } })}\n`;
+    t.deepEqual(lines(runFilter(['-o', 'raw', '--since', '2026-11-22T10:00Z', '--until', '2026-11-22T10:00Z'], input).stdout), [diskFull], String(date));
+  }
+  const server = (pod: number, n: number, s = 'I'): string => JSON.stringify({ logType: 'mongodb', contents: `{"t":{"$date":"2026-11-22T10:00:0${n}.000Z"},"s":"${s}","c":"NETWORK","id":1,"ctx":"a","msg":"db${pod}-m${n}"}` });
+  const records: [string, (pod: number, line: string) => unknown][] = [
+    ['stern --output json', (pod, line) => ({ message: line, namespace: 'mongodb', podName: `db-${pod}`, containerName: 'logtype' })],
+    ['Loki, OpenTelemetry labels', (pod, line) => ({ labels: { k8s_pod_name: `db-${pod}`, k8s_container_name: 'logtype' }, line, timestamp: '2026-11-22T10:00:00Z' })],
+  ];
+  for (const [name, wrap] of records) {
+    const input = [0, 1, 2, 3].flatMap((n) => [0, 1].map((pod) => JSON.stringify(wrap(pod, server(pod, n, pod === 0 && n === 1 ? 'E' : 'I'))))).join('\n') + '\n';
+    const out = lines(runFilter(['-o', 'raw', '-l', 'error', '-A', '2'], input).stdout).map((line) => (JSON.parse(line) as { msg: string }).msg);
+    t.deepEqual(out, ['db0-m1', 'db0-m2', 'db0-m3'], name);
+  }
+});
+
 test("Fluent Bit's tail of the runtime's files without its CRI parser (each record's log holds the CRI line, a long line cut in P pieces): read as the entries the lines are, pieces joined per pod and stream", (t) => {
   // From a field trial: 0 entries read, and doctor said it found no problem.
   const cri = (pod: string, tag: 'P' | 'F', text: string): string =>
