@@ -1,8 +1,8 @@
 /**
  * The lines of one input as the filter's readers take them from the line splitter: a UTF-8
- * byte order mark before the input's first line is no part of it (a file saved by a Windows
- * editor or `Out-File -Encoding utf8` starts with one, and its first entry would otherwise be
- * another line); a line too long to hold is one line that is no entry, its first `maxBytes`,
+ * byte order mark before a line is no part of it (a file saved by a Windows editor or
+ * `Out-File -Encoding utf8` starts with one, and files joined by `cat` carry one on each; the
+ * entry after it would otherwise be another line); a line too long to hold is one line that is no entry, its first `maxBytes`,
  * and the rest of it is skipped (`overlong` is told): its pieces are never lines of their own.
  */
 import type { LineSink } from '../follow/split-lines.js';
@@ -48,7 +48,6 @@ class CriPieces {
 }
 
 export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinity, overlong?: () => void): InputLines {
-  let first = true;
   /** The last piece given was partial: the next one is still the same overlong line. */
   let inLongLine = false;
   const streams = [new CriPieces(), new CriPieces()];
@@ -56,11 +55,8 @@ export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinit
     for (const stream of streams) if (stream.pieces) stream.end(to);
   };
   const sink: LineSink = (bytes, start, end, partial) => {
-    let from = start;
-    if (first) {
-      first = false;
-      if (startsWithByteOrderMark(bytes, start, end)) from += 3;
-    }
+    // Not only before the first line: files joined with `cat a.log b.log` carry b's mark on a line of their own.
+    const from = bytes[start] === 0xef && startsWithByteOrderMark(bytes, start, end) ? start + 3 : start;
     if (partial || inLongLine) {
       const firstPiece = !inLongLine;
       inLongLine = partial;

@@ -23,7 +23,7 @@ const CONTENTS = ENTRIES.map((line) => (JSON.parse(line) as { contents: string }
 const SERVER_TEXT = fs.readFileSync(path.join(REAL_DATA, 'mongod-4.2-text.log'));
 const lines = (text: string): string[] => text.split('\n').filter(Boolean);
 
-test('a file saved with a UTF-8 byte order mark: its first entry is read as an entry, not dropped as another line', (t) => {
+test('a file saved with a UTF-8 byte order mark, or files joined each with one: each first entry is read as an entry, not dropped as another line', (t) => {
   const prefixed = ENTRIES.map((line, i) => `[pod/my-replica-set-0/mongodb-enterprise-database] 2019-09-10T04:07:5${i}.000000000Z ${line}\n`).join('');
   for (const input of [KUBECTL_LOGS, prefixed]) {
     const run = runFilter(['--summary'], Buffer.concat([BOM, Buffer.from(input)]));
@@ -35,6 +35,11 @@ test('a file saved with a UTF-8 byte order mark: its first entry is read as an e
   const withMark = Buffer.concat([BOM, SERVER_TEXT]);
   t.deepEqual(Buffer.from(runFilter(['--as', 'mongodb'], withMark).stdout), SERVER_TEXT);
   t.deepEqual(Buffer.from(runFilter([], withMark).stdout), SERVER_TEXT);
+  // From a field trial: two such files joined (`cat a.log b.log`): the second file's mark stands mid-stream.
+  const joined = Buffer.concat([BOM, Buffer.from(KUBECTL_LOGS), BOM, Buffer.from(KUBECTL_LOGS)]);
+  const run = runFilter(['--summary'], joined);
+  t.is(run.stdout, [...CONTENTS, ...CONTENTS].join('\n') + '\n');
+  t.regex(run.stderr, /^logtype: 12 entries read, 12 written, 0 other lines\n/);
 });
 
 test('--as with a line longer than the filter holds: one line that is no entry, counted once and named on stderr with the limit; its tail is never a line of its own', (t) => {
