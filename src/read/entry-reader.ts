@@ -45,6 +45,8 @@ export interface EntryHandler {
   holding?(): boolean;
   /** The input paused, or one input ended: whatever is held back is taken as it is. */
   release?(): void;
+  /** One input of several ended: nothing of it goes on in the next one's lines. */
+  inputEnd?(): void;
 }
 
 const TYPE_KEY = Buffer.from('{"logType":"');

@@ -157,6 +157,7 @@ export async function readEntries(
     }
     reader.end(leftEarly);
     handler.release?.();
+    handler.inputEnd?.();
   }
   handler.end();
 }

@@ -21,6 +21,9 @@ export interface ContextSink {
   separator?(): void;
 }
 
+/** The last source once an input ended: no entry's, so the next one written is set apart. */
+const INPUT_ENDED = '\u0000input ended';
+
 /** Streams (type, pod, container) held at the most. */
 export const MAX_STREAMS = 1024;
 
@@ -92,6 +95,16 @@ export class ContextWindow {
     if (this.#before === 0) return;
     if (stream.held.length === this.#before) stream.held.shift();
     stream.held.push({ entry: entry.detached(), lines: lines?.map((line) => line.detached()), number });
+  }
+
+  /**
+   * An input ended: the next input's entries are no context of this one's, nor this one's of
+   * them; what is written next after what was written is set apart (`--`).
+   */
+  inputEnded(): void {
+    this.#streams.clear();
+    this.#owing = 0;
+    if (this.#lastSource !== undefined) this.#lastSource = INPUT_ENDED;
   }
 
   /** After the last selected entry (--max-count): only what is owed is written, selected or not. */

@@ -229,6 +229,24 @@ export class EntrySelector implements EntryHandler {
 
   /** The end of the input: split lines whose last piece never came are taken as they are. */
   end(): void {
+    this.#takeUnfinished();
+    this.#joiner.release();
+  }
+
+  /**
+   * One input of several ended (files given one after another): nothing of it goes on in the
+   * next, as grep keeps files apart: split lines whose last piece never came are taken as they
+   * are, a record held is taken, a record taken is not continued by the next file's first
+   * lines, and context neither runs across (`--` between).
+   */
+  inputEnd(): void {
+    this.#takeUnfinished();
+    this.#joiner.release();
+    this.#late.clear();
+    this.#context?.inputEnded();
+  }
+
+  #takeUnfinished(): void {
     // Not once reading stopped early (--max-count, -q): the rest was never read, not missing.
     if (!this.#done) {
       for (const pending of this.#pending.values()) {
@@ -237,7 +255,6 @@ export class EntrySelector implements EntryHandler {
       }
     }
     this.#pending.clear();
-    this.#joiner.release();
   }
 
   /** A chunk of input was read: held lines are copied out of its bytes, which the next one reuses. */

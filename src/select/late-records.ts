@@ -69,6 +69,12 @@ export class LateRecords {
     for (const bySource of this.#byType.values()) if (bySource.delete(source)) this.#size--;
   }
 
+  /** An input ended: no line of the next is of its records. */
+  clear(): void {
+    this.#byType.clear();
+    this.#size = 0;
+  }
+
   /** Whether any record is kept (a line's source need not be read for nothing). */
   get empty(): boolean {
     return this.#size === 0;

@@ -729,3 +729,21 @@ test("-f '' or -f ',' names no field: a usage error, not {} for every line", (t)
     t.is(result.stderr, 'logtype: --fields names no field: give the fields to keep (-f msg,attr.ns) (see logtype --help)\n');
   }
 });
+
+// From a field trial: files given one after another ran into each other: -A showed another
+// member's first lines as context of the first file's last, and an agent's record at a file's
+// end took the next file's first line of no head. grep keeps files apart; so does the filter.
+test('several files: context, records and split lines never run from one file into the next', (t) => {
+  const dir = tempDir('files-apart');
+  const server = (member: string, seconds: number, s: string, msg: string): string => entryLine('mongodb', `{"t":{"$date":"2026-11-22T10:00:0${seconds}.000Z"},"s":"${s}","c":"REPL","id":1,"ctx":"a","msg":"${member}: ${msg}"}`);
+  const first = path.join(dir, 'db-0.log');
+  const second = path.join(dir, 'db-1.log');
+  const agentError = '[2026-11-22T10:00:00.000+0000] [.error] [director/director.go:f:1] [10:00:00.000] db-0 agent: Error validating cluster config:';
+  fs.writeFileSync(first, [server('db-0', 1, 'I', 'one'), server('db-0', 2, 'W', 'stepping down'), entryLine('automation-agent', agentError)].join('\n') + '\n');
+  fs.writeFileSync(second, [entryLine('automation-agent', '&{builds 0xc00013cdc0} : a line of no head, db-1\'s'), server('db-1', 3, 'I', 'two'), server('db-1', 4, 'I', 'three')].join('\n') + '\n');
+  const raw = (args: string[]): string[] => runFilter(['-o', 'raw', ...args, first, second]).stdout.split('\n').filter(Boolean);
+  t.deepEqual(raw(['-l', 'warn', '-A', '2', '-t', 'mongodb']).map((line) => (JSON.parse(line) as { msg: string }).msg), ['db-0: stepping down']);
+  t.deepEqual(raw(['-l', 'error', '-t', 'automation-agent']), [agentError]);
+  // Context before: the second file's first lines have none from the first.
+  t.deepEqual(raw(['-g', 'two', '-B', '2', '-t', 'mongodb']).map((line) => (JSON.parse(line) as { msg: string }).msg), ['db-1: two']);
+});
