@@ -4,7 +4,7 @@
  * the number of problems, whatever the number of lines.
  */
 import { globToRegExp } from '../select/type-matcher.js';
-import { KNOWN_PROBLEMS, type KnownProblem } from './known-problems.js';
+import { KNOWN_PROBLEMS, QUOTES_CLIENT_DATA, type KnownProblem } from './known-problems.js';
 
 export interface ProblemFinding {
   readonly problem: KnownProblem;
@@ -91,6 +91,8 @@ export class ProblemFinder {
     sourceOf: () => string | undefined = () => undefined,
     podOf: () => string | undefined = sourceOf,
   ): void {
+    // A slow operation's line: its words are the clients' (QUOTES_CLIENT_DATA).
+    if (QUOTES_CLIENT_DATA.test(text)) return;
     const problems = this.#problemsOf(logType);
     for (let i = 0; i < problems.length; i++) {
       const problem = problems[i]!;

@@ -100,6 +100,14 @@ const DIAGNOSTIC_PATH = /"path"\s*:\s*"([^"]*)"/;
 /** The command that lists the sidecar's warnings with what each names (file, sizes, the fix). */
 const SIDECAR_WARNINGS = 'logtype -t sidecar -l warn -o pretty';
 
+/**
+ * A server line that quotes what a client sent: a slow operation's command, filter or documents
+ * (4.4+ ids 51803 and 51802; before 4.4, a COMMAND, WRITE or QUERY line). Its words are the
+ * clients' data, which may say anything ("No space left on device" in a ticket's subject), so
+ * no problem is found in it. Anchored in the line's head.
+ */
+export const QUOTES_CLIENT_DATA = /^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"[A-Z0-9]{1,2}", *"c":"[A-Z_]{1,20}", *"id":5180[23],|^\S{1,40} [A-Z]\s{1,2}(?:COMMAND|WRITE|QUERY) +\[/;
+
 export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
   {
     id: 'tls-certificate-name',
@@ -245,7 +253,8 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     // The storage engine's lock file was not emptied by a clean shutdown: 4.4+ id 22271
     // (`Detected unclean shutdown - Lock file is not empty`), before it the text with the path.
     // A start after lines with no shutdown logged since is the other sign (unlogged-stops.ts).
-    matches: /Detected unclean shutdown - /,
+    // Anchored in the line's head (its message): a slow operation's filter may say the same words.
+    matches: /^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"[A-Z0-9]{1,2}", *"c":"[A-Z_]{1,20}", *"id":\d{1,9}, *"ctx":"[^"]{1,200}", *"msg":"Detected unclean shutdown - |^\S{1,40} [A-Z]\s{1,2}[A-Z_]{1,20} +\[[^\]]{1,200}\] Detected unclean shutdown - /,
     witnessed: true,
     meaning: 'The server stopped without a clean shutdown: killed (the container OOM-killed at its memory limit, a SIGKILL after the grace period, the node lost) or crashed. It recovered its data from the journal as it started.',
     remedy: 'See what ended it: kubectl describe pod (Last State: OOMKilled, exit code 137), and logtype -t mongodb -l warn -o pretty around the start for the server\'s last lines before it; raise the memory limit, or the grace period if the server had no time to shut down.',

@@ -250,6 +250,22 @@ for (const [id, { type, matches, misses }] of Object.entries(CASES)) {
   });
 }
 
+// From a field trial: a ticketing app's slow queries (their filter and documents quoted in the
+// server's line) said "disk is full", "killed or crashed" and "wrong certificate name", exit 1.
+test("known problems: a slow operation's line quotes the clients' data, and no problem is found in it, in any shape", (t) => {
+  const words = ['No space left on device', 'Detected unclean shutdown - Lock file is not empty', 'TLS attempt failed : x509: certificate is valid for a, not b', 'Status: 400 (Bad Request)'];
+  for (const said of words) {
+    const json = JSON.stringify(said).slice(1, -1);
+    const lines = [
+      `{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"conn9","msg":"Slow query","attr":{"type":"command","ns":"support.tickets","command":{"find":"tickets","filter":{"subject":"${json}"}},"durationMillis":120}}`,
+      `{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"TXN",  "id":51802,   "ctx":"conn9","msg":"transaction","attr":{"parameters":{"lsid":{"id":"${json}"}},"durationMillis":700}}`,
+      `{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"WRITE",  "id":51803,   "ctx":"conn9","msg":"Slow query","attr":{"type":"update","ns":"a.b","command":{"q":{"msg":"${json}"}},"durationMillis":120}}`,
+      `2019-11-11T10:02:00.101+0000 I COMMAND  [conn9] command support.tickets command: find { find: "tickets", filter: { subject: "${said}" } } planSummary: COLLSCAN 120ms`,
+    ];
+    for (const line of lines) t.deepEqual(problemsIn('mongodb', line), [], line);
+  }
+});
+
 /**
  * The operator's log is JSON (zap's JSON, or its console lines' fields): a problem's message
  * there sits inside a JSON string, its quotes escaped. Every problem not kept to the agents'
