@@ -553,8 +553,9 @@ export class FileFollower {
     // dropped (counted lost), never sent as a line.
     const cutLine = copy ? 0 : held.splitter.abandon();
     const stream = held.restartAtZero(now, copy !== undefined);
-    // Bytes seen (while reading waited) that no copy holds: written just before the truncation.
-    let lostBytes = cutLine + (copy ? Math.max(0, seenTo - copy.size) : position > 0 ? Math.max(0, seenTo - position) : 0);
+    // Bytes seen (while reading waited) that no copy holds: written just before the truncation,
+    // from the start too (a second truncation while reading still waits: nothing of the file read).
+    let lostBytes = cutLine + (copy ? Math.max(0, seenTo - copy.size) : Math.max(0, seenTo - position));
     if (copy) {
       this.#copies.claimed(copy);
       const copied = this.#openKnown(copy.name, copy.stat, 'copy', position, now, { stream });

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
-import { SidecarProcess, followsPath, tempDir, followEmptyFile } from '../_helpers/sidecar-process.js';
+import { SidecarProcess, followsPath, tempDir, followEmptyFile, waitUntil } from '../_helpers/sidecar-process.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 import { LOGROTATE, testWithTool } from '../_helpers/system-tool.js';
 
@@ -353,6 +353,35 @@ test('truncated to 0 with no copy while the reader is behind: the part of the li
     if (size === 0) t.true(((truncated['lostBytes'] as number | undefined) ?? 0) >= read - sentBefore * 75, `size ${size}: ${read} read, ${sentBefore} lines sent, lostBytes ${String(truncated['lostBytes'])}`);
     t.true(contents.some((e) => e.contents === line(99_999)), `size ${size}: the line after the truncation arrives`);
   }
+});
+
+// From a field trial: truncated in place three times while the reader stalled (copytruncate with
+// `rotate 0`, `> file`): only the first truncation's warning counted its lost bytes; the others,
+// with nothing of the file read since the first, said none (603 KB lost, 39 bytes said).
+test('truncated three times with no copy while the reader stalls: each truncation counts the bytes it saw and lost', async (t) => {
+  const { file, sidecar } = await followEmptyFile('truncated-thrice', 'mongodb');
+  const line = (round: number, i: number): string => `R${round} line ${String(i).padStart(6, '0')} ${'p'.repeat(80)}`;
+  // The first round more than the pipe and the writer hold: reading then waits through the others.
+  const count = (round: number): number => (round === 0 ? 20_000 : 2000);
+  const roundBytes = 2000 * (line(0, 0).length + 1);
+  sidecar.stallReader();
+  for (let round = 0; round < 3; round++) {
+    fs.appendFileSync(file, Array.from({ length: count(round) }, (_, i) => `${line(round, i)}\n`).join(''));
+    // The sidecar notes what it saw while reading waits (a look each wake, and the poll).
+    await sleep(1200);
+    fs.truncateSync(file, 0);
+    await sleep(1200);
+  }
+  fs.appendFileSync(file, 'the end\n');
+  sidecar.resumeReader();
+  await waitUntil(() => sidecar.lines().some((l) => l.includes('the end')), 15_000, 'the line after the truncations');
+  await sidecar.stop();
+  const truncations = sidecar.diagnostics().filter((d) => d['event'] === 'truncated');
+  t.is(truncations.length, 3);
+  // The first: what was not read of its round (the reader had taken some before it stalled); the others: their whole round.
+  for (const later of truncations.slice(1)) t.is(((later['lostBytes'] as number | undefined) ?? 0) + (later['position'] as number), roundBytes, JSON.stringify(later));
+  t.log(`read of the later rounds before their truncation: ${truncations.slice(1).map((d) => d['position']).join(', ')} bytes`);
+  t.true(truncations.every((d) => d['level'] === 40));
 });
 
 for (const lines of [20_000, 60_000]) test(`copytruncate with a writer that does not open the log O_APPEND (it writes on at its old offset, zeros before), ${lines} lines: the hole is passed over and said once, the writer's next line sent alone, nothing lost`, async (t) => {
