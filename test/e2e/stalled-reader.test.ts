@@ -181,12 +181,14 @@ test('more rotations during a stall than are held: the oldest is given up with a
   sidecar.stallReader();
   writer.write(2000); // 2 MB: fills the pipe and the writer, the first file is left mostly unread
   await sleep(300);
-  // 18 rotations, each file with 5 lines: 19 files behind the name, 16 held at most.
+  // 18 rotations, each file with 5 lines: 19 files behind the name, 16 held at most. Named as
+  // mongod's own rename names them (the time of the rotation), the first the oldest.
+  const rotated = (n: number): string => `${file}.2026-11-28T01-00-${String(n).padStart(2, '0')}`;
   const fileOf = new Map<number, string>();
-  for (let n = 1; n <= 2000; n++) fileOf.set(n, `${file}.r00`);
+  for (let n = 1; n <= 2000; n++) fileOf.set(n, rotated(0));
   for (let rotation = 1; rotation <= 18; rotation++) {
-    const name = `${file}.r${String(rotation).padStart(2, '0')}`;
-    fs.renameSync(file, rotation === 1 ? `${file}.r00` : `${file}.r${String(rotation - 1).padStart(2, '0')}`);
+    const name = rotated(rotation);
+    fs.renameSync(file, rotated(rotation - 1));
     writer.reopen();
     writer.write(5);
     for (let n = writer.written - 4; n <= writer.written; n++) fileOf.set(n, name);
