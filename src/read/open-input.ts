@@ -52,6 +52,8 @@ export async function* inputChunks(path: string, stdin: StdinSource, interrupted
     return;
   }
   try {
+    // stdin a directory (`logtype < logs/`): its read fails as a file's would (EISDIR), not as an empty input.
+    if (path === '-' && isDirectory(fd)) throw Object.assign(new Error('EISDIR: illegal operation on a directory, read'), { code: 'EISDIR', syscall: 'read' });
     if (isRegularFile(fd) && !startsWithGzip(fd)) {
       // Inside the JSON kernels' memory when it is free: raw output unescapes in place.
       const leased = leaseKernelInput();
@@ -101,6 +103,14 @@ function unstartedPipeSocket(fd: number): net.Socket {
 function isRegularFile(fd: number): boolean {
   try {
     return fs.fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(fd: number): boolean {
+  try {
+    return fs.fstatSync(fd).isDirectory();
   } catch {
     return false;
   }

@@ -747,3 +747,14 @@ test('several files: context, records and split lines never run from one file in
   // Context before: the second file's first lines have none from the first.
   t.deepEqual(raw(['-g', 'two', '-B', '2', '-t', 'mongodb']).map((line) => (JSON.parse(line) as { msg: string }).msg), ['db-1: two']);
 });
+
+// From a field trial: `logtype < dir/` said nothing and exited 0, as if the input were empty.
+test('stdin a directory: one line naming it, exit 2, as a FILE that is one', (t) => {
+  const dir = tempDir('stdin-dir');
+  const fd = fs.openSync(dir, 'r');
+  t.teardown(() => fs.closeSync(fd));
+  const result = spawnSync(process.execPath, [FILTER_BIN], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8', env: cleanEnv() });
+  t.is(result.status, 2);
+  t.is(result.stdout, '');
+  t.regex(result.stderr, /^logtype: cannot read stdin: is a directory\n/);
+});
