@@ -20,15 +20,23 @@ function address(value: unknown): string | undefined {
 function whoActed(users: unknown, param: Record<string, unknown> | undefined): string[] {
   // A loop, not map and filter: asked twice for every failed event, and their callbacks made a
   // larger function for V8 to compile.
+  const names = userNames(users);
+  if (names.length > 0) return names;
+  // A failed authentication has no users yet: the name it tried is in param.
+  if (typeof param?.['user'] === 'string') return [`${param['user']}@${String(param['db'] ?? '?')}`];
+  // A logout (5.0+) has none left: who logged out is in param.initialUsers.
+  return userNames(param?.['initialUsers']);
+}
+
+/** `[{user, db}, …]` as `user@db` names. */
+function userNames(users: unknown): string[] {
   const names: string[] = [];
   if (Array.isArray(users))
     for (let i = 0; i < users.length; i++) {
       const u = asObject(users[i]);
       if (u) names.push(`${String(u['user'])}@${String(u['db'])}`);
     }
-  if (names.length > 0) return names;
-  // A failed authentication has no users yet: the name it tried is in param.
-  return typeof param?.['user'] === 'string' ? [`${param['user']}@${String(param['db'] ?? '?')}`] : [];
+  return names;
 }
 
 /** The words for a result code. */

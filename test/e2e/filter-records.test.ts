@@ -2,6 +2,7 @@ import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
 import { entryLine, runFilter } from '../_helpers/filter-process.js';
+import { REAL_DATA } from '../_helpers/sidecar-process.js';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../../samples');
 const SLOW =
@@ -57,6 +58,11 @@ test('slow operations lead with duration, namespace and plan; --expand shows the
 test('audit filters: --failed, --user, --atype', (t) => {
   t.is(lines(runFilter(['--failed', '--user', 'alice', '-o', 'raw'], STREAM).stdout).length, 1);
   t.is(lines(runFilter(['--atype', 'logout'], STREAM).stdout).length, 0);
+  // From a field trial: a 5.0 logout names who logged out in param.initialUsers (users is empty): --user found none.
+  const real = fs.readFileSync(path.join(REAL_DATA, 'audit-json.log'), 'utf8');
+  const logout = lines(real).find((line) => line.includes('"logout"'))!;
+  for (const user of ['__system', '__system@local']) t.deepEqual(lines(runFilter(['--as', 'mongodb-audit', '--user', user, '-o', 'raw'], real).stdout), [logout], user);
+  t.regex(lines(runFilter(['--as', 'mongodb-audit', '--atype', 'logout', '-o', 'pretty', '--color', 'never'], real).stdout)[0]!, / logout __system@local from /);
 });
 
 test('--since and --until, relative and absolute', (t) => {
