@@ -9,6 +9,7 @@ import type { RecordReader } from './record-reader.js';
 import { levelOf, type LogRecord } from './log-record.js';
 import { parseLogTime } from './log-time.js';
 import { isZapConsoleLine, parseZapConsoleLine, resourceOf } from './zap-console-line.js';
+import { isKlogLine, parseKlogLine } from './klog-line.js';
 import { parseJson } from './json-value.js';
 
 const FIELDS = new Set(['level', 'ts', 'caller', 'msg', 'logger']);
@@ -57,7 +58,7 @@ function parseOperatorJson(line: string): LogRecord | undefined {
 
 /** An operator line in either shape. */
 export function parseOperatorLine(line: string): LogRecord | undefined {
-  return line.charCodeAt(0) === 0x7b ? parseOperatorJson(line) : parseZapConsoleLine(line);
+  return line.charCodeAt(0) === 0x7b ? parseOperatorJson(line) : (parseZapConsoleLine(line) ?? parseKlogLine(line));
 }
 
 /**
@@ -71,9 +72,9 @@ export function isVersionHookLine(line: string): boolean {
   return isZapConsoleLine(line) && VERSION_HOOK_CALLER.test(line);
 }
 
-/** True for a console line of the operator's: zap's console shape, not the hook's. */
+/** True for a console line of the operator's: zap's console shape, not the hook's; or client-go's klog line. */
 export function isOperatorConsoleLine(line: string): boolean {
-  return isZapConsoleLine(line) && !VERSION_HOOK_CALLER.test(line);
+  return (isZapConsoleLine(line) && !VERSION_HOOK_CALLER.test(line)) || isKlogLine(line);
 }
 
 const PINO_FIELDS = new Set(['level', 'time', 'msg', 'logType']);

@@ -358,6 +358,18 @@ test("an agent's stderr: a panic's record ends where a line stamped long after i
   t.deepEqual(lines(paused("-g 'no head'")), [later[2]]);
 });
 
+// From a field trial: client-go's klog lines in the operator's log (an RBAC error) were no
+// operator lines: -l error missed them, and raw output dropped them without a word.
+test("the operator's log: client-go's klog lines are its lines, of their level, without a time of their own", (t) => {
+  const klog = 'E1122 10:00:02.000000       1 reflector.go:138] pkg/mod/k8s.io/client-go@v0.27.2/tools/cache/reflector.go:231: Failed to watch *v1.Secret: secrets is forbidden: User "system:serviceaccount:mongodb:mongodb-kubernetes-operator" cannot list resource "secrets"';
+  const input = `${CONSOLE}${klog}\nW1122 10:00:03.000000       1 warnings.go:70] v1 Endpoints is deprecated\n`;
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'error'], input).stdout).slice(-1), [klog]);
+  t.is(lines(runFilter(['-o', 'raw'], input).stdout).length, lines(CONSOLE).length + 2);
+  const pretty = lines(runFilter(PRETTY, input).stdout);
+  t.true(pretty.some((line) => line.startsWith('operator      ERROR reflector.go:138 ') && line.includes('secrets is forbidden')), pretty.join('\n'));
+  t.true(pretty.some((line) => line.startsWith('operator      WARN  warnings.go:70 ')), pretty.join('\n'));
+});
+
 // From a trial of the docs' examples: -o entry wrapped a log's text lines but wrote its JSON lines
 // (a server's 4.4+ line, a spaced audit line, the operator's zap line) as they were, so one stream
 // came out in two shapes and `jq .logType` gave null for half of it.
