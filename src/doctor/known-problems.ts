@@ -84,7 +84,7 @@ const diagnosticEvent = (...events: string[]): RegExp => new RegExp(`"event"\\s*
 const KNOWN_DIAGNOSTIC_EVENTS = [
   'resume-lost', 'gave-up', 'truncated', 'unreadable', 'heartbeat-held', 'missing', 'missing-dir', 'state-unwritable', 'state-unreadable',
   'state-in-use', 'heartbeat-unwritable', 'compressed', 'stop-timeout', 'pipe-unavailable', 'launcher-missing', 'launcher-not-recognised',
-  'previous-run-killed',
+  'previous-run-killed', 'lock-left',
 ];
 /**
  * A `missing` for a log every database pod writes (the server's, the agent's two; the audit log,
@@ -336,9 +336,9 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
   {
     id: 'sidecar-state',
     title: 'The log sidecar cannot keep its place in the logs',
-    where: 'logtype-sidecar (state-unwritable, state-unreadable, state-in-use, heartbeat-unwritable)',
+    where: 'logtype-sidecar (state-unwritable, state-unreadable, state-in-use, heartbeat-unwritable, lock-left)',
     types: SIDECAR_TYPES,
-    matches: diagnosticEvent('state-unwritable', 'state-unreadable', 'state-in-use', 'heartbeat-unwritable'),
+    matches: diagnosticEvent('state-unwritable', 'state-unreadable', 'state-in-use', 'heartbeat-unwritable', 'lock-left'),
     meaning:
       'Its state file (where each log was delivered to) cannot be read or written, or another sidecar holds it: at its next restart it cannot resume where it stopped, so lines are sent again or skipped. A heartbeat file it cannot write fails its liveness probe.',
     remedy: `The line names the fix for its cause (a full volume, a read-only one, permissions, a second sidecar on the same file): ${SIDECAR_WARNINGS}. Keep --state-file and --heartbeat-file on a writable volume the container owns.`,

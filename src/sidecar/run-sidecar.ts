@@ -114,7 +114,7 @@ export class Sidecar {
   #scheduler: Scheduler | undefined;
   #checkpointer: Checkpointer | undefined;
   /** Removes the state file's lock, once the last save is made. */
-  #releaseLock: (() => void) | undefined;
+  #releaseLock: (() => NodeJS.ErrnoException | undefined) | undefined;
   /** No lock could be made at the start (its directory not there yet): tried again, once a second at the most, until one is. */
   #lockRetryAt: number | undefined;
   #waker: Waker | undefined;
@@ -185,7 +185,7 @@ export class Sidecar {
           // A warning: lines are sent again (and what a stream had read is gone), which a count downstream must know.
           this.#io.log.warn(
             { event: 'previous-run-killed', path: this.#options.stateFile, pid: lock.staleHolder },
-            `the last run (pid ${lock.staleHolder}) ended without its stop (killed: SIGKILL after the grace period, the OOM killer, a lost node; or crashed): resuming from its last save, so the files' lines it delivered after that save are sent again`,
+            `the last run (pid ${lock.staleHolder}) ended without its stop (killed: SIGKILL after the grace period, the OOM killer, a lost node; or crashed; or its stop could not remove its lock, which it said as lock-left): resuming from its last save, so the files' lines it delivered after that save are sent again`,
           );
         }
       } else {
@@ -432,7 +432,14 @@ export class Sidecar {
     clearInterval(this.#statsTimer);
     clearTimeout(this.#deadline);
     this.#checkpointer?.close();
-    this.#releaseLock?.();
+    const lockLeft = this.#releaseLock?.();
+    // The next run takes a lock left for a kill's: said here, where the stop was clean.
+    if (lockLeft) {
+      this.#io.log.warn(
+        { event: 'lock-left', path: this.#options.stateFile, code: lockLeft.code },
+        `could not remove the state file's lock at this stop (${lockLeft.code ?? lockLeft.message}: a volume gone read-only?): the next run will say this run was killed (previous-run-killed); it was not`,
+      );
+    }
     this.#logStats();
     for (const file of this.#files) file.follower.close();
     const cause = this.#stopCause ?? (this.#options.once ? 'once' : 'end');

@@ -21,7 +21,7 @@ export type StateLock =
    * Held: `release` removes it (when it is still ours). `staleHolder`: the process whose lock was
    * there and taken over (a run that ended without its stop: killed).
    */
-  | { readonly kind: 'held'; readonly path: string; readonly release: () => void; readonly staleHolder?: number | undefined }
+  | { readonly kind: 'held'; readonly path: string; readonly release: () => NodeJS.ErrnoException | undefined; readonly staleHolder?: number | undefined }
   /** Another live process holds it. */
   | { readonly kind: 'taken'; readonly path: string; readonly pid: number }
   /** No lock could be made there (why); nothing else is known. */
@@ -138,10 +138,20 @@ function procStat(pid: number): { readonly state: string | undefined; readonly s
   }
 }
 
-function releaseIfOurs(path: string, mine: string): void {
+/** Removes the lock when it is still ours; the error when ours could not be removed (a volume gone read-only), else undefined. */
+function releaseIfOurs(path: string, mine: string): NodeJS.ErrnoException | undefined {
+  let ours: boolean;
   try {
-    if (fs.readFileSync(path, 'utf8') === mine) fs.rmSync(path, { force: true });
+    ours = fs.readFileSync(path, 'utf8') === mine;
   } catch {
     // Gone already, or unreadable: not ours to remove.
+    return undefined;
+  }
+  if (!ours) return undefined;
+  try {
+    fs.unlinkSync(path);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : (error as NodeJS.ErrnoException);
   }
 }

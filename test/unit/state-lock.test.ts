@@ -69,3 +69,29 @@ test('state lock: four processes at the same instant, on a stale lock or none: e
     t.deepEqual(kinds, ['held', 'taken', 'taken', 'taken'], `stale lock: ${stale}`);
   }
 });
+
+// From a field trial: a clean stop on a volume gone read-only could not remove its lock, and the
+// next run said the last one was killed. The stop now hears why (and says lock-left).
+test('state lock: release tells the error when its own lock cannot be removed (a directory made immutable, as a read-only volume)', async (t) => {
+  const dir = tempDir('state-lock');
+  const state = path.join(dir, 'state');
+  const lock = lockState(state, OTHER_PID - 1);
+  if (lock.kind !== 'held') return t.fail(lock.kind);
+  try {
+    await execFileAsync('chattr', ['+i', dir]);
+  } catch (error) {
+    // Not root, or a file system without the flag: nothing to make the removal fail with.
+    t.log(`skipped: chattr +i failed (${(error as Error).message.split('\n')[0]})`);
+    return t.pass();
+  }
+  try {
+    const error = lock.release();
+    t.truthy(error);
+    t.true(['EPERM', 'EACCES', 'EROFS'].includes(error!.code ?? ''), String(error?.code));
+    t.true(fs.existsSync(lockPathOf(state)));
+  } finally {
+    await execFileAsync('chattr', ['-i', dir]);
+  }
+  t.is(lock.release(), undefined);
+  t.false(fs.existsSync(lockPathOf(state)));
+});
