@@ -261,6 +261,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
     untimed: options.quiet ? undefined : 'not written',
     // Pretty output shows lines that are not entries, and --keep-other writes them: else said here.
     broken: options.output === 'pretty' || options.keepOther ? undefined : 'left out (--keep-other writes them)',
+    otherMatched: !options.quiet && options.output !== 'pretty' && !options.keepOther,
   });
   for (const notice of notices) io.stderr.write(`logtype: ${notice}\n`);
   const newestFirst = options.quiet ? undefined : filter.newestFirst;

@@ -1,4 +1,5 @@
 import { escapeTerminal } from '../render/escape-terminal.js';
+import { counted } from '../render/counted.js';
 
 /**
  * Why an input could not be read (or the page written), in the words cat and grep use ("no
@@ -69,4 +70,8 @@ export function untimedLeftOut(count: number, what: string): string {
 export function unfinishedLines(count: number): string {
   const lines = count === 1 ? "1 line's last piece" : `${count.toLocaleString('en-US')} lines' last pieces`;
   return `${lines} never came (the input ended, or was interrupted, first: the sidecar stopped mid-line, or the capture was cut): read as far as ${count === 1 ? 'it goes' : 'they go'}, so ${count === 1 ? 'it' : 'they'} may not parse`;
+}
+/** Lines that are no entries that -g matched, left out by raw, json and entry output (as its --help says). */
+export function otherMatchedLines(count: number): string {
+  return `${counted(count, 'line that is no entry', 'lines that are no entries')} matched --grep and ${count === 1 ? 'was' : 'were'} left out (--keep-other writes them, -o pretty shows them)`;
 }

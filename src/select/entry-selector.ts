@@ -70,6 +70,8 @@ export interface SelectionCounts {
   untimedLeftOut: number;
   /** Lines split into `partial` pieces whose last piece never came (the input ended first): read as they were, and said (unfinishedLines). */
   unfinished: number;
+  /** Lines of `other` that --grep matched (raw, json and entry output leave them out: said). */
+  otherMatched: number;
 }
 
 /** Types counted by name at the most: a stream can hold any number of distinct types. */
@@ -97,7 +99,7 @@ interface PendingLine {
 }
 
 export class EntrySelector implements EntryHandler {
-  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0, context: 0, overlong: 0, broken: 0, untimedLeftOut: 0, unfinished: 0 };
+  readonly counts: SelectionCounts = { entries: 0, other: 0, selected: 0, selectedAsRead: 0, byType: new Map(), otherTypeEntries: 0, context: 0, overlong: 0, broken: 0, untimedLeftOut: 0, unfinished: 0, otherMatched: 0 };
   readonly #selection: Selection;
   readonly #sink: SelectedSink;
   readonly #typeSelected: TypeMatcher;
@@ -213,6 +215,8 @@ export class EntrySelector implements EntryHandler {
     if (!this.#late.empty) this.#late.forgetSource(parseTextPrefix(bytes.toString('utf8', start, Math.min(end, start + PREFIX_HEAD_BYTES)))?.source ?? '');
     const passes = this.#otherPasses;
     const shown = !this.#limitReached && (!passes || passes(bytes.toString('utf8', start, end)));
+    // Matched by -g: raw and json output leave such lines out, and say so (readingNotices).
+    if (shown && this.#selection.grep) this.counts.otherMatched++;
     // After a record held from its pod (whole now, shown or not), or behind one held from another.
     joiner.passLine(bytes, start, end, wrapped, shown);
   }

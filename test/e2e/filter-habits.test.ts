@@ -758,3 +758,16 @@ test('stdin a directory: one line naming it, exit 2, as a FILE that is one', (t)
   t.is(result.stdout, '');
   t.regex(result.stderr, /^logtype: cannot read stdin: is a directory\n/);
 });
+
+// From a field trial: -g matched only a line that is no entry (the launcher's plain line), and raw
+// output left it out as its help says, but said nothing: an empty answer read as "no such line".
+test('-g matching only lines that are no entries: raw and json output say they were left out and how to see them; pretty shows them', (t) => {
+  const input = `Skipping creating symlinks\n${entryLine('mongodb', 'x')}\n`;
+  for (const mode of ['raw', 'json', 'entry']) {
+    const run = runFilter(['-o', mode, '-g', 'Skipping'], input);
+    t.is(run.stdout, '');
+    t.regex(run.stderr, /^logtype: 1 line that is no entry matched --grep and was left out \(--keep-other writes them, -o pretty shows them\)$/m, mode);
+  }
+  t.is(runFilter(['-o', 'raw', '-g', 'Skipping', '--keep-other'], input).stdout, 'Skipping creating symlinks\n');
+  t.notRegex(runFilter(['-o', 'raw', '-g', 'x'], input).stderr, /matched --grep/);
+});
