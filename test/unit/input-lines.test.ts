@@ -28,10 +28,12 @@ function split(input: Buffer, max: number, maxJoined?: number): Got[] {
   return got;
 }
 
-test('a byte order mark before the first line is no part of it; one before a later line is (it is that line\'s text)', (t) => {
+// A mark before a later line was once kept as that line's text; files joined with `cat`, each
+// saved with a mark, then lost their first entries (a field trial): no line keeps one.
+test('a byte order mark before a line is no part of it, the first line or a later one (files joined with cat)', (t) => {
   const [first, second] = AGENT as [string, string];
   const input = Buffer.concat([BOM, Buffer.from(`${first}\n`), BOM, Buffer.from(`${second}\n`)]);
-  t.deepEqual(split(input, 1 << 20), [{ line: first }, { line: `\ufeff${second}` }]);
+  t.deepEqual(split(input, 1 << 20), [{ line: first }, { line: second }]);
   t.deepEqual(split(Buffer.concat([BOM, Buffer.from('\n')]), 1 << 20), [{ line: '' }]);
 });
 
