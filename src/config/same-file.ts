@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import type { FileSource } from './sidecar-config.js';
 
-type StatFile = (file: string) => { readonly dev: number; readonly ino: number } | undefined;
+type StatFile = (file: string) => { readonly dev: number; readonly ino: number; isFile(): boolean } | undefined;
 
 const statOrNone: StatFile = (file) => fs.statSync(file, { throwIfNoEntry: false });
 
@@ -22,7 +22,8 @@ export function sameFileError(files: readonly FileSource[], stat: StatFile = sta
       // Not readable now (a directory that may not be searched): the follower says why, later.
       continue;
     }
-    if (!identity) continue;
+    // Only regular files: two paths linked to one special file (/dev/null) are each waited on, as before.
+    if (!identity?.isFile()) continue;
     const key = `${identity.dev}:${identity.ino}`;
     const other = seen.get(key);
     if (other) return `${other.path} (${other.logType}) and ${file.path} (${file.logType}) are one file (a link, or a linked directory): its lines would be sent twice; give each type its own file`;

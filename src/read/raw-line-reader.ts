@@ -16,6 +16,7 @@ import { EntryLine } from './entry-line.js';
 import { MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputLines } from './input-lines.js';
 import { PREFIX_HEAD_BYTES, parseTextPrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
+import { matchCriHead } from './cri-line.js';
 import { isDockerRecord, recordPrefix, shippedLine } from './shipper-record.js';
 
 /** What reads an input's chunks into entries. */
@@ -54,26 +55,38 @@ function entryOf(value: Record<string, unknown> | undefined, prefix: LinePrefix 
   return EntryLine.fromContents(logType, logFormat(logType), contents, prefix, partial === true);
 }
 
+/** The start of an entry or a Docker record after a prefix: `{"logType"` or `{"log"`, however spaced. */
+const WRAPPED_AFTER = /^\{\s*"(?:logType|log)"/;
+
 /**
  * What stands in front of a line of the type: the first of the prefixes a line may have
- * (textLinePrefixes) after which the rest is JSON or a line `format` reads; else kubectl's, the
- * runtime's or logcli's head, whatever follows (stern's words alone would match any line's
- * first two). Undefined when there is none.
+ * (textLinePrefixes) after which the rest is an entry, a Docker record or a line `format`
+ * reads; else kubectl's, the runtime's or logcli's head, whatever follows. stern's words are
+ * taken only so: two words and a `{` may be a log's own text (`desired config: {…}`). Undefined
+ * when there is none.
  */
 function prefixOf(head: string, format: LogFormat | undefined): LinePrefix | undefined {
+  const candidates = textLinePrefixes(head);
+  if (candidates.length === 0) return undefined;
   // A line the type reads as it is has none (a server's, an agent's line starts with its own time).
   if (format?.reader.text(head) !== undefined) return undefined;
-  const known = parseTextPrefix(head);
   // kubectl's pod and time, then its pod alone (the time may be the line's own: a pre-4.4 server line's), then stern's.
-  for (const prefix of textLinePrefixes(head)) {
+  for (const prefix of candidates) {
     const rest = head.slice(prefix.length);
-    if (rest.startsWith('{') || format?.reader.text(rest) !== undefined) return prefix;
+    if (WRAPPED_AFTER.test(rest) || format?.reader.text(rest) !== undefined) return prefix;
   }
   // A time alone may be the line's own: taken only with a pod, or as the runtime's or logcli's head.
+  const known = parseTextPrefix(head);
   return known && (known.source !== undefined || known.text !== `${known.time} `) ? known : undefined;
 }
 
-const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The record an Elasticsearch hit holds (its `_source`, beside `_index` or `_id`), else the object itself. */
+function storedRecord(value: Record<string, unknown>): Record<string, unknown> {
+  const source = value['_source'];
+  return isObject(source) && (typeof value['_index'] === 'string' || typeof value['_id'] === 'string') ? source : value;
+}
 
 export function rawLineReader(logType: string, handler: EntryHandler): LineReader {
   const format = logFormat(logType);
@@ -97,19 +110,28 @@ export function rawLineReader(logType: string, handler: EntryHandler): LineReade
       const entry = startsWithKey(bytes, start, end, ENTRY_KEY) ? entryOf(value, prefix) : undefined;
       if (entry) return handler.entry(entry);
       if (value && isDockerRecord(value) && startsWithKey(bytes, start, end, DOCKER_KEY)) {
-        // Docker's json-file log of the container: the line it wraps, once its last piece came (docker-pieces.ts).
+        // Docker's json-file log of the container: the line it wraps, once its last piece came
+        // (docker-pieces.ts), placed at the record's time where the line has none.
         const line = pieces.line(`${prefix?.source ?? ''}\u0000${String(value['stream'])}`, value['log'] as string);
-        if (line !== undefined) handler.entry(entryOf(parseJsonObject(line), prefix) ?? EntryLine.fromContents(logType, format, line, prefix));
+        const stamped = recordPrefix(value, prefix);
+        if (line !== undefined) handler.entry(entryOf(parseJsonObject(line), stamped) ?? EntryLine.fromContents(logType, format, line, stamped));
         return;
       }
-      // Another shipper's record: the entry it wraps; the log's line where the record says it is
-      // a store's (a pod's labels or metadata: a log's own JSON line may have a `message` too).
-      const shipped = value && shippedLine(value);
+      // Another shipper's record (an Elasticsearch hit's `_source`): the entry it wraps; the log's
+      // line where the record says it is a store's (a pod's labels or metadata) or the line is one
+      // the type reads; a log's own JSON line may have a `message` or a `log` too.
+      const record = value && storedRecord(value);
+      const shipped = record && shippedLine(record);
       if (shipped === undefined) return asLine(text, prefix);
-      const stamped = recordPrefix(value!, prefix);
-      const wrapped = shipped.startsWith('{') ? entryOf(parseJsonObject(shipped), stamped) : undefined;
+      const stamped = recordPrefix(record!, prefix);
+      // A shipper that read the runtime's file without its CRI parser: the head taken off, P pieces joined.
+      const cri = matchCriHead(shipped);
+      const line = cri ? pieces.line(`${stamped?.source ?? ''}\u0000cri\u0000${cri[2]}`, cri[3] === 'P' ? shipped.slice(cri[0].length) : `${shipped.slice(cri[0].length)}\n`) : shipped;
+      if (line === undefined) return;
+      const wrapped = line.startsWith('{') ? entryOf(parseJsonObject(line), stamped) : undefined;
       if (wrapped) return handler.entry(wrapped);
-      return isObject(value!['kubernetes']) || isObject(value!['labels']) ? asLine(shipped, stamped) : asLine(text, prefix);
+      const stored = cri !== null || isObject(record!['kubernetes']) || isObject(record!['labels']) || record !== value || format?.reader.text(line) !== undefined;
+      return stored ? asLine(line, stamped) : asLine(text, prefix);
     },
     (bytes, start, end) => handler.other(bytes, start, end),
     MAX_INPUT_LINE_BYTES,

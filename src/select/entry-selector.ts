@@ -216,7 +216,7 @@ export class EntrySelector implements EntryHandler {
     const passes = this.#otherPasses;
     const shown = !this.#limitReached && (!passes || passes(bytes.toString('utf8', start, end)));
     // Matched by -g: raw and json output leave such lines out, and say so (readingNotices).
-    if (shown && this.#selection.grep) this.counts.otherMatched++;
+    if (shown && this.#selection.grep && !this.#selection.invertGrep) this.counts.otherMatched++;
     // After a record held from its pod (whole now, shown or not), or behind one held from another.
     joiner.passLine(bytes, start, end, wrapped, shown);
   }

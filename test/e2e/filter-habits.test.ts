@@ -770,4 +770,6 @@ test('-g matching only lines that are no entries: raw and json output say they w
   }
   t.is(runFilter(['-o', 'raw', '-g', 'Skipping', '--keep-other'], input).stdout, 'Skipping creating symlinks\n');
   t.notRegex(runFilter(['-o', 'raw', '-g', 'x'], input).stderr, /matched --grep/);
+  // -v: the lines that did not match are no lines that matched.
+  t.notRegex(runFilter(['-o', 'raw', '-v', '-g', 'zzz'], input).stderr, /matched --grep/);
 });

@@ -122,6 +122,17 @@ test('--as TYPE takes off what tools put around a line (CRI heads and pieces, ku
     ['CRI', `${stamp} stdout F ${agent}`],
   ];
   for (const [name, line] of wrapped) t.deepEqual(lines(runFilter(['-o', 'raw', '-t', 'automation-agent-verbose', '--as', 'mongodb'], `${line}\n`).stdout), [contents], name);
+  // From the review: a log's own line of two words and a `{` is not stern's prefix; its record keeps it.
+  const own = ['[2026-11-22T10:00:00.000+0000] [.error] [a.go:f:1] [10:00:00.000] Failed to apply config:', 'desired config: {"processes":[]}'];
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'error', '--as', 'automation-agent'], `${own.join('\n')}\n`).stdout), own);
+  // A shipper's record of a line with the runtime's head, a Docker record's time, a Vector file
+  // record and an Elasticsearch hit: read as without --as.
+  const agentError = '[2026-11-27T10:00:00.000+0000] [.error] [a.go:f:1] [10:00:00.000] boom';
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'error', '--as', 'automation-agent'], `${JSON.stringify({ log: `${stamp} stdout F ${agentError}`, kubernetes: { pod_name: 'p' } })}\n`).stdout), [agentError]);
+  t.deepEqual(lines(runFilter(['-o', 'raw', '--since', '2024-03-18T14:00Z', '--as', 'automation-agent-stderr'], `${JSON.stringify({ log: 'panic: boom\n', stream: 'stderr', time: stamp })}\n`).stdout), ['panic: boom']);
+  for (const record of [{ file: '/var/log/mongodb.log', host: 'h', message: warn, source_type: 'file', timestamp: stamp }, { _index: 'logs', _source: { log: warn, kubernetes: { pod_name: 'p' } } }]) {
+    t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'warn', '--as', 'mongodb'], `${JSON.stringify(record)}\n`).stdout), [warn], JSON.stringify(record).slice(0, 40));
+  }
 });
 
 // From a field trial: Fluent Bit's JSON outputs stamp a record under `date` (seconds, or RFC

@@ -107,3 +107,13 @@ for (const kind of ['a symlink', 'a symlinked directory', 'a hard link'] as cons
     t.true(line.msg.startsWith(`${log} (mongodb) and ${other} (mongodb-audit) are one file`), line.msg);
   });
 }
+
+// From the review: two paths linked to one special file (/dev/null) are no file followed twice:
+// each is waited on for a readable file, as before.
+test('two types whose paths are links to one special file (/dev/null): not refused', async (t) => {
+  const dir = tempDir('same-special');
+  for (const name of ['a.log', 'b.log']) fs.symlinkSync('/dev/null', path.join(dir, name));
+  const result = spawnSync(process.execPath, [SIDECAR_BIN, '--log-dir', dir, '--file', `mongodb=${path.join(dir, 'a.log')}`, '--file', `mongodb-audit=${path.join(dir, 'b.log')}`, '--once'], { env: cleanEnv(), encoding: 'utf8', timeout: 10_000 });
+  t.not(result.status, 2);
+  t.false(result.stderr.includes('"event":"usage"'), result.stderr);
+});
