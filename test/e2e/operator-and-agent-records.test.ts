@@ -4,7 +4,8 @@
  * shown pretty, joined for pretty, summary and doctor, and written as they came by raw output.
  */
 import test from 'ava';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { entryLine, runFilter } from '../_helpers/filter-process.js';
 import { FILTER_BIN, REAL_DATA } from '../_helpers/sidecar-process.js';
 
 const lines = (stdout: string): string[] => stdout.split('\n').slice(0, -1);
+const execFileAsync = promisify(execFile);
 const PRETTY = ['-o', 'pretty', '--color', 'never', '--utc'];
 
 /** The operator's log as kubectl prints it: console records, an error with its stack trace after it. */
@@ -253,7 +255,9 @@ test('an agent record is joined whatever the times of the lines between (kubectl
 
 // From a review: lines that waited behind a held record left only when the input paused or 200
 // lines came; in a live stream of a line every 100 ms that was seconds, or 20 s.
-test('a live stream: lines behind a held agent record leave within a second while more keep coming', async (t) => {
+// Serial: a test of this file that blocks the worker (spawnSync with a pause in its pipe) would
+// hold this one's writes and reads, and its timing with them.
+test.serial('a live stream: lines behind a held agent record leave within a second while more keep coming', async (t) => {
   const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [FILTER_BIN, '-g', '.', '-o', 'raw'], { stdio: ['pipe', 'pipe', 'pipe'] });
   const started = Date.now();
@@ -317,12 +321,12 @@ test('a line of a record taken before it came (a pause of the input, 250 lines o
   fs.writeFileSync(detailFile, `${INTERLEAVED[2]}\n`);
   // A real pipe whose writer pauses between the two lines: longer than Node takes to start on a
   // loaded machine (with 0.8 s, a slow start read both lines at once, and -v left the record out whole).
-  const paused = (args: string) =>
-    spawnSync('bash', ['-c', `{ cat "${headFile}"; sleep 2.5; cat "${detailFile}"; } | "${process.execPath}" "${FILTER_BIN}" -o raw ${args}`], { encoding: 'utf8' }).stdout;
-  t.deepEqual(lines(paused("-g 'Invalid type'")), [head, detail], 'after a pause: -g on the detail');
-  t.deepEqual(lines(paused('-l error')), [head, detail], 'after a pause: -l error');
+  const paused = async (args: string): Promise<string> =>
+    (await execFileAsync('bash', ['-c', `{ cat "${headFile}"; sleep 2.5; cat "${detailFile}"; } | "${process.execPath}" "${FILTER_BIN}" -o raw ${args}`], { encoding: 'utf8' })).stdout;
+  t.deepEqual(lines(await paused("-g 'Invalid type'")), [head, detail], 'after a pause: -g on the detail');
+  t.deepEqual(lines(await paused('-l error')), [head, detail], 'after a pause: -l error');
   // -v: the first line was shown alone (it did not match); the record with its detail matches: the detail is left out.
-  t.deepEqual(lines(paused("-v -g 'Invalid type'")), [head]);
+  t.deepEqual(lines(await paused("-v -g 'Invalid type'")), [head]);
   // Another pod's 250 records between the two lines (each held a moment, as an agent's line is).
   const other = Array.from({ length: 250 }, (_, i) => `[pod/b/db] ${entryLine('automation-agent-verbose', `[2020-12-04T16:39:08.${String(i % 1000).padStart(3, '0')}-00] [.info] [cm/x.go:F:1] [16:39:08.000] line ${i}`)}`);
   const input = [`[pod/a/db] ${INTERLEAVED[0]}`, ...other, `[pod/a/db] ${INTERLEAVED[2]}`].join('\n') + '\n';
@@ -333,7 +337,7 @@ test('a line of a record taken before it came (a pause of the input, 250 lines o
 // From a field trial: a Go panic's record in the agent's stderr took in every later line of the
 // pod that had no head of its own (a Go `log` line, cobra's `Error: …`), 20 minutes later, so
 // --since and -g missed them and -l fatal showed them as the panic's trace.
-test("an agent's stderr: a panic's record ends where a line stamped long after it, or a Go log or `Error:` line, comes; on a file and on a paused stream", (t) => {
+test("an agent's stderr: a panic's record ends where a line stamped long after it, or a Go log or `Error:` line, comes; on a file and on a paused stream", async (t) => {
   const at = (time: string, contents: string): string => `[pod/db-0/c] 2026-11-22T${time}Z ${entryLine('automation-agent-stderr', contents)}`;
   const panic = ['panic: boom', 'goroutine 1 [running]:', 'main.main()', '\t/go/src/main.go:42 +0x1d'];
   const later = ['2026/11/22 10:20:00 http: TLS handshake error from 10.0.0.1:5555: EOF', 'Error: failed to connect to mongod: connection refused', 'a line of no head of its own'];
@@ -353,9 +357,10 @@ test("an agent's stderr: a panic's record ends where a line stamped long after i
   const inputLines = input.split('\n');
   fs.writeFileSync(first, `${inputLines.slice(0, 4).join('\n')}\n`);
   fs.writeFileSync(second, `${inputLines.slice(4).join('\n')}`);
-  const paused = (args: string) => spawnSync('bash', ['-c', `{ cat "${first}"; sleep 2.5; cat "${second}"; } | "${process.execPath}" "${FILTER_BIN}" -o raw ${args}`], { encoding: 'utf8' }).stdout;
-  t.deepEqual(lines(paused('-l fatal')), panic);
-  t.deepEqual(lines(paused("-g 'no head'")), [later[2]]);
+  // Not spawnSync: the worker's other tests keep their event loop through the pause.
+  const paused = async (args: string): Promise<string> => (await execFileAsync('bash', ['-c', `{ cat "${first}"; sleep 2.5; cat "${second}"; } | "${process.execPath}" "${FILTER_BIN}" -o raw ${args}`], { encoding: 'utf8' })).stdout;
+  t.deepEqual(lines(await paused('-l fatal')), panic);
+  t.deepEqual(lines(await paused("-g 'no head'")), [later[2]]);
 });
 
 // From a field trial: client-go's klog lines in the operator's log (an RBAC error) were no
