@@ -291,7 +291,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
 
 /** Entries that were no valid JSON as they came, written anew (FilterOutput.notValidJson). */
 export function notValidJsonNotice(count: number): string {
-  return `${counted(count, 'entry was', 'entries were')} not valid JSON as ${count === 1 ? 'it' : 'they'} came (a raw control character or a bad escape in the contents): written anew as JSON, the contents as far as they could be read`;
+  return `${counted(count, 'entry was', 'entries were')} not valid JSON as ${count === 1 ? 'it' : 'they'} came (a raw control character, a bad escape or a quote not escaped in the contents: a line garbled by two writers): written anew as JSON, the contents as far as they could be read`;
 }
 
 /** `--fields` that no selected line had: the names a line's fields go by. */

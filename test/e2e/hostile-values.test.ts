@@ -99,7 +99,7 @@ test('a slow operation with a broken escape in its command: summary and doctor r
   t.is(doctor.status, 0, doctor.stderr);
 });
 
-test('entries that are no valid JSON as they came (a raw control, a bad escape, a cut \\u) are written anew by -o entry and -o json, and said; valid ones as they came', (t) => {
+test('entries that are no valid JSON as they came (a raw control, a bad escape, a cut \\u, two writers\' lines garbled into one) are written anew by -o entry and -o json, and said; valid ones as they came', (t) => {
   const lines = [
     '{"logType":"automation-agent","contents":"[2026-11-22T09:58:39.063+0000] [.info] [a.go:1] [x] bad \\x escape"}',
     '{"logType":"automation-agent","contents":"[2026-11-22T09:58:39.063+0000] [.info] [a.go:1] [x] a raw\ttab"}',
@@ -107,20 +107,22 @@ test('entries that are no valid JSON as they came (a raw control, a bad escape, 
     // Valid, with a member after the contents (a quote not escaped in the literal the bytes name).
     '{"logType":"automation-agent","contents":"[2026-11-22T09:58:39.063+0000] [.info] [a.go:1] [x] ok","pod":"p"}',
     entry('automation-agent', '[2026-11-22T09:58:39.063+0000] [.info] [a.go:1] [x] "quoted" \\ é \u0001'),
+    // Two writers' lines garbled into one (the old pipelines into one pipe): an entry's shape, another's quotes inside.
+    '{"logType":"automation-agent","contents":"[2026-11-22T09:58:39.063+0000] [.info] [a.go:1] [x] cut{"logType":"mongodb","contents":"rest"}',
   ];
   for (const mode of ['entry', 'json']) {
     const run = runFilter(['-o', mode], `${lines.join('\n')}\n`);
     t.is(run.status, 0);
     const out = run.stdout.split('\n').filter(Boolean);
-    t.is(out.length, 5, `${mode}: every entry written`);
+    t.is(out.length, 6, `${mode}: every entry written`);
     const parsed = out.map((line) => JSON.parse(line) as { logType: string; contents: string });
     t.deepEqual(
       parsed.map((e) => e.contents.split('[x] ')[1]),
-      ['bad \\x escape', 'a raw\ttab', 'cut \\u12', 'ok', '"quoted" \\ é \u0001'],
+      ['bad \\x escape', 'a raw\ttab', 'cut \\u12', 'ok', '"quoted" \\ é \u0001', 'cut{"logType":"mongodb","contents":"rest'],
       `${mode}: the contents as far as they could be read`,
     );
     t.is(out[3], lines[3], `${mode}: a valid line as it came`);
     t.is(out[4], lines[4], `${mode}: a valid line as it came`);
-    t.regex(run.stderr, /^logtype: 3 entries were not valid JSON as they came \(a raw control character or a bad escape in the contents\): written anew/m);
+    t.regex(run.stderr, /^logtype: 4 entries were not valid JSON as they came \(a raw control character, a bad escape or a quote not escaped in the contents: a line garbled by two writers\): written anew/m);
   }
 });
