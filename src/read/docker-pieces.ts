@@ -6,6 +6,7 @@
  * files in one input), at most MAX_HELD_CHARS in all: a line longer than that leaves as it is
  * so far, and the pieces after it as lines of their own.
  */
+import { matchCriHead } from './cri-line.js';
 
 /** Characters held at the most, over every line held (the input's own bound on a line). */
 const MAX_HELD_CHARS = 64 * 1024 * 1024;
@@ -29,6 +30,19 @@ export class DockerPieces {
     }
     const whole = pieces ? this.#take(key, pieces) + log : log;
     return whole.endsWith('\r\n') ? whole.slice(0, -2) : ended ? whole.slice(0, -1) : whole;
+  }
+
+  /**
+   * A shipper's line that still has the runtime's CRI head (a shipper that read the runtime's
+   * file without its `cri` parser: Fluent Bit's tail): the line after the head once its last
+   * piece came, pieces held apart by `source` and stream (undefined while a `P` piece is held);
+   * false for a line without the head.
+   */
+  criLine(source: string, line: string): string | undefined | false {
+    const cri = matchCriHead(line);
+    if (!cri) return false;
+    const text = line.slice(cri[0].length);
+    return this.line(`${source}\u0000cri\u0000${cri[2]}`, cri[3] === 'P' ? text : `${text}\n`);
   }
 
   /** The end of the input: lines whose last piece never came, as they are. */

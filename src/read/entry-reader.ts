@@ -19,8 +19,7 @@ import { EntryLine } from './entry-line.js';
 import { inputLines, type InputLines } from './input-lines.js';
 import { PREFIX_HEAD_BYTES, parseLinePrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
 import { DockerPieces } from './docker-pieces.js';
-import { matchCriHead } from './cri-line.js';
-import { entryFields, isDockerRecord, recordPrefix, shippedLine } from './shipper-record.js';
+import { elasticsearchSource, entryFields, isDockerRecord, recordPrefix, shippedLine } from './shipper-record.js';
 
 export interface EntryHandler {
   /** False for a type that is only counted: its entries are then never built. */
@@ -252,12 +251,9 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
       // A shipper that read the runtime's file without its CRI parser (Fluent Bit's tail input
       // with no `cri` parser) keeps each line's CRI head in the record: taken off, and a line
       // the runtime cut in pieces (P, then F) joined, as in the file itself (cri-line.ts).
-      const cri = matchCriHead(shipped);
-      if (cri) {
-        const text = shipped.slice(cri[0].length);
-        shipped = pieces.line(`${stamped?.source ?? ''}\u0000cri\u0000${cri[2]}`, cri[3] === 'P' ? text : `${text}\n`);
-        if (shipped === undefined) return HELD;
-      }
+      const line = pieces.criLine(stamped?.source ?? '', shipped);
+      if (line === undefined) return HELD;
+      if (line !== false) shipped = line;
     }
     const read = shippedEntry(shipped, typeof logType === 'string' ? logType : undefined, docker, stamped, bytes, lineStart, end);
     if (read) return read;
@@ -268,13 +264,6 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
     return format && new EntryLine(format.name, format, false, prefix, bytes, lineStart, start, end, -1, -1, text, start, end, true);
   }
   return new EntryLine(logType, logFormat(logType), partial === true, prefix, bytes, lineStart, start, end, -1, -1, typeof contents === 'string' ? contents : text);
-}
-
-/** The record an Elasticsearch hit holds, when the object is one (its `_source`, beside `_index` or `_id`). */
-function elasticsearchSource(object: Record<string, unknown>): Record<string, unknown> | undefined {
-  const source = object['_source'];
-  if (typeof source !== 'object' || source === null || Array.isArray(source)) return undefined;
-  return typeof object['_index'] === 'string' || typeof object['_id'] === 'string' ? (source as Record<string, unknown>) : undefined;
 }
 
 /** The format that recognises a log's line a shipper wrapped: a JSON object of its own (the server's, the operator's), or text. */

@@ -9,15 +9,14 @@
 import { LineSplitter } from '../follow/split-lines.js';
 import { logFormat } from '../formats/log-formats.js';
 import type { LogFormat } from '../formats/log-format.js';
-import { parseJsonObject } from '../parse/log-record.js';
+import { asObject, parseJsonObject } from '../parse/log-record.js';
 import { matchesAt } from '../parse/match-bytes.js';
 import { DockerPieces } from './docker-pieces.js';
 import { EntryLine } from './entry-line.js';
 import { MAX_INPUT_LINE_BYTES, type EntryHandler } from './entry-reader.js';
 import { inputLines } from './input-lines.js';
 import { PREFIX_HEAD_BYTES, parseTextPrefix, textLinePrefixes, type LinePrefix } from './line-prefix.js';
-import { matchCriHead } from './cri-line.js';
-import { isDockerRecord, recordPrefix, shippedLine } from './shipper-record.js';
+import { elasticsearchSource, isDockerRecord, recordPrefix, shippedLine } from './shipper-record.js';
 
 /** What reads an input's chunks into entries. */
 export interface LineReader {
@@ -40,7 +39,7 @@ const OWN_KEYS = [Buffer.from('"t"'), Buffer.from('"atype"')];
  * The line is an object whose first key is `key` (quoted), however it is spaced: `{"log":"…`
  * as Docker writes it, `{"log": "…` as a tool that re-writes it (Python's json.dumps) does.
  */
-export function startsWithKey(bytes: Buffer, start: number, end: number, key: Buffer): boolean {
+function startsWithKey(bytes: Buffer, start: number, end: number, key: Buffer): boolean {
   if (bytes[start] !== OPEN_BRACE) return false;
   let at = start + 1;
   while (at < end && (bytes[at] === 0x20 || bytes[at] === 0x09)) at++;
@@ -80,14 +79,6 @@ function prefixOf(head: string, format: LogFormat | undefined): LinePrefix | und
   return known && (known.source !== undefined || known.text !== `${known.time} `) ? known : undefined;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The record an Elasticsearch hit holds (its `_source`, beside `_index` or `_id`), else the object itself. */
-function storedRecord(value: Record<string, unknown>): Record<string, unknown> {
-  const source = value['_source'];
-  return isObject(source) && (typeof value['_index'] === 'string' || typeof value['_id'] === 'string') ? source : value;
-}
-
 export function rawLineReader(logType: string, handler: EntryHandler): LineReader {
   const format = logFormat(logType);
   const pieces = new DockerPieces();
@@ -120,17 +111,17 @@ export function rawLineReader(logType: string, handler: EntryHandler): LineReade
       // Another shipper's record (an Elasticsearch hit's `_source`): the entry it wraps; the log's
       // line where the record says it is a store's (a pod's labels or metadata) or the line is one
       // the type reads; a log's own JSON line may have a `message` or a `log` too.
-      const record = value && storedRecord(value);
+      const record = value && (elasticsearchSource(value) ?? value);
       const shipped = record && shippedLine(record);
       if (shipped === undefined) return asLine(text, prefix);
       const stamped = recordPrefix(record!, prefix);
       // A shipper that read the runtime's file without its CRI parser: the head taken off, P pieces joined.
-      const cri = matchCriHead(shipped);
-      const line = cri ? pieces.line(`${stamped?.source ?? ''}\u0000cri\u0000${cri[2]}`, cri[3] === 'P' ? shipped.slice(cri[0].length) : `${shipped.slice(cri[0].length)}\n`) : shipped;
-      if (line === undefined) return;
+      const cri = pieces.criLine(stamped?.source ?? '', shipped);
+      if (cri === undefined) return;
+      const line = cri === false ? shipped : cri;
       const wrapped = line.startsWith('{') ? entryOf(parseJsonObject(line), stamped) : undefined;
       if (wrapped) return handler.entry(wrapped);
-      const stored = cri !== null || isObject(record!['kubernetes']) || isObject(record!['labels']) || record !== value || format?.reader.text(line) !== undefined;
+      const stored = cri !== false || asObject(record!['kubernetes']) !== undefined || asObject(record!['labels']) !== undefined || record !== value || format?.reader.text(line) !== undefined;
       return stored ? asLine(line, stamped) : asLine(text, prefix);
     },
     (bytes, start, end) => handler.other(bytes, start, end),

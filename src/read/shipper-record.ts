@@ -113,3 +113,10 @@ export function recordPrefix(object: Record<string, unknown>, prefix: LinePrefix
   if (prefix === undefined && source === undefined && time === undefined) return undefined;
   return { length: prefix?.length ?? 0, text: prefix?.text ?? '', ...(source === undefined ? {} : { source }), ...(time === undefined ? {} : { time }) };
 }
+
+/** The record an Elasticsearch hit holds, when the object is one (its `_source`, beside `_index` or `_id`). */
+export function elasticsearchSource(object: Record<string, unknown>): Record<string, unknown> | undefined {
+  const source = object['_source'];
+  if (typeof source !== 'object' || source === null || Array.isArray(source)) return undefined;
+  return typeof object['_index'] === 'string' || typeof object['_id'] === 'string' ? (source as Record<string, unknown>) : undefined;
+}
