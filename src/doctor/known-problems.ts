@@ -82,7 +82,7 @@ const POD_SCRIPT_TYPES = [POD_SCRIPT_LOG_TYPE];
 const diagnosticEvent = (...events: string[]): RegExp => new RegExp(`"event"\\s*:\\s*"(?:${events.join('|')})"`);
 /** The events of logtype's own that the problems below name, each in its own; any other warning is the catch-all's. */
 const KNOWN_DIAGNOSTIC_EVENTS = [
-  'resume-lost', 'gave-up', 'truncated', 'unreadable', 'heartbeat-held', 'missing', 'missing-dir', 'state-unwritable', 'state-unreadable',
+  'resume-lost', 'gave-up', 'compressed-unread', 'truncated', 'unreadable', 'heartbeat-held', 'missing', 'missing-dir', 'state-unwritable', 'state-unreadable',
   'state-in-use', 'heartbeat-unwritable', 'compressed', 'stop-timeout', 'pipe-unavailable', 'launcher-missing', 'launcher-not-recognised',
   'previous-run-killed', 'lock-left',
 ];
@@ -267,13 +267,13 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     // A copytruncate's `truncated` loses lines only when it says lostBytes above zero; a stats
     // line's givenUpBytes above zero says bytes were given up even where the warnings that said
     // so were dropped (stderr on stdout's stalled pipe).
-    matches: /"event"\s*:\s*"(?:resume-lost|gave-up)"|"event"\s*:\s*"(?:truncated|stats)".*"(?:lostBytes|givenUpBytes)"\s*:\s*[1-9]/,
+    matches: /"event"\s*:\s*"(?:resume-lost|gave-up|compressed-unread)"|"event"\s*:\s*"(?:truncated|stats)".*"(?:lostBytes|givenUpBytes)"\s*:\s*[1-9]/,
     // Truncated or rewritten in place while it was down: its own problem (sidecar-lines-repeated);
     // after a kill, or for a rotated file read to its end at the stop, what was lost is not known
     // (sidecar-lines-maybe-lost).
     unless: /"(?:inPlace|afterKill|readToEnd)"\s*:\s*true/,
     meaning:
-      'Lines of a log were not shipped: a file the sidecar had not finished was deleted, compressed or cut by a copytruncate while it was down (resume-lost), a copytruncate emptied the file before its last lines were read (truncated, lostBytes), or the reader of its output stalled longer than it can hold rotated files (gave-up). Each line names the file and how much.',
+      'Lines of a log were not shipped: a file the sidecar had not finished was deleted, compressed or cut by a copytruncate while it was down (resume-lost), a file was rotated and compressed before the sidecar could read it (compressed-unread: it was stopped, frozen or behind a stalled reader), a copytruncate emptied the file before its last lines were read (truncated, lostBytes), or the reader of its output stalled longer than it can hold rotated files (gave-up). Each line names the file and how much.',
     remedy: `See which files and how much: ${SIDECAR_WARNINGS}. Read what was not shipped where the line says (a compressed rotation: logtype --as TYPE FILE); keep one rotation uncompressed (logrotate's delaycompress) so a restart finds it; for gave-up, find why the log shipper or kubectl logs -f stopped reading.`,
   },
   {

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PastFile, SavedFile } from '../state/state-file.js';
 import type { FollowEvent } from './follow-events.js';
+import { CompressedWatch } from './compressed-watch.js';
 import { CopyFinder } from './copy-finder.js';
 import { errorMessage } from './error-message.js';
 import { FileCheckpoint } from './file-checkpoint.js';
@@ -28,7 +29,7 @@ import { statOrNone, statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
 import { reconcilePath, sameFile, type FileIdentity, type PathState } from './reconcile.js';
 import { deniedAmong, resumeFiles } from './resume.js';
-import { birthtimeOf, compressedRotationsSince, linkTarget, rotatedNames, rotatedSiblings } from './rotated-siblings.js';
+import { birthtimeOf, compressedRotationNames, compressedRotationsSince, linkTarget, rotatedNames, rotatedSiblings, type SiblingFile } from './rotated-siblings.js';
 
 export type { FollowEvent } from './follow-events.js';
 
@@ -86,6 +87,8 @@ export class FileFollower {
   /** Rotated, deleted, copied and unseen files still to read, and the retired ones. */
   readonly #behind: FilesBehind;
   readonly #copies: CopyFinder;
+  /** Compressed rotations beside the path, judged for lines nobody read. */
+  readonly #compressed: CompressedWatch;
   readonly #warnings: PathWarnings;
   #looked = false;
   /** When the files beside the path were last listed, and whether a name there changed since. */
@@ -101,8 +104,9 @@ export class FileFollower {
   #discoverWanted = false;
   /** The earliest modification time of files behind let go as rewritten since the last listing (Infinity: none). */
   #rewrittenAt = Number.POSITIVE_INFINITY;
-  /** Whether a name beside the path is one of its rotations' (rotatedNames). */
+  /** Whether a name beside the path is one of its rotations' (rotatedNames), or a compressed one's (judged: CompressedWatch). */
   readonly #isRotation: (name: string) => boolean;
+  readonly #isCompressedRotation: (name: string) => boolean;
   /**
    * When the path is a symbolic link: whether a name beside its target is one of the target's
    * rotations (rotatedSiblings lists them there). Made again at every listing: the link may
@@ -116,7 +120,9 @@ export class FileFollower {
     this.path = options.path;
     this.#options = options;
     this.#isRotation = rotatedNames(path.basename(options.path));
+    this.#isCompressedRotation = compressedRotationNames(path.basename(options.path));
     this.#isTargetRotation = targetRotations(linkTarget(options.path));
+    this.#compressed = new CompressedWatch(options.path);
     const { onEvent, ignore } = options;
     this.#behind = new FilesBehind({
       path: options.path,
@@ -124,8 +130,9 @@ export class FileFollower {
       onEvent,
       maxBehind: options.maxBehind,
       ignore,
-      onForget: ({ ino, mtimeMs }) => {
+      onForget: ({ ino, mtimeMs, saved }) => {
         if (mtimeMs !== undefined) this.#remember({ ino, mtimeMs });
+        this.#compressed.remember({ fingerprint: saved.fingerprint, fingerprintBytes: saved.fingerprintBytes, readTo: saved.position });
       },
       open: (waiting, now) => {
         const saved = waiting.saved?.position === waiting.position ? waiting.saved : undefined;
@@ -166,7 +173,7 @@ export class FileFollower {
    * there is worth a look.
    */
   nameChanged(name: string): void {
-    if (this.#isRotation(name) || this.#isTargetRotation?.(name)) this.#discoverWanted = true;
+    if (this.#isRotation(name) || this.#isTargetRotation?.(name) || this.#isCompressedRotation(name)) this.#discoverWanted = true;
   }
 
   /** How far the file behind the name now has been read. */
@@ -419,6 +426,8 @@ export class FileFollower {
    */
   /** A saved file not found (or not to be opened) at a restart: said, with what the save knew of it, and its unfinished line closed. */
   #resumeLost(saved: SavedFile, found: Pick<Extract<FollowEvent, { kind: 'resume-lost' }>, 'compressed' | 'inPlace'> = {}): void {
+    // Its loss is said here: a compression of it is not said again.
+    this.#compressed.remember({ fingerprint: saved.fingerprint, fingerprintBytes: saved.fingerprintBytes, readTo: Number.POSITIVE_INFINITY });
     this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: saved.position, ...found, ...(saved.readToEnd === true ? { readToEnd: true } : {}) });
     this.#closePiece(saved);
   }
@@ -552,6 +561,8 @@ export class FileFollower {
     // Without a copy, the part of a line read before the truncation has no rest to come: it is
     // dropped (counted lost), never sent as a line.
     const cutLine = copy ? 0 : held.splitter.abandon();
+    // What the file held before the cut, as read: its compression (copytruncate's compress) is no news.
+    this.#compressed.remember(held.knownHead());
     const stream = held.restartAtZero(now, copy !== undefined);
     // Bytes seen (while reading waited) that no copy holds: written just before the truncation,
     // from the start too (a second truncation while reading still waits: nothing of the file read).
@@ -625,6 +636,23 @@ export class FileFollower {
       }
       this.#options.onEvent({ kind: 'unseen', path: this.path, file: sibling.name });
     }
+    this.#judgeCompressed(now, sinceMs, siblings);
+  }
+
+  /**
+   * Compressed rotations made since `sinceMs` that are no file read, held or known: rotated and
+   * compressed before anyone read them (logrotate's compress without delaycompress, while the
+   * sidecar was frozen or down, or past a stall's bound). Their lines are lost to the stream:
+   * said, with where they are. `siblings`: the plain rotations listed now, whose compressions
+   * are no news whether or not they are read.
+   */
+  #judgeCompressed(now: number, sinceMs: number, siblings: readonly SiblingFile[]): void {
+    const current = this.#current;
+    this.#compressed.rememberFiles(siblings.filter((s) => !(current && sameFile(current, s.stat)) && !this.#behind.knows(s.name, s.stat)));
+    const { unread, waiting } = this.#compressed.look(now, sinceMs - MTIME_SLACK_MS, () => [...(current ? [current.knownHead()] : []), ...this.#behind.knownHeads()]);
+    // Being written still (gzip writes its size last): judged at a look once it is quiet.
+    if (waiting) this.#discoverWanted = true;
+    for (const { file, bytes, rest } of unread) this.#options.onEvent({ kind: 'compressed-unread', path: this.path, file, bytes, ...(rest ? { rest } : {}) });
   }
 
   /** Held now, or retired: a file of ours. */

@@ -17,6 +17,7 @@
  */
 import fs from 'node:fs';
 import type { SavedFile } from '../state/state-file.js';
+import type { KnownHead } from './compressed-rotation.js';
 import type { FollowEvent } from './follow-events.js';
 import { HeldFile, type HeldRole } from './held-file.js';
 import type { FileIdentity } from './reconcile.js';
@@ -243,6 +244,11 @@ export class FilesBehind {
     const at = this.#retired.findIndex((r) => isKnown(r, name, stat));
     if (at < 0) return undefined;
     return this.#retired.splice(at, 1)[0];
+  }
+
+  /** What a compression of a file held or retired here would start with (compressed-rotation.ts): a retired one read to its saved position. */
+  knownHeads(): KnownHead[] {
+    return [...this.#files.map((held) => held.knownHead()), ...this.#retired.map(({ saved }) => ({ fingerprint: saved.fingerprint, fingerprintBytes: saved.fingerprintBytes, readTo: saved.position }))];
   }
 
   /** Held here, or retired: a file of ours, by device, inode and (where kept) birth time. */

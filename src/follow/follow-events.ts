@@ -49,6 +49,11 @@ export type FollowEvent =
     }
   /** A file at the path (`file`: it, or one rotated beside it) holds compressed data (`name`; `command` writes it out): not read. */
   | { readonly kind: 'compressed'; readonly path: string; readonly file: string; readonly name: string; readonly command: string }
+  /**
+   * A compressed rotation beside the path that holds `bytes` never read: no file read, held or
+   * known before it was compressed (`rest`: written past where a file read and closed was read).
+   */
+  | { readonly kind: 'compressed-unread'; readonly path: string; readonly file: string; readonly bytes: number; readonly rest?: true }
   /** A run of NUL bytes at a line's start in `file` (a hole: HeldFile.read) was passed over: where it starts, how long it is. */
   | { readonly kind: 'hole'; readonly path: string; readonly file: string; readonly offset: number; readonly bytes: number }
   | { readonly kind: 'error'; readonly path: string; readonly message: string };

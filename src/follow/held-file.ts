@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import type { SavedFile } from '../state/state-file.js';
 import type { FileCheckpoint } from './file-checkpoint.js';
 import { ByteMarker, MARKER_BYTES } from './byte-marker.js';
+import type { KnownHead } from './compressed-rotation.js';
 import { FINGERPRINT_BYTES, TAIL_BYTES, fingerprintOf, fingerprintOfBytes, fnv1a64, tailHashOf, type Fingerprint } from './fingerprint.js';
 import { newLineStream, type LineOptions, type LineStream } from './line-stream.js';
 import { COMPRESSION_HEAD_BYTES, compressionOf, mayBeginCompression } from '../read/other-compression.js';
@@ -488,6 +489,21 @@ export class HeldFile implements FileIdentity {
       unread = 0;
     }
     return unread + this.#stream.splitter.abandon();
+  }
+
+  /**
+   * Its first bytes' hash as a compression of it would show them: those read where in hand, else
+   * the file's own now (a held file is read to its end through its descriptor, whatever a copy of
+   * it holds). `readTo` is whoever asks (compressed-rotation.ts): Infinity for a file held.
+   */
+  knownHead(): KnownHead {
+    try {
+      const print = this.#headLength > 0 ? fingerprintOfBytes(this.#head, this.#headLength) : fingerprintOf(this.fd, FINGERPRINT_BYTES);
+      return { ...print, readTo: Number.POSITIVE_INFINITY };
+    } catch {
+      // Unreadable now: nothing to know it by (an empty hash matches no compressed file).
+      return { ...fingerprintOfBytes(Buffer.alloc(0), 0), readTo: Number.POSITIVE_INFINITY };
+    }
   }
 
   /** What the state file keeps for this file: where its delivered lines end, and what tells it apart. */

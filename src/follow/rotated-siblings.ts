@@ -42,16 +42,27 @@ export function rotatedNames(base: string): (entry: string) => boolean {
 }
 
 /**
- * The compressed rotations beside `file` changed at or after `since` (epoch ms), oldest first:
- * where the lines of a file rotated and compressed while nobody read it went (they are never
- * read: `logtype --as TYPE NAME` reads them).
+ * The compressed rotations beside `file` made (or changed) at or after `since` (epoch ms), oldest
+ * first: where the lines of a file rotated and compressed while nobody read it went (they are
+ * never read: `logtype --as TYPE NAME` reads them). By ctime: logrotate gives a compressed file
+ * its text's mtime, which is older than the compression.
  */
 export function compressedRotationsSince(file: string, since: number): string[] {
-  const isRotation = rotatedNames(path.basename(file));
-  return filesBeside(file, (entry) => COMPRESSED.test(entry) && isRotation(entry.replace(COMPRESSED, '')))
-    .filter((sibling) => sibling.stat.mtimeMs >= since)
-    .sort((a, b) => a.stat.mtimeMs - b.stat.mtimeMs)
-    .map((sibling) => sibling.name);
+  return compressedSiblingsSince(file, since).map((sibling) => sibling.name);
+}
+
+/** compressedRotationsSince, with each file's stat. */
+export function compressedSiblingsSince(file: string, since: number): SiblingFile[] {
+  const isRotation = compressedRotationNames(path.basename(file));
+  return filesBeside(file, isRotation)
+    .filter((sibling) => sibling.stat.ctimeMs >= since)
+    .sort((a, b) => a.stat.ctimeMs - b.stat.ctimeMs);
+}
+
+/** Which names beside a file named `base` are its compressed rotations (`mongodb.log.1.gz`): rotatedNames once the compression's suffix is off. */
+export function compressedRotationNames(base: string): (entry: string) => boolean {
+  const isRotation = rotatedNames(base);
+  return (entry) => COMPRESSED.test(entry) && isRotation(entry.replace(COMPRESSED, ''));
 }
 
 /** Whether `entry` names a rotation of the file named `base` (rotatedNames). */

@@ -162,6 +162,15 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
       );
       return;
     }
+    case 'compressed-unread':
+      stats.givenUpBytes += event.bytes;
+      log.warn(
+        { ...fields, file: event.file, bytes: event.bytes, ...(event.rest ? { rest: true } : {}) },
+        event.rest
+          ? `${event.file} holds ${event.bytes} bytes of a rotated file written after the sidecar had read it to its end and closed it: compressed before they were read, they are lost to the stream. Read them with logtype --as ${source.logType} ${event.file}`
+          : `${event.file} is a rotation nobody read: made and compressed while the sidecar could not look (stopped, frozen, or behind a stalled reader), its ${event.bytes} bytes of lines are lost to the stream. Read them with logtype --as ${source.logType} ${event.file}; logrotate's delaycompress keeps the newest rotation plain, so the sidecar reads it`,
+      );
+      return;
     case 'error':
       log.warn({ ...fields, error: event.message }, 'cannot read file; retrying');
       return;

@@ -1,0 +1,131 @@
+/**
+ * logrotate's `compress` without `delaycompress`: a rotated file is compressed and its text
+ * deleted at once. A file the sidecar held is read to its end by descriptor; a file made and
+ * rotated while it could not look (frozen, down) is never there as text: its lines are lost to
+ * the stream, and that must be said (`compressed-unread`, naming the file and its bytes), never
+ * for a compression of a file it read. Real logrotate, real gzip, a real frozen process.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
+import { SidecarProcess, followsPath, tempDir } from '../_helpers/sidecar-process.js';
+import { LOGROTATE, testWithTool } from '../_helpers/system-tool.js';
+
+/** Longer than the sidecar waits for a compressed file to be quiet (gzip writes its size last), and a look. */
+const JUDGED_WITHIN_MS = 3500;
+
+interface Rotating {
+  readonly dir: string;
+  readonly file: string;
+  readonly writer: NumberedWriter;
+  /** logrotate --force with this stanza's rotation (`create` or `copytruncate`) and `compress`. */
+  readonly rotate: () => void;
+}
+
+function rotating(t: ExecutionContext, logrotate: string, name: string, how: 'create' | 'copytruncate'): Rotating {
+  const dir = tempDir(name);
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const conf = path.join(dir, 'logrotate.conf');
+  fs.writeFileSync(conf, `${file} {\n  rotate 9\n  ${how}\n  compress\n  missingok\n}\n`);
+  const writer = new NumberedWriter(file, 'mongodb');
+  const rotate = (): void => {
+    execFileSync(logrotate, ['--state', path.join(dir, 'logrotate.state'), '--force', conf]);
+    // A logger reopens after a rename (mongod's logRotate: reopen); copytruncate's goes on at 0.
+    if (how === 'create') writer.reopen();
+  };
+  t.teardown(() => writer.close());
+  return { dir, file, writer, rotate };
+}
+
+const compressedUnread = (sidecar: SidecarProcess): Record<string, unknown>[] => sidecar.diagnostics().filter((d) => d['event'] === 'compressed-unread');
+const expectedLines = (writer: NumberedWriter, numbers: readonly number[]): string[] => numbers.map((n) => JSON.stringify({ logType: 'mongodb', contents: writer.line(n) }));
+const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+/** The unpacked size of a gzip file, as its trailer says. */
+const gzipSize = (file: string): number => {
+  const bytes = fs.readFileSync(file);
+  return bytes.readUInt32LE(bytes.length - 4);
+};
+
+for (const how of ['create', 'copytruncate'] as const) {
+  testWithTool(LOGROTATE, `logrotate ${how} with compress while the sidecar keeps up: every line once, and no compression said to hold unread lines`, async (t, logrotate) => {
+    const { dir, file, writer, rotate } = rotating(t, logrotate, `compressed-keeping-up-${how}`, how);
+    const sidecar = new SidecarProcess(['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', '']);
+    await sidecar.waitForDiagnostic(followsPath(file));
+    for (let round = 0; round < 3; round++) {
+      writer.write(30);
+      await sidecar.waitForLines(writer.written);
+      await sleep(300);
+      rotate();
+    }
+    writer.write(10);
+    await sidecar.waitForLines(writer.written);
+    await sleep(JUDGED_WITHIN_MS);
+    await sidecar.stop();
+    t.deepEqual(sidecar.lines(), expectedLines(writer, range(1, writer.written)));
+    t.is(fs.readdirSync(dir).filter((name) => name.endsWith('.gz')).length, 3, 'logrotate compressed three rotations');
+    t.deepEqual(compressedUnread(sidecar), []);
+  });
+}
+
+testWithTool(LOGROTATE, 'logrotate compress, three rotations while the sidecar is frozen: the file it held is read to its end, the two compressed unread are said with their bytes', async (t, logrotate) => {
+  const { dir, file, writer, rotate } = rotating(t, logrotate, 'compressed-frozen', 'create');
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', '']);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  writer.write(20); // 1-20: read before the freeze
+  await sidecar.waitForLines(20);
+  await sleep(300);
+  await sidecar.whileFrozen(() => {
+    writer.write(10); // 21-30: the held file, read through its descriptor after
+    rotate(); // the held file -> .1.gz
+    writer.write(25); // 31-55: a file never seen
+    rotate(); // -> .1.gz (the held one's now .2.gz)
+    writer.write(25); // 56-80: another
+    rotate(); // -> .1.gz; 31-55 in .2.gz, 1-30 in .3.gz
+    writer.write(5); // 81-85: the file at the name
+  });
+  await sidecar.waitForLines(35);
+  await waitForUnread(sidecar, 2);
+  await sleep(600);
+  await sidecar.stop();
+  t.deepEqual(sidecar.lines(), expectedLines(writer, [...range(1, 30), ...range(81, 85)]));
+  const said = compressedUnread(sidecar).map((d) => ({ file: path.basename(d['file'] as string), bytes: d['bytes'] }));
+  t.deepEqual(said.sort((a, b) => a.file.localeCompare(b.file)), [
+    { file: 'mongodb.log.1.gz', bytes: gzipSize(`${file}.1.gz`) },
+    { file: 'mongodb.log.2.gz', bytes: gzipSize(`${file}.2.gz`) },
+  ]);
+  t.is(gzipSize(`${file}.2.gz`), 25 * writer.line(31).length + 25, 'the bytes said are the lines never read');
+  const warning = compressedUnread(sidecar)[0]!;
+  t.is(warning['level'], 40);
+  t.regex(warning['msg'] as string, /logtype --as mongodb .*mongodb\.log\.\d\.gz/);
+});
+
+testWithTool(LOGROTATE, 'logrotate compress while the sidecar is down: a rotation it never saw is said, the file it had read is said once (resume-lost)', async (t, logrotate) => {
+  const { dir, file, writer, rotate } = rotating(t, logrotate, 'compressed-down', 'create');
+  const args = ['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', path.join(dir, 'state.json')];
+  const first = new SidecarProcess([...args, '--from-start']);
+  writer.write(20); // 1-20
+  await first.waitForLines(20);
+  t.is((await first.stop()).code, 0);
+  rotate(); // the file read -> .1.gz
+  writer.write(15); // 21-35: never seen
+  rotate(); // -> .1.gz; 1-20 in .2.gz
+  writer.write(5); // 36-40
+  const second = new SidecarProcess(args);
+  await second.waitForLines(5);
+  await waitForUnread(second, 1);
+  await sleep(600);
+  await second.stop();
+  t.deepEqual([...first.lines(), ...second.lines()], expectedLines(writer, [...range(1, 20), ...range(36, 40)]));
+  t.deepEqual(
+    compressedUnread(second).map((d) => [path.basename(d['file'] as string), d['bytes']]),
+    [['mongodb.log.1.gz', gzipSize(`${file}.1.gz`)]],
+  );
+  t.true(second.diagnostics().some((d) => d['event'] === 'resume-lost'), 'the file read before the stop is said gone');
+});
+
+async function waitForUnread(sidecar: SidecarProcess, count: number): Promise<void> {
+  await sidecar.waitForDiagnostic(() => compressedUnread(sidecar).length >= count, JUDGED_WITHIN_MS + 5000).catch(() => undefined);
+}
