@@ -12,8 +12,8 @@ import { compressedSiblingsSince, type SiblingFile } from './rotated-siblings.js
 
 /** Known heads kept, the newest: a pod keeps a handful of rotations. */
 const MAX_HEADS = 64;
-/** Compressed files judged, remembered so none is judged twice. */
-const MAX_JUDGED = 256;
+/** Compressed files listed, remembered so that none is judged twice, nor a rotation renamed (`.1.gz` to `.2.gz`). */
+const MAX_LISTED = 256;
 /** A compressed file is judged once its ctime is this old: gzip writes its trailer last (and logrotate then sets its mtime, which is the text's). */
 export const COMPRESSED_QUIET_MS = 2000;
 
@@ -28,12 +28,29 @@ export class CompressedWatch {
   readonly #path: string;
   /** By dev:ino, or by the hash for a file gone (cut, lost): newest last. */
   readonly #heads = new Map<string, KnownHead>();
-  /** Compressed files seen and not judged yet (written still): name, and the key judged. */
+  /**
+   * Compressed files listed (by inode and mtime: a rename keeps both, so the older rotations
+   * logrotate renames at each rotation are not new; a new file gets its text's mtime).
+   */
+  readonly #listed = new Set<string>();
+  /** Listed and not judged yet (written still): name, and the key judged. */
   readonly #pending = new Map<string, string>();
-  readonly #judged = new Set<string>();
 
   constructor(path: string) {
     this.#path = path;
+  }
+
+  /**
+   * The first look: the compressed rotations there are the past, except, at a restart from a
+   * save made at `savedAt`, those whose text was written after it (their mtime, which
+   * logrotate gives from the text): made while the sidecar was down, judged.
+   */
+  start(savedAt: number | undefined): void {
+    for (const { name, stat } of compressedSiblings(this.#path)) {
+      const key = listedKey(stat);
+      this.#list(key);
+      if (savedAt !== undefined && stat.mtimeMs >= savedAt) this.#pending.set(name, key);
+    }
   }
 
   /** A file gone whose compression is no news (its loss, if any, is said otherwise). */
@@ -53,22 +70,24 @@ export class CompressedWatch {
   }
 
   /**
-   * Judges the compressed rotations changed since `sinceMs`, and those waiting: `known` gives the
-   * heads of the files held and retired now. Returns those holding unread bytes, and whether some
-   * are still being written (look again soon).
+   * Judges the compressed rotations made since the last look, and those waiting: `known` gives
+   * the heads of the files held and retired now. Returns those holding unread bytes, and whether
+   * some are still being written (look again soon).
    */
-  look(now: number, sinceMs: number, known: () => KnownHead[]): { readonly unread: UnreadCompression[]; readonly waiting: boolean } {
-    for (const { name, stat } of compressedSiblingsSince(this.#path, sinceMs)) {
-      const key = judgedKey(stat);
-      if (!this.#judged.has(key)) this.#pending.set(name, key);
+  look(now: number, known: () => KnownHead[]): { readonly unread: UnreadCompression[]; readonly waiting: boolean } {
+    for (const { name, stat } of compressedSiblings(this.#path)) {
+      const key = listedKey(stat);
+      if (this.#listed.has(key)) continue;
+      this.#list(key);
+      this.#pending.set(name, key);
     }
     const unread: UnreadCompression[] = [];
     let waiting = false;
     let heads: KnownHead[] | undefined;
     for (const [name, key] of this.#pending) {
       const stat = fs.statSync(name, { throwIfNoEntry: false });
-      if (!stat?.isFile() || judgedKey(stat) !== key) {
-        // Gone, or changed: listed again as what it is now.
+      if (!stat?.isFile() || listedKey(stat) !== key) {
+        // Gone, or changed (gzip writing, logrotate setting its mtime): listed again as it is now.
         this.#pending.delete(name);
         if (stat?.isFile()) waiting = true;
         continue;
@@ -78,8 +97,6 @@ export class CompressedWatch {
         continue;
       }
       this.#pending.delete(name);
-      this.#judged.add(key);
-      if (this.#judged.size > MAX_JUDGED) this.#judged.delete(this.#judged.values().next().value!);
       const look = lookIntoGzip(name, FINGERPRINT_BYTES);
       if (!look) continue;
       heads ??= [...known(), ...this.#heads.values()];
@@ -89,6 +106,11 @@ export class CompressedWatch {
     return { unread, waiting };
   }
 
+  #list(key: string): void {
+    this.#listed.add(key);
+    if (this.#listed.size > MAX_LISTED) this.#listed.delete(this.#listed.values().next().value!);
+  }
+
   #keep(key: string, head: KnownHead): void {
     this.#heads.delete(key);
     this.#heads.set(key, head);
@@ -96,8 +118,18 @@ export class CompressedWatch {
   }
 }
 
-/** A compressed file as judged: another mtime is another file (or the same written again). */
-const judgedKey = (stat: fs.Stats): string => `${stat.dev}:${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+/** A compressed file as listed: a rename keeps its key; a new file (even on a reused inode) gets its own text's mtime. */
+const listedKey = (stat: fs.Stats): string => `${stat.dev}:${stat.ino}:${stat.mtimeMs}`;
+
+/** Every compressed rotation beside `path`. */
+const compressedSiblings = (path: string): SiblingFile[] => compressedSiblingsSince(path, Number.NEGATIVE_INFINITY);
+
+/** Whether a gzip file unpacks to start as `saved` did: a compression of it. Undefined where it cannot be looked into. */
+export function compressionOf(file: string, saved: Pick<KnownHead, 'fingerprint' | 'fingerprintBytes'>): boolean | undefined {
+  const look = lookIntoGzip(file, FINGERPRINT_BYTES);
+  if (!look) return undefined;
+  return compressedVerdict(look, [{ ...saved, readTo: Number.POSITIVE_INFINITY }]).kind === 'read';
+}
 
 /** A plain file's first bytes as a known head (readTo Infinity: not ours to read, or read otherwise); undefined when unreadable or empty. */
 function headOf(name: string): KnownHead | undefined {

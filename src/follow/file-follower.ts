@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PastFile, SavedFile } from '../state/state-file.js';
 import type { FollowEvent } from './follow-events.js';
-import { CompressedWatch } from './compressed-watch.js';
+import { CompressedWatch, compressionOf } from './compressed-watch.js';
 import { CopyFinder } from './copy-finder.js';
 import { errorMessage } from './error-message.js';
 import { FileCheckpoint } from './file-checkpoint.js';
@@ -367,6 +367,7 @@ export class FileFollower {
         return false;
       }
     }
+    this.#compressed.start(resume ? resume.savedAt - MTIME_SLACK_MS : undefined);
     if (!resume) {
       for (const sibling of rotatedSiblings(this.path, this.#options.ignore)) this.#remember(sibling.stat);
       const action = reconcilePath(undefined, 1, statPath(this.path), true);
@@ -379,7 +380,9 @@ export class FileFollower {
     const plan = resumeFiles(this.path, resume.files, this.#options.ignore);
     for (const lost of plan.lost) {
       // Rotated and compressed while the sidecar was down: say where its lines went.
-      const compressed = compressedRotationsSince(this.path, resume.savedAt - MTIME_SLACK_MS);
+      // Those changed since the save (by ctime: logrotate gives them their text's mtime) that
+      // are its compression; those that cannot be looked into (bzip2, xz) may be.
+      const compressed = compressedRotationsSince(this.path, resume.savedAt - MTIME_SLACK_MS).filter((name) => compressionOf(name, lost) !== false);
       // Else truncated or rewritten in place (the same inode at the name, born when it was; not a
       // new file given the freed inode at once, as ext4 does after a rotation): said as that.
       const inPlace = compressed.length === 0 && !lost.retired ? inPlaceSize(this.path, lost) : undefined;
@@ -636,20 +639,20 @@ export class FileFollower {
       }
       this.#options.onEvent({ kind: 'unseen', path: this.path, file: sibling.name });
     }
-    this.#judgeCompressed(now, sinceMs, siblings);
+    this.#judgeCompressed(now, siblings);
   }
 
   /**
-   * Compressed rotations made since `sinceMs` that are no file read, held or known: rotated and
+   * Compressed rotations made since the last listing that are no file read, held or known: rotated and
    * compressed before anyone read them (logrotate's compress without delaycompress, while the
    * sidecar was frozen or down, or past a stall's bound). Their lines are lost to the stream:
    * said, with where they are. `siblings`: the plain rotations listed now, whose compressions
    * are no news whether or not they are read.
    */
-  #judgeCompressed(now: number, sinceMs: number, siblings: readonly SiblingFile[]): void {
+  #judgeCompressed(now: number, siblings: readonly SiblingFile[]): void {
     const current = this.#current;
     this.#compressed.rememberFiles(siblings.filter((s) => !(current && sameFile(current, s.stat)) && !this.#behind.knows(s.name, s.stat)));
-    const { unread, waiting } = this.#compressed.look(now, sinceMs - MTIME_SLACK_MS, () => [...(current ? [current.knownHead()] : []), ...this.#behind.knownHeads()]);
+    const { unread, waiting } = this.#compressed.look(now, () => [...(current ? [current.knownHead()] : []), ...this.#behind.knownHeads()]);
     // Being written still (gzip writes its size last): judged at a look once it is quiet.
     if (waiting) this.#discoverWanted = true;
     for (const { file, bytes, rest } of unread) this.#options.onEvent({ kind: 'compressed-unread', path: this.path, file, bytes, ...(rest ? { rest } : {}) });

@@ -9,6 +9,7 @@ import test, { type ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { NumberedWriter, sleep } from '../_helpers/numbered-writer.js';
 import { SidecarProcess, followsPath, tempDir } from '../_helpers/sidecar-process.js';
 import { LOGROTATE, testWithTool } from '../_helpers/system-tool.js';
@@ -30,6 +31,13 @@ function rotating(t: ExecutionContext, logrotate: string, name: string, how: 'cr
   fs.writeFileSync(file, '');
   const conf = path.join(dir, 'logrotate.conf');
   fs.writeFileSync(conf, `${file} {\n  rotate 9\n  ${how}\n  compress\n  missingok\n}\n`);
+  // Last week's rotations, compressed before any sidecar ran: renamed at each rotation (.1.gz to
+  // .2.gz), never news.
+  for (const [n, lines] of [[1, 40], [2, 30]] as const) {
+    const old = `${file}.${n}.gz`;
+    fs.writeFileSync(old, zlib.gzipSync(Array.from({ length: lines }, (_, i) => `{"t":{"$date":"2026-11-2${n}T00:00:00Z"},"msg":"last week ${n}, line ${i + 1}"}\n`).join('')));
+    fs.utimesSync(old, new Date(Date.now() - n * 86_400_000), new Date(Date.now() - n * 86_400_000));
+  }
   const writer = new NumberedWriter(file, 'mongodb');
   const rotate = (): void => {
     execFileSync(logrotate, ['--state', path.join(dir, 'logrotate.state'), '--force', conf]);
@@ -65,7 +73,7 @@ for (const how of ['create', 'copytruncate'] as const) {
     await sleep(JUDGED_WITHIN_MS);
     await sidecar.stop();
     t.deepEqual(sidecar.lines(), expectedLines(writer, range(1, writer.written)));
-    t.is(fs.readdirSync(dir).filter((name) => name.endsWith('.gz')).length, 3, 'logrotate compressed three rotations');
+    t.is(fs.readdirSync(dir).filter((name) => name.endsWith('.gz')).length, 5, 'logrotate compressed three rotations, beside the two of last week');
     t.deepEqual(compressedUnread(sidecar), []);
   });
 }
@@ -83,7 +91,7 @@ testWithTool(LOGROTATE, 'logrotate compress, three rotations while the sidecar i
     writer.write(25); // 31-55: a file never seen
     rotate(); // -> .1.gz (the held one's now .2.gz)
     writer.write(25); // 56-80: another
-    rotate(); // -> .1.gz; 31-55 in .2.gz, 1-30 in .3.gz
+    rotate(); // -> .1.gz; 31-55 in .2.gz, 1-30 in .3.gz (last week's in .4.gz and .5.gz)
     writer.write(5); // 81-85: the file at the name
   });
   await sidecar.waitForLines(35);
@@ -108,6 +116,7 @@ testWithTool(LOGROTATE, 'logrotate compress while the sidecar is down: a rotatio
   const first = new SidecarProcess([...args, '--from-start']);
   writer.write(20); // 1-20
   await first.waitForLines(20);
+  await sleep(800); // its last write well before the save
   t.is((await first.stop()).code, 0);
   rotate(); // the file read -> .1.gz
   writer.write(15); // 21-35: never seen
