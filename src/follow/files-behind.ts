@@ -16,6 +16,7 @@
  * giving up every file past the 16th with its lines still on disk.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { SavedFile } from '../state/state-file.js';
 import type { KnownHead } from './compressed-rotation.js';
 import type { FollowEvent } from './follow-events.js';
@@ -183,7 +184,7 @@ export class FilesBehind {
     queue.splice(queue.indexOf(done), 1);
     this.#sync();
     this.#retire(done);
-    this.#options.onEvent({ kind: 'drained', path: this.#options.path, file: done.name, position: done.position });
+    this.#options.onEvent({ kind: 'drained', path: this.#options.path, file: this.#currentName(done), position: done.position });
     return true;
   }
 
@@ -217,7 +218,7 @@ export class FilesBehind {
       return false;
     });
     this.#sync();
-    for (const file of closed) onEvent({ kind: 'drained', path, file: file.name, position: file.position });
+    for (const file of closed) onEvent({ kind: 'drained', path, file: this.#currentName(file), position: file.position });
     while (this.#files.length > max) {
       const oldest = this.#files[0]!;
       this.#queue.splice(this.#queue.indexOf(oldest), 1);
@@ -433,7 +434,7 @@ export class FilesBehind {
     this.#sync();
     this.#letGo(rewritten, now);
     this.#openWaiting(now);
-    for (const held of drained) this.#options.onEvent({ kind: 'drained', path: this.#options.path, file: held.name, position: held.position });
+    for (const held of drained) this.#options.onEvent({ kind: 'drained', path: this.#options.path, file: this.#currentName(held), position: held.position });
   }
 
   /** Their unfinished lines out whole: their writers have moved on. */
@@ -465,12 +466,30 @@ export class FilesBehind {
     held.close();
   }
 
-  /** Where a held file is now: its name beside the path (found by inode), or where it was when deleted. */
+  /**
+   * Where a held file is now: its name beside the path (found by inode), among its rotations or
+   * under any other name there (`mv mongodb.log mongodb.log.old` by hand); else where it was
+   * (deleted, or moved out of the directory).
+   */
   #currentName(held: HeldFile): string {
     if (held.role === 'deleted') return held.name;
     const found = rotatedSiblings(this.#options.path, this.#options.ignore).find((s) => sameFile(s.stat, held));
-    return found?.name ?? held.name;
+    return found?.name ?? nameInDirectory(path.dirname(this.#options.path), held) ?? held.name;
   }
+}
+
+/** The name in `directory` of the file `held` is (by device and inode); undefined when none is, or it cannot be listed. */
+function nameInDirectory(directory: string, held: FileIdentity): string | undefined {
+  try {
+    for (const entry of fs.readdirSync(directory)) {
+      const name = path.join(directory, entry);
+      const stat = fs.lstatSync(name, { throwIfNoEntry: false });
+      if (stat?.isFile() && sameFile(stat, held)) return name;
+    }
+  } catch {
+    // Not listed: where it was is said.
+  }
+  return undefined;
 }
 
 /** A held file's size now (Infinity when fstat fails: the read that follows says why). */

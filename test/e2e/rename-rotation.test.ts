@@ -30,6 +30,27 @@ test('rename rotation, writer reopening 100 ms later: nothing lost, nothing repe
   t.is(result.outOfOrder, 0);
   t.is(result.invalidJson, 0);
   t.is(sidecar.diagnostics().filter((d) => d['event'] === 'rotated').length, 6);
+  // Each closed file is named where it is now (the path is where it was), once.
+  t.deepEqual(
+    sidecar.diagnostics().filter((d) => d['event'] === 'drained').map((d) => d['file']).sort(),
+    [1, 2, 3, 4, 5, 6].map((n) => `${file}.${n}`).sort(),
+  );
+});
+
+test('a file renamed by hand to a name that is no rotation (mongodb.log.old): drained, and named there', async (t) => {
+  const { file, sidecar } = await followEmptyFile('rename-by-hand', 'mongodb', ['--rotate-wait', '0.5', '--poll-interval', '0.1']);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(10);
+  fs.renameSync(file, `${file}.old`);
+  writer.write(5); // 11-15: to the renamed file
+  writer.reopen();
+  writer.write(5); // 16-20
+  writer.close();
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'drained', 5000);
+  await sidecar.waitForLines(20);
+  await sidecar.stop();
+  t.deepEqual(checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', 20).lost, []);
+  t.deepEqual(sidecar.diagnostics().filter((d) => d['event'] === 'drained').map((d) => d['file']), [`${file}.old`]);
 });
 
 test('a file missing at start is waited for and read from its start', async (t) => {
