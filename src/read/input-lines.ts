@@ -47,12 +47,39 @@ class CriPieces {
   }
 }
 
+/** `tail`'s line before each file's lines when it follows several (`==> /var/log/pods/…/0.log <==`). */
+const TAIL_HEADER_START = Buffer.from('==> ');
+const TAIL_HEADER_END = Buffer.from(' <==');
+
+/** Whether bytes[start, end) is a `tail` header: its file's name between `==> ` and ` <==`. */
+export function isTailHeader(bytes: Buffer, start: number, end: number): boolean {
+  return (
+    end - start > TAIL_HEADER_START.length + TAIL_HEADER_END.length &&
+    bytes[start] === 0x3d &&
+    bytes.compare(TAIL_HEADER_START, 0, TAIL_HEADER_START.length, start, start + TAIL_HEADER_START.length) === 0 &&
+    bytes.compare(TAIL_HEADER_END, 0, TAIL_HEADER_END.length, end - TAIL_HEADER_END.length, end) === 0
+  );
+}
+
+/**
+ * `tail -f` of several CRI files (`tail -f /var/log/containers/my-replica-set-*.log` on a node)
+ * gives each file's new lines under a header naming it, so a line's pieces may stand in two
+ * sections of its file with another file's between: each file's pieces are held apart, by
+ * the header's name (the lines before any header: ''), each stream's apart within.
+ */
 export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinity, overlong?: () => void): InputLines {
   /** The last piece given was partial: the next one is still the same overlong line. */
   let inLongLine = false;
-  const streams = [new CriPieces(), new CriPieces()];
-  const endAll = (to: InputLine): void => {
+  const files = new Map<string, CriPieces[]>();
+  const newStreams = (): CriPieces[] => [new CriPieces(), new CriPieces()];
+  /** The streams of the file whose lines come now. */
+  let streams = newStreams();
+  files.set('', streams);
+  const endFile = (to: InputLine): void => {
     for (const stream of streams) if (stream.pieces) stream.end(to);
+  };
+  const endAll = (to: InputLine): void => {
+    for (const file of files.values()) for (const stream of file) if (stream.pieces) stream.end(to);
   };
   const sink: LineSink = (bytes, start, end, partial) => {
     // Not only before the first line: files joined with `cat a.log b.log` carry b's mark on a line of their own.
@@ -70,7 +97,14 @@ export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinit
     }
     const cri = criPiece(bytes, from, end);
     if (!cri) {
-      endAll(other);
+      if (isTailHeader(bytes, from, end)) {
+        // Another file's section: its own pieces, this one's held for its next section.
+        const name = bytes.toString('utf8', from + TAIL_HEADER_START.length, end - TAIL_HEADER_END.length);
+        let next = files.get(name);
+        if (!next) files.set(name, (next = newStreams()));
+        streams = next;
+      } else if (from !== end) endFile(other);
+      // tail's blank line before a header ends nothing.
       line(bytes, from, end);
       return;
     }

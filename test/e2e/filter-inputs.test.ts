@@ -353,6 +353,32 @@ test("a store's records of several pods: another pod's line is never joined to t
   t.deepEqual(runFilter(['--as', 'automation-agent', '-o', 'raw'], own.join('\n') + '\n').stdout.split('\n').slice(0, -1), own);
 });
 
+// From a field trial: `tail -f` of several CRI files (on a node) gives each file's new lines
+// under a header; a line whose pieces stood in two sections of its file, another file's between,
+// was two broken lines.
+test("tail -f of several CRI files: a line in pieces across two sections of its file is read whole; tail's headers are no entries", (t) => {
+  const stamp = (i: number) => `2026-11-22T09:58:00.${String(i).padStart(9, '0')}Z`;
+  const [a, b] = [ENTRIES[0]!, ENTRIES[1]!];
+  const input = [
+    '==> /var/log/containers/my-rs-0_mongodb_mongodb-agent-1.log <==',
+    `${stamp(1)} stdout P ${a.slice(0, 40)}`,
+    '',
+    '==> /var/log/containers/my-rs-1_mongodb_mongodb-agent-2.log <==',
+    `${stamp(2)} stdout F ${ENTRIES[2]}`,
+    `${stamp(3)} stdout P ${b.slice(0, 30)}`,
+    '',
+    '==> /var/log/containers/my-rs-0_mongodb_mongodb-agent-1.log <==',
+    `${stamp(4)} stdout F ${a.slice(40)}`,
+    '',
+    '==> /var/log/containers/my-rs-1_mongodb_mongodb-agent-2.log <==',
+    `${stamp(5)} stdout F ${b.slice(30)}`,
+  ].join('\n') + '\n';
+  const raw = runFilter(['-o', 'raw', '--summary'], input);
+  t.is(raw.status, 0, raw.stderr);
+  t.deepEqual(raw.stdout.split('\n').slice(0, -1), [CONTENTS[2], CONTENTS[0], CONTENTS[1]]);
+  t.regex(raw.stderr, /^logtype: 3 entries read, 3 written/);
+});
+
 test("a CRI log file: the runtime's head taken off, a line cut in pieces read whole, an agent's record over two lines joined", (t) => {
   const stamp = (i: number) => `2026-11-22T09:58:00.${String(i).padStart(9, '0')}Z`;
   const agent = fs.readFileSync(path.join(REAL_DATA, 'agent-issue-threads.log'), 'utf8').split('\n').slice(10, 12);

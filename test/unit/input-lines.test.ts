@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LineSplitter } from '../../src/follow/split-lines.js';
 import { criPiece } from '../../src/read/cri-line.js';
-import { inputLines, startsWithByteOrderMark } from '../../src/read/input-lines.js';
+import { inputLines, isTailHeader, startsWithByteOrderMark } from '../../src/read/input-lines.js';
 import { REAL_DATA } from '../_helpers/sidecar-process.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -95,4 +95,34 @@ test("a CRI line in pieces past the longest line held: what was held is one line
   const input = [cri('P', 'a'.repeat(40)), cri('P', 'b'.repeat(40)), cri('P', 'c'.repeat(10)), cri('F', 'the tail'), cri('F', 'next line')].join('\n') + '\n';
   const got = split(Buffer.from(input), 1 << 20, 100);
   t.deepEqual(got, [{ overlong: true }, { other: cri('P', 'a'.repeat(40) + 'b'.repeat(40)) }, { line: cri('F', 'next line') }]);
+});
+
+test("tail -f of several CRI files: a line's pieces in two sections of its file, another file's lines between (pieces too), each file's line joined apart", (t) => {
+  const [a, b] = [AGENT[1]!, AGENT[2]!];
+  const input = [
+    '==> /var/log/containers/rs-0_mongodb_agent-1.log <==',
+    cri('P', a.slice(0, 10)),
+    '',
+    '==> /var/log/containers/rs-1_mongodb_agent-2.log <==',
+    cri('F', 'a whole line of rs-1'),
+    cri('P', b.slice(0, 20)),
+    '',
+    '==> /var/log/containers/rs-0_mongodb_agent-1.log <==',
+    cri('F', a.slice(10)),
+    '',
+    '==> /var/log/containers/rs-1_mongodb_agent-2.log <==',
+    cri('F', b.slice(20)),
+  ].join('\n') + '\n';
+  const lines = split(Buffer.from(input), 1 << 20).filter((got) => 'line' in got && got.line.startsWith('2'));
+  t.deepEqual(lines, [{ line: cri('F', 'a whole line of rs-1') }, { line: cri('F', a) }, { line: cri('F', b) }]);
+});
+
+test('isTailHeader: tail\'s header naming a file, nothing else', (t) => {
+  const header = (text: string): boolean => isTailHeader(Buffer.from(text), 0, text.length);
+  t.true(header('==> /var/log/pods/ns_rs-0_uid/mongodb-agent/0.log <=='));
+  t.true(header('==> a.log <=='));
+  t.false(header('==>  <=='));
+  t.false(header('==> a.log'));
+  t.false(header('a.log <=='));
+  t.false(header('{"logType":"mongodb","contents":"==> a.log <=="}'));
 });
