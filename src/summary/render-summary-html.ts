@@ -170,7 +170,7 @@ export function renderSummaryHtml(summary: Summary): string {
   if (server) {
     sections.push(
       '<h2>Server</h2>',
-      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, ${escapeHtml(peakWords(server.connections))}. ${escapeHtml(startLines(server, when, allSelected(summary.lines)).map((line) => `${line[0]!.toUpperCase()}${line.slice(1)}`).join('. '))}.</p>`,
+      `<p>Connections: ${number(server.connections.opened)} opened, ${number(server.connections.closed)} closed, ${escapeHtml(peakWords(server.connections))}${allSelected(summary.lines) ? '' : ' (of the selected lines)'}. ${escapeHtml(startLines(server, when, allSelected(summary.lines)).map((line) => `${line[0]!.toUpperCase()}${line.slice(1)}`).join('. '))}.</p>`,
       '<h3>Connections by client IP</h3>',
       table(['IP', 'opened', 'ended'], server.clients.map((c) => [c.ip, countCell(number(c.opened), c), number(c.ended)]), 'clients'),
       foldedNote(server.clients, (c) => c.ip, MAX_CLIENT_IPS),

@@ -250,7 +250,7 @@ export function startLines(server: ServerSummary, time: (iso: string | null) => 
   return [
     // A start a log begins with is its server's "SERVER RESTARTED" all the same: said apart, so
     // that "none" is not read as denying it.
-    `restarts: ${restarts.length === 0 ? 'none' : `${restarts.length} (${restarts.map((r) => `${words(r)}${before(r)}`).join('; ')})`}${atLogStart.length === 0 ? '' : ' after the log begins'}`,
+    `restarts: ${restarts.length === 0 ? (everyLine ? 'none' : 'none among the selected lines (a start\'s lines are info: a selection such as -l warn leaves them out)') : `${restarts.length}${everyLine ? '' : ' among the selected lines'} (${restarts.map((r) => `${words(r)}${before(r)}`).join('; ')})`}${atLogStart.length === 0 ? '' : ' after the log begins'}`,
     ...(atLogStart.length === 0 ? [] : [`started where ${atLogStart.length === 1 ? 'its log begins' : 'their logs begin'} (what ran before is not in the input): ${atLogStart.map(words).join(', ')}`]),
     ...(shutdowns === 0 ? [] : [`shutdowns: ${shutdowns} (${server.shutdowns.map(shutdown).join('; ')}${server.shutdownsNotKept > 0 ? `; ${server.shutdownsNotKept} more not listed` : ''})`]),
     ...(rotations === 0 ? [] : [`log rotations: ${rotations} (${server.logRotations.map(rotation).join('; ')}${server.logRotationsNotKept > 0 ? `; ${server.logRotationsNotKept} more not listed` : ''})`]),
@@ -384,7 +384,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     out.push(`  severity:   ${inline(server.bySeverity)}`);
     out.push(`  components: ${inline(server.byComponent)}`);
     const { opened, closed } = server.connections;
-    out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, ${escapeTerminal(peakWords(server.connections))}`);
+    out.push(`  connections: ${number(opened)} opened, ${number(closed)} closed, ${escapeTerminal(peakWords(server.connections))}${allSelected(summary.lines) ? '' : ' (of the selected lines)'}`);
     for (const line of startLines(server, time, allSelected(summary.lines))) out.push(`  ${escapeTerminal(line)}`);
     if (server.replication.length > 0) {
       out.push('  replica set, in time order:');

@@ -109,6 +109,8 @@ export class MemberStats {
   restart(time: number | undefined, restart: { readonly at: number; version: string | null; readonly atLogStart: boolean }): void {
     if (!restart.atLogStart) this.restarts++;
     this.lastRestart = restart;
+    // Up again: what it was before (down, after a shutdown's end) is over; its state is not known until a line says it.
+    this.lastState = undefined;
     const at = time ?? Number.NaN;
     if (this.#room()) {
       // Down from the line before the pause the start's own lines came after, not from the last of those.

@@ -26,7 +26,7 @@ import { ReplicaMembers, type MemberStats } from './replica-members.js';
 import { ReplicationEvents } from './replication-events.js';
 import { ServerProblems } from './server-problems.js';
 import { LogRotations, rotationLine } from './log-rotations.js';
-import { isShutdownMessage, isStartMessage, ServerShutdowns, shutdownLine } from './server-shutdowns.js';
+import { isRestartMessage, isShutdownMessage, ServerShutdowns, shutdownLine } from './server-shutdowns.js';
 import { shutdownLabel } from './chart-markers.js';
 import { SlowOperations } from './slow-operations.js';
 import { cutLine, type RecordSource } from './slowest-operations.js';
@@ -79,7 +79,7 @@ interface MessageStats {
   readonly members: MemberCounts;
 }
 
-const messageMeaning = (message: string): MessageMeaning => ({ restart: isStartMessage(message), election: isElectionMessage(message), shutdown: isShutdownMessage(message) });
+const messageMeaning = (message: string): MessageMeaning => ({ restart: isRestartMessage(message), election: isElectionMessage(message), shutdown: isShutdownMessage(message) });
 
 /** A start of the server as counted; `shutdownBefore`: whether its member logged a shutdown since its start before (a restart only). */
 interface Restart {

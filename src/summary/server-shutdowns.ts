@@ -38,9 +38,18 @@ export const START_PREAMBLE_MS = 2000;
 
 /** A start of the server: 4.4+ `MongoDB starting` (4615611), the text's `MongoDB starting : pid=…`, 3.x's `***** SERVER RESTARTED *****` before it. */
 const START = /^MongoDB starting|SERVER RESTARTED/;
+/** `Detected unclean shutdown` (22271): a warning a start writes after a crash, seconds after its first line. */
+const UNCLEAN_START = /^Detected unclean shutdown/;
 
 /** Whether a server message is a start's first line (one of a start's consecutive ones). */
 export const isStartMessage = (message: string): boolean => START.test(message);
+
+/**
+ * Whether a server message says a start (the summary's restarts): a start's first line, or the
+ * unclean-shutdown warning of a start after a crash, which, with `-l warn`, is the only line of
+ * that start selected (a start's lines within RESTART_MERGE_MS are one restart).
+ */
+export const isRestartMessage = (message: string): boolean => START.test(message) || UNCLEAN_START.test(message);
 
 /** Whether a server message is a shutdown's first or last line. */
 export const isShutdownMessage = (message: string): boolean => SHUTDOWN.test(message);

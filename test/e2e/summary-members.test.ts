@@ -570,3 +570,33 @@ test('the kubelet\'s links in /var/log/containers of one pod\'s two containers: 
   const json = JSON.parse(runFilter(['summary', '--json', current, previous]).stdout) as Summary;
   t.is(json.first, iso(lines[0]!.time));
 });
+
+/** A server line of the sidecar's, for `pod` (kubectl's --prefix). */
+const podLine = (pod: string, at: string, s: string, id: number, ctx: string, msg: string, attr: Record<string, unknown> = {}): string =>
+  `[pod/${pod}/mongodb-agent] ${JSON.stringify({ logType: 'mongodb', contents: JSON.stringify({ t: { $date: `2026-11-27T${at}Z` }, s, c: 'CONTROL', id, ctx, msg, attr }) })}`;
+
+// From a field trial: a crash-looping server summarised with -l warn said "restarts: none" (the
+// start lines are info), and a member restarted after a clean shutdown had "down" as its last state.
+test('restarts under a selection: the unclean-shutdown warning counts its start, and none is "none among the selected lines"; a member up again after a shutdown is no longer down', (t) => {
+  const crashLoop = [
+    podLine('rs-0', '10:00:00.000', 'I', 4615611, 'initandlisten', 'MongoDB starting', { pid: 1 }),
+    podLine('rs-0', '10:05:00.000', 'F', 23081, 'conn5', 'Fatal assertion', { msgid: 40507 }),
+    podLine('rs-0', '10:06:00.000', 'I', 4615611, 'initandlisten', 'MongoDB starting', { pid: 2 }),
+    podLine('rs-0', '10:06:01.000', 'W', 22271, 'initandlisten', 'Detected unclean shutdown - Lock file is not empty', { lockFile: '/data/mongod.lock' }),
+    podLine('rs-0', '10:10:00.000', 'I', 23138, 'conn9', 'Shutting down', { exitCode: 0 }),
+    podLine('rs-0', '10:11:00.000', 'I', 4615611, 'initandlisten', 'MongoDB starting', { pid: 3 }),
+    podLine('rs-0', '10:11:01.000', 'I', 23016, 'listener', 'Waiting for connections', { port: 27017 }),
+    podLine('rs-1', '10:00:00.000', 'I', 4615611, 'initandlisten', 'MongoDB starting', { pid: 1 }),
+  ].join('\n') + '\n';
+  const all = runFilter(['summary', '--utc'], crashLoop);
+  t.regex(all.stdout, /restarts: 2 \(2026-11-27 10:06:00 rs-0, no shutdown logged before it: killed or crashed; 2026-11-27 10:11:00 rs-0, after a shutdown\)/);
+  const warned = runFilter(['summary', '--utc', '-l', 'warn'], crashLoop);
+  t.regex(warned.stdout, /restarts: 1 among the selected lines \(2026-11-27 10:06:01, no shutdown among the selected lines before it\)/);
+  t.regex(warned.stdout, /connections: 0 opened, 0 closed, peak unknown \(of the selected lines\)/);
+  const errors = runFilter(['summary', '--utc', '-l', 'error'], crashLoop);
+  t.regex(errors.stdout, /restarts: none among the selected lines \(a start's lines are info: a selection such as -l warn leaves them out\)/);
+  const json = JSON.parse(runFilter(['summary', '--json'], crashLoop).stdout) as Summary;
+  const rs0 = json.server!.members!.find((m) => m.name === 'rs-0')!;
+  t.is(rs0.lastState, null, 'up again after its shutdown: its state not known');
+  t.is(rs0.restarts, 2);
+});
