@@ -223,6 +223,11 @@ const shapes: [string, string][] = [
   ['POINTER 0X7F3A9C, uuid 9B1E4C4E-6C55-4F5C-9A3E-0C7D5E3F2A11', 'POINTER <hex>, uuid <uuid>'],
   ['a-b 0xg 10x5 0x', 'a-b #xg #x# #x'],
   ['no digits at all', 'no digits at all'],
+  // An HTTP status is what tells one failure from another (a field trial: 401 and 503 were one group).
+  ['Error sending request : Expected status code to be 200, but was 503', 'Error sending request : Expected status code to be 200, but was 503'],
+  ['Status: 400 (Bad Request), Detail: Invalid config for 12 processes', 'Status: 400 (Bad Request), Detail: Invalid config for # processes'],
+  ['HTTP 503 after 1500 ms, 3 tries', 'HTTP 503 after # ms, # tries'],
+  ['retry 503 of 900', 'retry # of #'],
 ];
 for (const [message, shape] of shapes) {
   test(`message shape of "${message}"`, (t) => {
