@@ -69,6 +69,11 @@ const FIX_CREDENTIALS = "Fix that client's credentials; for the agent's user, ch
 
 /** The agent's modules' logs and its launcher's. */
 const AGENT_TYPES = logTypesWrittenBy('agent');
+/**
+ * A full disk that is the node's, not a volume of the pod's: the container runtime's or the
+ * kubelet's own place (an image pull, a container's writable layer), or its words for it.
+ */
+const NODE_DISK = /containerd|\/var\/lib\/(?:docker|kubelet)|failed to pull|pulling image|ErrImagePull|overlayfs|ephemeral.storage|DiskPressure/i;
 /** The server's log (the audit log names no disk). */
 export const SERVER_TYPES = ['mongodb'];
 
@@ -209,8 +214,20 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     // The server's own words are server-disk-full's: its data volume, not the agents' logs.
     exceptTypes: SERVER_TYPES,
     matches: /no space left on device/i,
+    // The node's own disk (an image pull: `write /var/lib/containerd/…`) is node-disk-full's.
+    unless: NODE_DISK,
     meaning: 'The volume that holds the logs (and perhaps the data) has no space left; the agent cannot write its log, and the server may stop next.',
     remedy: 'Free or grow the volume (expand the PVC); lower the agents\' -maxLogFiles/-maxLogFileSize and the server\'s log retention.',
+  },
+  {
+    id: 'node-disk-full',
+    title: "A node's disk is full",
+    where: "operator log (the container runtime's words)",
+    exceptTypes: SERVER_TYPES,
+    // Its words and the runtime's place on one line, in either order.
+    matches: new RegExp(`(?=.*no space left on device)(?=.*(?:${NODE_DISK.source}))`, 'i'),
+    meaning: "The node's disk that holds the container runtime's images and containers is full: images cannot be pulled and pods cannot start or restart there. The pod's volumes may have room.",
+    remedy: "Free space on the node (kubectl describe node NODE: DiskPressure; remove unused images, crictl rmi --prune) or move the pod to another node; the kubelet's image garbage collection thresholds keep it from happening again. Growing the pod's PVC does not help.",
   },
   {
     id: 'server-disk-full',

@@ -86,6 +86,11 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
     matches: [fs.readFileSync(path.join(REAL_DATA, 'agent-stderr-disk-full.log'), 'utf8').split('\n')[0]!],
     misses: ['disk usage at 80%, space left: 20 GB'],
   },
+  'node-disk-full': {
+    type: 'operator',
+    matches: ['{"level":"error","ts":"2026-11-27T10:05:00.000Z","msg":"Failed to create pod: failed to pull image: write /var/lib/containerd/io.containerd.content.v1.content/ingest/x/data: no space left on device"}'],
+    misses: ['{"level":"error","ts":"2026-11-27T10:05:00.000Z","msg":"Failed to pull image: rpc error: code = NotFound"}', 'Logging error occurred: write /var/log/mongodb-mms-automation/automation-agent.log: no space left on device'],
+  },
   'server-disk-full': {
     type: 'mongodb',
     matches: [
@@ -318,4 +323,20 @@ test('known problem authentication-failed: the server\'s own lines, 5.0+ and 4.4
     finder.look('mongodb', line, () => undefined);
     t.deepEqual(finder.findings().map((f) => f.problem.id), found ? ['authentication-failed'] : [], line);
   }
+});
+
+// From a field trial: an operator's image pull on a full node disk was said to be the agents' full log disk.
+test("no space left on device: the agents' log disk where the agents' logs are written, the node's where the container runtime's place is named", (t) => {
+  const operator = '{"level":"error","ts":1732701600,"logger":"controller","msg":"failed to pull image: write /var/lib/containerd/tmp/x: no space left on device"}';
+  const agent = 'Logging error occurred: write /var/log/mongodb-mms-automation/automation-agent.log: no space left on device';
+  const found = (logType: string | undefined, text: string): string[] => {
+    const finder = new ProblemFinder();
+    finder.look(logType, text, () => undefined);
+    return finder.findings().map((f) => f.problem.id);
+  };
+  t.deepEqual(found('operator', operator), ['node-disk-full']);
+  t.deepEqual(found(undefined, operator), ['node-disk-full'], 'pasted');
+  t.deepEqual(found('automation-agent-stderr', agent), ['agent-disk-full']);
+  t.deepEqual(found('operator', `{"level":"error","msg":"Failed to reconcile","error":"${agent}"}`), ['agent-disk-full'], "the operator quoting the agent's error");
+  t.deepEqual(found(undefined, agent), ['agent-disk-full'], 'a pasted line of no type');
 });
