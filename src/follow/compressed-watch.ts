@@ -124,11 +124,15 @@ const listedKey = (stat: fs.Stats): string => `${stat.dev}:${stat.ino}:${stat.mt
 /** Every compressed rotation beside `path`. */
 const compressedSiblings = (path: string): SiblingFile[] => compressedSiblingsSince(path, Number.NEGATIVE_INFINITY);
 
-/** Whether a gzip file unpacks to start as `saved` did: a compression of it. Undefined where it cannot be looked into. */
-export function compressionOf(file: string, saved: Pick<KnownHead, 'fingerprint' | 'fingerprintBytes'>): boolean | undefined {
+/**
+ * A gzip file's unpacked size (modulo 2^32, as its trailer keeps it) when it unpacks to start as
+ * `saved` did: a compression of it; `'other'` when it starts otherwise; undefined where it cannot
+ * be looked into (not gzip: bzip2, xz).
+ */
+export function compressedSizeOf(file: string, saved: Pick<KnownHead, 'fingerprint' | 'fingerprintBytes'>): number | 'other' | undefined {
   const look = lookIntoGzip(file, FINGERPRINT_BYTES);
   if (!look) return undefined;
-  return compressedVerdict(look, [{ ...saved, readTo: Number.POSITIVE_INFINITY }]).kind === 'read';
+  return compressedVerdict(look, [{ ...saved, readTo: Number.POSITIVE_INFINITY }]).kind === 'read' ? look.size : 'other';
 }
 
 /** A plain file's first bytes as a known head (readTo Infinity: not ours to read, or read otherwise); undefined when unreadable or empty. */

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PastFile, SavedFile } from '../state/state-file.js';
 import type { FollowEvent } from './follow-events.js';
-import { CompressedWatch, compressionOf } from './compressed-watch.js';
+import { CompressedWatch, compressedSizeOf } from './compressed-watch.js';
 import { CopyFinder } from './copy-finder.js';
 import { errorMessage } from './error-message.js';
 import { FileCheckpoint } from './file-checkpoint.js';
@@ -382,11 +382,26 @@ export class FileFollower {
       // Rotated and compressed while the sidecar was down: say where its lines went.
       // Those changed since the save (by ctime: logrotate gives them their text's mtime) that
       // are its compression; those that cannot be looked into (bzip2, xz) may be.
-      const compressed = compressedRotationsSince(this.path, resume.savedAt - MTIME_SLACK_MS).filter((name) => compressionOf(name, lost) !== false);
+      const looked = compressedRotationsSince(this.path, resume.savedAt - MTIME_SLACK_MS).map((name) => ({ name, size: compressedSizeOf(name, lost) }));
+      // Its compression, no larger than what was delivered of it: every line it held had left.
+      const whole = looked.find((c) => typeof c.size === 'number' && c.size <= lost.position);
+      if (whole) {
+        this.#compressed.remember({ fingerprint: lost.fingerprint, fingerprintBytes: lost.fingerprintBytes, readTo: Number.POSITIVE_INFINITY });
+        this.#options.onEvent({ kind: 'compressed-read', path: this.path, file: whole.name, position: lost.position });
+        this.#closePiece(lost);
+        continue;
+      }
+      const compressed = looked.filter((c) => c.size !== 'other').map((c) => c.name);
+      // Its compression, larger: its last bytes are there, never delivered.
+      const larger = looked.find((c) => typeof c.size === 'number');
       // Else truncated or rewritten in place (the same inode at the name, born when it was; not a
       // new file given the freed inode at once, as ext4 does after a rotation): said as that.
       const inPlace = compressed.length === 0 && !lost.retired ? inPlaceSize(this.path, lost) : undefined;
-      this.#resumeLost(lost, { compressed, ...(inPlace === undefined ? {} : { inPlace: { size: inPlace } }) });
+      this.#resumeLost(lost, {
+        compressed,
+        ...(typeof larger?.size === 'number' ? { unreadBytes: larger.size - lost.position } : {}),
+        ...(inPlace === undefined ? {} : { inPlace: { size: inPlace } }),
+      });
     }
     this.#behind.adoptRetired(plan.retired);
     for (const found of plan.held) {
@@ -428,7 +443,7 @@ export class FileFollower {
    * does not join the next line to it.
    */
   /** A saved file not found (or not to be opened) at a restart: said, with what the save knew of it, and its unfinished line closed. */
-  #resumeLost(saved: SavedFile, found: Pick<Extract<FollowEvent, { kind: 'resume-lost' }>, 'compressed' | 'inPlace'> = {}): void {
+  #resumeLost(saved: SavedFile, found: Pick<Extract<FollowEvent, { kind: 'resume-lost' }>, 'compressed' | 'inPlace' | 'unreadBytes'> = {}): void {
     // Its loss is said here: a compression of it is not said again.
     this.#compressed.remember({ fingerprint: saved.fingerprint, fingerprintBytes: saved.fingerprintBytes, readTo: Number.POSITIVE_INFINITY });
     this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: saved.position, ...found, ...(saved.readToEnd === true ? { readToEnd: true } : {}) });
@@ -564,9 +579,11 @@ export class FileFollower {
     // Without a copy, the part of a line read before the truncation has no rest to come: it is
     // dropped (counted lost), never sent as a line.
     const cutLine = copy ? 0 : held.splitter.abandon();
-    // What the file held before the cut, as read: its compression (copytruncate's compress) is no news.
-    this.#compressed.remember(held.knownHead());
+    // Its first bytes as read (none read: none known, and a compression of it holds lines never read).
+    const cutHead = held.knownHead();
     const stream = held.restartAtZero(now, copy !== undefined);
+    // The size last looked at is the file's before the cut: a read or a wait must not take it for what is seen now.
+    this.#size = undefined;
     // Bytes seen (while reading waited) that no copy holds: written just before the truncation,
     // from the start too (a second truncation while reading still waits: nothing of the file read).
     let lostBytes = cutLine + (copy ? Math.max(0, seenTo - copy.size) : Math.max(0, seenTo - position));
@@ -580,6 +597,13 @@ export class FileFollower {
         lostBytes = stream.splitter.abandon() + Math.max(0, seenTo - position);
       }
     }
+    // A file cut before anything of it was read has no bytes to find its copy by: its copy is a
+    // rotated file nobody read, held from its start now, that holds at least what was seen.
+    const unseen = this.#holdUnseen(now);
+    if (!copy && position === 0 && unseen.some((file) => file.size >= seenTo)) lostBytes = cutLine;
+    // What the file held before the cut: its compression (copytruncate with compress) holds what
+    // was read of it and what is said lost here; anything past that is said when it is judged.
+    if (position > 0) this.#compressed.remember({ ...cutHead, readTo: position + lostBytes });
     this.#options.onEvent({
       kind: 'truncated',
       path: this.path,
@@ -587,14 +611,13 @@ export class FileFollower {
       ...(copy ? { copy: copy.name } : {}),
       ...(lostBytes ? { lostBytes } : {}),
     });
-    this.#holdUnseen(now);
   }
 
   /**
    * Rotated files beside the path that nobody has read and that changed since `sinceMs` (the
    * last listing, or the last save): made while we did not look. Held from their start, oldest first.
    */
-  #holdUnseen(now: number, since = this.#lastDiscovery, claimed: readonly fs.Stats[] = []): void {
+  #holdUnseen(now: number, since = this.#lastDiscovery, claimed: readonly fs.Stats[] = []): UnseenFile[] {
     const sinceMs = Math.min(since, this.#rewrittenAt);
     this.#rewrittenAt = Number.POSITIVE_INFINITY;
     this.#discoverWanted = false;
@@ -611,8 +634,7 @@ export class FileFollower {
     const current = this.#current;
     if (current && current.position > 0 && current.shrunk(sizeOf(current))) {
       this.#onTruncated(now);
-      this.#holdUnseen(now, sinceMs, claimed);
-      return;
+      return this.#holdUnseen(now, sinceMs, claimed);
     }
     const known = (name: string, stat: fs.Stats): boolean => claimed.some((c) => sameFile(c, stat)) || this.#knows(name, stat);
     const unseen = unseenSiblings(
@@ -623,6 +645,7 @@ export class FileFollower {
     for (const pending of this.#copies.pendingAmong(siblings, known, now)) {
       if (!unseen.some((u) => u.name === pending.name)) unseen.push({ name: pending.name, mtimeMs: pending.stat.mtimeMs, known: false });
     }
+    const held: UnseenFile[] = [];
     for (const sibling of unseen.sort((a, b) => a.mtimeMs - b.mtimeMs)) {
       const stat = siblings.find((s) => s.name === sibling.name)?.stat;
       if (!stat) continue;
@@ -638,8 +661,10 @@ export class FileFollower {
         continue;
       }
       this.#options.onEvent({ kind: 'unseen', path: this.path, file: sibling.name });
+      held.push({ name: sibling.name, size: stat.size });
     }
     this.#judgeCompressed(now, siblings);
+    return held;
   }
 
   /**
@@ -666,6 +691,12 @@ export class FileFollower {
   #remember({ ino, mtimeMs }: PastFile): void {
     this.#past.set(pastKey({ ino, mtimeMs }), { ino, mtimeMs });
   }
+}
+
+/** A rotated file nobody read, held from its start at a listing: where, and how long it was. */
+interface UnseenFile {
+  readonly name: string;
+  readonly size: number;
 }
 
 /** The size of the file at `path` when it is `saved`'s (its inode, and its birth time where both are known); undefined otherwise. */

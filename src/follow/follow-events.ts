@@ -19,9 +19,13 @@ export type FollowEvent =
       readonly path: string;
       readonly position: number;
       readonly compressed?: readonly string[];
+      /** The bytes past `position` in the compression of it found (gzip), never delivered. */
+      readonly unreadBytes?: number;
       readonly inPlace?: { readonly size: number };
       readonly readToEnd?: boolean;
     }
+  /** A file read before the restart, compressed while down (`file`), holding nothing past `position`, which was delivered: nothing lost. */
+  | { readonly kind: 'compressed-read'; readonly path: string; readonly file: string; readonly position: number }
   /** A rotated file made while nobody looked (down, or a stalled reader): read from its start. */
   | { readonly kind: 'unseen'; readonly path: string; readonly file: string }
   | { readonly kind: 'rotated'; readonly path: string }
@@ -51,7 +55,8 @@ export type FollowEvent =
   | { readonly kind: 'compressed'; readonly path: string; readonly file: string; readonly name: string; readonly command: string }
   /**
    * A compressed rotation beside the path that holds `bytes` never read: no file read, held or
-   * known before it was compressed (`rest`: written past where a file read and closed was read).
+   * known before it was compressed (`rest`: the bytes past what was read of a file known: written
+   * after it was read to its end and closed, or cut by a copytruncate before they were read).
    */
   | { readonly kind: 'compressed-unread'; readonly path: string; readonly file: string; readonly bytes: number; readonly rest?: true }
   /** A run of NUL bytes at a line's start in `file` (a hole: HeldFile.read) was passed over: where it starts, how long it is. */

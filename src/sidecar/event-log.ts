@@ -58,12 +58,21 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
         event.how === 'copy' ? "resuming in the copy that holds the file's bytes (copytruncate while stopped)" : 'resuming where the last run stopped',
       );
       return;
+    case 'compressed-read':
+      log.info(
+        { ...fields, file: event.file, position: event.position },
+        `the file read before the restart was compressed while the sidecar was down (${event.file}), and holds nothing past the ${event.position} bytes of it delivered: nothing lost`,
+      );
+      return;
     case 'resume-lost': {
       const compressed = event.compressed ?? [];
+      const unread = event.unreadBytes;
       const where =
-        compressed.length > 0
-          ? `; they may be in ${compressed.join(', ')}, rotated and compressed while the sidecar was down (never read: logtype --as ${source.logType} ${compressed[0]} reads it; logrotate's delaycompress keeps the newest rotation plain, so a restart reads it)`
-          : '';
+        unread !== undefined
+          ? `; they are the last ${unread} bytes of ${compressed[0]}, its compression, made while the sidecar was down (never read: logtype --as ${source.logType} ${compressed[0]} reads it; logrotate's delaycompress keeps the newest rotation plain, so a restart reads it)`
+          : compressed.length > 0
+            ? `; they may be in ${compressed.join(', ')}, rotated and compressed while the sidecar was down (never read: logtype --as ${source.logType} ${compressed[0]} reads it; logrotate's delaycompress keeps the newest rotation plain, so a restart reads it)`
+            : '';
       if (event.inPlace) {
         log.warn(
           { ...fields, position: event.position, size: event.inPlace.size, inPlace: true },
@@ -82,7 +91,7 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
           : `${event.position} bytes of it delivered`;
       const maybe = afterKill || readToEnd;
       log.warn(
-        { ...fields, position: event.position, ...(compressed.length > 0 ? { compressed } : {}), ...(afterKill ? { afterKill: true } : {}), ...(readToEnd ? { readToEnd: true } : {}) },
+        { ...fields, position: event.position, ...(compressed.length > 0 ? { compressed } : {}), ...(unread !== undefined ? { unreadBytes: unread } : {}), ...(afterKill ? { afterKill: true } : {}), ...(readToEnd ? { readToEnd: true } : {}) },
         `a file read before the restart (${delivered}) is not found (deleted, compressed, cut by a copytruncate, or another file has its name and inode now): lines only it held past that ${maybe ? 'may not have been' : 'cannot be'} delivered${where}; a file at the name that is not it is read from its start`,
       );
       return;
@@ -167,7 +176,7 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
       log.warn(
         { ...fields, file: event.file, bytes: event.bytes, ...(event.rest ? { rest: true } : {}) },
         event.rest
-          ? `${event.file} holds ${event.bytes} bytes of a rotated file written after the sidecar had read it to its end and closed it: compressed before they were read, they are lost to the stream. Read them with logtype --as ${source.logType} ${event.file}`
+          ? `${event.file} holds ${event.bytes} bytes more than the sidecar read of the file it was made from (written after it was read to its end and closed, or cut by a copytruncate before they were read): compressed before they were read, they are lost to the stream. They are its last ${event.bytes} bytes: logtype --as ${source.logType} ${event.file} reads them`
           : `${event.file} is a rotation nobody read: made and compressed while the sidecar could not look (stopped, frozen, or behind a stalled reader), its ${event.bytes} bytes of lines are lost to the stream. Read them with logtype --as ${source.logType} ${event.file}; logrotate's delaycompress keeps the newest rotation plain, so the sidecar reads it`,
       );
       return;

@@ -221,7 +221,10 @@ test('a file rotated and compressed while stopped: the warning names the compres
   const lost = second.diagnostics().find((d) => d['event'] === 'resume-lost');
   t.truthy(lost);
   t.deepEqual(lost!['compressed'], [`${file}.1.gz`]);
-  t.regex(lost!['msg'] as string, new RegExp(`they may be in ${file.replaceAll('.', '\\.')}\\.1\\.gz, rotated and compressed while the sidecar was down \\(never read: logtype --as mongodb ${file.replaceAll('.', '\\.')}\\.1\\.gz reads it; logrotate's delaycompress`));
+  // Its compression, told by its first KiB: the bytes past the position delivered are its last.
+  t.is(lost!['unreadBytes'], 10 * (writer.line(11).length + 1));
+  t.regex(lost!['msg'] as string, new RegExp(`they are the last ${lost!['unreadBytes'] as number} bytes of ${file.replaceAll('.', '\\.')}\\.1\\.gz, its compression, made while the sidecar was down \\(never read: logtype --as mongodb ${file.replaceAll('.', '\\.')}\\.1\\.gz reads it; logrotate's delaycompress`));
+  t.false(second.diagnostics().some((d) => d['event'] === 'compressed-unread'), 'said once');
 });
 
 // From a review: a rotated file still held at the stop (within --rotate-wait), every line of it

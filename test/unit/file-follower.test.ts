@@ -41,3 +41,35 @@ test('after a rotated file is let go as rewritten, the look time a save keeps is
   t.true(follower.lookedAt! >= now - 1, 'the listing held it again: the look time moves on');
   follower.close();
 });
+
+// From a field trial: a copytruncate while reading waited was told at a wait (noteSeen), its copy
+// read on from where it was; a second wait in the turn took the size looked at before the cut
+// for the new file's, and said a second truncation with the whole old file "lost".
+test('a truncation told while reading waits: once, its copy found, and no loss said at the next wait', (t) => {
+  const dir = tempDir('follower-cut-at-wait');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, 'a line of the file before the cut\n'.repeat(3000));
+  const events: { kind: string; lostBytes?: number }[] = [];
+  const follower = new FileFollower({
+    path: file,
+    maxLineBytes: 1 << 20,
+    rotateWaitMs: 60_000,
+    fromStart: true,
+    sink: (_bytes, _start, end, _partial, _fileEnd, checkpoint) => void (checkpoint.delivered = end),
+    onEvent: (event) => void events.push({ kind: event.kind, ...('lostBytes' in event && event.lostBytes !== undefined ? { lostBytes: event.lostBytes } : {}) }),
+  });
+  let now = Date.now();
+  follower.observe(now);
+  follower.read(now, 4096); // the output fills: reading waits
+  follower.observe((now += 100)); // the size looked at: the whole file
+  fs.copyFileSync(file, `${file}.1`);
+  fs.truncateSync(file, 0);
+  fs.appendFileSync(file, 'a line after the cut\n');
+  follower.noteSeen((now += 100));
+  follower.noteSeen((now += 100));
+  follower.observe((now += 100));
+  follower.noteSeen((now += 100));
+  follower.observe((now += 100));
+  t.deepEqual(events.filter((e) => e.kind === 'truncated'), [{ kind: 'truncated' }]);
+  follower.close();
+});
