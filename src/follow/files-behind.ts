@@ -423,8 +423,10 @@ export class FilesBehind {
       const wait = held.role === 'copy' ? 0 : this.#options.rotateWaitMs;
       if (!held.ended) {
         if (!drainIsOver(atEnd, now - held.quietSince, wait)) return true;
-        held.emitHeld(false);
+        const unterminated = held.emitHeld(false);
         held.ended = true;
+        // Quiet past the wait without its newline: its writer has moved on, or writes the rest too late to be read.
+        if (unterminated > 0 && held.role !== 'copy') this.#options.onEvent({ kind: 'unterminated', path: this.#options.path, file: this.#currentName(held), bytes: unterminated });
       }
       if (!drainIsOver(atEnd, now - held.quietSince, wait, held.allDelivered)) return true;
       this.#retire(held);

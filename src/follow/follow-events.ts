@@ -24,6 +24,8 @@ export type FollowEvent =
       readonly inPlace?: { readonly size: number };
       readonly readToEnd?: boolean;
     }
+  /** A rotated or deleted file closed with its last line unfinished (`bytes`, no newline), which left as a whole line. */
+  | { readonly kind: 'unterminated'; readonly path: string; readonly file: string; readonly bytes: number }
   /** A file read before the restart, compressed while down (`file`), holding nothing past `position`, which was delivered: nothing lost. */
   | { readonly kind: 'compressed-read'; readonly path: string; readonly file: string; readonly position: number }
   /** A rotated file made while nobody looked (down, or a stalled reader): read from its start. */

@@ -58,6 +58,12 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
         event.how === 'copy' ? "resuming in the copy that holds the file's bytes (copytruncate while stopped)" : 'resuming where the last run stopped',
       );
       return;
+    case 'unterminated':
+      log.warn(
+        { ...fields, event: 'unterminated-line', file: event.file, bytes: event.bytes },
+        `${event.file}, rotated away, ended without a newline when it was closed after --rotate-wait: its last ${event.bytes} bytes left as a whole line, which may be cut (its writer was in the middle of it; the rest, if it writes it, is lost to the stream)`,
+      );
+      return;
     case 'compressed-read':
       log.info(
         { ...fields, file: event.file, position: event.position },

@@ -211,3 +211,21 @@ test('a copy of the log made by hand beside it (cp mongodb.log mongodb.log.bak),
   t.deepEqual(result.lost, []);
   t.is(result.duplicated, 0);
 });
+
+// From a field trial: a rotated file whose writer stopped in the middle of a line was closed
+// after --rotate-wait, its last bytes sent as a whole line, and nothing said.
+test('a rotated file closed with its last line unfinished: the piece leaves as a line, and that is said', async (t) => {
+  const { file, sidecar } = await followEmptyFile('rename-unfinished', 'mongodb', ['--rotate-wait', '0.5', '--poll-interval', '0.1']);
+  const writer = new NumberedWriter(file, 'mongodb');
+  writer.write(10);
+  fs.appendFileSync(file, 'half-');
+  fs.renameSync(file, `${file}.1`);
+  writer.reopen();
+  writer.write(5); // 11-15: the new file
+  writer.close();
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'drained', 5000);
+  await sidecar.waitForLines(16);
+  await sidecar.stop();
+  t.true(sidecar.lines().includes(JSON.stringify({ logType: 'mongodb', contents: 'half-' })));
+  t.like(sidecar.diagnostics().find((d) => d['event'] === 'unterminated-line'), { level: 40, file: `${file}.1`, bytes: 5 });
+});
