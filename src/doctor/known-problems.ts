@@ -224,8 +224,10 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     title: "A node's disk is full",
     where: "operator log (the container runtime's words)",
     exceptTypes: SERVER_TYPES,
-    // Its words and the runtime's place on one line, in either order.
-    matches: new RegExp(`(?=.*no space left on device)(?=.*(?:${NODE_DISK.source}))`, 'i'),
+    // Its words and the runtime's place on one line, in either order: anchored, so each is
+    // looked for once from the line's start (unanchored, every position scanned the rest of the
+    // line again: a 64 MiB line took minutes).
+    matches: new RegExp(`^(?=[\\s\\S]*no space left on device)(?=[\\s\\S]*(?:${NODE_DISK.source}))`, 'i'),
     meaning: "The node's disk that holds the container runtime's images and containers is full: images cannot be pulled and pods cannot start or restart there. The pod's volumes may have room.",
     remedy: "Free space on the node (kubectl describe node NODE: DiskPressure; remove unused images, crictl rmi --prune) or move the pod to another node; the kubelet's image garbage collection thresholds keep it from happening again. Growing the pod's PVC does not help.",
   },

@@ -33,6 +33,14 @@ export interface LogReading {
    * it, no such line is this log's. A test of the line's shape, asked only of those lines.
    */
   readonly continuesWith?: ((line: string) => boolean) | undefined;
+  /**
+   * For a log whose records go on over lines only after some of its lines (not
+   * `continuesRecords`: the server's pre-4.4 fatal and error lines, then a backtrace or an
+   * abort message with no head of its own): whether a line, its contents' first byte in hand,
+   * starts a record that is held for the lines after it, which `continuesWith` tells. A test of
+   * the first byte first: it runs on every entry of the type when records are read.
+   */
+  readonly holdsRecordAfter?: ((firstByte: number, contents: () => string) => boolean) | undefined;
 }
 
 /** What a format is, as data. */

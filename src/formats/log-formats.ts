@@ -16,7 +16,11 @@ import {
 } from '../parse/parse-operator-line.js';
 import { isGoTraceLine } from '../parse/go-trace-line.js';
 import { isServerObject, serverRecordReader } from '../parse/parse-server-line.js';
-import { isServerTextLine } from '../parse/server-text-line.js';
+import { hasNoServerHead, isServerTextLine, isTextFatalOrError } from '../parse/server-text-line.js';
+
+/** A digit: the first byte of a pre-4.4 line (its time); a 4.4+ line's is `{`. */
+const isDigit = (byte: number): boolean => byte >= 0x30 && byte <= 0x39;
+const textFatalOrError = (firstByte: number, contents: () => string): boolean => isDigit(firstByte) && isTextFatalOrError(contents());
 import type { LogFormat, LogReading, Writer } from './log-format.js';
 import { LOG_TYPE_FACTS, type LogTypeName } from './log-type-facts.js';
 
@@ -32,7 +36,8 @@ const READING: Readonly<Record<LogTypeName, LogReading>> = {
   'automation-agent': agentReading,
   'monitoring-agent': agentReading,
   'backup-agent': agentReading,
-  mongodb: { reader: serverRecordReader, recognizesObject: isServerObject, recognizesLine: isServerTextLine },
+  // A pre-4.4 fatal or error line goes on with the lines of no head after it (a backtrace).
+  mongodb: { reader: serverRecordReader, recognizesObject: isServerObject, recognizesLine: isServerTextLine, holdsRecordAfter: textFatalOrError, continuesWith: hasNoServerHead },
   'mongodb-audit': { reader: auditRecordReader, recognizesObject: isAuditObject },
   'agent-launcher-script': { reader: launcherRecordReader },
   'automation-agent-stdout': { reader: agentRecordReader, recognizesLine: isAgentLine, continuesWith: isAgentContinuation },

@@ -12,6 +12,21 @@ import { integerValue } from './json-value.js';
 
 const TEXT_LINE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)\s+([FEWID]\d?)\s+(\S+)\s+\[([^\]]*)\]\s?(.*)$/;
 
+/** A pre-4.4 line's head up to a fatal or error severity: `2020-03-12T00:05:01.372+0000 F `. */
+const TEXT_FATAL_OR_ERROR = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?\s+[FE]\s/;
+/** A server line's head: a pre-4.4 line's time, or a 4.4+ line's first key. */
+const SERVER_HEAD = /^(?:\d{4}-\d\d-\d\dT\d\d:\d\d|\{\s*"t"\s*:)/;
+
+/**
+ * Whether a pre-4.4 line is fatal or an error: its message may go on over the lines after it
+ * that have no head (an invariant's `***aborting after invariant() failure`, a signal's
+ * `BEGIN BACKTRACE` … `END BACKTRACE`). Lines of 4.4 and later never do: each is whole JSON.
+ */
+export const isTextFatalOrError = (line: string): boolean => TEXT_FATAL_OR_ERROR.test(line);
+
+/** Whether a line has no server head (no pre-4.4 time, no 4.4+ `{"t":`): after a fatal or error text line, a line of its message. */
+export const hasNoServerHead = (line: string): boolean => !SERVER_HEAD.test(line);
+
 /** A pre-4.4 server line outside an entry (an old server's output, a copied log). */
 export function isServerTextLine(line: string): boolean {
   const first = line.charCodeAt(0);

@@ -103,6 +103,14 @@ export class EntryLine {
     );
   }
 
+  /** The contents' first byte (its first UTF-16 unit where only the text is in hand); -1 when they are empty. Costs no unescaping. */
+  firstByte(): number {
+    if (this.literalStart >= 0) return this.literalStart + 1 < this.literalEnd ? this.bytes[this.literalStart + 1]! : -1;
+    if (this.plainStart >= 0) return this.plainStart < this.plainEnd ? this.bytes[this.plainStart]! : -1;
+    const contents = this.contents;
+    return contents.length > 0 ? contents.charCodeAt(0) : -1;
+  }
+
   get contents(): string {
     if (this.#contents === undefined) {
       const escaped = this.#escaped;

@@ -325,6 +325,20 @@ export class EntrySelector implements EntryHandler {
       // the record taken before it came, if any.
       return joiner.pass(entry, record, true);
     }
+    // A log whose records go on only after some lines (the server's pre-4.4 fatal lines): a line
+    // of no head continues the one held; such a line's record is held.
+    const holdsAfter = entry.format?.holdsRecordAfter;
+    if (holdsAfter && (this.#joinsAll || entry.recognized)) {
+      if (joiner.holds(entry) && entry.format!.continuesWith?.(entry.contents) && joiner.continues(entry, undefined)) return;
+      if (holdsAfter(entry.firstByte(), () => entry.contents)) {
+        const record = readEntryRecord(entry.format, entry);
+        if (record) {
+          this.#late.forget(entry.logType, entry.prefix);
+          joiner.hold(entry, record);
+          return;
+        }
+      }
+    }
     // A log whose records go on over lines never holds one: where order across logs counts for
     // nothing, its line goes on at once.
     if (!joiner.holding || !this.#ordered) {

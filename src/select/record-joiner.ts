@@ -186,6 +186,11 @@ export class RecordJoiner {
     this.#bound();
   }
 
+  /** Whether a record of the entry's source and type is held. */
+  holds(entry: EntryLine): boolean {
+    return this.#active.length > 0 && this.#heldOf(sourceOf(entry), entry.logType) !== undefined;
+  }
+
   /**
    * True when the entry continues the record held from its source and type (its line has no
    * record of its own): it is taken.

@@ -8,6 +8,7 @@ import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
 import { ConnectionAttributes, readConnectionAttributes } from '../parse/connection-attributes.js';
 import { attrNumber, attrValue } from '../parse/record-attributes.js';
 import { TextPlace } from '../parse/text-place.js';
+import { firstLineOf } from '../parse/continued-record.js';
 import { CONNECTION_ACCEPTED_ID, CONNECTION_ENDED_ID, connectionEventOf, threadConnectionNumber } from '../parse/server-connection.js';
 import { isSlowOperationId } from '../parse/slow-operation.js';
 import { DOWN_STATE } from './member-lanes.js';
@@ -47,6 +48,17 @@ function connectionIdOf(record: LogRecord, opened: boolean): number | undefined 
   if (!opened) return threadConnectionNumber(record);
   const number = TEXT_ACCEPTED_NUMBER.exec(record.message)?.[1];
   return number === undefined ? undefined : Number(number);
+}
+
+/**
+ * A pre-4.4 fatal or error line's message without the lines that went on after it (a
+ * backtrace is no part of its group); where its own line says nothing (`F - [conn13] ` before
+ * `***aborting after invariant() failure`), the first of them that does.
+ */
+function headMessage(record: LogRecord): string {
+  const first = firstLineOf(record);
+  if (first.trim() !== '') return first;
+  return record.continuation?.find((line) => line.trim() !== '')?.trim() ?? first;
 }
 
 /** The version a server started: 4.4+'s build info (id 23403), a text line's `db version v4.0.10`. */
@@ -132,7 +144,7 @@ export class ServerSection implements SectionCounter {
     this.#severities.add(severity);
     if (record.component) this.#components.add(record.component);
     const id = record.id ?? null;
-    const message = record.message;
+    const message = record.continuation === undefined ? record.message : headMessage(record);
     // Pre-4.4 text lines have no id: their messages group by template, numbers masked (a
     // message that says nothing, as the blank lines between startup warnings, is no group).
     const template = id === null ? messageShape(textMessageTemplate(message)) : undefined;

@@ -206,3 +206,41 @@ test('a line whose partial pieces came without their last one is read as far as 
   t.regex(runFilter(['doctor'], input).stderr, /^logtype doctor: 1 line's last piece never came/m);
   t.notRegex(runFilter([], `${entryLine('mongodb', 'whole')}\n`).stderr, /last piece/);
 });
+
+// From a field trial: a pre-4.4 server's crash report (an invariant's abort message, a signal's
+// backtrace: lines of no head after its fatal lines) stood as lines of its own: -l fatal showed
+// an empty message and no backtrace, --since left them out, and -g on a frame gave no head.
+test('a pre-4.4 crash report: the lines of no head after a fatal line are its record, as the sidecar sends them and as a copied log', (t) => {
+  const text = [
+    '2020-03-12T00:05:00.100+0000 I  NETWORK  [conn12] end connection 10.0.0.1:5000 (3 connections now open)',
+    '2020-03-12T00:05:01.200+0000 F  -        [conn13] Invariant failure opCtx->lockState()->isW() src/mongo/db/catalog/database_impl.cpp 512',
+    '2020-03-12T00:05:01.200+0000 F  -        [conn13] ',
+    '',
+    '***aborting after invariant() failure',
+    '',
+    '',
+    '2020-03-12T00:05:01.250+0000 F  -        [conn13] Got signal: 6 (Aborted).',
+    ' 0x55d1c2a3f1e1 0x55d1c2a3e8a4 0x7f0a1b2c3d4e',
+    '----- BEGIN BACKTRACE -----',
+    '{"backtrace":[{"b":"55D1C0E00000","o":"1C3F1E1","s":"_ZN5mongo15printStackTraceERSo"}],"processInfo":{"mongodbVersion":"4.2.3"}}',
+    ' mongod(_ZN5mongo15printStackTraceERSo+0x41) [0x55d1c2a3f1e1]',
+    ' libc.so.6(abort+0x12B) [0x7f0a1b2c3d4e]',
+    '-----  END BACKTRACE  -----',
+    '2020-03-12T00:05:30.000+0000 I  CONTROL  [main] ***** SERVER RESTARTED *****',
+    '2020-03-12T00:05:30.020+0000 W  STORAGE  [initandlisten] Detected unclean shutdown - /data/mongod.lock is not empty.',
+  ];
+  const crash = text.slice(1, 14);
+  const entries = text.map((line) => JSON.stringify({ logType: 'mongodb', contents: line })).join('\n') + '\n';
+  for (const [name, input, args] of [
+    ['entries', entries, []],
+    ['a copied log', `${text.join('\n')}\n`, []],
+    ['a copied log, --as', `${text.join('\n')}\n`, ['--as', 'mongodb']],
+  ] as const) {
+    t.deepEqual(lines(runFilter(['-l', 'fatal', '-o', 'raw', ...args], input).stdout), crash, `${name}: -l fatal`);
+    t.deepEqual(lines(runFilter(['--since', '2020-03-12T00:05:01Z', '--until', '2020-03-12T00:05:02Z', '-o', 'raw', ...args], input).stdout), crash, `${name}: --since/--until`);
+    t.deepEqual(lines(runFilter(['-g', 'printStackTrace', '-o', 'raw', ...args], input).stdout), crash.slice(6), `${name}: -g on a frame`);
+  }
+  const summary = runFilter(['summary', '--utc'], entries).stdout;
+  t.regex(summary, /F {2}2020-03-12 00:05:01 {2}2020-03-12 00:05:01 {2}\*\*\*aborting after invariant\(\) failure\n/);
+  t.regex(summary, /F {2}2020-03-12 00:05:01 {2}2020-03-12 00:05:01 {2}Got signal: # \(Aborted\)\.\n/);
+});
