@@ -9,6 +9,7 @@
  * Memory: `before` entries for each of at most MAX_STREAMS streams; entries of a stream beyond
  * that are written when selected, without context.
  */
+import { ContinuedRecord } from '../parse/continued-record.js';
 import type { LogRecord } from '../parse/log-record.js';
 import { readEntryRecord } from '../parse/parse-record.js';
 import type { EntryLine } from '../read/entry-line.js';
@@ -132,8 +133,19 @@ export class ContextWindow {
     if ((this.#lastSource !== undefined && this.#lastSource !== source) || (stream.lastWritten >= 0 && number !== stream.lastWritten + 1)) this.#sink.separator?.();
     this.#lastSource = source;
     stream.lastWritten = number;
-    this.#sink.selected(entry, record ?? (this.#readsRecords ? readEntryRecord(entry.format, entry) : undefined), lines);
+    this.#sink.selected(entry, record ?? (this.#readsRecords ? recordOf(entry, lines) : undefined), lines);
   }
+}
+
+/**
+ * A held entry's record, read again (what was held was its lines' bytes): a record over several
+ * lines is its first line's with the rest as its continuation, as the joiner made it, so its
+ * lines are shown below it (read from the joined text, its message held them, shown as `\n`).
+ */
+function recordOf(entry: EntryLine, lines: readonly EntryLine[] | undefined): LogRecord | undefined {
+  if (!lines || lines.length < 2) return readEntryRecord(entry.format, entry);
+  const head = readEntryRecord(entry.format, lines[0]!);
+  return head && new ContinuedRecord(head, lines.slice(1).map((line) => line.contents));
 }
 
 /** The stream an entry belongs to: its source (pod and container, when prefixed) and its type. */

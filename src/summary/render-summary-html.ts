@@ -9,7 +9,7 @@ import { newestFirstWords } from './time-order.js';
 import { counted } from '../render/counted.js';
 import { ERROR_COLOR, INFO_COLOR, WARNING_COLOR, typeColor } from './chart-colors.js';
 import { laneChart } from './lane-chart.js';
-import { allSelected, clockStepWords, focusLine, incompleteLines, joinedWords, repeatedLinesWords, lifetime, memberCountWords, notListedWords, SLOW_OPS_COLUMN, peakWords, perMinuteNote, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
+import { allSelected, clockStepWords, sameServerWords, focusLine, incompleteLines, joinedWords, repeatedLinesWords, lifetime, memberCountWords, notListedWords, SLOW_OPS_COLUMN, peakWords, perMinuteNote, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
 import { countCell, foldedWords, ownRows } from './folded-rows.js';
@@ -134,7 +134,7 @@ export function renderSummaryHtml(summary: Summary): string {
   const sections = [
     `<h1>logtype summary</h1><p>${counted(summary.lines.entries, 'entry', 'entries', number)} read, ${number(summary.lines.selected)} selected${escapeHtml(joinedWords(summary.lines))}, ${counted(summary.lines.notEntries, 'line that was not an entry', 'lines that were not entries', number)}${summary.first ? `; from ${when(summary.first)} to ${when(summary.last)}` : ''}.</p>${incompleteLines(summary)
       .map((why) => `<p class="incomplete"><b>Incomplete:</b> ${escapeHtml(why)}</p>`)
-      .join('')}${summary.newestFirst ? `<p class="incomplete"><b>Newest first:</b> ${escapeHtml(newestFirstWords(summary.newestFirst))}</p>` : ''}${repeatedLinesWords(summary).map((why) => `<p class="incomplete"><b>Repeated:</b> ${escapeHtml(why)}</p>`).join('')}${clockStepWords(summary, when).map((why) => `<p class="incomplete"><b>Clock:</b> ${escapeHtml(why)}</p>`).join('')}${focusParagraph(summary)}`,
+      .join('')}${summary.newestFirst ? `<p class="incomplete"><b>Newest first:</b> ${escapeHtml(newestFirstWords(summary.newestFirst))}</p>` : ''}${repeatedLinesWords(summary).map((why) => `<p class="incomplete"><b>Repeated:</b> ${escapeHtml(why)}</p>`).join('')}${clockStepWords(summary, when).map((why) => `<p class="incomplete"><b>Clock:</b> ${escapeHtml(why)}</p>`).join('')}${sameServerWords(summary).map((why) => `<p class="incomplete"><b>Members:</b> ${escapeHtml(why)}</p>`).join('')}${focusParagraph(summary)}`,
     '<h2>Log types</h2>',
     table(
       ['type', 'entries', 'first', 'last', 'per min', 'errors', 'warnings', 'unparsed'],

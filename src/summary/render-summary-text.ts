@@ -267,6 +267,14 @@ export function incompleteLines(summary: Summary): string[] {
   return lines;
 }
 
+/** Inputs read as members of their own that are one server (their start lines name one host): how to read them as one. */
+export function sameServerWords(summary: Summary): string[] {
+  return (summary.server?.sameServer ?? []).map(
+    ({ host, members }) =>
+      `${members.join(' and ')} are one server (host ${host}, their start lines say), read as ${members.length} members: a restart between them is not counted, and each has a lane of its own. Give their files as one input, oldest first (cat OLDER NEWER | logtype summary), or take them with kubectl's --prefix`,
+  );
+}
+
 /** Each member whose lines' times step back (not when the whole input runs newest first: that is said once). */
 export function clockStepWords(summary: Summary, time: (iso: string) => string): string[] {
   if (summary.newestFirst) return [];
@@ -349,6 +357,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
   if (summary.newestFirst) out.push(palette.yellow(`order: ${newestFirstWords(summary.newestFirst)}`));
   for (const why of repeatedLinesWords(summary)) out.push(palette.yellow(`repeated: ${escapeTerminal(why)}`));
   for (const why of clockStepWords(summary, (iso) => time(iso))) out.push(palette.yellow(`clock: ${escapeTerminal(why)}`));
+  for (const why of sameServerWords(summary)) out.push(palette.yellow(`members: ${escapeTerminal(why)}`));
 
   heading('Log types');
   // No rows: say why, rather than a table's heading alone (the page says "none" too).

@@ -49,6 +49,8 @@ export class MemberStats {
   lastRestart: { readonly at: number; version: string | null } | undefined;
   /** Its last shutdown (server-shutdowns.ts): a restart after it had one before it. */
   lastShutdown: Shutdown | undefined;
+  /** The host its first start line named (4.4+ `attr.host`, a text start's `host=`): the server it is. */
+  host: string | undefined;
   /** Its last log rotation (log-rotations.ts): the version and member state its lines said. */
   lastRotation: Rotation | undefined;
   restarts = 0;
@@ -106,6 +108,15 @@ export class MemberStats {
    * version may be known later. One at its log's start (`atLogStart`) is marked, not counted a
    * restart.
    */
+  /**
+   * When a start at `at` found it down since: the line before the pause the start's own lines
+   * came after, not the last of those (NaN: no line before it).
+   */
+  downSince(at: number): number {
+    const before = at - this.pauseEnd <= START_PREAMBLE_MS ? this.pauseBefore : this.before;
+    return Number.isFinite(before) ? before : Number.NaN;
+  }
+
   restart(time: number | undefined, restart: { readonly at: number; version: string | null; readonly atLogStart: boolean }): void {
     if (!restart.atLogStart) this.restarts++;
     this.lastRestart = restart;
@@ -113,9 +124,8 @@ export class MemberStats {
     this.lastState = undefined;
     const at = time ?? Number.NaN;
     if (this.#room()) {
-      // Down from the line before the pause the start's own lines came after, not from the last of those.
-      const before = at - this.pauseEnd <= START_PREAMBLE_MS ? this.pauseBefore : this.before;
-      this.starts.push({ time: at, before: Number.isFinite(before) ? before : Number.NaN });
+      const before = this.downSince(at);
+      this.starts.push({ time: at, before });
       this.marks.push({ time: at, kind: 'restart', label: restart.atLogStart ? 'start' : 'restart', restart });
     }
   }
@@ -427,6 +437,22 @@ export class ReplicaMembers {
     return [...this.#members.values()]
       .filter((m) => m.clockSteps !== undefined && m.name !== OTHER_MEMBERS)
       .map((m) => ({ member: m.name, at: isoString(m.clockSteps!.at)!, backMillis: m.clockSteps!.back, count: m.clockSteps!.count }));
+  }
+
+  /**
+   * Inputs that are one server (their start lines name one host): `kubectl logs --previous` and
+   * the current log saved as two files, read as two members. Pods are never grouped: a pod's
+   * name is its host's.
+   */
+  sameServer(): NonNullable<ServerSummary['sameServer']> {
+    const byHost = new Map<string, string[]>();
+    for (const m of this.#members.values()) {
+      if (m.from !== 'input' || m.host === undefined || m.name === OTHER_MEMBERS) continue;
+      const names = byHost.get(m.host);
+      if (names) names.push(m.name);
+      else byHost.set(m.host, [m.name]);
+    }
+    return [...byHost].filter(([, names]) => names.length > 1).map(([host, members]) => ({ host, members }));
   }
 
   /** Whether lines came from two members or more (events then name theirs). */

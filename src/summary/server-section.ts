@@ -61,6 +61,18 @@ function headMessage(record: LogRecord): string {
   return record.continuation?.find((line) => line.trim() !== '')?.trim() ?? first;
 }
 
+/** A text start line's host (`MongoDB starting : pid=99 port=27017 dbpath=/data 64-bit host=rs0-0`). */
+const TEXT_HOST = /\bhost=(\S+)/;
+
+/** The host a start line names: 4.4+ `attr.host` (4615611), a text start's `host=`; undefined for another start line. */
+function startHost(record: LogRecord): string | undefined {
+  if (record.id !== undefined) {
+    const host = record.id === 4615611 ? attrValue(record, 'host') : undefined;
+    return typeof host === 'string' && host !== '' ? host : undefined;
+  }
+  return TEXT_HOST.exec(record.message)?.[1];
+}
+
 /** The version a server started: 4.4+'s build info (id 23403), a text line's `db version v4.0.10`. */
 const BUILD_INFO_ID = 23403;
 const TEXT_VERSION = /^db version v(\S+)/;
@@ -171,7 +183,10 @@ export class ServerSection implements SectionCounter {
         member.restart(time, restart);
       }
       member.lastRestartLine = at;
-      this.#lifetimesOf(member).restart(time);
+      member.host ??= startHost(record);
+      // Its connections ended when it went down (its last line before the start), not at the start.
+      const down = member.downSince(at);
+      this.#lifetimesOf(member).restart(Number.isNaN(down) ? time : down);
     } else if (meaning.shutdown) {
       const line = shutdownLine(record);
       const last = member.lastShutdown;
@@ -327,6 +342,7 @@ export class ServerSection implements SectionCounter {
       ...this.#members.summary(),
       ...(this.#members.repeated().length > 0 ? { repeatedLines: this.#members.repeated() } : {}),
       ...(this.#members.clockSteps().length > 0 ? { clockSteps: this.#members.clockSteps() } : {}),
+      ...(this.#members.sameServer().length > 0 ? { sameServer: this.#members.sameServer() } : {}),
       ...slow,
       ...this.#lifetimesSummary(last, several),
     };

@@ -153,6 +153,11 @@ export interface ServerSummary {
    * the largest step and how many. Lanes and who was primary when are unsure there. Absent when none.
    */
   readonly clockSteps?: readonly { readonly member: string; readonly at: string; readonly backMillis: number; readonly count: number }[] | undefined;
+  /**
+   * Inputs that are one server, by the host their start lines name (a pod's previous and current
+   * logs saved as two files): read as members of their own. Absent when none.
+   */
+  readonly sameServer?: readonly { readonly host: string; readonly members: readonly string[] }[] | undefined;
   /** Who was primary when, from the members' own state changes (member-lanes.ts); with `members`. */
   readonly primaries?: readonly { readonly from: string; readonly to: string; readonly primaries: readonly string[]; readonly unknown: readonly string[]; readonly uncovered?: true }[] | undefined;
   /** Clients' slow operations and slow transactions, costliest first. */

@@ -773,3 +773,21 @@ test('-g matching only lines that are no entries: raw and json output say they w
   // -v: the lines that did not match are no lines that matched.
   t.notRegex(runFilter(['-o', 'raw', '-v', '-g', 'zzz'], input).stderr, /matched --grep/);
 });
+
+// From a field trial: a record over several lines shown as context (-A/-B) was one line in pretty
+// output, its detail after a literal \n; selected, it shows its detail below it.
+test('a record over several lines shown as context in pretty output: its lines below it, as when it is selected', (t) => {
+  const agent = [
+    '[2020-12-04T16:39:07.258-00] [.info] [cm/util/sysdep_unix.go:LockAutomationLockFile:321] [16:39:07.258] Locking automation lock file at /tmp/mongodb-mms-automation.lock',
+    '[2020-12-04T16:39:07.259-00] [.error] [cm/config/config.go:ReadClusterConfig:416] [16:39:07.259] Error validating syntax of cluster config : clusterConfig failed to validate:',
+    '&{builds 0xc00013cdc0} : Invalid type. Expected: array, given: null',
+  ];
+  const input = agent.map((line) => entryLine('automation-agent-verbose', line)).join('\n') + '\n';
+  const pretty = (args: string[]): string[] => runFilter([...args, '-o', 'pretty', '--color', 'never', '--utc'], input).stdout.split('\n').slice(0, -1);
+  const asContext = pretty(['-g', 'Locking automation', '-A', '1']);
+  const selected = pretty(['-g', 'Error validating']);
+  t.is(asContext.length, 3, asContext.join('\n'));
+  t.deepEqual(asContext.slice(1), selected);
+  t.false(asContext.some((line) => line.includes('\\n')), asContext.join('\n'));
+  t.is(selected[1]!.trim(), agent[2]!);
+});
