@@ -71,9 +71,10 @@ const FIX_CREDENTIALS = "Fix that client's credentials; for the agent's user, ch
 const AGENT_TYPES = logTypesWrittenBy('agent');
 /**
  * A full disk that is the node's, not a volume of the pod's: the container runtime's or the
- * kubelet's own place (an image pull, a container's writable layer), or its words for it.
+ * kubelet's own place (an image pull, a container's writable layer), or its words for it; not a
+ * volume the kubelet mounts (`/var/lib/kubelet/pods/…/volumes/…`: a PVC, an emptyDir).
  */
-const NODE_DISK = /containerd|\/var\/lib\/(?:docker|kubelet)|failed to pull|pulling image|ErrImagePull|overlayfs|ephemeral.storage|DiskPressure/i;
+const NODE_DISK = /containerd|\/var\/lib\/docker|\/var\/lib\/kubelet(?!\/pods\/\S*\/volumes)|failed to pull|pulling image|ErrImagePull|overlayfs|ephemeral.storage|DiskPressure/i;
 /** The server's log (the audit log names no disk). */
 export const SERVER_TYPES = ['mongodb'];
 

@@ -24,6 +24,8 @@ export interface GzipLook {
   readonly head: Buffer;
   /** The trailer's ISIZE: the unpacked size modulo 2^32 (one member, as gzip writes). */
   readonly size: number;
+  /** Whether `size` is the size: false when the file is large enough to unpack past 4 GiB (deflate packs at most 1032:1), and the size may have wrapped. */
+  readonly sizeKnown: boolean;
 }
 
 /** A file whose compression is no news: the hash of its first bytes, and how far its lines were read. */
@@ -49,6 +51,8 @@ const MIN_GZIP_BYTES = 20;
 const FIRST_READ_BYTES = 1024;
 const MAX_READ_BYTES = 64 * 1024;
 const UINT32 = 2 ** 32;
+/** deflate's largest ratio: 1032 bytes out for one in. */
+const MAX_DEFLATE_RATIO = 1032;
 
 /** Decides, from a look into a compressed rotation, whether it is a file we know. Pure: a table of cases in its test. */
 export function compressedVerdict(look: GzipLook, known: readonly KnownHead[]): CompressedVerdict {
@@ -58,7 +62,7 @@ export function compressedVerdict(look: GzipLook, known: readonly KnownHead[]): 
     // An empty file tells nothing; a head shorter than what was hashed is no compression of it.
     if (length === 0 || look.head.length < length || fnv1a64(look.head, 0, length) !== file.fingerprint) continue;
     // The trailer's size wraps at 4 GiB: past that, how much was read cannot be compared.
-    if (file.readTo >= UINT32 || look.size <= file.readTo) return { kind: 'read' };
+    if (file.readTo >= UINT32 || !look.sizeKnown || look.size <= file.readTo) return { kind: 'read' };
     rest = Math.min(rest, look.size - file.readTo);
   }
   return Number.isFinite(rest) ? { kind: 'rest', bytes: rest } : { kind: 'unread', bytes: look.size };
@@ -87,7 +91,7 @@ export function lookIntoGzip(file: string, headBytes: number): GzipLook | undefi
       if (start.readUInt16LE(0) !== GZIP_MAGIC) return undefined;
       const head = unpackedStart(start.subarray(0, read));
       if (head === undefined) return undefined;
-      if (head.length >= headBytes || length >= size || length >= MAX_READ_BYTES) return { head: head.subarray(0, headBytes), size: trailer.readUInt32LE(0) };
+      if (head.length >= headBytes || length >= size || length >= MAX_READ_BYTES) return { head: head.subarray(0, headBytes), size: trailer.readUInt32LE(0), sizeKnown: size * MAX_DEFLATE_RATIO < UINT32 };
     }
   } catch {
     return undefined;

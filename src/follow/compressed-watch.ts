@@ -12,9 +12,7 @@ import { compressedSiblingsSince, type SiblingFile } from './rotated-siblings.js
 
 /** Known heads kept, the newest: a pod keeps a handful of rotations. */
 const MAX_HEADS = 64;
-/** Compressed files listed, remembered so that none is judged twice, nor a rotation renamed (`.1.gz` to `.2.gz`). */
-const MAX_LISTED = 256;
-/** A compressed file is judged once its ctime is this old: gzip writes its trailer last (and logrotate then sets its mtime, which is the text's). */
+/** A compressed file is judged once it has been still this long (isQuiet). */
 export const COMPRESSED_QUIET_MS = 2000;
 
 /** A compressed rotation holding bytes that were never read (`rest`: past where a file read and closed was read). */
@@ -29,10 +27,12 @@ export class CompressedWatch {
   /** By dev:ino, or by the hash for a file gone (cut, lost): newest last. */
   readonly #heads = new Map<string, KnownHead>();
   /**
-   * Compressed files listed (by inode and mtime: a rename keeps both, so the older rotations
-   * logrotate renames at each rotation are not new; a new file gets its text's mtime).
+   * The compressed files there at the last listing (by inode and mtime: a rename keeps both, so
+   * the older rotations logrotate renames at each rotation are not new; a new file gets its
+   * text's mtime). Made anew at each listing from the files there: bounded by them, never by a
+   * count that would forget some and judge them again.
    */
-  readonly #listed = new Set<string>();
+  #listed = new Set<string>();
   /** Listed and not judged yet (written still): name, and the key judged. */
   readonly #pending = new Map<string, string>();
 
@@ -46,11 +46,13 @@ export class CompressedWatch {
    * logrotate gives from the text): made while the sidecar was down, judged.
    */
   start(savedAt: number | undefined): void {
+    const listed = new Set<string>();
     for (const { name, stat } of compressedSiblings(this.#path)) {
       const key = listedKey(stat);
-      this.#list(key);
+      listed.add(key);
       if (savedAt !== undefined && stat.mtimeMs >= savedAt) this.#pending.set(name, key);
     }
+    this.#listed = listed;
   }
 
   /** A file gone whose compression is no news (its loss, if any, is said otherwise). */
@@ -75,24 +77,30 @@ export class CompressedWatch {
    * some are still being written (look again soon).
    */
   look(now: number, known: () => KnownHead[]): { readonly unread: UnreadCompression[]; readonly waiting: boolean } {
+    const listed = new Set<string>();
     for (const { name, stat } of compressedSiblings(this.#path)) {
       const key = listedKey(stat);
-      if (this.#listed.has(key)) continue;
-      this.#list(key);
-      this.#pending.set(name, key);
+      listed.add(key);
+      if (!this.#listed.has(key)) this.#pending.set(name, key);
     }
+    this.#listed = listed;
     const unread: UnreadCompression[] = [];
     let waiting = false;
     let heads: KnownHead[] | undefined;
     for (const [name, key] of this.#pending) {
       const stat = fs.statSync(name, { throwIfNoEntry: false });
-      if (!stat?.isFile() || listedKey(stat) !== key) {
-        // Gone, or changed (gzip writing, logrotate setting its mtime): listed again as it is now.
+      if (!stat?.isFile()) {
         this.#pending.delete(name);
-        if (stat?.isFile()) waiting = true;
         continue;
       }
-      if (now - stat.ctimeMs < COMPRESSED_QUIET_MS) {
+      const current = listedKey(stat);
+      if (current !== key) {
+        // Changing (gzip writing, logrotate setting its mtime): judged once it is still.
+        this.#pending.set(name, current);
+        waiting = true;
+        continue;
+      }
+      if (!isQuiet(stat, now)) {
         waiting = true;
         continue;
       }
@@ -106,11 +114,6 @@ export class CompressedWatch {
     return { unread, waiting };
   }
 
-  #list(key: string): void {
-    this.#listed.add(key);
-    if (this.#listed.size > MAX_LISTED) this.#listed.delete(this.#listed.values().next().value!);
-  }
-
   #keep(key: string, head: KnownHead): void {
     this.#heads.delete(key);
     this.#heads.set(key, head);
@@ -120,6 +123,13 @@ export class CompressedWatch {
 
 /** A compressed file as listed: a rename keeps its key; a new file (even on a reused inode) gets its own text's mtime. */
 const listedKey = (stat: fs.Stats): string => `${stat.dev}:${stat.ino}:${stat.mtimeMs}`;
+
+/**
+ * Whether a compressed file is whole: still for COMPRESSED_QUIET_MS (gzip writes its size last),
+ * or given its text's older mtime, which gzip and logrotate do once it is written (a rename
+ * after, as logrotate's of `.1.gz` to `.2.gz`, changes its ctime, not its mtime).
+ */
+export const isQuiet = (stat: fs.Stats, now: number): boolean => now - Math.min(stat.ctimeMs, stat.mtimeMs) >= COMPRESSED_QUIET_MS;
 
 /** Every compressed rotation beside `path`. */
 const compressedSiblings = (path: string): SiblingFile[] => compressedSiblingsSince(path, Number.NEGATIVE_INFINITY);
@@ -132,7 +142,9 @@ const compressedSiblings = (path: string): SiblingFile[] => compressedSiblingsSi
 export function compressedSizeOf(file: string, saved: Pick<KnownHead, 'fingerprint' | 'fingerprintBytes'>): number | 'other' | undefined {
   const look = lookIntoGzip(file, FINGERPRINT_BYTES);
   if (!look) return undefined;
-  return compressedVerdict(look, [{ ...saved, readTo: Number.POSITIVE_INFINITY }]).kind === 'read' ? look.size : 'other';
+  if (compressedVerdict(look, [{ ...saved, readTo: Number.POSITIVE_INFINITY }]).kind !== 'read') return 'other';
+  // Its size may have wrapped at 4 GiB: its compression, of a size not known.
+  return look.sizeKnown ? look.size : undefined;
 }
 
 /** A plain file's first bytes as a known head (readTo Infinity: not ours to read, or read otherwise); undefined when unreadable or empty. */

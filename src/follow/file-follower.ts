@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PastFile, SavedFile } from '../state/state-file.js';
 import type { FollowEvent } from './follow-events.js';
-import { CompressedWatch, compressedSizeOf } from './compressed-watch.js';
+import { CompressedWatch, compressedSizeOf, isQuiet } from './compressed-watch.js';
 import { CopyFinder } from './copy-finder.js';
 import { errorMessage } from './error-message.js';
 import { FileCheckpoint } from './file-checkpoint.js';
@@ -29,7 +29,7 @@ import { statOrNone, statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
 import { reconcilePath, sameFile, type FileIdentity, type PathState } from './reconcile.js';
 import { deniedAmong, resumeFiles } from './resume.js';
-import { birthtimeOf, compressedRotationNames, compressedRotationsSince, linkTarget, rotatedNames, rotatedSiblings, type SiblingFile } from './rotated-siblings.js';
+import { birthtimeOf, compressedRotationNames, compressedSiblingsSince, linkTarget, rotatedNames, rotatedSiblings, type SiblingFile } from './rotated-siblings.js';
 
 export type { FollowEvent } from './follow-events.js';
 
@@ -130,9 +130,9 @@ export class FileFollower {
       onEvent,
       maxBehind: options.maxBehind,
       ignore,
-      onForget: ({ ino, mtimeMs, saved }) => {
+      onForget: ({ ino, mtimeMs, saved, givenUp }) => {
         if (mtimeMs !== undefined) this.#remember({ ino, mtimeMs });
-        this.#compressed.remember({ fingerprint: saved.fingerprint, fingerprintBytes: saved.fingerprintBytes, readTo: saved.position });
+        this.#compressed.remember({ fingerprint: saved.fingerprint, fingerprintBytes: saved.fingerprintBytes, readTo: givenUp ? Number.POSITIVE_INFINITY : saved.position });
       },
       open: (waiting, now) => {
         const saved = waiting.saved?.position === waiting.position ? waiting.saved : undefined;
@@ -382,7 +382,11 @@ export class FileFollower {
       // Rotated and compressed while the sidecar was down: say where its lines went.
       // Those changed since the save (by ctime: logrotate gives them their text's mtime) that
       // are its compression; those that cannot be looked into (bzip2, xz) may be.
-      const looked = compressedRotationsSince(this.path, resume.savedAt - MTIME_SLACK_MS).map((name) => ({ name, size: compressedSizeOf(name, lost) }));
+      // One still being written has no size in its trailer yet: its size is not taken (listed only).
+      const looked = compressedSiblingsSince(this.path, resume.savedAt - MTIME_SLACK_MS).map(({ name, stat }) => {
+        const size = compressedSizeOf(name, lost);
+        return { name, size: typeof size === 'number' && !isQuiet(stat, now) ? undefined : size };
+      });
       // Its compression, no larger than what was delivered of it: every line it held had left.
       const whole = looked.find((c) => typeof c.size === 'number' && c.size <= lost.position);
       if (whole) {
@@ -391,9 +395,10 @@ export class FileFollower {
         this.#closePiece(lost);
         continue;
       }
-      const compressed = looked.filter((c) => c.size !== 'other').map((c) => c.name);
-      // Its compression, larger: its last bytes are there, never delivered.
+      // Its compression, larger: its last bytes are there, never delivered (named first).
       const larger = looked.find((c) => typeof c.size === 'number');
+      const compressed = looked.filter((c) => c.size !== 'other' && c !== larger).map((c) => c.name);
+      if (larger) compressed.unshift(larger.name);
       // Else truncated or rewritten in place (the same inode at the name, born when it was; not a
       // new file given the freed inode at once, as ext4 does after a rotation): said as that.
       const inPlace = compressed.length === 0 && !lost.retired ? inPlaceSize(this.path, lost) : undefined;
@@ -603,7 +608,8 @@ export class FileFollower {
     if (!copy && position === 0 && unseen.some((file) => file.size >= seenTo)) lostBytes = cutLine;
     // What the file held before the cut: its compression (copytruncate with compress) holds what
     // was read of it and what is said lost here; anything past that is said when it is judged.
-    if (position > 0) this.#compressed.remember({ ...cutHead, readTo: position + lostBytes });
+    // (`position` has the part of a line read already, which lostBytes counts too.)
+    if (position > 0) this.#compressed.remember({ ...cutHead, readTo: position + lostBytes - cutLine });
     this.#options.onEvent({
       kind: 'truncated',
       path: this.path,

@@ -225,7 +225,7 @@ export class FilesBehind {
       this.#sync();
       const name = this.#currentName(oldest);
       const bytes = oldest.giveUp();
-      this.#retire(oldest);
+      this.#retire(oldest, true);
       onEvent({ kind: 'gave-up', path, file: name, bytes });
     }
   }
@@ -249,7 +249,11 @@ export class FilesBehind {
 
   /** What a compression of a file held or retired here would start with (compressed-rotation.ts): a retired one read to its saved position. */
   knownHeads(): KnownHead[] {
-    return [...this.#files.map((held) => held.knownHead()), ...this.#retired.map(({ saved }) => ({ fingerprint: saved.fingerprint, fingerprintBytes: saved.fingerprintBytes, readTo: saved.position }))];
+    // A file given up: its rest was said lost then (gave-up), not again when it is compressed.
+    return [
+      ...this.#files.map((held) => held.knownHead()),
+      ...this.#retired.map(({ saved, givenUp }) => ({ fingerprint: saved.fingerprint, fingerprintBytes: saved.fingerprintBytes, readTo: givenUp ? Number.POSITIVE_INFINITY : saved.position })),
+    ];
   }
 
   /** Held here, or retired: a file of ours, by device, inode and (where kept) birth time. */
@@ -463,8 +467,8 @@ export class FilesBehind {
   }
 
   /** Held no more but recognised: a restart neither reads it again nor from its start. */
-  #retire(held: HeldFile): void {
-    this.remember({ dev: held.dev, ino: held.ino, birthtimeMs: held.birthtimeMs, saved: held.savedFile(), mtimeMs: held.mtimeMs() });
+  #retire(held: HeldFile, givenUp = false): void {
+    this.remember({ dev: held.dev, ino: held.ino, birthtimeMs: held.birthtimeMs, saved: held.savedFile(), mtimeMs: held.mtimeMs(), ...(givenUp ? { givenUp: true } : {}) });
     held.close();
   }
 

@@ -20,6 +20,8 @@ export interface KnownFile {
   readonly saved: SavedFile;
   /** Its mtime when it was retired (a restart's retired files have none). */
   readonly mtimeMs?: number | undefined;
+  /** Closed unread past the bound on held files (`gave-up` said its bytes): its rest is said lost already. */
+  readonly givenUp?: true | undefined;
 }
 
 export interface ResumePlan {

@@ -71,6 +71,8 @@ export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinit
   /** The last piece given was partial: the next one is still the same overlong line. */
   let inLongLine = false;
   const files = new Map<string, CriPieces[]>();
+  /** A tail header was seen: its blank line before each header ends no file's pieces. */
+  let tailed = false;
   const newStreams = (): CriPieces[] => [new CriPieces(), new CriPieces()];
   /** The streams of the file whose lines come now. */
   let streams = newStreams();
@@ -103,7 +105,8 @@ export function inputLines(line: InputLine, other: InputLine, maxBytes = Infinit
         let next = files.get(name);
         if (!next) files.set(name, (next = newStreams()));
         streams = next;
-      } else if (from !== end) endFile(other);
+        tailed = true;
+      } else if (from !== end || !tailed) endFile(other);
       // tail's blank line before a header ends nothing.
       line(bytes, from, end);
       return;

@@ -329,7 +329,11 @@ export class EntrySelector implements EntryHandler {
     // of no head continues the one held; such a line's record is held.
     const holdsAfter = entry.format?.holdsRecordAfter;
     if (holdsAfter && (this.#joinsAll || entry.recognized)) {
-      if (joiner.holds(entry) && entry.format!.continuesWith?.(entry.contents) && joiner.continues(entry, undefined)) return;
+      if (joiner.holds(entry)) {
+        if (entry.format!.continuesWith?.(entry.contents) && joiner.continues(entry, undefined)) return;
+        // A line of its own: the record held is whole (unordered, for a report, nothing else would end it).
+        joiner.settle(entry);
+      }
       if (holdsAfter(entry.firstByte(), () => entry.contents)) {
         const record = readEntryRecord(entry.format, entry);
         if (record) {

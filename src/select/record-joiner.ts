@@ -191,6 +191,11 @@ export class RecordJoiner {
     return this.#active.length > 0 && this.#heldOf(sourceOf(entry), entry.logType) !== undefined;
   }
 
+  /** The record held from the entry's source and type, if any, is whole (a line of its own came). */
+  settle(entry: EntryLine): void {
+    this.#settle(sourceOf(entry), entry.logType);
+  }
+
   /**
    * True when the entry continues the record held from its source and type (its line has no
    * record of its own): it is taken.

@@ -445,14 +445,19 @@ export class ReplicaMembers {
    * name is its host's.
    */
   sameServer(): NonNullable<ServerSummary['sameServer']> {
-    const byHost = new Map<string, string[]>();
+    const byHost = new Map<string, MemberStats[]>();
     for (const m of this.#members.values()) {
       if (m.from !== 'input' || m.host === undefined || m.name === OTHER_MEMBERS) continue;
-      const names = byHost.get(m.host);
-      if (names) names.push(m.name);
-      else byHost.set(m.host, [m.name]);
+      const same = byHost.get(m.host);
+      if (same) same.push(m);
+      else byHost.set(m.host, [m]);
     }
-    return [...byHost].filter(([, names]) => names.length > 1).map(([host, members]) => ({ host, members }));
+    // One server's logs follow each other; two whose times overlap are two servers of one name (two clusters').
+    const apart = (members: MemberStats[]): boolean => {
+      const byTime = [...members].sort((a, b) => a.first - b.first);
+      return byTime.every((m, i) => i === 0 || m.first >= byTime[i - 1]!.last);
+    };
+    return [...byHost].filter(([, members]) => members.length > 1 && apart(members)).map(([host, members]) => ({ host, members: members.map((m) => m.name) }));
   }
 
   /** Whether lines came from two members or more (events then name theirs). */

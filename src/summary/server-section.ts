@@ -27,7 +27,7 @@ import { ReplicaMembers, type MemberStats } from './replica-members.js';
 import { ReplicationEvents } from './replication-events.js';
 import { ServerProblems } from './server-problems.js';
 import { LogRotations, rotationLine } from './log-rotations.js';
-import { isRestartMessage, isShutdownMessage, ServerShutdowns, shutdownLine } from './server-shutdowns.js';
+import { isRestartMessage, isShutdownMessage, isStartMessage, ServerShutdowns, shutdownLine } from './server-shutdowns.js';
 import { shutdownLabel } from './chart-markers.js';
 import { SlowOperations } from './slow-operations.js';
 import { cutLine, type RecordSource } from './slowest-operations.js';
@@ -78,6 +78,8 @@ const BUILD_INFO_ID = 23403;
 const TEXT_VERSION = /^db version v(\S+)/;
 /** Two "starting" lines closer than this are one restart (4.4+ servers write two). */
 const RESTART_MERGE_MS = 10_000;
+/** An unclean-shutdown warning this close to a start line is that start's (a slow start's recovery comes first). */
+const UNCLEAN_AFTER_START_MS = 120_000;
 const WARN_RANK = levelRank('warn');
 const ERROR_RANK = levelRank('error');
 /** Components and message ids looked at before their maps: a busy server's lines are of a few, interleaved. */
@@ -173,7 +175,9 @@ export class ServerSection implements SectionCounter {
       // Counted, read one attribute at a time.
     } else if (meaning.restart) {
       const at = time ?? Number.NaN;
-      if (!(Math.abs(at - member.lastRestartLine) < RESTART_MERGE_MS)) {
+      // The unclean-shutdown warning of a start comes after its first line, seconds later on a slow start.
+      const merge = isStartMessage(message) ? RESTART_MERGE_MS : UNCLEAN_AFTER_START_MS;
+      if (!(Math.abs(at - member.lastRestartLine) < merge)) {
         // Nothing of this member's log before its start lines: the log begins with the start
         // (a container's log does), which is no restart seen in the input.
         const atLogStart = at - member.first < RESTART_MERGE_MS;

@@ -149,6 +149,7 @@ testWithTool(LOGROTATE, 'logrotate compress while the sidecar is down, the file 
   writer.write(10); // 21-30: after the stop, in the file read
   rotate(); // -> .1.gz
   writer.write(5); // 31-35
+  await sleep(COMPRESSED_WAIT_MS); // still long enough to be whole: its size is taken
   const second = new SidecarProcess(args);
   await second.waitForLines(5);
   await sleep(COMPRESSED_WAIT_MS);
@@ -186,4 +187,28 @@ testWithTool(LOGROTATE, 'logrotate copytruncate with compress while the sidecar 
     compressedUnread(sidecar).map((d) => ({ file: path.basename(d['file'] as string), bytes: d['bytes'], rest: d['rest'] })),
     [{ file: 'mongodb.log.1.gz', bytes: 20 * lineBytes, rest: true }],
   );
+});
+
+// From a review: the compressed files listed were remembered up to 256, so with more beside the
+// log (logrotate's `rotate 365`) the oldest were forgotten at once, taken for new at every look,
+// and each said unread, over and over.
+test('300 compressed rotations from before the sidecar started, then one made while it runs: only that one is judged, and said once', async (t) => {
+  const dir = tempDir('compressed-many');
+  const file = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(file, '');
+  const old = new Date('2026-11-01T00:00:00Z');
+  for (let n = 1; n <= 300; n++) {
+    const name = `${file}.${n}.gz`;
+    fs.writeFileSync(name, zlib.gzipSync(`{"msg":"rotation ${n} of last year"}\n`));
+    fs.utimesSync(name, old, old);
+  }
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', '']);
+  await sidecar.waitForDiagnostic(followsPath(file));
+  await sleep(500);
+  const unread = `${file}.301.gz`;
+  fs.writeFileSync(unread, zlib.gzipSync('{"msg":"a file nobody read"}\n'));
+  await waitForUnread(sidecar, 1);
+  await sleep(3000);
+  await sidecar.stop();
+  t.deepEqual(compressedUnread(sidecar).map((d) => d['file']), [unread]);
 });

@@ -240,6 +240,13 @@ test('a pre-4.4 crash report: the lines of no head after a fatal line are its re
     t.deepEqual(lines(runFilter(['--since', '2020-03-12T00:05:01Z', '--until', '2020-03-12T00:05:02Z', '-o', 'raw', ...args], input).stdout), crash, `${name}: --since/--until`);
     t.deepEqual(lines(runFilter(['-g', 'printStackTrace', '-o', 'raw', ...args], input).stdout), crash.slice(6), `${name}: -g on a frame`);
   }
+  // A report reads out of order: the record held was ended by the next line with a head, not by
+  // the input's end (a review: an hour of lines later a stray line was joined to it, and its
+  // late delivery read as the clock stepping back).
+  const later = Array.from({ length: 200 }, (_, i) => `2020-03-12T0${1 + Math.floor(i / 60)}:${String(i % 60).padStart(2, '0')}:00.000+0000 I  NETWORK  [conn2] end connection 10.0.0.1:5000 (1 connection now open)`);
+  const report = JSON.parse(runFilter(['summary', '--json', '--as', 'mongodb'], `${[...text, ...later, 'a stray line of no head'].join('\n')}\n`).stdout) as { server: { clockSteps?: unknown }; types: { logType: string; unparsed: number }[] };
+  t.is(report.server.clockSteps, undefined);
+  t.is(report.types.find((type) => type.logType === 'mongodb')?.unparsed, 1, 'the stray line is its own');
   const summary = runFilter(['summary', '--utc'], entries).stdout;
   t.regex(summary, /F {2}2020-03-12 00:05:01 {2}2020-03-12 00:05:01 {2}\*\*\*aborting after invariant\(\) failure\n/);
   t.regex(summary, /F {2}2020-03-12 00:05:01 {2}2020-03-12 00:05:01 {2}Got signal: # \(Aborted\)\.\n/);

@@ -8,7 +8,7 @@ import { FINGERPRINT_BYTES, fingerprintOfBytes } from '../../src/follow/fingerpr
 
 const text = (tag: string, lines: number): Buffer => Buffer.from(Array.from({ length: lines }, (_, i) => `{"t":{"$date":"2026-11-28T04:00:00Z"},"s":"I","msg":"${tag} line ${i + 1}"}\n`).join(''));
 const headOf = (bytes: Buffer, readTo: number, length = FINGERPRINT_BYTES): KnownHead => ({ ...fingerprintOfBytes(bytes, length), readTo });
-const look = (bytes: Buffer): { head: Buffer; size: number } => ({ head: bytes.subarray(0, FINGERPRINT_BYTES), size: bytes.length });
+const look = (bytes: Buffer, sizeKnown = true): { head: Buffer; size: number; sizeKnown: boolean } => ({ head: bytes.subarray(0, FINGERPRINT_BYTES), size: bytes.length, sizeKnown });
 
 const a = text('a', 100);
 const b = text('b', 100);
@@ -33,6 +33,10 @@ for (const c of cases) {
   });
 }
 
+test('compressed verdict: a size that may have wrapped at 4 GiB (a compressed file of 4 MiB or more) is not compared: a file known is read', (t) => {
+  t.deepEqual(compressedVerdict(look(a, false), [headOf(a, 10)]), { kind: 'read' });
+});
+
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'logtype-compressed-rotation-'));
 test.after.always(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -43,15 +47,16 @@ test('a look into gzip: the first KiB unpacked from a few KiB read, and the size
   const found = lookIntoGzip(file, FINGERPRINT_BYTES);
   t.deepEqual(found?.head, big.subarray(0, FINGERPRINT_BYTES));
   t.is(found?.size, big.length);
+  t.true(found?.sizeKnown);
 });
 
 test('a look into gzip: a file smaller than a KiB whole; a high ratio (zeros) still bounded', (t) => {
   const file = path.join(dir, 'small.log.1.gz');
   fs.writeFileSync(file, zlib.gzipSync(small));
-  t.deepEqual(lookIntoGzip(file, FINGERPRINT_BYTES), { head: small, size: small.length });
+  t.deepEqual(lookIntoGzip(file, FINGERPRINT_BYTES), { head: small, size: small.length, sizeKnown: true });
   const zeros = path.join(dir, 'zeros.log.1.gz');
   fs.writeFileSync(zeros, zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024)));
-  t.deepEqual(lookIntoGzip(zeros, FINGERPRINT_BYTES), { head: Buffer.alloc(FINGERPRINT_BYTES), size: 20 * 1024 * 1024 });
+  t.deepEqual(lookIntoGzip(zeros, FINGERPRINT_BYTES), { head: Buffer.alloc(FINGERPRINT_BYTES), size: 20 * 1024 * 1024, sizeKnown: true });
 });
 
 test('a look into what is not gzip, or not whole at its start: nothing', (t) => {

@@ -49,14 +49,14 @@ test('a truncation told while reading waits: once, its copy found, and no loss s
   const dir = tempDir('follower-cut-at-wait');
   const file = path.join(dir, 'mongodb.log');
   fs.writeFileSync(file, 'a line of the file before the cut\n'.repeat(3000));
-  const events: { kind: string; lostBytes?: number }[] = [];
+  const events: { kind: string; copy?: string; lostBytes?: number }[] = [];
   const follower = new FileFollower({
     path: file,
     maxLineBytes: 1 << 20,
     rotateWaitMs: 60_000,
     fromStart: true,
     sink: (_bytes, _start, end, _partial, _fileEnd, checkpoint) => void (checkpoint.delivered = end),
-    onEvent: (event) => void events.push({ kind: event.kind, ...('lostBytes' in event && event.lostBytes !== undefined ? { lostBytes: event.lostBytes } : {}) }),
+    onEvent: (event) => void events.push({ kind: event.kind, ...('copy' in event && event.copy !== undefined ? { copy: event.copy } : {}), ...('lostBytes' in event && event.lostBytes !== undefined ? { lostBytes: event.lostBytes } : {}) }),
   });
   let now = Date.now();
   follower.observe(now);
@@ -70,6 +70,6 @@ test('a truncation told while reading waits: once, its copy found, and no loss s
   follower.observe((now += 100));
   follower.noteSeen((now += 100));
   follower.observe((now += 100));
-  t.deepEqual(events.filter((e) => e.kind === 'truncated'), [{ kind: 'truncated' }]);
+  t.deepEqual(events.filter((e) => e.kind === 'truncated'), [{ kind: 'truncated', copy: `${file}.1` }]);
   follower.close();
 });

@@ -89,7 +89,12 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
   'node-disk-full': {
     type: 'operator',
     matches: ['{"level":"error","ts":"2026-11-27T10:05:00.000Z","msg":"Failed to create pod: failed to pull image: write /var/lib/containerd/io.containerd.content.v1.content/ingest/x/data: no space left on device"}'],
-    misses: ['{"level":"error","ts":"2026-11-27T10:05:00.000Z","msg":"Failed to pull image: rpc error: code = NotFound"}', 'Logging error occurred: write /var/log/mongodb-mms-automation/automation-agent.log: no space left on device'],
+    misses: [
+      '{"level":"error","ts":"2026-11-27T10:05:00.000Z","msg":"Failed to pull image: rpc error: code = NotFound"}',
+      'Logging error occurred: write /var/log/mongodb-mms-automation/automation-agent.log: no space left on device',
+      // A volume the kubelet mounts (a PVC) is the pod's, not the node's disk (a review).
+      '{"level":"error","msg":"write /var/lib/kubelet/pods/0c1d/volumes/kubernetes.io~csi/pvc-7/mount/automation-agent.log: no space left on device"}',
+    ],
   },
   'server-disk-full': {
     type: 'mongodb',

@@ -228,6 +228,10 @@ const shapes: [string, string][] = [
   ['Status: 400 (Bad Request), Detail: Invalid config for 12 processes', 'Status: 400 (Bad Request), Detail: Invalid config for # processes'],
   ['HTTP 503 after 1500 ms, 3 tries', 'HTTP 503 after # ms, # tries'],
   ['retry 503 of 900', 'retry # of #'],
+  // Other numbers of a message that speaks of a status are masked (a review: an address and a duration split groups).
+  ['Failed to get cluster status from 10.1.150.23: timed out after 250 ms', 'Failed to get cluster status from #.#.#.#: timed out after # ms'],
+  ['replSetGetStatus took 431ms', 'replSetGetStatus took #ms'],
+  ['GET /api/agents returned statusCode=401 after 300 ms', 'GET /api/agents returned statusCode=401 after # ms'],
 ];
 for (const [message, shape] of shapes) {
   test(`message shape of "${message}"`, (t) => {
