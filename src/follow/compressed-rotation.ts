@@ -36,6 +36,13 @@ export interface KnownHead {
   readonly readTo: number;
 }
 
+/** What a saved file (or a file retired, as saved) would start a compression of it with, read to `readTo`. */
+export const savedHead = (saved: Pick<KnownHead, 'fingerprint' | 'fingerprintBytes'>, readTo: number): KnownHead => ({
+  fingerprint: saved.fingerprint,
+  fingerprintBytes: saved.fingerprintBytes,
+  readTo,
+});
+
 export type CompressedVerdict =
   /** A compression of a file read (or held): nothing new. */
   | { readonly kind: 'read' }

@@ -6,8 +6,9 @@
  * ours to read), files cut by a truncation, saved files lost at a restart, retired files forgotten.
  */
 import fs from 'node:fs';
-import { compressedVerdict, lookIntoGzip, type KnownHead } from './compressed-rotation.js';
-import { FINGERPRINT_BYTES, fingerprintOf } from './fingerprint.js';
+import { fileHead } from '../read/file-head.js';
+import { compressedVerdict, lookIntoGzip, savedHead, type KnownHead } from './compressed-rotation.js';
+import { FINGERPRINT_BYTES, fingerprintOfBytes } from './fingerprint.js';
 import { compressedSiblingsSince, type SiblingFile } from './rotated-siblings.js';
 
 /** Known heads kept, the newest: a pod keeps a handful of rotations. */
@@ -142,25 +143,18 @@ const compressedSiblings = (path: string): SiblingFile[] => compressedSiblingsSi
 export function compressedSizeOf(file: string, saved: Pick<KnownHead, 'fingerprint' | 'fingerprintBytes'>): number | 'other' | undefined {
   const look = lookIntoGzip(file, FINGERPRINT_BYTES);
   if (!look) return undefined;
-  if (compressedVerdict(look, [{ ...saved, readTo: Number.POSITIVE_INFINITY }]).kind !== 'read') return 'other';
+  if (compressedVerdict(look, [savedHead(saved, Number.POSITIVE_INFINITY)]).kind !== 'read') return 'other';
   // Its size may have wrapped at 4 GiB: its compression, of a size not known.
   return look.sizeKnown ? look.size : undefined;
 }
 
 /** A plain file's first bytes as a known head (readTo Infinity: not ours to read, or read otherwise); undefined when unreadable or empty. */
 function headOf(name: string): KnownHead | undefined {
-  let fd: number;
+  let head: Buffer;
   try {
-    fd = fs.openSync(name, 'r');
+    head = fileHead(name, FINGERPRINT_BYTES);
   } catch {
     return undefined;
   }
-  try {
-    const print = fingerprintOf(fd, FINGERPRINT_BYTES);
-    return print.fingerprintBytes > 0 ? { ...print, readTo: Number.POSITIVE_INFINITY } : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  return head.length > 0 ? { ...fingerprintOfBytes(head, head.length), readTo: Number.POSITIVE_INFINITY } : undefined;
 }

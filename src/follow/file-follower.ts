@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PastFile, SavedFile } from '../state/state-file.js';
 import type { FollowEvent } from './follow-events.js';
+import { savedHead } from './compressed-rotation.js';
 import { CompressedWatch, compressedSizeOf, isQuiet } from './compressed-watch.js';
 import { CopyFinder } from './copy-finder.js';
 import { errorMessage } from './error-message.js';
@@ -132,7 +133,7 @@ export class FileFollower {
       ignore,
       onForget: ({ ino, mtimeMs, saved, givenUp }) => {
         if (mtimeMs !== undefined) this.#remember({ ino, mtimeMs });
-        this.#compressed.remember({ fingerprint: saved.fingerprint, fingerprintBytes: saved.fingerprintBytes, readTo: givenUp ? Number.POSITIVE_INFINITY : saved.position });
+        this.#compressed.remember(savedHead(saved, givenUp ? Number.POSITIVE_INFINITY : saved.position));
       },
       open: (waiting, now) => {
         const saved = waiting.saved?.position === waiting.position ? waiting.saved : undefined;
@@ -378,19 +379,20 @@ export class FileFollower {
     }
     for (const past of resume.past ?? []) this.#remember(past);
     const plan = resumeFiles(this.path, resume.files, this.#options.ignore);
+    // Rotated and compressed while the sidecar was down: where a lost file's lines went. Those
+    // changed since the save (by ctime: logrotate gives them their text's mtime), listed once.
+    const compressedSince = plan.lost.length > 0 ? compressedSiblingsSince(this.path, resume.savedAt - MTIME_SLACK_MS) : [];
     for (const lost of plan.lost) {
-      // Rotated and compressed while the sidecar was down: say where its lines went.
-      // Those changed since the save (by ctime: logrotate gives them their text's mtime) that
-      // are its compression; those that cannot be looked into (bzip2, xz) may be.
+      // Those that are its compression; those that cannot be looked into (bzip2, xz) may be.
       // One still being written has no size in its trailer yet: its size is not taken (listed only).
-      const looked = compressedSiblingsSince(this.path, resume.savedAt - MTIME_SLACK_MS).map(({ name, stat }) => {
+      const looked = compressedSince.map(({ name, stat }) => {
         const size = compressedSizeOf(name, lost);
         return { name, size: typeof size === 'number' && !isQuiet(stat, now) ? undefined : size };
       });
       // Its compression, no larger than what was delivered of it: every line it held had left.
       const whole = looked.find((c) => typeof c.size === 'number' && c.size <= lost.position);
       if (whole) {
-        this.#compressed.remember({ fingerprint: lost.fingerprint, fingerprintBytes: lost.fingerprintBytes, readTo: Number.POSITIVE_INFINITY });
+        this.#compressed.remember(savedHead(lost, Number.POSITIVE_INFINITY));
         this.#options.onEvent({ kind: 'compressed-read', path: this.path, file: whole.name, position: lost.position });
         this.#closePiece(lost);
         continue;
@@ -450,7 +452,7 @@ export class FileFollower {
   /** A saved file not found (or not to be opened) at a restart: said, with what the save knew of it, and its unfinished line closed. */
   #resumeLost(saved: SavedFile, found: Pick<Extract<FollowEvent, { kind: 'resume-lost' }>, 'compressed' | 'inPlace' | 'unreadBytes'> = {}): void {
     // Its loss is said here: a compression of it is not said again.
-    this.#compressed.remember({ fingerprint: saved.fingerprint, fingerprintBytes: saved.fingerprintBytes, readTo: Number.POSITIVE_INFINITY });
+    this.#compressed.remember(savedHead(saved, Number.POSITIVE_INFINITY));
     this.#options.onEvent({ kind: 'resume-lost', path: this.path, position: saved.position, ...found, ...(saved.readToEnd === true ? { readToEnd: true } : {}) });
     this.#closePiece(saved);
   }

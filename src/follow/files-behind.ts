@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SavedFile } from '../state/state-file.js';
-import type { KnownHead } from './compressed-rotation.js';
+import { savedHead, type KnownHead } from './compressed-rotation.js';
 import type { FollowEvent } from './follow-events.js';
 import { HeldFile, type HeldRole } from './held-file.js';
 import type { FileIdentity } from './reconcile.js';
@@ -252,7 +252,7 @@ export class FilesBehind {
     // A file given up: its rest was said lost then (gave-up), not again when it is compressed.
     return [
       ...this.#files.map((held) => held.knownHead()),
-      ...this.#retired.map(({ saved, givenUp }) => ({ fingerprint: saved.fingerprint, fingerprintBytes: saved.fingerprintBytes, readTo: givenUp ? Number.POSITIVE_INFINITY : saved.position })),
+      ...this.#retired.map(({ saved, givenUp }) => savedHead(saved, givenUp ? Number.POSITIVE_INFINITY : saved.position)),
     ];
   }
 

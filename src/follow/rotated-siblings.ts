@@ -42,16 +42,11 @@ export function rotatedNames(base: string): (entry: string) => boolean {
 }
 
 /**
- * The compressed rotations beside `file` made (or changed) at or after `since` (epoch ms), oldest
- * first: where the lines of a file rotated and compressed while nobody read it went (they are
- * never read: `logtype --as TYPE NAME` reads them). By ctime: logrotate gives a compressed file
- * its text's mtime, which is older than the compression.
+ * The compressed rotations beside `file` made (or changed) at or after `since` (epoch ms), with
+ * their stat, oldest first: where the lines of a file rotated and compressed while nobody read it
+ * went (they are never read: `logtype --as TYPE NAME` reads them). By ctime: logrotate gives a
+ * compressed file its text's mtime, which is older than the compression.
  */
-export function compressedRotationsSince(file: string, since: number): string[] {
-  return compressedSiblingsSince(file, since).map((sibling) => sibling.name);
-}
-
-/** compressedRotationsSince, with each file's stat. */
 export function compressedSiblingsSince(file: string, since: number): SiblingFile[] {
   const isRotation = compressedRotationNames(path.basename(file));
   return filesBeside(file, isRotation)

@@ -321,6 +321,10 @@ export class ServerSection implements SectionCounter {
   summary(last: number): ServerSummary {
     const several = this.#members.several;
     const slow = this.#slow.summary(several);
+    // Each made once: a list of the members' (repeats, clock steps, one server's files), kept when there is one.
+    const repeated = this.#members.repeated();
+    const clockSteps = this.#members.clockSteps();
+    const sameServer = this.#members.sameServer();
     return {
       bySeverity: counted(this.#severities),
       byComponent: counted(this.#components),
@@ -344,9 +348,9 @@ export class ServerSection implements SectionCounter {
       failedAuthentications: this.#logins.summary(),
       replication: this.#replication.summary(several),
       ...this.#members.summary(),
-      ...(this.#members.repeated().length > 0 ? { repeatedLines: this.#members.repeated() } : {}),
-      ...(this.#members.clockSteps().length > 0 ? { clockSteps: this.#members.clockSteps() } : {}),
-      ...(this.#members.sameServer().length > 0 ? { sameServer: this.#members.sameServer() } : {}),
+      ...(repeated.length > 0 ? { repeatedLines: repeated } : {}),
+      ...(clockSteps.length > 0 ? { clockSteps } : {}),
+      ...(sameServer.length > 0 ? { sameServer } : {}),
       ...slow,
       ...this.#lifetimesSummary(last, several),
     };

@@ -49,6 +49,16 @@ function rotating(t: ExecutionContext, logrotate: string, name: string, how: 'cr
   return { dir, file, writer, rotate };
 }
 
+/** The sidecar's options here: quick looks and a short rotate wait; no state file unless given. */
+const sidecarArgs = (dir: string, stateFile = ''): string[] => ['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', stateFile];
+
+/** A sidecar without a state file, once it follows `file`. */
+async function following(dir: string, file: string): Promise<SidecarProcess> {
+  const sidecar = new SidecarProcess(sidecarArgs(dir));
+  await sidecar.waitForDiagnostic(followsPath(file));
+  return sidecar;
+}
+
 const compressedUnread = (sidecar: SidecarProcess): Record<string, unknown>[] => sidecar.diagnostics().filter((d) => d['event'] === 'compressed-unread');
 const expectedLines = (writer: NumberedWriter, numbers: readonly number[]): string[] => numbers.map((n) => JSON.stringify({ logType: 'mongodb', contents: writer.line(n) }));
 const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -61,8 +71,7 @@ const gzipSize = (file: string): number => {
 for (const how of ['create', 'copytruncate'] as const) {
   testWithTool(LOGROTATE, `logrotate ${how} with compress while the sidecar keeps up: every line once, and no compression said to hold unread lines`, async (t, logrotate) => {
     const { dir, file, writer, rotate } = rotating(t, logrotate, `compressed-keeping-up-${how}`, how);
-    const sidecar = new SidecarProcess(['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', '']);
-    await sidecar.waitForDiagnostic(followsPath(file));
+    const sidecar = await following(dir, file);
     for (let round = 0; round < 3; round++) {
       writer.write(30);
       await sidecar.waitForLines(writer.written);
@@ -81,8 +90,7 @@ for (const how of ['create', 'copytruncate'] as const) {
 
 testWithTool(LOGROTATE, 'logrotate compress, three rotations while the sidecar is frozen: the file it held is read to its end, the two compressed unread are said with their bytes', async (t, logrotate) => {
   const { dir, file, writer, rotate } = rotating(t, logrotate, 'compressed-frozen', 'create');
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', '']);
-  await sidecar.waitForDiagnostic(followsPath(file));
+  const sidecar = await following(dir, file);
   writer.write(20); // 1-20: read before the freeze
   await sidecar.waitForLines(20);
   await sleep(300);
@@ -113,7 +121,7 @@ testWithTool(LOGROTATE, 'logrotate compress, three rotations while the sidecar i
 
 testWithTool(LOGROTATE, 'logrotate compress while the sidecar is down: a rotation it never saw is said; the file it had read whole, compressed, is nothing lost', async (t, logrotate) => {
   const { dir, file, writer, rotate } = rotating(t, logrotate, 'compressed-down', 'create');
-  const args = ['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', path.join(dir, 'state.json')];
+  const args = sidecarArgs(dir, path.join(dir, 'state.json'));
   const first = new SidecarProcess([...args, '--from-start']);
   writer.write(20); // 1-20
   await first.waitForLines(20);
@@ -141,7 +149,7 @@ testWithTool(LOGROTATE, 'logrotate compress while the sidecar is down: a rotatio
 
 testWithTool(LOGROTATE, 'logrotate compress while the sidecar is down, the file written after the stop: resume-lost names its compression and the bytes never delivered', async (t, logrotate) => {
   const { dir, file, writer, rotate } = rotating(t, logrotate, 'compressed-down-written', 'create');
-  const args = ['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', path.join(dir, 'state.json')];
+  const args = sidecarArgs(dir, path.join(dir, 'state.json'));
   const first = new SidecarProcess([...args, '--from-start']);
   writer.write(20); // 1-20
   await first.waitForLines(20);
@@ -167,8 +175,7 @@ async function waitForUnread(sidecar: SidecarProcess, count: number): Promise<vo
 
 testWithTool(LOGROTATE, 'logrotate copytruncate with compress while the sidecar is frozen: the lines only in the compressed copy are said, with their bytes', async (t, logrotate) => {
   const { dir, file, writer, rotate } = rotating(t, logrotate, 'compressed-copytruncate-frozen', 'copytruncate');
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', '']);
-  await sidecar.waitForDiagnostic(followsPath(file));
+  const sidecar = await following(dir, file);
   writer.write(40); // 1-40: read before the freeze
   await sidecar.waitForLines(40);
   await sleep(300);
@@ -202,8 +209,7 @@ test('300 compressed rotations from before the sidecar started, then one made wh
     fs.writeFileSync(name, zlib.gzipSync(`{"msg":"rotation ${n} of last year"}\n`));
     fs.utimesSync(name, old, old);
   }
-  const sidecar = new SidecarProcess(['--log-dir', dir, '--poll-interval', '0.25', '--rotate-wait', '1', '--state-file', '']);
-  await sidecar.waitForDiagnostic(followsPath(file));
+  const sidecar = await following(dir, file);
   await sleep(500);
   const unread = `${file}.301.gz`;
   fs.writeFileSync(unread, zlib.gzipSync('{"msg":"a file nobody read"}\n'));

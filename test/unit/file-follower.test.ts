@@ -4,8 +4,19 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
-import { FileFollower } from '../../src/follow/file-follower.js';
+import { FileFollower, type FollowEvent } from '../../src/follow/file-follower.js';
 import { tempDir } from '../_helpers/sidecar-process.js';
+
+/** A follower of `file` from its start, every line taken as delivered, its events to `onEvent`; driven by hand. */
+const followerOf = (file: string, onEvent: (event: FollowEvent) => void): FileFollower =>
+  new FileFollower({
+    path: file,
+    maxLineBytes: 1 << 20,
+    rotateWaitMs: 60_000,
+    fromStart: true,
+    sink: (_bytes, _start, end, _partial, _fileEnd, checkpoint) => void (checkpoint.delivered = end),
+    onEvent,
+  });
 
 // From a review: a rotated file let go as rewritten is out of the held files until the next
 // listing holds it again; a save in the turn between kept neither it nor a look time before its
@@ -15,14 +26,7 @@ test('after a rotated file is let go as rewritten, the look time a save keeps is
   const file = path.join(dir, 'mongodb.log');
   fs.writeFileSync(file, 'first line\n'.repeat(100));
   const events: string[] = [];
-  const follower = new FileFollower({
-    path: file,
-    maxLineBytes: 1 << 20,
-    rotateWaitMs: 60_000,
-    fromStart: true,
-    sink: (_bytes, _start, end, _partial, _fileEnd, checkpoint) => void (checkpoint.delivered = end),
-    onEvent: (event) => void events.push(event.kind),
-  });
+  const follower = followerOf(file, (event) => void events.push(event.kind));
   let now = Date.now();
   follower.observe(now);
   follower.read(now, 1 << 20);
@@ -50,14 +54,7 @@ test('a truncation told while reading waits: once, its copy found, and no loss s
   const file = path.join(dir, 'mongodb.log');
   fs.writeFileSync(file, 'a line of the file before the cut\n'.repeat(3000));
   const events: { kind: string; copy?: string; lostBytes?: number }[] = [];
-  const follower = new FileFollower({
-    path: file,
-    maxLineBytes: 1 << 20,
-    rotateWaitMs: 60_000,
-    fromStart: true,
-    sink: (_bytes, _start, end, _partial, _fileEnd, checkpoint) => void (checkpoint.delivered = end),
-    onEvent: (event) => void events.push({ kind: event.kind, ...('copy' in event && event.copy !== undefined ? { copy: event.copy } : {}), ...('lostBytes' in event && event.lostBytes !== undefined ? { lostBytes: event.lostBytes } : {}) }),
-  });
+  const follower = followerOf(file, (event) => void events.push({ kind: event.kind, ...('copy' in event && event.copy !== undefined ? { copy: event.copy } : {}), ...('lostBytes' in event && event.lostBytes !== undefined ? { lostBytes: event.lostBytes } : {}) }));
   let now = Date.now();
   follower.observe(now);
   follower.read(now, 4096); // the output fills: reading waits
