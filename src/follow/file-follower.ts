@@ -255,7 +255,10 @@ export class FileFollower {
           const stat = replacedAt === undefined ? statOrNone(this.path) : undefined;
           const returned = stat?.isFile() ? this.#behind.takeRetired(this.path, stat) : undefined;
           // The new file first: a copytruncate copy of it made already is then told as its copy.
-          this.#openCurrent(now, replacedAt ?? returned?.saved.position ?? 0, replacedAt !== undefined);
+          // Opened as the file stat'd: another one renamed to the name meanwhile is not read from its position.
+          const opened = this.#openCurrent(now, replacedAt ?? returned?.saved.position ?? 0, replacedAt !== undefined, returned ? stat : undefined);
+          // Gone again before the open: still ours, read on from its position when it is back.
+          if (!opened && returned) this.#behind.remember(returned);
           this.#holdUnseen(now);
           break;
         }
@@ -462,13 +465,14 @@ export class FileFollower {
   }
 
   /** Opens the file at the name from `from` (its end: a file there at the very first start, as `tail -F -n0`). */
-  #openCurrent(now: number, from: number | 'end', replaced = false): void {
-    // Gone between stat and open: the next look tries again.
-    const held = this.#tryOpen(this.path, 'current', from, now);
-    if (!held) return;
+  /** False when the file was gone (or, given `identity`, another one) between stat and open: the next look tries again. */
+  #openCurrent(now: number, from: number | 'end', replaced = false, identity?: FileIdentity): boolean {
+    const held = this.#tryOpen(this.path, 'current', from, now, undefined, identity);
+    if (!held) return false;
     this.#current = held;
     this.#warnings.found();
     this.#options.onEvent({ kind: 'opened', path: this.path, position: held.position, ...(replaced ? { replaced: true as const } : {}) });
+    return true;
   }
 
   /**
@@ -531,11 +535,12 @@ export class FileFollower {
     return undefined;
   }
 
-  #tryOpen(name: string, role: HeldRole, position: number | 'end', now: number, midLine?: boolean): HeldFile | undefined {
+  #tryOpen(name: string, role: HeldRole, position: number | 'end', now: number, midLine?: boolean, identity?: FileIdentity): HeldFile | undefined {
     try {
-      return HeldFile.open(name, role, position, now, this.#lineOptions(), { midLine: midLine === true });
+      return HeldFile.open(name, role, position, now, this.#lineOptions(), { midLine: midLine === true, ...(identity ? { identity } : {}) });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.#warnings.cannotRead(now, statPath(name), errorMessage(error), error, name);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EMOVED') this.#warnings.cannotRead(now, statPath(name), errorMessage(error), error, name);
       return undefined;
     }
   }

@@ -88,15 +88,22 @@ export class ProblemMessages implements SectionCounter {
     return pod;
   }
 
+  /** The pods its errors and warnings came from ('' for lines that name none). */
+  pods(): IterableIterator<string> {
+    return this.#pods.keys();
+  }
+
   /**
    * Errors before warnings, then the most frequent: every error's group (errors are what is
    * looked for, as the server's section lists every one), and warnings' up to
    * TOP_PROBLEM_MESSAGES groups in all; what is not listed is counted in `notListed`.
+   * `severalPods`: the input's problems came from several pods (this log's perhaps from one: a
+   * panic in one pod's agent still says whose it is); by default, this log's came from several.
    */
-  top(): Pick<TypeProblems, 'messages' | 'notListed'> {
+  top(severalPods?: boolean): Pick<TypeProblems, 'messages' | 'notListed'> {
     const all = this.#messages.top().sort((a, b) => levelRank(a.value!.level!) - levelRank(b.value!.level!) || b.count - a.count);
     const listed = all.filter((m, i) => i < TOP_PROBLEM_MESSAGES || levelRank(m.value!.level!) < WARN_RANK);
-    const several = this.#pods.size > 1;
+    const several = severalPods ?? this.#pods.size > 1;
     const messages = listed.map(({ key, count, value }) => ({ message: key.slice(key.indexOf(LEVEL_END) + 1), level: value!.level!, count, example: value!.example, ...(several ? { members: value!.pods.summary() } : {}) }));
     const rest = all.slice(listed.length);
     // Lines past MAX_PROBLEM_MESSAGES groups were counted without a group of their own.

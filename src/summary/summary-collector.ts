@@ -98,6 +98,9 @@ export class SummaryCollector {
     const first = Math.min(...types.map(([, s]) => s.first));
     const last = Math.max(...types.map(([, s]) => s.last));
     const steps = totalSteps(types.map(([, s]) => s.steps));
+    const withProblems = types.filter(([, s]) => s.kind === 'messages' && (s.errors > 0 || s.warnings > 0));
+    // Problems from several pods in all: each message says whose, in a log only one pod's problems came from too.
+    const problemPods = new Set(withProblems.flatMap(([, s]) => [...s.problems.pods()]));
     return {
       ...(runsNewestFirst(steps) ? { newestFirst: { backward: steps.backward, forward: steps.forward } } : {}),
       lines,
@@ -106,10 +109,9 @@ export class SummaryCollector {
       types: types.map(([logType, s]) => s.summary(logType)),
       server: this.#server?.summary(Math.max(...types.filter(([, s]) => s.kind === 'server').map(([, s]) => s.last))),
       audit: this.#audit?.summary(),
-      problems: types
-        .filter(([, s]) => s.kind === 'messages' && (s.errors > 0 || s.warnings > 0))
+      problems: withProblems
         .sort(([, a], [, b]) => (a.problemsFirst ? -1 : b.problemsFirst ? 1 : b.errors - a.errors))
-        .map(([logType, s]) => s.problemsSummary(logType)),
+        .map(([logType, s]) => s.problemsSummary(logType, problemPods.size > 1)),
       activity: this.#activity.activity(this.#otherTypes ? [...this.#types.keys(), OTHER_TYPES] : [...this.#types.keys()]),
       ...(this.#otherTypes ? { otherTypes: { names: this.#otherTypeNames.size, atLeast: this.#otherTypeNamesCapped } } : {}),
       ...this.#marks.summary(),

@@ -69,8 +69,9 @@ export class TypeStats {
     };
   }
 
-  problemsSummary(logType: string): TypeProblems {
-    return { logType, errors: this.errors, warnings: this.warnings, ...this.problems.top() };
+  /** `severalPods`: ProblemMessages.top's. */
+  problemsSummary(logType: string, severalPods?: boolean): TypeProblems {
+    return { logType, errors: this.errors, warnings: this.warnings, ...this.problems.top(severalPods) };
   }
 }
 

@@ -104,3 +104,44 @@ testAsOtherUsers('a log directory the sidecar cannot watch (another user\'s, mod
   t.like(said[0], { level: 40, path: logs, code: 'EACCES' });
   t.regex(String(said[0]!['msg']), /noticed by the poll alone, up to 0\.2 s late/);
 });
+
+testAsOtherUsers('a file of ours back at the name that cannot be opened yet (mode 000 to the pod user) is read on from where it was read once it can be, not from 0', async (t, setpriv) => {
+  const dir = tempDir('back-unreadable');
+  fs.chmodSync(dir, 0o755);
+  const logs = path.join(dir, 'logs');
+  const data = path.join(dir, 'data');
+  fs.mkdirSync(logs);
+  fs.mkdirSync(data);
+  fs.chownSync(logs, POD_UID, POD_UID);
+  const a = path.join(data, 'a.log');
+  const b = path.join(data, 'b.log');
+  const link = path.join(logs, 'mongodb.log');
+  fs.writeFileSync(a, '', { mode: 0o644 });
+  fs.symlinkSync(a, link);
+  const { command, prefix } = asUser(setpriv, POD_UID);
+  const sidecar = new SidecarProcess(['--log-dir', logs, '--poll-interval', '0.2', '--rotate-wait', '1', '--missing-warning', '0'], { launcher: { command, prefix }, env: cleanEnv() });
+  t.teardown(() => sidecar.child.kill('SIGKILL'));
+  await sidecar.waitForDiagnostic(followsPath(link));
+  for (let i = 1; i <= 100; i++) fs.appendFileSync(a, `a ${i}\n`);
+  await sidecar.waitForLines(100);
+  // The link moves to b.log; a.log is drained and closed (rotate-wait 1 s): retired, remembered as read to its end.
+  fs.writeFileSync(b, '', { mode: 0o644 });
+  fs.symlinkSync(b, `${link}.new`);
+  fs.renameSync(`${link}.new`, link);
+  for (let i = 1; i <= 10; i++) fs.appendFileSync(b, `b ${i}\n`);
+  await sidecar.waitForLines(110);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'drained', 10_000);
+  // Back at the name, but the pod user cannot open it yet: stat works, open fails (EACCES).
+  fs.chmodSync(a, 0o000);
+  fs.symlinkSync(a, `${link}.new`);
+  fs.renameSync(`${link}.new`, link);
+  await waitUntil(() => sidecar.diagnostics().some((d) => d['event'] === 'unreadable' && d['path'] === link), 5000, 'an "unreadable" diagnostic');
+  fs.chmodSync(a, 0o644);
+  for (let i = 101; i <= 110; i++) fs.appendFileSync(a, `a ${i}\n`);
+  await sidecar.waitForLines(120);
+  await sleep(1000);
+  await sidecar.stop();
+  const contents = sidecar.lines().map((l) => (JSON.parse(l) as { contents: string }).contents);
+  t.is(contents.length, 120, 'nothing sent again');
+  t.deepEqual(contents.slice(-10), Array.from({ length: 10 }, (_, i) => `a ${101 + i}`));
+});

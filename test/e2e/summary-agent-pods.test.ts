@@ -25,6 +25,22 @@ test("several pods' agent logs: each error and warning message says which pods w
   t.is(one.problems[0]!.messages[0]!.members, undefined);
 });
 
+// From an incident trial: one pod's agent panicked, another's only warned. The panic's log
+// (automation-agent-stderr) had lines of that one pod alone, and its row named no pod.
+test("several pods' problems: a log whose problems came from one pod still says whose they are", (t) => {
+  const verbose = (pod: string, level: string, words: string) => `[pod/${pod}/mongodb-agent] ${entryLine('automation-agent-verbose', `[2026-11-22T10:00:00.123+0000] [.${level}] [src/director/director.go:planAndExecute:500] <${pod}> [10:00:00.123] ${words}`)}`;
+  const stderr = (pod: string, words: string) => `[pod/${pod}/mongodb-agent] ${entryLine('automation-agent-stderr', words)}`;
+  const input = [
+    verbose('db-1', 'warn', 'Retry 1 of 10 after 100ms'),
+    stderr('db-2', 'panic: runtime error: invalid memory address or nil pointer dereference'),
+    stderr('db-2', '[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4a1b2c]'),
+  ].join('\n');
+  const json = JSON.parse(runFilter(['summary', '--json'], `${input}\n`).stdout) as { problems: { logType: string; messages: { members?: { name: string; count: number }[] }[] }[] };
+  const panic = json.problems.find((p) => p.logType === 'automation-agent-stderr');
+  t.deepEqual(panic?.messages[0]?.members, [{ name: 'db-2', count: 1 }]);
+  t.regex(runFilter(['summary', '--color', 'never'], `${input}\n`).stdout, /fatal {2}panic: runtime error.*\n {18}pods: db-2$/m);
+});
+
 // From an incident trial: failed logins in the server's own lines (auditing off, the default)
 // had no breakdown in the summary; the audit log's had one.
 test("summary: the server's own failed logins by user and client, 5.0+ and 4.4 lines alike, in text, JSON and the page", (t) => {
