@@ -51,6 +51,8 @@ export class ProblemFinder {
   readonly #linesBySourceType = new Map<string, Map<string, number>>();
   /** The same lines' times, by problem and key, while there are at most MAX_EVENT_TIMES of a problem's (oneEventCount matches them). */
   readonly #timesBySourceType = new Map<string, Map<string, number[]> | null>();
+  /** A oneEventWithin problem's events, and each pod's last line's time. */
+  readonly #bursts = new Map<string, { events: number; readonly lastByPod: Map<string, number> }>();
   /** The problems looked for in a type's lines, decided once a type (a stream holds a handful). */
   readonly #byType = new Map<string | undefined, readonly KnownProblem[]>();
   /** For a problem that can be over (resolvedBy): its subjects, and whether each is still open. Bounded as types are. */
@@ -154,9 +156,20 @@ export class ProblemFinder {
       bySourceType.set(key, (bySourceType.get(key) ?? 0) + 1);
       this.#noteTime(problem.id, key, time, finding.lines);
     }
+    if (problem.oneEventWithin) this.#burst(problem.id, problem.oneEventWithin.ms, podOf() ?? '', time);
     if (finding.lines++ === 0) return;
     if (time !== undefined && (finding.first === undefined || time < finding.first)) finding.first = time;
     if (time !== undefined && (finding.last === undefined || time > finding.last)) finding.last = time;
+  }
+
+  /** A oneEventWithin problem's line: a new event unless its pod's last line was at most `ms` before it (a line without a time is one of its own). */
+  #burst(id: string, ms: number, pod: string, time: number | undefined): void {
+    let burst = this.#bursts.get(id);
+    if (!burst) this.#bursts.set(id, (burst = { events: 0, lastByPod: new Map() }));
+    const key = burst.lastByPod.has(pod) || burst.lastByPod.size < MAX_REMEMBERED_TYPES ? pod : OTHER_KEY;
+    const last = burst.lastByPod.get(key);
+    if (time === undefined || last === undefined || Math.abs(time - last) > ms) burst.events++;
+    if (time !== undefined) burst.lastByPod.set(key, time);
   }
 
   /** A timed line of a oneEventIn problem, kept while the problem has at most MAX_EVENT_TIMES lines (then null: counts alone). */
@@ -182,7 +195,9 @@ export class ProblemFinder {
       .filter((f) => !f.problem.resolvedBy || [...(this.#subjects.get(f.problem.id)?.values() ?? [true])].some((open) => open));
     for (const finding of found) {
       const { oneEventIn, id } = finding.problem;
-      finding.count = oneEventIn ? oneEventCount(oneEventIn, this.#linesBySourceType.get(id)!, this.#timesBySourceType.get(id) ?? undefined) : finding.lines;
+      finding.count = oneEventIn
+        ? oneEventCount(oneEventIn, this.#linesBySourceType.get(id)!, this.#timesBySourceType.get(id) ?? undefined)
+        : (this.#bursts.get(id)?.events ?? finding.lines);
     }
     return found;
   }

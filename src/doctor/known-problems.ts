@@ -42,6 +42,11 @@ export interface KnownProblem {
    */
   readonly remedyIn?: (types: readonly string[]) => string | undefined;
   /**
+   * The remedy beside other problems found (their ids), when one of them is the likelier cause
+   * and its evidence is where to start. Undefined: as without them.
+   */
+  readonly remedyBeside?: (found: ReadonlySet<string>) => string | undefined;
+  /**
    * Found by a witness of several lines, not line by line (`unlogged-stops.ts` for a server
    * killed or crashed: its `matches` is one of the signs it reads); the finder is told each event.
    */
@@ -51,11 +56,17 @@ export interface KnownProblem {
    * log's event): the problem is counted as the most lines any one type shows, not their sum.
    */
   readonly oneEventIn?: readonly string[];
+  /**
+   * One event writes several lines close together (a crash: the fatal assertion, the abort, the
+   * fatal message): a pod's lines at most `ms` after its last one count as one event; `lines`
+   * says so where the count is given beside the lines.
+   */
+  readonly oneEventWithin?: { readonly ms: number; readonly lines: string };
 }
 
-/** The remedy a finding gets: for where it was seen, where the problem says so. */
-export function remedyOf(problem: KnownProblem, types: readonly string[]): string {
-  return problem.remedyIn?.(types) ?? problem.remedy;
+/** The remedy a finding gets: beside the other problems `found` (their ids), and for where it was seen, where the problem says so. */
+export function remedyOf(problem: KnownProblem, types: readonly string[], found: ReadonlySet<string> = new Set()): string {
+  return problem.remedyBeside?.(found) ?? problem.remedyIn?.(types) ?? problem.remedy;
 }
 
 /**
@@ -66,6 +77,11 @@ export function remedyOf(problem: KnownProblem, types: readonly string[]): strin
 const SERVER_FAILED_LOGINS = 'logtype -t mongodb -m "authentication failed|failed to authenticate" -i -o pretty';
 const AUDIT_FAILED_LOGINS = 'logtype --atype authenticate --failed';
 const FIX_CREDENTIALS = "Fix that client's credentials; for the agent's user, check the operator's agent password secret and that the member took the latest automation config.";
+
+/** The server's fatal lines with those before them, where it says why it stopped. */
+const FATAL_LINES = 'logtype -t mongodb -l fatal -B 20 -o pretty';
+const UNCLEAN_SHUTDOWN_REMEDY =
+  "See what ended it: kubectl describe pod (Last State: OOMKilled, exit code 137), and logtype -t mongodb -l warn -o pretty around the start for the server's last lines before it; raise the memory limit, or the grace period if the server had no time to shut down.";
 
 /** The agent's modules' logs and its launcher's. */
 const AGENT_TYPES = logTypesWrittenBy('agent');
@@ -243,6 +259,19 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     remedy: 'Grow the data volume (expand the PVC, where its storage class allows it) or free space on it, then let the member start again; a member that resyncs needs room for a full copy.',
   },
   {
+    id: 'server-fatal',
+    title: 'The server stopped itself on a fatal error',
+    where: 'mongodb (the server log): its last lines before it stopped',
+    types: SERVER_TYPES,
+    // Severity F in the line's head: 4.4+ JSON (`"s":"F"`), and the text before it (`F STORAGE [thread1]`,
+    // `F -        [conn1] Got signal: 11`). A fatal assertion, an invariant failure or a signal: the server exits.
+    matches: /^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"F"|^\S{1,40} F\s{1,2}[A-Z_-]{1,20} +\[/,
+    // A fatal assertion writes three F lines in a millisecond or two (the assertion, the abort, the fatal message).
+    oneEventWithin: { ms: 5000, lines: 'a stop writes several, counted once' },
+    meaning: 'The server ended itself: a fatal assertion, an invariant failure or a signal it could not handle, each with its message (and a stack trace) just before it exits. Kubernetes starts the container again; the same error at each start is a crash loop.',
+    remedy: `Read the fatal line and the lines before it: ${FATAL_LINES}. A write that failed (No space left on device) needs room (server-disk-full); a data file WiredTiger cannot read needs the member resynced (its data volume emptied, to sync from the others); otherwise look up the message's id in MongoDB's issue tracker (jira.mongodb.org).`,
+  },
+  {
     id: 'authentication-failed',
     title: 'Authentications to the server fail',
     where: 'mongodb (the server log), mongodb-audit',
@@ -277,7 +306,9 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     matches: /^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"[A-Z0-9]{1,2}", *"c":"[A-Z_]{1,20}", *"id":\d{1,9}, *"ctx":"[^"]{1,200}", *"msg":"Detected unclean shutdown - |^\S{1,40} [A-Z]\s{1,2}[A-Z_]{1,20} +\[[^\]]{1,200}\] Detected unclean shutdown - /,
     witnessed: true,
     meaning: 'The server stopped without a clean shutdown: killed (the container OOM-killed at its memory limit, a SIGKILL after the grace period, the node lost) or crashed. It recovered its data from the journal as it started.',
-    remedy: 'See what ended it: kubectl describe pod (Last State: OOMKilled, exit code 137), and logtype -t mongodb -l warn -o pretty around the start for the server\'s last lines before it; raise the memory limit, or the grace period if the server had no time to shut down.',
+    remedy: UNCLEAN_SHUTDOWN_REMEDY,
+    // A fatal error logged is the server ending itself: where to start, before the signs of a kill.
+    remedyBeside: (found) => (found.has('server-fatal') ? `It logged a fatal error (server-fatal, above): start there. ${UNCLEAN_SHUTDOWN_REMEDY}` : undefined),
   },
   {
     id: 'sidecar-lines-lost',

@@ -60,6 +60,7 @@ export function renderDoctorText(findings: readonly ProblemFinding[], lines: Doc
     return `${warnings}${palette.green('No known problem found')} in ${looked} (${KNOWN_PROBLEMS.length} known problems looked for${leftOut}).\n`;
   }
   const out = [`${warnings}${palette.bold(`${plural(findings.length, 'known problem')} found`)} in ${looked}${part ? ' (the selection left out the rest)' : ''}:`, ''];
+  const found = new Set(findings.map((f) => f.problem.id));
   for (const finding of findings) {
     const { problem } = finding;
     const mark = problem.informational ? palette.cyan('i') : palette.redBadge('!');
@@ -72,12 +73,12 @@ export function renderDoctorText(findings: readonly ProblemFinding[], lines: Doc
         : `from ${formatTime(finding.first, utc)} to ${formatTime(finding.last!, utc)}${zone}`
       : 'time unknown';
     out.push(`${mark} ${palette.bold(problem.title)}  ${palette.gray(`[${problem.id}]`)}`);
-    // One event in several logs (a failed login in the server's log and the audit log): counted once.
-    const counted = finding.count === finding.lines ? '' : ` (${plural(finding.lines, 'line')}: each of its logs writes it, counted once)`;
+    // One event in several logs (a failed login in the server's log and the audit log), or in several lines (a crash's): counted once.
+    const counted = finding.count === finding.lines ? '' : ` (${plural(finding.lines, 'line')}: ${problem.oneEventWithin?.lines ?? 'each of its logs writes it, counted once'})`;
     out.push(`  Seen:     ${plural(finding.count, 'time')}${counted}, ${when}, in ${escapeTerminal(seenIn(finding))} (shows in: ${problem.where})`);
     if (finding.sources.length > 0) out.push(`  ${finding.sources.length === 1 && !finding.moreSources ? 'Source: ' : 'Sources:'}  ${escapeTerminal(named(finding.sources, finding.moreSources))}`);
     out.push(`  Means:    ${problem.meaning}`);
-    out.push(`  Fix:      ${palette.green(remedyOf(problem, finding.types))}`);
+    out.push(`  Fix:      ${palette.green(remedyOf(problem, finding.types, found))}`);
     out.push(`  Example:  ${palette.gray(escapeTerminal(finding.example))}`);
     out.push('');
   }
@@ -143,6 +144,7 @@ export interface DoctorReport {
 }
 
 export function doctorJson(findings: readonly ProblemFinding[], lines: DoctorLines, incomplete?: DoctorIncomplete, newestFirst?: TimeSteps): DoctorReport {
+  const found = new Set(findings.map((f) => f.problem.id));
   return {
     linesRead: lines.read,
     linesLookedAt: lines.lookedAt,
@@ -154,7 +156,7 @@ export function doctorJson(findings: readonly ProblemFinding[], lines: DoctorLin
       informational: problem.informational === true,
       where: problem.where,
       meaning: problem.meaning,
-      remedy: remedyOf(problem, types),
+      remedy: remedyOf(problem, types, found),
       count,
       lines,
       first: first === undefined ? undefined : new Date(first).toISOString(),

@@ -31,6 +31,11 @@ const TYPED_SAMPLES: Readonly<Record<string, { readonly entry: string; readonly 
     // The same words elsewhere are the agents' full log disk (agent-disk-full), not this.
     pasted: 'write /var/log/mongodb-mms-automation/automation-agent-verbose.log: no space left on device',
   },
+  'server-fatal': {
+    entry: '{"t":{"$date":"2026-11-27T10:05:00.000+00:00"},"s":"F",  "c":"ASSERT",   "id":23089,   "ctx":"thread10","msg":"Fatal assertion","attr":{"msgid":50853,"file":"src/mongo/db/storage/wiredtiger/wiredtiger_util.cpp","line":712}}',
+    // A Go program's own crash (an agent's, pasted): not the server's.
+    pasted: 'fatal error: runtime: out of memory',
+  },
   'server-unclean-shutdown': {
     entry: '{"t":{"$date":"2026-11-22T10:02:00.101+00:00"},"s":"W",  "c":"STORAGE",  "id":22271,   "ctx":"initandlisten","msg":"Detected unclean shutdown - Lock file is not empty","attr":{"lockFile":"/data/mongod.lock"}}',
     // Another program's words for its own crash (a shell's, pasted): not the server's.
@@ -158,8 +163,9 @@ for (const problem of TYPED) {
     const other = others[0]!;
     const input = [pasted, entryLine(other, line), entryLine(own[0]!, line), pasted, entryLine(own.at(-1)!, line)].join('\n');
     const report = doctor(t, `${input}\n`);
-    // Two of its lines; one event where both types write each event (a failed login: the server's line and the audit log's).
-    const oneEvent = own.length > 1 && own.every((type) => problem.oneEventIn?.includes(type) === true);
+    // Two of its lines; one event where both types write each event (a failed login: the server's
+    // line and the audit log's), or where one event writes several lines at once (a crash's fatal lines: here at one time).
+    const oneEvent = (own.length > 1 && own.every((type) => problem.oneEventIn?.includes(type) === true)) || problem.oneEventWithin !== undefined;
     t.deepEqual(
       mine(report).map(({ id, count, lines, exampleType }) => ({ id, count, lines, exampleType })),
       [{ id: problem.id, count: oneEvent ? 1 : 2, lines: 2, exampleType: own[0]! }],

@@ -195,6 +195,41 @@ test('doctor: a server that starts again after running with no shutdown logged w
   t.false(report(clean).problems.some((p) => p.id === 'server-unclean-shutdown'));
 });
 
+// From an incident trial: a server that stopped on a fatal assertion (disk full) was told only
+// as "killed or crashed", whose fix leads with OOMKilled; its fatal lines were in no finding.
+test('doctor: a fatal assertion before a restart is its own finding, one a stop for its three fatal lines, and the crash\'s fix starts there', (t) => {
+  const lines = gunzipSync(fs.readFileSync(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'))).toString('utf8').split('\n').filter(Boolean);
+  const signal = lines.findIndex((l) => l.includes('"msg":"Received signal"'));
+  const startAt = lines.findIndex((l) => l.includes('"msg":"MongoDB starting"'));
+  const later = (l: string) => l.replace('2024-03-18T10:49:', '2024-03-18T10:59:');
+  const at = JSON.parse(lines[signal - 1]!) as { t: { $date: string } };
+  const fatal = (id: number, c: string, msg: string, attr = '') =>
+    `{"t":{"$date":"${at.t.$date}"},"s":"F",  "c":"${c}",${' '.repeat(Math.max(1, 9 - c.length))}"id":${id},   "ctx":"thread10","msg":"${msg}"${attr}}`;
+  const crash = [
+    fatal(23089, 'ASSERT', 'Fatal assertion', ',"attr":{"msgid":50853,"file":"src/mongo/db/storage/wiredtiger/wiredtiger_util.cpp","line":712}'),
+    fatal(23090, '-', '\\n\\n***aborting after fassert() failure\\n\\n'),
+    fatal(4757800, 'CONTROL', 'Writing fatal message', ',"attr":{"message":"Got signal: 6 (Aborted).\\n"}'),
+  ];
+  const input = [...lines.slice(0, signal), ...crash, ...lines.slice(0, startAt + 40).map(later)].map((l) => entryLine('mongodb', l)).join('\n') + '\n';
+  const report = JSON.parse(runFilter(['doctor', '--json'], input).stdout) as { problems: { id: string; count: number; lines: number; remedy: string }[] };
+  const fatalFound = report.problems.find((p) => p.id === 'server-fatal');
+  t.like(fatalFound, { count: 1, lines: 3 });
+  t.regex(fatalFound!.remedy, /logtype -t mongodb -l fatal -B 20 -o pretty/);
+  const ids = report.problems.map((p) => p.id);
+  t.true(ids.indexOf('server-fatal') < ids.indexOf('server-unclean-shutdown'), ids.join(' '));
+  t.regex(report.problems.find((p) => p.id === 'server-unclean-shutdown')!.remedy, /^It logged a fatal error \(server-fatal, above\): start there\. See what ended it/);
+  const text = runFilter(['doctor', '--color', 'never'], input).stdout;
+  t.regex(text, /\[server-fatal\]\n {2}Seen: {5}1 time \(3 lines: a stop writes several, counted once\)/);
+  // The command it gives shows the fatal lines with the error before them.
+  const shown = runFilter(['-t', 'mongodb', '-l', 'fatal', '-B', '20', '-o', 'pretty', '--color', 'never'], input).stdout;
+  t.regex(shown, /FATAL ASSERT \[thread10\] Fatal assertion/);
+  // Killed without a fatal line: the fix is the kill's.
+  const killed = [...lines.slice(0, signal), ...lines.slice(0, startAt + 40).map(later)].map((l) => entryLine('mongodb', l)).join('\n') + '\n';
+  const plain = JSON.parse(runFilter(['doctor', '--json'], killed).stdout) as { problems: { id: string; remedy: string }[] };
+  t.false(plain.problems.some((p) => p.id === 'server-fatal'));
+  t.regex(plain.problems.find((p) => p.id === 'server-unclean-shutdown')!.remedy, /^See what ended it: kubectl describe pod/);
+});
+
 // From a reports trial: "The validation webhook is missing" (informational) alone exited 1, and `doctor || page` paged.
 test('doctor: informational findings alone exit 0; with a problem to fix, 1', (t) => {
   const webhook = 'ERROR\tcontrollers/operator.go:42\tFailed to configure admission webhook: validatingwebhookconfigurations is forbidden\n';

@@ -194,3 +194,18 @@ test('a problem that can be over (sidecar-log-missing): dropped once every log i
   t.deepEqual(ids([missing('mongodb'), opened('mongodb-audit')]), ['sidecar-log-missing'], 'another log followed');
   t.deepEqual(ids([missing('mongodb')]), ['sidecar-log-missing']);
 });
+
+test('a problem whose event writes several lines (a crash\'s fatal lines): a pod\'s lines within the window of its last are one event; a line without a time is one of its own', (t) => {
+  const within = KNOWN_PROBLEMS.find((p) => p.id === 'server-fatal')!.oneEventWithin!.ms;
+  const fatal = (id: number) => `{"t":{"$date":"2026-11-27T10:05:00.000+00:00"},"s":"F",  "c":"ASSERT",   "id":${id},   "ctx":"thread10","msg":"Fatal assertion"}`;
+  const finder = new ProblemFinder();
+  const at = (time: number | undefined, pod: string) => finder.look('mongodb', fatal(23089), () => time, () => pod, () => pod);
+  at(0, 'db-0');
+  at(2, 'db-0');
+  at(2 + within, 'db-0'); // within the window of the line before it (2), not of the first: the same stop
+  at(2 + within * 2 + 1, 'db-0'); // past it: a second stop
+  at(1, 'db-1'); // another pod's stop at the same time
+  at(undefined, 'db-1');
+  const [finding] = finder.findings();
+  t.like(finding, { lines: 6, count: 4 });
+});

@@ -105,6 +105,23 @@ const CASES: Record<string, { type?: string; matches: string[]; misses: string[]
     ],
     misses: ['{"t":{"$date":"2022-04-27T09:13:09.292+00:00"},"s":"E",  "c":"STORAGE",  "id":22435,   "ctx":"initandlisten","msg":"WiredTiger error","attr":{"error":95,"message":"[1651050789:292831][1:0x7f169df86100], connection: __posix_std_fallocate, 58: /data/journal/WiredTigerTmplog.0000000001: fallocate:: Operation not supported"}}'],
   },
+  'server-fatal': {
+    type: 'mongodb',
+    matches: [
+      // 4.4+: a fatal assertion, the abort after it, and the fatal message of a signal (ids 23089, 23090, 4757800).
+      '{"t":{"$date":"2026-11-27T10:05:00.000+00:00"},"s":"F",  "c":"ASSERT",   "id":23089,   "ctx":"thread10","msg":"Fatal assertion","attr":{"msgid":50853,"file":"src/mongo/db/storage/wiredtiger/wiredtiger_util.cpp","line":712}}',
+      '{"t":{"$date":"2026-11-27T10:05:00.001+00:00"},"s":"F",  "c":"-",        "id":23090,   "ctx":"thread10","msg":"\\n\\n***aborting after fassert() failure\\n\\n"}',
+      // The text before 4.4: a fatal assertion, and a signal (its component "-").
+      '2019-11-11T10:05:00.000+0000 F STORAGE  [thread10] Fatal Assertion 50853 at src/mongo/db/storage/wiredtiger/wiredtiger_util.cpp 712',
+      '2019-11-11T10:05:00.001+0000 F -        [conn12] Got signal: 11 (Segmentation fault).',
+    ],
+    misses: [
+      // Errors and warnings are not the server's end; a slow operation's filter may say "s":"F".
+      '{"t":{"$date":"2026-11-27T10:05:00.000+00:00"},"s":"E",  "c":"STORAGE",  "id":22435,   "ctx":"thread10","msg":"WiredTiger error","attr":{"error":-31802}}',
+      '{"t":{"$date":"2026-11-27T10:05:00.000+00:00"},"s":"I",  "c":"COMMAND",  "id":51803,   "ctx":"conn5","msg":"Slow query","attr":{"command":{"find":"x","filter":{"s":"F"}},"durationMillis":120}}',
+      '2019-11-11T10:05:00.000+0000 E STORAGE  [thread10] WiredTiger error (-31802) WT_ERROR: non-specific WiredTiger error',
+    ],
+  },
   'authentication-failed': {
     type: 'mongodb-audit',
     matches: [
