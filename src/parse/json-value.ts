@@ -108,3 +108,51 @@ function markLongIntegers(text: string): string | undefined {
   out.push(text.slice(copied));
   return out.join('');
 }
+
+/**
+ * A bare number JSON has no words for, as the server writes a double attribute that is NaN or
+ * infinite (logv2's formatter writes `"ratio":nan`, `inf`, `-inf` with fmt; its BSON values are
+ * extended JSON already), or as JavaScript and Python write them (`NaN`, `Infinity`).
+ */
+const NON_FINITE = /-?(?:nan|inf(?:inity)?|NaN|Infinity)(?![\w$])/y;
+
+/**
+ * JSON text as the server meant it, from a line JSON.parse refuses: each bare non-finite number
+ * as extended JSON's `{"$numberDouble":"NaN"}` (`"Infinity"`, `"-Infinity"`: what the server's
+ * own BSON output says of such a double), each raw control character inside a string as its
+ * `\u` escape. Undefined when there was nothing of the kind to change (the text is broken some
+ * other way). A plain scan, for the lines that fail to parse only.
+ */
+export function repairedJson(text: string): string | undefined {
+  let out = '';
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++;
+      else if (code === 0x22) inString = false;
+      else if (code < 0x20) {
+        out += `${text.slice(from, i)}\\u${code.toString(16).padStart(4, '0')}`;
+        from = i + 1;
+      }
+      continue;
+    }
+    if (code === 0x22) {
+      inString = true;
+      continue;
+    }
+    // A value's first character: a letter or a minus (a number's own minus is followed by a digit).
+    if (code !== 0x2d && code !== 0x6e && code !== 0x69 && code !== 0x4e && code !== 0x49) continue;
+    NON_FINITE.lastIndex = i;
+    const match = NON_FINITE.exec(text);
+    if (!match) continue;
+    const word = match[0];
+    const negative = word.startsWith('-');
+    const value = /^-?n/i.test(word) ? 'NaN' : negative ? '-Infinity' : 'Infinity';
+    out += `${text.slice(from, i)}{"$numberDouble":"${value}"}`;
+    i += word.length - 1;
+    from = i + 1;
+  }
+  return from === 0 ? undefined : out + text.slice(from);
+}

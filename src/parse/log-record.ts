@@ -5,7 +5,7 @@
  */
 export { parseLogTime } from './log-time.js';
 import type { AttributeReader } from './record-attributes.js';
-import { parseJson } from './json-value.js';
+import { parseJson, repairedJson } from './json-value.js';
 
 export type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -139,11 +139,21 @@ export function asObject(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
+/**
+ * A line's JSON object. One JSON.parse refuses only for a bare non-finite number (the server's
+ * `"ratio":nan`) or a raw control in a string is read as repairedJson writes it.
+ */
 export function parseJsonObject(line: string): Record<string, unknown> | undefined {
   if (!line.startsWith('{')) return undefined;
   try {
     return asObject(parseJson(line));
   } catch {
-    return undefined;
+    const repaired = repairedJson(line);
+    if (repaired === undefined) return undefined;
+    try {
+      return asObject(parseJson(repaired));
+    } catch {
+      return undefined;
+    }
   }
 }

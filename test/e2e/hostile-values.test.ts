@@ -126,3 +126,17 @@ test('entries that are no valid JSON as they came (a raw control, a bad escape, 
     t.regex(run.stderr, /^logtype: 4 entries were not valid JSON as they came \(a raw control character, a bad escape or a quote not escaped in the contents: a line garbled by two writers\): written anew/m);
   }
 });
+
+// From a CLI trial: the server writes a double attribute that is NaN or infinite as fmt does
+// (`"ratio":nan`, `inf`, `-inf`), which JSON.parse refuses: -f said no line had the line's own
+// fields, and -o json -f wrote nothing of it.
+test('a server line with a NaN or infinite double as the server writes it (nan, inf, -inf): -f and summary read its fields, the doubles as extended JSON', (t) => {
+  const line = entry('mongodb', server(51803, 'Slow query', '{"type":"command","ns":"a.b","ratio":nan,"max":inf,"min":-inf,"durationMillis":120}'));
+  const fields = runFilter(['-o', 'json', '-f', 'msg,attr.ns,attr.ratio,attr.min'], `${line}\n`);
+  t.is(fields.stderr, '');
+  t.deepEqual(JSON.parse(fields.stdout), { msg: 'Slow query', attr: { ns: 'a.b', ratio: { $numberDouble: 'NaN' }, min: { $numberDouble: '-Infinity' } } });
+  const pretty = runFilter(['-o', 'pretty', '--color', 'never', '-f', 'attr.max'], `${line}\n`);
+  t.regex(pretty.stdout, /Infinity/);
+  const summary = JSON.parse(runFilter(['summary', '--json'], `${line}\n`).stdout) as { server: { slowOperations: { ns: string; operation: string; count: number }[] } };
+  t.like(summary.server.slowOperations[0], { ns: 'a.b', operation: 'command', count: 1 });
+});

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { countOf, integerValue, parseJson } from '../../src/parse/json-value.js';
+import { countOf, integerValue, parseJson, repairedJson } from '../../src/parse/json-value.js';
 import { expandedJsonText, jsonText } from '../../src/render/json-text.js';
 
 test('integers a double would change are read as BigInts, and written back as their digits', (t) => {
@@ -57,4 +57,20 @@ test('countOf: a count from a number or an integer read as a BigInt (its nearest
   t.is(countOf(Number.POSITIVE_INFINITY), undefined);
   t.is(countOf('42'), undefined);
   t.is(countOf(undefined), undefined);
+});
+
+test('repairedJson: the server\'s bare non-finite doubles as extended JSON, raw controls in strings escaped; words in strings, null and numbers untouched; nothing to repair is undefined', (t) => {
+  const table: [string, string | undefined][] = [
+    ['{"attr":{"ratio":nan,"max":inf,"min":-inf,"n":-nan}}', '{"attr":{"ratio":{"$numberDouble":"NaN"},"max":{"$numberDouble":"Infinity"},"min":{"$numberDouble":"-Infinity"},"n":{"$numberDouble":"NaN"}}}'],
+    ['{"a":NaN,"b":Infinity,"c":-Infinity,"d":[1,nan]}', '{"a":{"$numberDouble":"NaN"},"b":{"$numberDouble":"Infinity"},"c":{"$numberDouble":"-Infinity"},"d":[1,{"$numberDouble":"NaN"}]}'],
+    ['{"msg":"a\u0001b\u001b[31m","x":1}', '{"msg":"a\\u0001b\\u001b[31m","x":1}'],
+    // In strings (escaped quotes too) and as other values: nothing.
+    ['{"msg":"nan inf \\" nan","x":null,"y":-1,"z":"info"}', undefined],
+    ['{"x":nano}', undefined],
+    ['{"x":1', undefined],
+  ];
+  for (const [text, repaired] of table) {
+    t.is(repairedJson(text), repaired, text);
+    if (repaired !== undefined) t.notThrows(() => JSON.parse(repaired), text);
+  }
 });
