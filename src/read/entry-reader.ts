@@ -258,7 +258,11 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
     const read = shippedEntry(shipped, typeof logType === 'string' ? logType : undefined, docker, stamped, bytes, lineStart, end);
     if (read) return read;
   }
-  if (typeof logType !== 'string' || glued) {
+  // An object without contents is an entry only as logtype's own diagnostics are (pino lines
+  // that name their type: the line is its contents); an application's JSON with a `logType` of
+  // its own (`{"logType":"billing","msg":…}`, another container's output) is another line.
+  const entry = typeof logType === 'string' && !glued && (typeof contents === 'string' || logFormat(logType)?.writtenBy === 'logtype');
+  if (!entry) {
     // A log read as it is (the operator's, piped in): its lines are entries of their own type.
     const format = OBJECT_RECOGNIZING_FORMATS.find((candidate) => candidate.recognizesObject!(object));
     return format && new EntryLine(format.name, format, false, prefix, bytes, lineStart, start, end, -1, -1, text, start, end, true);

@@ -457,3 +457,17 @@ test('an entry whose line goes on after its contents (keys a tool added, content
   t.is(runFilter(['-o', 'raw'], `${lines.join('\n')}\n`).stdout, `${jq.join('\n')}\n`);
   t.is(runFilter(['-o', 'pretty', '--color', 'never'], `${lines.join('\n')}\n`).stdout, jq.map((contents) => `mongodb       ${contents}\n`).join(''));
 });
+
+// From a CLI trial: another container's own JSON that happens to have a `logType` key was
+// taken as an entry of a made-up type (a "billing" row in summary, its line in -o raw).
+test("an application's JSON with a logType of its own and no contents is another line; logtype's own diagnostics (no contents: the line is its contents) and re-serialised entries are entries", (t) => {
+  const app = '{"logType":"billing","level":"info","msg":"charged","amount":3}';
+  const diagnostic = '{"level":40,"time":"2026-11-27T10:38:25.371Z","logType":"logtype-sidecar","event":"missing","source":"mongodb-audit","path":"/logs/mongodb-audit.log","msg":"no file after 3 minutes"}';
+  const reserialised = '{"contents":"[2026-11-22T10:00:00.123+0000] [.info] [a.go:b:1] [10:00:00.123] hello","logType":"automation-agent"}';
+  const input = `${[app, diagnostic, reserialised].join('\n')}\n`;
+  const summary = JSON.parse(runFilter(['summary', '--json'], input).stdout) as { lines: { entries: number; notEntries: number }; types: { logType: string }[] };
+  t.deepEqual(summary.types.map((type) => type.logType).sort(), ['automation-agent', 'logtype-sidecar']);
+  t.like(summary.lines, { entries: 2, notEntries: 1 });
+  t.is(runFilter(['-o', 'raw'], input).stdout, `${diagnostic}\n[2026-11-22T10:00:00.123+0000] [.info] [a.go:b:1] [10:00:00.123] hello\n`);
+  t.is(runFilter(['-o', 'raw', '--keep-other'], input).stdout.split('\n')[0], app);
+});
