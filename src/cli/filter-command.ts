@@ -97,8 +97,9 @@ export function filterHelp(render: HelpRenderer = helpText): string {
       'a usage error). Context (-A, -B, -C) is taken from the selected entry\'s own log, pod and',
       'FILE; -- stands between runs that do not follow on, and between one pod\'s run and',
       'another\'s (raw and pretty output). FILEs are kept apart, as grep keeps them: a record or',
-      'context never runs from one into the next. A FILE that cannot be read is named on stderr',
-      'and the others are read. Shell completion: logtype completion bash|zsh|fish (docs/cli.md).',
+      'context never runs from one into the next; pretty output names each line\'s FILE before it',
+      'where several are given. A FILE that cannot be read is named on stderr and the others are',
+      'read. Shell completion: logtype completion bash|zsh|fish (docs/cli.md).',
     ],
     exitStatus: [
       [0, 'Done (with -q: an entry was selected), or the reader of stdout went away (| head)'],

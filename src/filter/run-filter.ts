@@ -79,6 +79,8 @@ export class FilterOutput implements SelectedSink {
   /** `--fields` paths no selected line has had yet: named at the end, so an empty `{}` says why. */
   readonly #unseenFields: (readonly string[])[];
   #notValidJson = 0;
+  /** The FILE being read, where pretty output names it (several given). */
+  #file: string | undefined;
 
   constructor(options: FilterOptions, out: ByteOutput, escapeForTerminal: boolean) {
     this.#options = options;
@@ -98,6 +100,11 @@ export class FilterOutput implements SelectedSink {
     for (let i = unseen.length - 1; i >= 0; i--) if (valueAt(object, unseen[i]!) !== undefined) unseen.splice(i, 1);
   }
 
+  /** The next lines are read from `input` (`-`: stdin); pretty output names it where several FILEs were given. */
+  input(input: string): void {
+    if (this.#options.output === 'pretty' && this.#options.inputs.length > 1) this.#file = input === '-' ? '(standard input)' : input;
+  }
+
   /** Pretty output and projections read every line's record; raw and entry output never do. */
   static needsRecords(options: FilterOptions): boolean {
     return options.output === 'pretty' || options.fields !== undefined;
@@ -114,7 +121,7 @@ export class FilterOutput implements SelectedSink {
   other(bytes: Buffer, start: number, end: number): void {
     const out = this.#out;
     if (this.#options.output === 'pretty') {
-      out.text(renderPrettyOther(bytes.toString('utf8', start, end), this.#palette));
+      out.text(renderPrettyOther(bytes.toString('utf8', start, end), this.#palette, this.#file));
       out.newline();
     } else if (this.#options.keepOther) {
       if (this.#escape) out.text(escapeTerminal(bytes.toString('utf8', start, end)));
@@ -155,7 +162,7 @@ export class FilterOutput implements SelectedSink {
       case 'entry':
         return this.#entryLine(entry);
       case 'pretty':
-        out.text(renderPrettyEntry(entry, record, { palette: this.#palette, utc: options.utc, expand: options.expand, fields: options.fields }));
+        out.text(renderPrettyEntry(entry, record, { palette: this.#palette, utc: options.utc, expand: options.expand, fields: options.fields, file: this.#file }));
         break;
     }
     out.newline();
@@ -248,7 +255,9 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
       io.stderr.write(`logtype: ${cannotRead(input, error)}\n`);
     },
     io.interrupted,
-    undefined,
+    (input) => {
+      if (sink instanceof FilterOutput) sink.input(input);
+    },
     (input, first) => {
       out.flush();
       io.stderr.write(`logtype: ${repeatedInput(input, first)}\n`);

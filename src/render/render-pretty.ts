@@ -23,6 +23,13 @@ export interface PrettyOptions {
   readonly expand?: boolean | undefined;
   /** Only these fields of the line's object, as key=value. */
   readonly fields?: readonly (readonly string[])[] | undefined;
+  /** The FILE the line was read from, named where several were given (as grep names them): two pods' server logs look alike. */
+  readonly file?: string | undefined;
+}
+
+/** The line's FILE, as grep writes it before a line (`FILE:`), dimmed; nothing without one. */
+function fileLead(file: string | undefined, palette: Palette): string {
+  return file === undefined ? '' : `${palette.gray(`${escapeTerminal(file)}:`)} `;
 }
 
 /** Badges are padded to this, so the contents start in the same column for every type. */
@@ -89,7 +96,8 @@ function paintedWords(palette: Palette): PaintedWords {
 /** An entry for a person; `record` is its parsed line, undefined when it did not parse. */
 export function renderPrettyEntry(entry: EntryLine, record: LogRecord | undefined, options: PrettyOptions): string {
   const { palette } = options;
-  let line = entry.prefix?.source ? `${palette.gray(escapeTerminal(entry.prefix.source))} ` : '';
+  let line = fileLead(options.file, palette);
+  if (entry.prefix?.source) line += `${palette.gray(escapeTerminal(entry.prefix.source))} `;
   line += typeBadge(entry.logType, palette);
   const time = entry.timeOf(record);
   if (time !== undefined) line += ` ${palette.gray(formatTime(time, options.utc))}`;
@@ -231,6 +239,6 @@ function cut(text: string, valueChars: number): string {
   return text.length > valueChars ? `${text.slice(0, valueChars)}…(${text.length} chars)` : text;
 }
 
-export function renderPrettyOther(line: string, palette: Palette): string {
-  return palette.dim(escapeTerminal(line));
+export function renderPrettyOther(line: string, palette: Palette, file?: string): string {
+  return fileLead(file, palette) + palette.dim(escapeTerminal(line));
 }

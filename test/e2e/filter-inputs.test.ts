@@ -471,3 +471,21 @@ test("an application's JSON with a logType of its own and no contents is another
   t.is(runFilter(['-o', 'raw'], input).stdout, `${diagnostic}\n[2026-11-22T10:00:00.123+0000] [.info] [a.go:b:1] [10:00:00.123] hello\n`);
   t.is(runFilter(['-o', 'raw', '--keep-other'], input).stdout.split('\n')[0], app);
 });
+
+// From a CLI trial: two pods' server logs given as two FILEs looked alike in pretty output;
+// which pod's line was which could not be told.
+test('pretty output of several FILEs names each line\'s FILE before it, as grep does (lines that are not entries too); one FILE, and raw output, name none', (t) => {
+  const dir = tempDir('pretty-files');
+  const line = (n: number) => `{"t":{"$date":"2026-11-22T10:00:0${n}.000+00:00"},"s":"I",  "c":"REPL",     "id":21358,   "ctx":"conn1","msg":"Replica set state transition","attr":{"newState":"PRIMARY","oldState":"SECONDARY"}}`;
+  const a = path.join(dir, 'rs0-0.log');
+  const b = path.join(dir, 'rs0-1.log');
+  fs.writeFileSync(a, `${line(1)}\n`);
+  fs.writeFileSync(b, `${line(2)}\nnot a log line\n`);
+  const pretty = runFilter(['--as', 'mongodb', '-o', 'pretty', '--color', 'never', a, b]).stdout.split('\n').filter(Boolean);
+  t.is(pretty.length, 3);
+  t.true(pretty[0]!.startsWith(`${a}: mongodb `), pretty[0]);
+  t.true(pretty[1]!.startsWith(`${b}: mongodb `), pretty[1]);
+  t.regex(pretty[2]!, new RegExp(`^${b.replace(/[.]/g, '\\.')}: `));
+  t.false(runFilter(['--as', 'mongodb', '-o', 'pretty', '--color', 'never', a]).stdout.includes(a));
+  t.false(runFilter(['--as', 'mongodb', '-o', 'raw', a, b]).stdout.includes(dir));
+});
