@@ -12,6 +12,7 @@ import { levelRank, type Level, type LogRecord } from '../parse/log-record.js';
 import { serverOperationOf } from '../parse/server-operation.js';
 import { slowOperationOf } from '../parse/slow-operation.js';
 import { textNamespacesOf } from '../parse/text-namespaces.js';
+import { localInstants, type LocalInstants } from './local-time.js';
 import { globToRegExp, typePatterns } from './type-matcher.js';
 
 export interface RecordQuery {
@@ -255,8 +256,11 @@ export function spanMs(text: string): number | undefined {
  * 10:05:44.599. A span back from now is that moment.
  */
 export function parseUntilBound(text: string, now: Date, utc = false): Date | undefined {
-  const start = parseTimeBound(text, now, utc);
+  const start = parseTimeBound(text, now, utc, 'last');
   if (!start || spanMs(text) !== undefined) return start;
+  // A local time the clocks skipped: everything before the skip, and nothing of its unit after it.
+  const local = utc ? undefined : localClockInstants(text);
+  if (local && local.instants.length === 0) return new Date(local.gapEnd! - 1);
   const clock = /^\d{4}-\d\d-\d\d(?:[T ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d+))?)?)?/i.exec(text.trim());
   if (!clock) return start;
   const [, hours, , seconds, fraction] = clock;
@@ -278,7 +282,7 @@ const ZONE = /(?:Z|[+-]\d\d(?::?\d\d)?)$/i;
  * in: local, or UTC with `utc` (--utc), so a time copied from the output selects what it says.
  * Undefined when it is none of these.
  */
-export function parseTimeBound(text: string, now: Date, utc = false): Date | undefined {
+export function parseTimeBound(text: string, now: Date, utc = false, which: 'first' | 'last' = 'first'): Date | undefined {
   const span = spanMs(text);
   if (span !== undefined) return new Date(now.getTime() - span);
   const day = /^(\d{4})-(\d\d)-(\d\d)/.exec(text);
@@ -292,5 +296,19 @@ export function parseTimeBound(text: string, now: Date, utc = false): Date | und
   // An offset of hours alone (`-05`, as agent 10.x writes `-00`) is `-05:00`.
   const iso = text.replace(' ', 'T').replace(/(T[^+-]*[+-]\d\d)$/, '$1:00');
   const date = new Date(utc && !ZONE.test(iso) ? `${iso}Z` : iso);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  if (Number.isNaN(date.getTime())) return undefined;
+  // A local time in the hour the clocks skip is the skip's end; in the hour they repeat, its
+  // first instant (`which`: --since) or its second (--until), so that neither leaves lines out.
+  const local = utc ? undefined : localClockInstants(text);
+  if (!local) return date;
+  const instant = local.instants.length === 0 ? local.gapEnd! : which === 'first' ? local.instants[0]! : local.instants.at(-1)!;
+  return new Date(instant);
+}
+
+/** A date-time without a zone (`2026-03-29T02:30`, `… 02:30:15.5`): the instants it names in the local zone. */
+function localClockInstants(text: string): LocalInstants | undefined {
+  const clock = /^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d{1,3})\d*)?)?$/i.exec(text.trim());
+  if (!clock) return undefined;
+  const [year, month, day, hours, minutes, seconds, fraction] = clock.slice(1).map((part, i) => (i === 6 ? Number((part ?? '').padEnd(3, '0')) : Number(part ?? 0)));
+  return localInstants({ year: year!, month: month!, day: day!, hours: hours!, minutes: minutes!, seconds: seconds!, millis: fraction! });
 }

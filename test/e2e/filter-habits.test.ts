@@ -659,6 +659,27 @@ test('--since and --until without a zone are read in the zone times are shown in
   t.is(shown(['--utc', '--since', '2026-11-22']).length, 3);
 });
 
+// From a CLI trial: a local time in the hour the clocks skip was read as JavaScript reads it
+// (02:30 in Berlin's skipped hour as 03:30), so --since left out the lines from 03:00 to 03:30;
+// in the hour they repeat, --until kept only its first pass.
+test('--since and --until at the changes of a local zone: a skipped time is the skip\'s end, a repeated one --since\'s first pass and --until\'s second; no line left out', (t) => {
+  // Europe/Berlin: 2026-03-29 01:00Z the clocks go from 02:00 to 03:00; 2026-10-25 01:00Z from 03:00 back to 02:00.
+  const at = (iso: string) => entryLine('mongodb', JSON.stringify({ t: { $date: iso }, s: 'I', c: 'NETWORK', id: 1, ctx: 'conn1', msg: iso }));
+  const spring = ['2026-03-29T00:50:00.000Z', '2026-03-29T01:10:00.000Z', '2026-03-29T01:40:00.000Z'];
+  const autumn = ['2026-10-25T00:20:00.000Z', '2026-10-25T00:40:00.000Z', '2026-10-25T01:20:00.000Z', '2026-10-25T01:40:00.000Z'];
+  const selected = (times: string[], args: string[]): string[] =>
+    runFilter(['-o', 'raw', ...args], `${times.map(at).join('\n')}\n`, { TZ: 'Europe/Berlin' }).stdout.trimEnd().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  // 02:30 does not exist: --since keeps 03:10 (01:10Z) on, --until everything before 03:00.
+  t.deepEqual(selected(spring, ['--since', '2026-03-29T02:30']), spring.slice(1));
+  t.deepEqual(selected(spring, ['--until', '2026-03-29T02:30']), spring.slice(0, 1));
+  t.deepEqual(selected(spring, ['--since', '2026-03-29 02:30:00', '--until', '2026-03-29T03:15']), spring.slice(1, 2));
+  // 02:30 happens twice (00:30Z and 01:30Z): --since from the first, --until to the second.
+  t.deepEqual(selected(autumn, ['--since', '2026-10-25T02:30']), autumn.slice(1));
+  t.deepEqual(selected(autumn, ['--until', '2026-10-25T02:30']), autumn.slice(0, 3));
+  // Both: from the minute's first pass to its second, and the hour between them.
+  t.deepEqual(selected(autumn, ['--since', '2026-10-25T02:30', '--until', '2026-10-25T02:30']), autumn.slice(1, 3));
+});
+
 test('--since after --until: one usage line saying so, exit 2 (not an empty output read as "nothing happened")', (t) => {
   for (const command of [[], ['summary'], ['doctor']]) {
     const run = runFilter([...command, '--since', '2026-11-22T11:00:00Z', '--until', '2026-11-22T10:00:00Z'], `${entryLine('mongodb', 'x')}\n`);

@@ -1,0 +1,33 @@
+/**
+ * localInstants depends on the process's zone: each row runs in a node of its own with TZ set,
+ * as a user's shell would set it.
+ */
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MODULE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/select/local-time.js');
+
+function instantsIn(zone: string, clock: string): { instants: string[]; gapEnd?: string } {
+  const [date, time] = clock.split('T') as [string, string];
+  const [year, month, day] = date.split('-').map(Number);
+  const [hours, minutes] = time.split(':').map(Number);
+  const script = `import(${JSON.stringify(MODULE)}).then((m) => { const r = m.localInstants({ year: ${year}, month: ${month}, day: ${day}, hours: ${hours}, minutes: ${minutes}, seconds: 0, millis: 0 }); console.log(JSON.stringify({ instants: r.instants.map((i) => new Date(i).toISOString()), ...(r.gapEnd === undefined ? {} : { gapEnd: new Date(r.gapEnd).toISOString() }) })); });`;
+  const run = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, TZ: zone }, encoding: 'utf8' });
+  return JSON.parse(run.stdout) as { instants: string[]; gapEnd?: string };
+}
+
+test('localInstants: one instant on an ordinary day, none in a skipped hour (then the skip\'s end), two in a repeated one; half-hour and western zones too', (t) => {
+  const rows: [zone: string, clock: string, expected: { instants: string[]; gapEnd?: string }][] = [
+    ['Europe/Berlin', '2026-11-22T10:00', { instants: ['2026-11-22T09:00:00.000Z'] }],
+    ['Europe/Berlin', '2026-03-29T02:30', { instants: [], gapEnd: '2026-03-29T01:00:00.000Z' }],
+    ['Europe/Berlin', '2026-10-25T02:30', { instants: ['2026-10-25T00:30:00.000Z', '2026-10-25T01:30:00.000Z'] }],
+    ['America/New_York', '2026-03-08T02:15', { instants: [], gapEnd: '2026-03-08T07:00:00.000Z' }],
+    ['America/New_York', '2026-11-01T01:15', { instants: ['2026-11-01T05:15:00.000Z', '2026-11-01T06:15:00.000Z'] }],
+    // Lord Howe Island moves its clocks half an hour.
+    ['Australia/Lord_Howe', '2026-10-04T02:10', { instants: [], gapEnd: '2026-10-03T15:30:00.000Z' }],
+    ['UTC', '2026-03-29T02:30', { instants: ['2026-03-29T02:30:00.000Z'] }],
+  ];
+  for (const [zone, clock, expected] of rows) t.deepEqual(instantsIn(zone, clock), expected, `${zone} ${clock}`);
+});
