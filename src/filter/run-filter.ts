@@ -18,6 +18,7 @@ import { fieldsObject, projectFields, recordObject, valueAt } from '../parse/rec
 import { palette, type Palette } from '../render/colors.js';
 import { escapeTerminal, terminalSafeJson } from '../render/escape-terminal.js';
 import { renderPrettyEntry, renderPrettyOther } from '../render/render-pretty.js';
+import { notLogsHint } from '../select/not-logs-hint.js';
 import { counted } from '../render/counted.js';
 import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
 import { readingNotices } from '../select/reading-notices.js';
@@ -316,10 +317,12 @@ export function unseenFieldsNotice(paths: readonly string[]): string {
  * encoding gives (UTF-16, as PowerShell saves it), or a wrapping no reader knows (the shippers'
  * own are read: shipper-record.ts); pretty output shows the lines, so it needs no word.
  */
-export function noEntryNotice(options: Pick<FilterOptions, 'output' | 'keepOther' | 'quiet' | 'strict'>, counts: Pick<SelectionCounts, 'entries' | 'other'>): string | undefined {
+export function noEntryNotice(options: Pick<FilterOptions, 'output' | 'keepOther' | 'quiet' | 'strict'>, counts: Pick<SelectionCounts, 'entries' | 'other' | 'firstOther'>): string | undefined {
   // --strict says it in its own words.
   if (counts.entries > 0 || counts.other === 0 || options.strict) return undefined;
   if (!options.quiet && (options.output === 'pretty' || options.keepOther)) return undefined;
+  const hint = counts.firstOther === undefined ? undefined : notLogsHint(counts.firstOther);
+  if (hint) return `logtype: no entry in the ${counted(counts.other, 'line')} read: ${hint}\n`;
   return `logtype: no entry in the ${counted(counts.other, 'line')} read: not one is an entry or a line of a log logtype knows (--keep-other writes them, -o pretty shows them); on a pod that runs logtype-sidecar, its entries are in its own container: kubectl logs POD -c logtype\n`;
 }
 

@@ -66,6 +66,8 @@ export interface SelectionCounts {
   broken: number;
   /** The first of them, as it starts (brokenLines names it). */
   firstBroken?: string;
+  /** The first line of `other`, as it starts: what the input is when no line was an entry (not-logs-hint.ts). */
+  firstOther?: string;
   /** Entries --since/--until left out only for having no time (recordPredicate): said (untimedLeftOut). */
   untimedLeftOut: number;
   /** Lines split into `partial` pieces whose last piece never came (the input ended first): read as they were, and said (unfinishedLines). */
@@ -209,7 +211,7 @@ export class EntrySelector implements EntryHandler {
         return;
       }
     }
-    this.counts.other++;
+    if (this.counts.other++ === 0) this.counts.firstOther = bytes.toString('utf8', start, Math.min(end, start + BROKEN_SHOWN_BYTES));
     if (startsAsBrokenJson(bytes, start, end) && this.counts.broken++ === 0) this.counts.firstBroken = bytes.toString('utf8', start, Math.min(end, start + BROKEN_SHOWN_BYTES));
     // A pod's plain line ends its records (the joiner's rule): no later line is one of them.
     if (!this.#late.empty) this.#late.forgetSource(parseTextPrefix(bytes.toString('utf8', start, Math.min(end, start + PREFIX_HEAD_BYTES)))?.source ?? '');

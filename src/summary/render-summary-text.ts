@@ -297,6 +297,7 @@ export function repeatedLinesWords(summary: Summary): string[] {
 function noTypes(lines: Summary['lines'], incomplete: Summary['incomplete']): string {
   if (lines.entries > 0) return 'the selection left out every entry read';
   if (incomplete && lines.notEntries === 0) return 'nothing was read (incomplete, above)';
+  if (lines.notEntries > 0 && lines.notLogs) return `no line read was a log entry: ${lines.notLogs}`;
   if (lines.notEntries > 0) return `no line read was a log entry or a log line logtype knows (logtype --keep-other -o raw shows ${lines.notEntries === 1 ? 'it' : 'them'})`;
   return 'the input was empty';
 }

@@ -2,6 +2,7 @@
  * `logtype summary`: reads the same input as the filter, with the same selection, into a
  * Summary, and writes it as text, JSON, or a page.
  */
+import { notLogsHint } from '../select/not-logs-hint.js';
 import fs from 'node:fs';
 import type { ReportIO } from '../doctor/run-doctor.js';
 import { readEntries, stdinSource, type InputSelection } from '../read/read-entries.js';
@@ -89,6 +90,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
     selected: counts.selected,
     notEntries: counts.other,
     ...(counts.selectedAsRead !== counts.selected ? { selectedAsRead: counts.selectedAsRead } : {}),
+    ...(counts.entries === 0 && counts.firstOther !== undefined && notLogsHint(counts.firstOther) ? { notLogs: notLogsHint(counts.firstOther) } : {}),
   });
   const interrupted = io.interrupted?.aborted === true;
   const failures = failed.incomplete;

@@ -11,7 +11,14 @@ export interface Summary {
    * lines that were not entries; `selectedAsRead`: the selected in entries as read, each piece
    * counted, when pieces were joined (absent otherwise).
    */
-  readonly lines: { readonly entries: number; readonly selected: number; readonly notEntries: number; readonly selectedAsRead?: number | undefined };
+  readonly lines: {
+    readonly entries: number;
+    readonly selected: number;
+    readonly notEntries: number;
+    readonly selectedAsRead?: number | undefined;
+    /** With no entry read: what the input seems to be, and how to give it (not-logs-hint.ts). */
+    readonly notLogs?: string | undefined;
+  };
   readonly first?: string | undefined;
   readonly last?: string | undefined;
   /** Every type's counts, the most entries first; past MAX_TYPES types, the rest share a last row, `(other types)`. */

@@ -254,7 +254,8 @@ test('summary of input with no entry says why, not an empty table: empty, not lo
   const array = `${JSON.stringify(real.split('\n').filter(Boolean).map((line) => JSON.parse(line) as unknown), null, 2)}\n`;
   for (const [input, args, why] of [
     ['', [], 'none: the input was empty'],
-    [array, [], 'none: no line read was a log entry or a log line logtype knows (logtype --keep-other -o raw shows them)'],
+    [array, [], "none: no line read was a log entry: it starts as JSON printed over several lines (a saved search result, an array): give logtype one document a line, as jq -c writes them: jq -c '.hits.hits[]' FILE | logtype (an Elasticsearch or OpenSearch search), jq -c '.[]' FILE | logtype (an array)"],
+    ['plain text, no log\n', [], 'none: no line read was a log entry or a log line logtype knows (logtype --keep-other -o raw shows it)'],
     [real, ['-t', 'mongodb'], 'none: the selection left out every entry read'],
   ] as const) {
     const result = runFilter(['summary', '--color', 'never', ...args], input);
@@ -262,6 +263,21 @@ test('summary of input with no entry says why, not an empty table: empty, not lo
     t.true(result.stdout.includes(`\nLog types\n  ${why}\n`), result.stdout);
     t.false(result.stdout.includes('type  entries'), 'no table without rows');
   }
+});
+
+// From a CLI trial: an Elasticsearch search saved as it was shown (pretty-printed) gave only
+// "not one is an entry", with no word of what it was or how to read it.
+test('no entry read: a search result or array, pretty-printed or as one document, is named with the jq that gives logtype its entries, in the filter and summary', (t) => {
+  const hit = { _index: 'logs', _id: 'a', _source: { logType: 'mongodb', contents: '{"t":{"$date":"2026-11-22T10:00:00.000+00:00"},"s":"I",  "c":"NETWORK",  "id":22943,   "ctx":"listener","msg":"Connection accepted","attr":{"remote":"10.0.0.1:5000"}}' } };
+  const response = { took: 5, timed_out: false, hits: { total: { value: 1, relation: 'eq' }, hits: [hit] } };
+  const pretty = `${JSON.stringify(response, null, 2)}\n`;
+  const compact = `${JSON.stringify(response)}\n`;
+  t.regex(runFilter(['-o', 'raw'], pretty).stderr, /^logtype: no entry in the \d+ lines read: it starts as JSON printed over several lines .*jq -c '\.hits\.hits\[\]' FILE \| logtype/);
+  t.regex(runFilter(['-o', 'raw'], compact).stderr, /^logtype: no entry in the 1 line read: it is an Elasticsearch or OpenSearch search response/);
+  t.regex(runFilter(['summary', '--color', 'never'], pretty).stdout, /\n {2}none: no line read was a log entry: it starts as JSON printed over several lines/);
+  t.regex(JSON.parse(runFilter(['summary', '--json'], compact).stdout).lines.notLogs as string, /search response/);
+  // What the hint says to run reads the entry.
+  t.regex(runFilter(['-o', 'raw'], `${JSON.stringify(hit)}\n`).stdout, /"msg":"Connection accepted"/);
 });
 
 // From an incident trial: with failed logins only in the server's log (the audit log is opt-in),
