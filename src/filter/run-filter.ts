@@ -6,7 +6,6 @@
 import type { TimeSteps } from '../summary/time-order.js';
 import { jsonText } from '../render/json-text.js';
 import type { Readable, Writable } from 'node:stream';
-import { once } from 'node:events';
 import { encodeEntry } from '../encode/encode-entry.js';
 import { ByteOutput } from '../output/byte-output.js';
 import type { EntryLine } from '../read/entry-line.js';
@@ -19,6 +18,7 @@ import { palette, type Palette } from '../render/colors.js';
 import { escapeTerminal, terminalSafeJson } from '../render/escape-terminal.js';
 import { renderPrettyEntry, renderPrettyOther } from '../render/render-pretty.js';
 import { notLogsHint } from '../select/not-logs-hint.js';
+import { drained } from '../output/drained.js';
 import { counted } from '../render/counted.js';
 import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
 import { readingNotices } from '../select/reading-notices.js';
@@ -246,8 +246,12 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
     filter,
     stdinSource(io),
     async () => {
-      // Flushed before the next chunk: its bytes may be reused then.
-      if (!out.flush()) await once(io.stdout, 'drain');
+      // Flushed before the next chunk: its bytes may be reused then. A stdout destroyed or
+      // closed by its reader (a library caller's consumer that went away) wants no more: the
+      // reading stops, as the command's does at EPIPE; destroyed with an error, that is thrown.
+      if (!out.flush()) await drained(io.stdout);
+      if (io.stdout.errored) throw io.stdout.errored;
+      if (io.stdout.destroyed || io.stdout.writableEnded) filter.stop();
     },
     (input, error) => {
       // What came before is out first: the line names the input where it stands in the output.

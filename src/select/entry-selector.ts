@@ -177,6 +177,11 @@ export class EntrySelector implements EntryHandler {
     return this.#done;
   }
 
+  /** Nothing more is wanted (the output's reader went away): nothing more is written, and the reader may stop. */
+  stop(): void {
+    this.#limitReached = this.#done = true;
+  }
+
   wants(logType: string): boolean {
     return this.#typeSelected(logType);
   }
