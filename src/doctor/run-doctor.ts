@@ -18,6 +18,7 @@ import { KNOWN_PROBLEMS, SERVER_TYPES } from './known-problems.js';
 import { UnloggedStops } from './unlogged-stops.js';
 import { LineOrder } from '../summary/time-order.js';
 import { readEntryRecord } from '../parse/parse-record.js';
+import { startHost } from '../summary/server-shutdowns.js';
 import { doctorJson, renderDoctorText } from './render-doctor.js';
 import { jsonText } from '../render/json-text.js';
 import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
@@ -65,12 +66,13 @@ function entryTime(entry: EntryLine): number | undefined {
 export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<number> {
   const finder = new ProblemFinder();
   // A server killed or crashed, read from its lines in order (one known problem's witness).
-  const stops = new UnloggedStops(UNCLEAN_SHUTDOWN.matches);
   // Lines that are not entries belong to no type: with -t they are left out.
   const looksAtOther = options.types.length === 0;
   // Several inputs (one file per pod): a line's source is its input when no prefix names one.
   let input: string | undefined;
   const inputs = options.inputs.length > 1 ? options.inputs : undefined;
+  // Several input files may be one server's (its previous log and its current one).
+  const stops = new UnloggedStops(UNCLEAN_SHUTDOWN.matches, inputs !== undefined);
   // The lines that are not entries looked at (the entries are the selector's count).
   let otherLookedAt = 0;
   const failed = new FailedLines();
@@ -83,7 +85,14 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
         try {
           const sourceOf = (): string | undefined => entry.prefix?.source ?? input;
           if (SERVER_TYPES.includes(entry.logType) && order.wanted) order.step(entry.logType, entryTime(entry));
-          if (SERVER_TYPES.includes(entry.logType) && stops.line(sourceOf() ?? '', entry.contents, () => readEntryRecord(entry.format, entry)?.message, () => entryTime(entry))) {
+          if (SERVER_TYPES.includes(entry.logType) && stops.line(
+              sourceOf() ?? '',
+              entry.contents,
+              () => readEntryRecord(entry.format, entry)?.message,
+              () => entryTime(entry),
+              // A pod's lines are its own server's: only input files are one server's by their host.
+              () => (entry.prefix?.source === undefined ? startHostOf(entry) : undefined),
+            )) {
             finder.witness(UNCLEAN_SHUTDOWN.id, entry.logType, entry.contents, () => entryTime(entry), sourceOf);
           }
           finder.look(
@@ -165,4 +174,10 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   }
   // Informational findings alone (nothing to fix) are no failure: `doctor || page-someone` pages on a problem only.
   return findings.some((finding) => !finding.problem.informational) ? 1 : 0;
+}
+
+/** The host a server's start line names (asked of start lines only). */
+function startHostOf(entry: EntryLine): string | undefined {
+  const record = readEntryRecord(entry.format, entry);
+  return record ? startHost(record) : undefined;
 }

@@ -27,7 +27,7 @@ import { ReplicaMembers, type MemberStats } from './replica-members.js';
 import { ReplicationEvents } from './replication-events.js';
 import { ServerProblems } from './server-problems.js';
 import { LogRotations, rotationLine } from './log-rotations.js';
-import { isRestartMessage, isShutdownMessage, isStartMessage, ServerShutdowns, shutdownLine } from './server-shutdowns.js';
+import { isRestartMessage, isShutdownMessage, isStartMessage, ServerShutdowns, shutdownLine, startHost } from './server-shutdowns.js';
 import { shutdownLabel } from './chart-markers.js';
 import { SlowOperations } from './slow-operations.js';
 import { cutLine, type RecordSource } from './slowest-operations.js';
@@ -59,18 +59,6 @@ function headMessage(record: LogRecord): string {
   const first = firstLineOf(record);
   if (first.trim() !== '') return first;
   return record.continuation?.find((line) => line.trim() !== '')?.trim() ?? first;
-}
-
-/** A text start line's host (`MongoDB starting : pid=99 port=27017 dbpath=/data 64-bit host=rs0-0`). */
-const TEXT_HOST = /\bhost=(\S+)/;
-
-/** The host a start line names: 4.4+ `attr.host` (4615611), a text start's `host=`; undefined for another start line. */
-function startHost(record: LogRecord): string | undefined {
-  if (record.id !== undefined) {
-    const host = record.id === 4615611 ? attrValue(record, 'host') : undefined;
-    return typeof host === 'string' && host !== '' ? host : undefined;
-  }
-  return TEXT_HOST.exec(record.message)?.[1];
 }
 
 /** The version a server started: 4.4+'s build info (id 23403), a text line's `db version v4.0.10`. */

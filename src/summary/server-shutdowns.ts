@@ -125,3 +125,15 @@ export class ServerShutdowns {
     };
   }
 }
+
+/** A text start line's host (`MongoDB starting : pid=99 port=27017 dbpath=/data 64-bit host=rs0-0`). */
+const TEXT_HOST = /\bhost=(\S+)/;
+
+/** The host a start line names: 4.4+ `attr.host` (4615611), a text start's `host=`; undefined for another start line. */
+export function startHost(record: LogRecord): string | undefined {
+  if (record.id !== undefined) {
+    const host = record.id === 4615611 ? attrValue(record, 'host') : undefined;
+    return typeof host === 'string' && host !== '' ? host : undefined;
+  }
+  return TEXT_HOST.exec(record.message)?.[1];
+}

@@ -195,6 +195,31 @@ test('doctor: a server that starts again after running with no shutdown logged w
   t.false(report(clean).problems.some((p) => p.id === 'server-unclean-shutdown'));
 });
 
+// From a CLI trial: a pod's previous log and its current one, saved as two files, were two
+// sources to doctor: the killed run in one and the start in the other were never put together
+// (found with the files concatenated, not given apart).
+test('doctor: a pod\'s previous and current logs as two files are one server: a start in the second after the first ran on with no shutdown is a crash; after a clean shutdown, none; two servers\' files are not joined', (t) => {
+  const lines = gunzipSync(fs.readFileSync(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'))).toString('utf8').split('\n').filter(Boolean);
+  const signal = lines.findIndex((l) => l.includes('"msg":"Received signal"'));
+  const startAt = lines.findIndex((l) => l.includes('"msg":"MongoDB starting"'));
+  const dir = tempDir('doctor-previous');
+  const write = (name: string, text: string[]): string => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, `${text.map((l) => entryLine('mongodb', l)).join('\n')}\n`);
+    return file;
+  };
+  // The current log: the same start's lines (its preamble before the start line too), ten minutes on.
+  const current = write('current.log', lines.slice(0, startAt + 40).map((l) => l.replace('2024-03-18T10:49:', '2024-03-18T10:59:')));
+  const killed = write('previous.log', lines.slice(0, signal));
+  const clean = write('previous-clean.log', lines);
+  const crashes = (files: string[]) => (JSON.parse(runFilter(['doctor', '--json', ...files]).stdout) as { problems: { id: string; count: number; sources: string[] }[] }).problems.find((p) => p.id === 'server-unclean-shutdown');
+  t.like(crashes([killed, current]), { count: 1, sources: [current] });
+  t.is(crashes([clean, current]), undefined);
+  // Another server's log (another host) before it: not this server's run.
+  const other = write('other.log', lines.slice(0, signal).map((l) => l.replace('"host":"', '"host":"other-')));
+  t.is(crashes([other, current]), undefined);
+});
+
 // From an incident trial: a server that stopped on a fatal assertion (disk full) was told only
 // as "killed or crashed", whose fix leads with OOMKilled; its fatal lines were in no finding.
 test('doctor: a fatal assertion before a restart is its own finding, one a stop for its three fatal lines, and the crash\'s fix starts there', (t) => {
