@@ -37,7 +37,7 @@ export const FILTER_OPTIONS: OptionTable = {
   },
   expand: { type: 'boolean', short: 'e', describe: 'Pretty output shows whole attributes, indented, below each line [default output with it: pretty]' },
   'keep-prefix': { type: 'boolean', describe: 'With -o entry (and json for other types), keep the kubectl/stern prefix [default output with it: entry; with -f, json]' },
-  'keep-other': { type: 'boolean', describe: 'Write lines that are not entries too (raw, json and entry)' },
+  'keep-other': { type: 'boolean', describe: 'Write lines that are not entries too (raw and entry: as they came; json: as {"other":"LINE"}, so every line stays JSON)' },
   'max-count': { type: 'string', value: 'N', min: 0, habits: ['n'], describe: 'Stop after N selected entries (grep -m, head -n; here -m is --message)' },
   'after-context': { type: 'string', short: 'A', value: 'N', min: 0, describe: 'Also the N entries after each selected one, of its type and pod (grep -A)' },
   'before-context': { type: 'string', short: 'B', value: 'N', min: 0, describe: 'Also the N entries before each selected one, of its type and pod (grep -B)' },

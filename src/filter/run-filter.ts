@@ -19,6 +19,7 @@ import { escapeTerminal, terminalSafeJson } from '../render/escape-terminal.js';
 import { renderPrettyEntry, renderPrettyOther } from '../render/render-pretty.js';
 import { notLogsHint } from '../select/not-logs-hint.js';
 import { drained } from '../output/drained.js';
+import { repairedJson } from '../parse/json-value.js';
 import { counted } from '../render/counted.js';
 import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
 import { readingNotices } from '../select/reading-notices.js';
@@ -80,6 +81,7 @@ export class FilterOutput implements SelectedSink {
   /** `--fields` paths no selected line has had yet: named at the end, so an empty `{}` says why. */
   readonly #unseenFields: (readonly string[])[];
   #notValidJson = 0;
+  #linesNotJson = 0;
   /** The FILE being read, where pretty output names it (several given). */
   #file: string | undefined;
 
@@ -125,7 +127,9 @@ export class FilterOutput implements SelectedSink {
       out.text(renderPrettyOther(bytes.toString('utf8', start, end), this.#palette, this.#file));
       out.newline();
     } else if (this.#options.keepOther) {
-      if (this.#escape) out.text(escapeTerminal(bytes.toString('utf8', start, end)));
+      // json output stays one JSON value a line: the line as a member of its own.
+      if (this.#options.output === 'json') this.#json(`{"other":${JSON.stringify(bytes.toString('utf8', start, end))}}`);
+      else if (this.#escape) out.text(escapeTerminal(bytes.toString('utf8', start, end)));
       else out.bytes(bytes, start, end);
       out.newline();
     }
@@ -152,7 +156,9 @@ export class FilterOutput implements SelectedSink {
         else if (entry.format?.json !== 'line') return this.#entryLine(entry);
         else if (looksLikeObject(entry)) {
           if (this.#escape) this.#json(entry.contents);
-          else this.#contents(entry);
+          // Surely no control in it (its literal's bytes say so): as it came. Else looked at closer.
+          else if (entry.knownTerminalSafe) this.#contents(entry);
+          else this.#objectLine(entry);
         } else {
           // A pre-4.4 text line is written in the 4.4 shape; a line that is no record, as its entry.
           const parsed = record ?? entry.format.reader.text(entry.contents);
@@ -171,6 +177,21 @@ export class FilterOutput implements SelectedSink {
 
   #text(text: string): void {
     this.#out.text(this.#escape ? escapeTerminal(text) : text);
+  }
+
+  /**
+   * A line that is a JSON object (the server's), for json output into a pipe or a file: as it
+   * came, unless it holds a raw control character (a line JSON forbids, which a terminal shown
+   * the file acts on): then with each in a string as its `\u` escape, and its bare NaN or
+   * infinite numbers as extended JSON (repairedJson); one still not JSON leaves as its entry.
+   */
+  #objectLine(entry: EntryLine): void {
+    const text = entry.contents;
+    if (!CONTROL.test(text)) return this.#contents(entry);
+    const repaired = repairedJson(text);
+    if (repaired !== undefined && isJson(repaired)) return this.#text(repaired);
+    this.#linesNotJson++;
+    this.#out.text(encodeEntry(entry.logType, text).trimEnd());
   }
 
   /** JSON text: on a terminal, what it would act on is written as `\u` escapes, so it stays the same JSON (escapeTerminal's `\x9b` is none). */
@@ -214,6 +235,23 @@ export class FilterOutput implements SelectedSink {
   /** Entries written anew for not being valid JSON as they came (#entryLine). */
   get notValidJson(): number {
     return this.#notValidJson;
+  }
+
+  /** Lines of a JSON log that were no JSON object even with their controls escaped (#objectLine): written as their entries. */
+  get linesNotJson(): number {
+    return this.#linesNotJson;
+  }
+}
+
+/** A character JSON forbids raw (JSON's whitespace outside strings aside: then JSON.parse decides). */
+const CONTROL = /[\u0000-\u001f]/;
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -281,6 +319,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   const newestFirst = options.quiet ? undefined : filter.newestFirst;
   if (newestFirst) io.stderr.write(`logtype: ${newestFirstJoinWords(newestFirst)}\n`);
   if (sink instanceof FilterOutput && sink.notValidJson > 0) io.stderr.write(`logtype: ${notValidJsonNotice(sink.notValidJson)}\n`);
+  if (sink instanceof FilterOutput && sink.linesNotJson > 0) io.stderr.write(`logtype: ${linesNotJsonNotice(sink.linesNotJson)}\n`);
   const unseen = sink instanceof FilterOutput && counts.selected > 0 ? sink.unseenFields : [];
   if (unseen.length > 0) io.stderr.write(`logtype: ${unseenFieldsNotice(unseen)}\n`);
   const notice = noEntryNotice(options, counts) ?? noneSelectedNotice(options, counts, io.stdoutIsTTY);
@@ -306,6 +345,10 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
 /** Entries that were no valid JSON as they came, written anew (FilterOutput.notValidJson). */
 export function notValidJsonNotice(count: number): string {
   return `${counted(count, 'entry was', 'entries were')} not valid JSON as ${count === 1 ? 'it' : 'they'} came (a raw control character, a bad escape or a quote not escaped in the contents: a line garbled by two writers): written anew as JSON, the contents as far as they could be read`;
+}
+
+export function linesNotJsonNotice(count: number): string {
+  return `${counted(count, 'line')} of a JSON log ${count === 1 ? 'was' : 'were'} no JSON (a raw control character outside its strings): written as ${count === 1 ? 'its entry' : 'their entries'}, so every line of the output stays JSON`;
 }
 
 /** `--fields` that no selected line had: the names a line's fields go by. */

@@ -76,11 +76,12 @@ function expectedOf(input: Buffer): Expected {
   return { out, entries, byType, others };
 }
 
-/** Each mode's output of the expected lines: raw contents, entries (json: these contents are no server JSON), pretty's badge and escapes. */
+/** Each mode's output of the expected lines: raw contents, entries (json: these contents are no server JSON; other lines as members), pretty's badge and escapes. */
 const RENDER: Record<string, (line: Expected['out'][number]) => Buffer | string> = {
   raw: (line) => ('other' in line ? line.other : line.contents),
   entry: (line) => ('other' in line ? line.other : JSON.stringify({ logType: line.logType, contents: line.contents })),
-  json: (line) => ('other' in line ? line.other : JSON.stringify({ logType: line.logType, contents: line.contents })),
+  // A line that is no entry stays JSON: as {"other": LINE} (its bytes decoded as UTF-8, as the filter reads them).
+  json: (line) => ('other' in line ? JSON.stringify({ other: line.other.toString('utf8') }) : JSON.stringify({ logType: line.logType, contents: line.contents })),
   pretty: (line) => ('other' in line ? terminalView(line.other.toString('utf8')) : `${line.logType.padEnd(13)} ${terminalView(line.contents)}`),
 };
 

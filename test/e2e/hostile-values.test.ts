@@ -140,3 +140,20 @@ test('a server line with a NaN or infinite double as the server writes it (nan, 
   const summary = JSON.parse(runFilter(['summary', '--json'], `${line}\n`).stdout) as { server: { slowOperations: { ns: string; operation: string; count: number }[] } };
   t.like(summary.server.slowOperations[0], { ns: 'a.b', operation: 'command', count: 1 });
 });
+
+// From a CLI trial: -o json into a file or a pipe wrote a server line's raw control characters
+// as they were: jq refused the line, and `cat` of the file let the log set the terminal's title
+// and clear its screen. (On a terminal they were escaped already.)
+test('-o json into a pipe: a server line with raw control characters is written with each in a string as its \\u escape; one with a control outside its strings leaves as its entry, said; every line is JSON', (t) => {
+  const inString = server(51803, 'raw\u0001ctl\u001b]0;owned\u0007 \u001b[2J', '{"ns":"a.b","durationMillis":1}');
+  const outside = `{"t":{"$date":"2026-11-22T09:58:39.063Z"},\u0001"s":"I","c":"COMMAND","id":1,"ctx":"conn1","msg":"x"}`;
+  const plain = server(22943, 'Connection accepted', '{"remote":"10.0.0.1:5"}');
+  const run = runFilter(['-o', 'json'], `${[inString, outside, plain].map((line) => entry('mongodb', line)).join('\n')}\n`);
+  const lines = run.stdout.trimEnd().split('\n');
+  t.is(lines.length, 3);
+  for (const line of lines) t.false(/[\u0000-\u001f]/.test(line), line);
+  t.is((JSON.parse(lines[0]!) as { msg: string }).msg, 'raw\u0001ctl\u001b]0;owned\u0007 \u001b[2J');
+  t.deepEqual(JSON.parse(lines[1]!), { logType: 'mongodb', contents: outside });
+  t.is(lines[2], plain, 'a line without controls as it came');
+  t.regex(run.stderr, /^logtype: 1 line of a JSON log was no JSON \(a raw control character outside its strings\): written as its entry/m);
+});
