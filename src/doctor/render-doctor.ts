@@ -3,6 +3,8 @@
  * evidence; or that none was found. Text for a person (escaped for the terminal), JSON for
  * scripts.
  */
+import { timesReadWords } from '../select/reading-notices.js';
+import type { TimesRead } from '../select/record-query.js';
 import { newestFirstWords, type TimeSteps } from '../summary/time-order.js';
 import type { Palette } from '../render/colors.js';
 import { escapeTerminal } from '../render/escape-terminal.js';
@@ -34,6 +36,8 @@ function incompleteLines(incomplete: DoctorIncomplete | undefined): string[] {
 export interface DoctorLines {
   readonly read: number;
   readonly lookedAt: number;
+  /** The first and last time of the entries --since/--until looked at. */
+  readonly timesRead?: TimesRead | undefined;
 }
 
 export function renderDoctorText(findings: readonly ProblemFinding[], lines: DoctorLines, palette: Palette, utc: boolean, incomplete?: DoctorIncomplete, newestFirst?: TimeSteps): string {
@@ -50,7 +54,8 @@ export function renderDoctorText(findings: readonly ProblemFinding[], lines: Doc
   }
   if (lines.lookedAt === 0) {
     // `doctor --since 30m` on a pod quiet for an hour: nothing looked at is not "no problem" either.
-    return `${warnings}${palette.yellow('Nothing looked at')}: the selection left out all ${plural(lines.read, 'line')} read. Widen it (--since, --until, -t, -l, …) or leave it out to look at every line.\n`;
+    const times = lines.timesRead ? `; ${timesReadWords(lines.timesRead, utc)}` : '';
+    return `${warnings}${palette.yellow('Nothing looked at')}: the selection left out all ${plural(lines.read, 'line')} read${times}. Widen it (--since, --until, -t, -l, …) or leave it out to look at every line.\n`;
   }
   // Part of the input, by the selection: the count says which part was looked at.
   const part = lines.lookedAt < lines.read;

@@ -155,7 +155,7 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   if (failure) io.stderr.write(`${failure}\n`);
   const findings = finder.findings();
   // In lines read: a record over several lines, or a line joined from pieces, is that many.
-  const lines = { read: selector.counts.entries + selector.counts.other, lookedAt: selector.counts.selectedAsRead + otherLookedAt };
+  const lines = { read: selector.counts.entries + selector.counts.other, lookedAt: selector.counts.selectedAsRead + otherLookedAt, timesRead: selector.counts.timesRead };
   // A Ctrl-C that came while a blocking read of a pipe waited is handled on the event loop's next turn (as summary's).
   await new Promise((resolve) => setImmediate(resolve));
   const interrupted = io.interrupted?.aborted === true;

@@ -22,7 +22,7 @@ import { drained } from '../output/drained.js';
 import { repairedJson } from '../parse/json-value.js';
 import { counted } from '../render/counted.js';
 import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
-import { readingNotices } from '../select/reading-notices.js';
+import { readingNotices, timesReadWords } from '../select/reading-notices.js';
 
 export type OutputMode = 'raw' | 'json' | 'entry' | 'pretty';
 
@@ -380,8 +380,8 @@ export function noEntryNotice(options: Pick<FilterOptions, 'output' | 'keepOther
  * which say it their own way.
  */
 export function noneSelectedNotice(
-  options: Pick<FilterOptions, 'quiet' | 'summary' | 'output' | 'keepOther'>,
-  counts: Pick<SelectionCounts, 'entries' | 'selected' | 'other'>,
+  options: Pick<FilterOptions, 'quiet' | 'summary' | 'output' | 'keepOther'> & { readonly utc?: boolean },
+  counts: Pick<SelectionCounts, 'entries' | 'selected' | 'other' | 'timesRead'>,
   stdoutIsTTY: boolean,
 ): string | undefined {
   if (!stdoutIsTTY || options.quiet || options.summary || counts.entries === 0 || counts.selected > 0) return undefined;
@@ -389,7 +389,8 @@ export function noneSelectedNotice(
   // them): then the screen is not empty, and the notice would read as if nothing were shown.
   if (counts.other > 0 && (options.output === 'pretty' || options.keepOther)) return undefined;
   const read = counts.entries === 1 ? 'the one entry read was not selected' : `none of the ${counts.entries} entries read was selected`;
-  return `logtype: ${read} (the options that select: -t, -l, --since, --until, -c, -g, …)\n`;
+  const times = counts.timesRead ? `; ${timesReadWords(counts.timesRead, options.utc === true)}` : '';
+  return `logtype: ${read} (the options that select: -t, -l, --since, --until, -c, -g, …)${times}\n`;
 }
 
 /** Types listed by --summary at the most, the most frequent first; the rest are one line. */

@@ -21,7 +21,7 @@ import { LateRecords, type DeliveredRecord } from './late-records.js';
 import { ContinuedRecord } from '../parse/continued-record.js';
 import { PREFIX_HEAD_BYTES, parseTextPrefix } from '../read/line-prefix.js';
 import { typeMatcher, type TypeMatcher } from './type-matcher.js';
-import { otherLinePredicate, queriesRecords, recordPredicate, type RecordQuery } from './record-query.js';
+import { otherLinePredicate, queriesRecords, recordPredicate, type RecordQuery, type TimesRead } from './record-query.js';
 import { ContextWindow } from './context-window.js';
 import { matchesAt } from '../parse/match-bytes.js';
 
@@ -70,6 +70,8 @@ export interface SelectionCounts {
   firstOther?: string;
   /** Entries --since/--until left out only for having no time (recordPredicate): said (untimedLeftOut). */
   untimedLeftOut: number;
+  /** The first and last time of the entries --since/--until looked at. */
+  timesRead?: TimesRead;
   /** Lines split into `partial` pieces whose last piece never came (the input ended first): read as they were, and said (unfinishedLines). */
   unfinished: number;
   /** Lines of `other` that --grep matched (raw, json and entry output leave them out: said). */

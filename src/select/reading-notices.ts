@@ -8,6 +8,8 @@
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { brokenLines, otherMatchedLines, overlongLines, unfinishedLines, untimedLeftOut } from '../read/read-error.js';
 import type { SelectionCounts } from './entry-selector.js';
+import { formatTime, localTimeWords } from '../render/format-time.js';
+import type { TimesRead } from './record-query.js';
 
 export function readingNotices(counts: SelectionCounts, leftOut: { readonly untimed?: string | undefined; readonly broken?: string | undefined; readonly otherMatched?: boolean | undefined }): string[] {
   const notices: string[] = [];
@@ -19,3 +21,11 @@ export function readingNotices(counts: SelectionCounts, leftOut: { readonly unti
   return notices;
 }
 
+/**
+ * Where the entries --since/--until looked at lie in time, for a selection that left out every
+ * one: `--since 15m` on last week's file says that its lines end a week ago, not only "none".
+ */
+export function timesReadWords(times: TimesRead, utc: boolean): string {
+  const span = times.first === times.last ? `at ${formatTime(times.first, utc)}` : `from ${formatTime(times.first, utc)} to ${formatTime(times.last, utc)}`;
+  return `the entries read run ${span}${utc ? '' : ` ${localTimeWords(times.first, times.last)}`}`;
+}

@@ -171,7 +171,7 @@ export function debugDepthOf(severity: string | undefined): number {
  */
 export function recordPredicate(
   query: RecordQuery,
-  untimed?: { untimedLeftOut: number },
+  untimed?: { untimedLeftOut: number; timesRead?: TimesRead },
 ): (logType: string, record: LogRecord | undefined, stampedAt?: number, contents?: string) => boolean {
   const families = queriedFamilies(query);
   const ofFamily = families.length > 0 ? familyTest(families) : undefined;
@@ -201,6 +201,7 @@ export function recordPredicate(
         if (untimed && (!ofFamily || (record !== undefined && passesRecordQuery(record)))) untimed.untimedLeftOut++;
         return false;
       }
+      if (untimed) noteTime(untimed, time);
       if ((since !== undefined && time < since) || (until !== undefined && time > until)) return false;
     }
     if (!ofFamily) return true;
@@ -228,6 +229,19 @@ export function recordPredicate(
     if (resource && !resource(record.resource) && !resource(record.resource?.slice(record.resource.indexOf('/') + 1))) return false;
     return true;
   }
+}
+
+/** The first and last time of the entries --since/--until looked at: said when they left out every one (a --since 15m on last week's file). */
+export interface TimesRead {
+  first: number;
+  last: number;
+}
+
+function noteTime(counts: { timesRead?: TimesRead }, time: number): void {
+  const times = counts.timesRead;
+  if (!times) counts.timesRead = { first: time, last: time };
+  else if (time < times.first) times.first = time;
+  else if (time > times.last) times.last = time;
 }
 
 /** One part of a span: a number and its unit (`1h`, `30m`, `1.5d`). */

@@ -2,6 +2,7 @@
  * The summary for a person at a terminal: tables, an activity strip, every string from a log
  * escaped for the terminal.
  */
+import { timesReadWords } from '../select/reading-notices.js';
 import { MAX_PATTERN_CHARS } from './summary-limits.js';
 import { RELATIVE_ACCURACY } from './duration-quantiles.js';
 import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_GROUP_DURATIONS, MAX_RESPONSE_SIZE_KEYS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
@@ -294,7 +295,10 @@ export function repeatedLinesWords(summary: Summary): string[] {
 }
 
 /** Why no log type has a row: nothing read, nothing that was an entry, or nothing selected. */
-function noTypes(lines: Summary['lines'], incomplete: Summary['incomplete']): string {
+function noTypes(lines: Summary['lines'], incomplete: Summary['incomplete'], utc: boolean): string {
+  if (lines.entries > 0 && lines.timesRead) {
+    return `the selection left out every entry read; ${timesReadWords({ first: Date.parse(lines.timesRead.first), last: Date.parse(lines.timesRead.last) }, utc)}`;
+  }
   if (lines.entries > 0) return 'the selection left out every entry read';
   if (incomplete && lines.notEntries === 0) return 'nothing was read (incomplete, above)';
   if (lines.notEntries > 0 && lines.notLogs) return `no line read was a log entry: ${lines.notLogs}`;
@@ -362,7 +366,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
 
   heading('Log types');
   // No rows: say why, rather than a table's heading alone (the page says "none" too).
-  if (summary.types.length === 0) out.push(`  none: ${noTypes(lines, summary.incomplete)}`);
+  if (summary.types.length === 0) out.push(`  none: ${noTypes(lines, summary.incomplete, utc)}`);
   else {
     const rows = summary.types.map((t) => [
       escapeTerminal(typeLabel(t.logType, summary)),

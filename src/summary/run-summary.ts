@@ -91,6 +91,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
     notEntries: counts.other,
     ...(counts.selectedAsRead !== counts.selected ? { selectedAsRead: counts.selectedAsRead } : {}),
     ...(counts.entries === 0 && counts.firstOther !== undefined && notLogsHint(counts.firstOther) ? { notLogs: notLogsHint(counts.firstOther) } : {}),
+    ...(counts.selected === 0 && counts.timesRead ? { timesRead: { first: new Date(counts.timesRead.first).toISOString(), last: new Date(counts.timesRead.last).toISOString() } } : {}),
   });
   const interrupted = io.interrupted?.aborted === true;
   const failures = failed.incomplete;

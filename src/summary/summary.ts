@@ -18,6 +18,8 @@ export interface Summary {
     readonly selectedAsRead?: number | undefined;
     /** With no entry read: what the input seems to be, and how to give it (not-logs-hint.ts). */
     readonly notLogs?: string | undefined;
+    /** With none selected: the first and last time of the entries --since/--until looked at (ISO 8601). */
+    readonly timesRead?: { readonly first: string; readonly last: string } | undefined;
   };
   readonly first?: string | undefined;
   readonly last?: string | undefined;

@@ -680,6 +680,15 @@ test('--since and --until at the changes of a local zone: a skipped time is the 
   t.deepEqual(selected(autumn, ['--since', '2026-10-25T02:30', '--until', '2026-10-25T02:30']), autumn.slice(1, 3));
 });
 
+// From a CLI trial: --since 15m on a file of last week left out every line, and summary and
+// doctor said only "the selection left out" every one: when the lines were was nowhere.
+test('a time selection that leaves out every entry: summary and doctor say when the entries read were', (t) => {
+  const input = ['2026-11-22T09:58:00.000+00:00', '2026-11-22T09:59:00.000+00:00'].map((time) => entryLine('mongodb', `{"t":{"$date":"${time}"},"s":"I","c":"REPL","id":1,"ctx":"x","msg":"m"}`)).join('\n') + '\n';
+  const when = /the entries read run from 2026-11-22 09:58:00\.000Z to 2026-11-22 09:59:00\.000Z/;
+  t.regex(runFilter(['summary', '--utc', '--since', '15m'], input).stdout, new RegExp(`none: the selection left out every entry read; ${when.source}`));
+  t.regex(runFilter(['doctor', '--utc', '--since', '15m'], input).stdout, new RegExp(`^Nothing looked at: the selection left out all 2 lines read; ${when.source}\\. Widen it`));
+});
+
 test('--since after --until: one usage line saying so, exit 2 (not an empty output read as "nothing happened")', (t) => {
   for (const command of [[], ['summary'], ['doctor']]) {
     const run = runFilter([...command, '--since', '2026-11-22T11:00:00Z', '--until', '2026-11-22T10:00:00Z'], `${entryLine('mongodb', 'x')}\n`);
