@@ -40,6 +40,7 @@ export { parseOperatorLine, parseDiagnosticLine } from './parse/parse-operator-l
 export { parseRecord, parseEntryRecord, readEntryRecord } from './parse/parse-record.js';
 export { recordObject, projectFields, parseFieldPaths } from './parse/record-object.js';
 export { recordPredicate, parseTimeBound, type RecordQuery } from './select/record-query.js';
+export { OptionsError, selectionProblem } from './select/options-error.js';
 export { EntrySelector, type Selection, type SelectedSink, type SelectionCounts, type SelectionLimits } from './select/entry-selector.js';
 export { renderRecord } from './render/render-pretty.js';
 export { SummaryCollector } from './summary/summary-collector.js';

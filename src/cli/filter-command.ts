@@ -4,7 +4,7 @@
 import { MAX_INPUT_LINE_BYTES } from '../read/entry-reader.js';
 import { LOG_FORMATS } from '../formats/log-formats.js';
 import { colorEnabled, type ColorMode } from '../render/colors.js';
-import type { FilterOptions, OutputMode } from '../filter/run-filter.js';
+import { OUTPUT_MODES, type FilterOptions, type OutputMode } from '../filter/run-filter.js';
 import { parseFieldPaths } from '../parse/record-object.js';
 import fs from 'node:fs';
 import { afterTerminator, commandAmongFiles } from './misplaced-argument.js';
@@ -24,7 +24,7 @@ export const FILTER_OPTIONS: OptionTable = {
     type: 'string',
     short: 'o',
     value: 'MODE',
-    choices: ['raw', 'json', 'entry', 'pretty'],
+    choices: OUTPUT_MODES,
     describe:
       'raw: the contents, as jq -r; json: server and audit lines as their JSON objects, other types as entries; entry: the entry lines as they came (a log\'s line read bare, as the entry the sidecar writes); pretty: for people [default: pretty on a terminal, else raw]',
   },

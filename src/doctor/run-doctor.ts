@@ -19,9 +19,10 @@ import { UnloggedStops } from './unlogged-stops.js';
 import { LineOrder } from '../summary/time-order.js';
 import { readEntryRecord } from '../parse/parse-record.js';
 import { startHost } from '../summary/server-shutdowns.js';
+import { checkSelection } from '../select/options-error.js';
 import { doctorJson, renderDoctorText } from './render-doctor.js';
 import { jsonText } from '../render/json-text.js';
-import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
+import { typoNotice, typoTypePatterns, unknownTypePatterns } from '../select/type-matcher.js';
 import { readingNotices } from '../select/reading-notices.js';
 
 /** The known problem whose events UnloggedStops finds. */
@@ -64,6 +65,7 @@ function entryTime(entry: EntryLine): number | undefined {
 
 /** Resolves with the exit code: 0 when nothing to fix was found (informational findings aside), 1 when something was, 2 when an input could not be read. */
 export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<number> {
+  checkSelection(options);
   const finder = new ProblemFinder();
   // A server killed or crashed, read from its lines in order (one known problem's witness).
   // Lines that are not entries belong to no type: with -t they are left out.
@@ -167,7 +169,7 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
       : renderDoctorText(findings, lines, palette(options.color), options.utc, incomplete, order.newestFirst()),
   );
   if (unread.length > 0) return 2;
-  const typos = typoTypePatterns(options.unknownTypes ?? [], options.types, selector.counts.byType.keys(), selector.counts.selected);
+  const typos = typoTypePatterns(options.unknownTypes ?? unknownTypePatterns(options.types), options.types, selector.counts.byType.keys(), selector.counts.selected);
   if (typos.length > 0) {
     io.stderr.write(`logtype doctor: ${typoNotice(typos)}\n`);
     return 2;

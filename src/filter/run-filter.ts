@@ -19,12 +19,14 @@ import { escapeTerminal, terminalSafeJson } from '../render/escape-terminal.js';
 import { renderPrettyEntry, renderPrettyOther } from '../render/render-pretty.js';
 import { notLogsHint } from '../select/not-logs-hint.js';
 import { drained } from '../output/drained.js';
+import { OptionsError, checkSelection } from '../select/options-error.js';
 import { repairedJson } from '../parse/json-value.js';
 import { counted } from '../render/counted.js';
-import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
+import { typoNotice, typoTypePatterns, unknownTypePatterns } from '../select/type-matcher.js';
 import { readingNotices, timesReadWords } from '../select/reading-notices.js';
 
-export type OutputMode = 'raw' | 'json' | 'entry' | 'pretty';
+export const OUTPUT_MODES = ['raw', 'json', 'entry', 'pretty'] as const;
+export type OutputMode = (typeof OUTPUT_MODES)[number];
 
 export interface FilterOptions extends Selection, SelectionLimits {
   /** Files to read, `-` for stdin; none: stdin. */
@@ -265,6 +267,8 @@ const QUIET_SINK: SelectedSink = { selected: () => undefined, other: () => undef
  * happened (grep -q's rule: the answer was found).
  */
 export async function runFilter(options: FilterOptions, io: FilterIO): Promise<number> {
+  checkSelection(options);
+  if (!OUTPUT_MODES.includes(options.output)) throw new OptionsError(`output must be one of ${OUTPUT_MODES.join(', ')}`);
   const out = new ByteOutput(io.stdout);
   const sink = options.quiet ? QUIET_SINK : new FilterOutput(options, out, io.stdoutIsTTY);
   const limits: SelectionLimits = options.quiet ? { maxCount: 1 } : options;
@@ -329,7 +333,7 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
   // A -t name logtype does not know, and no entry had it either: a typo (warned of at the start),
   // so the empty output is a usage error, not "nothing found" (-q's 1 would read as "no errors").
   // Only when every -t name is such a one: with a known type beside it, nothing found is an answer.
-  const typos = typoTypePatterns(options.unknownTypes ?? [], options.types, counts.byType.keys(), counts.selected);
+  const typos = typoTypePatterns(options.unknownTypes ?? unknownTypePatterns(options.types), options.types, counts.byType.keys(), counts.selected);
   if (typos.length > 0) {
     io.stderr.write(`logtype: ${typoNotice(typos)}\n`);
     return 2;

@@ -2,6 +2,7 @@
  * `logtype summary`: reads the same input as the filter, with the same selection, into a
  * Summary, and writes it as text, JSON, or a page.
  */
+import { checkSelection } from '../select/options-error.js';
 import { notLogsHint } from '../select/not-logs-hint.js';
 import fs from 'node:fs';
 import type { ReportIO } from '../doctor/run-doctor.js';
@@ -17,7 +18,7 @@ import type { Summary } from './summary.js';
 import { SummaryCollector } from './summary-collector.js';
 import { writtenOrder } from './replica-members.js';
 import { jsonText } from '../render/json-text.js';
-import { typoNotice, typoTypePatterns } from '../select/type-matcher.js';
+import { typoNotice, typoTypePatterns, unknownTypePatterns } from '../select/type-matcher.js';
 import { readingNotices } from '../select/reading-notices.js';
 
 export interface SummaryOptions extends Selection, InputSelection {
@@ -41,6 +42,7 @@ export interface ReadProgress {
  * gzip file), is named on stderr and counted in `unreadable`, and the next one is read.
  */
 export async function collectSummary(options: SummaryOptions, io: ReportIO, progress?: ReadProgress, unreadable: { count: number; typos?: string[] } = { count: 0 }): Promise<Summary> {
+  checkSelection(options);
   const collector = new SummaryCollector();
   const failed = new FailedLines();
   const selector = new EntrySelector(
@@ -81,7 +83,7 @@ export async function collectSummary(options: SummaryOptions, io: ReportIO, prog
   // pipe's writer too, so the read then saw its end) is handled on the event loop's next turn.
   await new Promise((resolve) => setImmediate(resolve));
   const { counts } = selector;
-  unreadable.typos = typoTypePatterns(options.unknownTypes ?? [], options.types, counts.byType.keys(), counts.selected);
+  unreadable.typos = typoTypePatterns(options.unknownTypes ?? unknownTypePatterns(options.types), options.types, counts.byType.keys(), counts.selected);
   for (const notice of readingNotices(counts, { untimed: 'not counted', broken: 'counted among the lines that are not entries' })) io.stderr.write(`logtype summary: ${notice}\n`);
   const failure = failed.message('logtype summary', 'read into the report');
   if (failure) io.stderr.write(`${failure}\n`);
@@ -121,7 +123,10 @@ export async function runSummary(options: SummaryOptions, io: ReportIO, progress
     try {
       fs.writeFileSync(options.html, renderSummaryHtml(summary));
     } catch (error) {
-      throw new Error(`cannot write the page to ${escapeTerminal(options.html)}: ${readErrorReason(error)}; the summary on stdout is whole`);
+      // The system's code kept (ENOENT, EACCES): a caller tells a page it could not write by it.
+      throw Object.assign(new Error(`cannot write the page to ${escapeTerminal(options.html)}: ${readErrorReason(error)}; the summary on stdout is whole`, { cause: error }), {
+        code: (error as NodeJS.ErrnoException).code,
+      });
     }
   }
   return typos() || (unreadable.count > 0 ? 1 : 0);
