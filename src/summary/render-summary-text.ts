@@ -294,6 +294,14 @@ export function repeatedLinesWords(summary: Summary): string[] {
   );
 }
 
+/** A column's span in the unit that reads (47348 min is 32.9 days). */
+export function columnSpanWords(minutes: number): string {
+  const tenths = (n: number): string => String(Math.round(n * 10) / 10);
+  if (minutes < 120) return `${minutes} min`;
+  if (minutes < 2 * 1440) return `${tenths(minutes / 60)} h`;
+  return `${tenths(minutes / 1440)} days`;
+}
+
 /** Why no log type has a row: nothing read, nothing that was an entry, or nothing selected. */
 function noTypes(lines: Summary['lines'], incomplete: Summary['incomplete'], utc: boolean): string {
   if (lines.entries > 0 && lines.timesRead) {
@@ -385,7 +393,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
 
   if (summary.activity.buckets.length > 1) {
     const folded = foldActivity(summary.activity, options.width);
-    heading(`Activity (one column = ${folded.minutesPerColumn} min, from ${time(summary.activity.start)})`);
+    heading(`Activity (one column = ${columnSpanWords(folded.minutesPerColumn)}, from ${time(summary.activity.start)})`);
     out.push(`  lines  ${palette.cyan(sparkline(folded.lines))}  peak ${number(Math.max(...folded.lines))}`);
     out.push(`  errors ${palette.red(sparkline(folded.errors))}  peak ${number(Math.max(...folded.errors))}`);
   }
