@@ -144,6 +144,11 @@ export function parseFilterArgs(argv: readonly string[], terminal: FilterTermina
   if (fields.length > 0 && output !== 'json' && output !== 'pretty') return usageError('--fields needs -o json or -o pretty');
   // `-f ''` or `-f ,`: no field at all, which would write `{}` for every line.
   if (fields.length > 0 && parseFieldPaths(fields).length === 0) return usageError('--fields names no field: give the fields to keep (-f msg,attr.ns)');
+  const emptyPart = parseFieldPaths(fields).find((path) => path.some((part) => part === ''));
+  if (emptyPart && emptyPart[0] === '' && emptyPart.slice(1).every((part) => part !== '')) {
+    return usageError(`--fields ${emptyPart.join('.')}: a path starts with its field's name, not jq's dot: -f ${emptyPart.slice(1).join('.')}`);
+  }
+  if (emptyPart) return usageError(`--fields ${emptyPart.join('.')}: a path with an empty part names no field; name each part (-f attr.ns, attr.command.filter)`);
   if (expand && output !== 'pretty') return usageError(`--expand shows attributes below pretty lines: it needs -o pretty, not -o ${output}`);
   if (keepPrefix && output !== 'entry' && output !== 'json') return usageError(`--keep-prefix keeps kubectl's prefix on entry lines: it needs -o entry (or json), not -o ${output}`);
   const selection = parseSelection(parsed.value, now);

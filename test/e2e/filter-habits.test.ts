@@ -751,6 +751,16 @@ test('--summary is written when the reader goes away (| head), and the exit is s
   t.regex(stderr, /^logtype: [\d,]+ entries read, [\d,]+ written, 0 other lines\n  entries read, by type:\n  mongodb +[\d,]+\n$/);
 });
 
+// From a CLI trial: -f 'a..b' wrote {} for every line, exit 0; jq's `.msg` did the same.
+test("-f with an empty part in a path (a..b), or jq's leading dot (.msg): a usage error naming the fix", (t) => {
+  const doubled = runFilter(['-f', 'a..b'], `${entryLine('mongodb', 'x')}\n`);
+  t.is(doubled.status, 2);
+  t.is(doubled.stderr, 'logtype: --fields a..b: a path with an empty part names no field; name each part (-f attr.ns, attr.command.filter) (see logtype --help)\n');
+  const jq = runFilter(['-f', 'msg,.attr.ns'], `${entryLine('mongodb', 'x')}\n`);
+  t.is(jq.status, 2);
+  t.is(jq.stderr, "logtype: --fields .attr.ns: a path starts with its field's name, not jq's dot: -f attr.ns (see logtype --help)\n");
+});
+
 test("-f '' or -f ',' names no field: a usage error, not {} for every line", (t) => {
   for (const fields of ['', ',', ' , ']) {
     const result = runFilter(['-f', fields], `${entryLine('mongodb', 'x')}\n`);
