@@ -156,13 +156,14 @@ export class ProblemFinder {
       bySourceType.set(key, (bySourceType.get(key) ?? 0) + 1);
       this.#noteTime(problem.id, key, time, finding.lines);
     }
-    if (problem.oneEventWithin) this.#burst(problem.id, problem.oneEventWithin.ms, podOf() ?? '', time);
+    // By source (a pod, or an input file): two members' stops at one time are two.
+    if (problem.oneEventWithin) this.#burst(problem.id, problem.oneEventWithin.ms, sourceOf() ?? podOf() ?? '', time);
     if (finding.lines++ === 0) return;
     if (time !== undefined && (finding.first === undefined || time < finding.first)) finding.first = time;
     if (time !== undefined && (finding.last === undefined || time > finding.last)) finding.last = time;
   }
 
-  /** A oneEventWithin problem's line: a new event unless its pod's last line was at most `ms` before it (a line without a time is one of its own). */
+  /** A oneEventWithin problem's line: a new event unless its source's last line was at most `ms` before it (a line without a time is one of its own). */
   #burst(id: string, ms: number, pod: string, time: number | undefined): void {
     let burst = this.#bursts.get(id);
     if (!burst) this.#bursts.set(id, (burst = { events: 0, lastByPod: new Map() }));

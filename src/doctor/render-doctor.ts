@@ -65,9 +65,9 @@ export function renderDoctorText(findings: readonly ProblemFinding[], lines: Doc
     return `${warnings}${palette.green('No known problem found')} in ${looked} (${KNOWN_PROBLEMS.length} known problems looked for${leftOut}).\n`;
   }
   const out = [`${warnings}${palette.bold(`${plural(findings.length, 'known problem')} found`)} in ${looked}${part ? ' (the selection left out the rest)' : ''}:`, ''];
-  const found = new Set(findings.map((f) => f.problem.id));
   for (const finding of findings) {
     const { problem } = finding;
+    const found = foundBeside(finding, findings);
     const mark = problem.informational ? palette.cyan('i') : palette.redBadge('!');
     // UTC times end in Z; local ones say their zone, as summary's do.
     const zone = utc || finding.first === undefined ? '' : ` ${localTimeWords(finding.first, finding.last)}`;
@@ -88,6 +88,15 @@ export function renderDoctorText(findings: readonly ProblemFinding[], lines: Doc
     out.push('');
   }
   return out.join('\n');
+}
+
+/**
+ * The problems found where a finding was (a source of theirs is one of its own, or either names
+ * none): a fatal error in rs0-0's log is not where rs0-1's crash starts.
+ */
+function foundBeside(finding: Pick<ProblemFinding, 'sources'>, findings: readonly ProblemFinding[]): Set<string> {
+  const mine = new Set(finding.sources);
+  return new Set(findings.filter((f) => mine.size === 0 || f.sources.length === 0 || f.sources.some((source) => mine.has(source))).map((f) => f.problem.id));
 }
 
 /** The names kept, and that there were more. */
@@ -149,7 +158,6 @@ export interface DoctorReport {
 }
 
 export function doctorJson(findings: readonly ProblemFinding[], lines: DoctorLines, incomplete?: DoctorIncomplete, newestFirst?: TimeSteps): DoctorReport {
-  const found = new Set(findings.map((f) => f.problem.id));
   return {
     linesRead: lines.read,
     linesLookedAt: lines.lookedAt,
@@ -161,7 +169,7 @@ export function doctorJson(findings: readonly ProblemFinding[], lines: DoctorLin
       informational: problem.informational === true,
       where: problem.where,
       meaning: problem.meaning,
-      remedy: remedyOf(problem, types, found),
+      remedy: remedyOf(problem, types, foundBeside({ sources }, findings)),
       count,
       lines,
       first: first === undefined ? undefined : new Date(first).toISOString(),

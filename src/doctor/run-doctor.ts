@@ -60,7 +60,8 @@ function sternStamp(line: string): LinePrefix | undefined {
 }
 
 function entryTime(entry: EntryLine): number | undefined {
-  return entry.timeOf(entry.format?.reader.text(entry.contents));
+  // From its bytes where its format reads them (the server's head kernel): asked of every server line across inputs.
+  return entry.timeOf(readEntryRecord(entry.format, entry));
 }
 
 /** Resolves with the exit code: 0 when nothing to fix was found (informational findings aside), 1 when something was, 2 when an input could not be read. */
@@ -155,6 +156,8 @@ export async function runDoctor(options: DoctorOptions, io: ReportIO): Promise<n
   for (const notice of readingNotices(selector.counts, { untimed: 'not looked at for problems', broken: 'not looked at' })) io.stderr.write(`logtype doctor: ${notice}\n`);
   const failure = failed.message('logtype doctor', 'looked at');
   if (failure) io.stderr.write(`${failure}\n`);
+  // A pod's previous log and its current one, given as two files: one server, read as a whole.
+  for (const crash of stops.inputCrashes()) finder.witness(UNCLEAN_SHUTDOWN.id, 'mongodb', crash.text, () => crash.at, () => crash.source);
   const findings = finder.findings();
   // In lines read: a record over several lines, or a line joined from pieces, is that many.
   const lines = { read: selector.counts.entries + selector.counts.other, lookedAt: selector.counts.selectedAsRead + otherLookedAt, timesRead: selector.counts.timesRead };

@@ -7,10 +7,12 @@
  * engine that keeps no lock file, only the first).
  *
  * Only a server's own lines in the order it wrote them, by source (a pod, or an input file):
- * summary's words for starts and shutdowns (server-shutdowns.ts) decide. Input files that are
- * one server (`kubectl logs --previous` and the current log saved as two files: their start
- * lines name one host, and the later starts after the earlier's last line) are one run of
- * lines: the later's start after the earlier's lines with no shutdown is a crash too.
+ * summary's words for starts and shutdowns (server-shutdowns.ts) decide. Input files may be one
+ * server's (`kubectl logs --previous` and the current log saved as two files): at the end,
+ * files whose start lines name one host are put in the order of their first lines, and one
+ * that begins with its start, after another that ran on to its last line with no shutdown
+ * logged and ended before that start, shows a crash too (`acrossInputs`), in whatever order
+ * the files were given.
  */
 import { START_PREAMBLE_MS, isShutdownMessage, isStartMessage } from '../summary/server-shutdowns.js';
 
@@ -32,10 +34,28 @@ interface ServerRun {
   inStart: boolean;
   /** A crash was counted at this start: its unclean-shutdown line is the same event. */
   crashCounted: boolean;
-  /** The host its start lines named (across inputs only). */
+  /** Across inputs: what the end needs to put the source beside the others of its host. */
+  input?: InputRun;
+}
+
+/** A source's lines as a whole (across inputs only). */
+interface InputRun {
+  /** The host its start lines named. */
   host: string | undefined;
-  /** Its last line's time (across inputs only; NaN: none known). */
+  /** Its first and last line's times (NaN: not known). */
+  first: number;
   last: number;
+  /** Its first start, when the lines before it are at most its preamble: the line, its time, whether a crash was counted at it. */
+  beginsWith: { readonly text: string; readonly at: number; counted: boolean } | undefined;
+  /** Starts seen. */
+  starts: number;
+}
+
+/** A crash shown across two inputs of one server: the later's start line, its time, its source. */
+export interface InputCrash {
+  readonly source: string;
+  readonly text: string;
+  readonly at: number;
 }
 
 export class UnloggedStops {
@@ -45,7 +65,8 @@ export class UnloggedStops {
 
   /**
    * `unclean`: the line a start writes after an unclean shutdown (the known problem's `matches`).
-   * `acrossInputs`: sources are input files, which may be one server's (each line's time is then read).
+   * `acrossInputs`: sources are input files, which may be one server's (each line's time is then
+   * read: ask it cheaply).
    */
   constructor(unclean: RegExp, acrossInputs = false) {
     this.#unclean = unclean;
@@ -55,28 +76,31 @@ export class UnloggedStops {
   /**
    * One line of a server's log, as it came: true when it shows a crash not counted yet (a start
    * after an unlogged stop, or an unclean-shutdown line whose start did not). `messageOf` is
-   * asked only for a line that may be a start or a shutdown.
+   * asked only for a line that may be a start or a shutdown, `hostOf` of a start line.
    */
   line(source: string, text: string, messageOf: () => string | undefined, timeOf: () => number | undefined, hostOf?: () => string | undefined): boolean {
     let run = this.#servers.get(source);
     if (!run) {
       if (this.#servers.size >= MAX_SERVERS) return this.#unclean.test(text);
-      run = { running: false, since: Number.NaN, inStart: false, crashCounted: false, host: undefined, last: Number.NaN };
+      run = { running: false, since: Number.NaN, inStart: false, crashCounted: false };
+      if (this.#acrossInputs) run.input = { host: undefined, first: Number.NaN, last: Number.NaN, beginsWith: undefined, starts: 0 };
       this.#servers.set(source, run);
+    }
+    const input = run.input;
+    const time = input ? (timeOf() ?? Number.NaN) : undefined;
+    if (input && time !== undefined) {
+      if (Number.isNaN(input.first)) input.first = time;
+      if (!Number.isNaN(time)) input.last = time;
     }
     const message = MAY_START_OR_STOP.test(text) ? messageOf() : undefined;
     if (message !== undefined && isStartMessage(message)) {
+      // Either line of a start's pair may name the host (3.x and a 4.4+ restart write two).
+      if (input) input.host ??= hostOf?.();
       if (run.inStart) return false;
-      const at = timeOf() ?? Number.NaN;
+      const at = time ?? timeOf() ?? Number.NaN;
       // Lines before it with no shutdown, unless they are its preamble (NaN: a time not known, a run).
-      let crashed = run.running && !(at - run.since < START_PREAMBLE_MS);
-      if (this.#acrossInputs) {
-        run.last = at;
-        run.host ??= hostOf?.();
-        // Its first start (the lines before it, if any, its preamble): another input's run may have been this server's.
-        const first = !run.running || at - run.since < START_PREAMBLE_MS;
-        if (first && run.host !== undefined) crashed = this.#endedElsewhere(source, run.host, at) || crashed;
-      }
+      const crashed = run.running && !(at - run.since < START_PREAMBLE_MS);
+      if (input && input.starts++ === 0 && !crashed && (!run.running || at - run.since < START_PREAMBLE_MS)) input.beginsWith = { text, at, counted: false };
       run.inStart = true;
       run.running = true;
       run.since = at;
@@ -95,34 +119,48 @@ export class UnloggedStops {
     if (this.#unclean.test(text)) {
       const counted = run.crashCounted;
       run.crashCounted = false;
-      this.#running(run, timeOf);
+      // The first start's own sign: the input before it, if any, shows the same crash.
+      if (input?.beginsWith && input.starts === 1) input.beginsWith.counted = true;
+      this.#running(run, time, timeOf);
       return !counted;
     }
-    this.#running(run, timeOf);
+    this.#running(run, time, timeOf);
     return false;
   }
 
-  /** A line of a run: the run begins at the first (its time asked once a run; each line's across inputs). */
-  #running(run: ServerRun, timeOf: () => number | undefined): void {
-    if (this.#acrossInputs) run.last = timeOf() ?? run.last;
+  /** A line of a run: the run begins at the first (its time asked once a run, unless read already). */
+  #running(run: ServerRun, time: number | undefined, timeOf: () => number | undefined): void {
     if (run.running) return;
     run.running = true;
-    run.since = this.#acrossInputs ? run.last : (timeOf() ?? Number.NaN);
+    run.since = time ?? timeOf() ?? Number.NaN;
   }
 
   /**
-   * A start of `host` at `at` in `source`, which had no run before it: another input's run of
-   * that host that ended before it with no shutdown logged was this server's, stopped unlogged
-   * (true). That run ends here, whatever it was.
+   * At the end, across inputs: each input of a host that begins with its start (no crash counted
+   * there by its own lines), after another input of that host that ran on to its last line with
+   * no shutdown logged and ended before that start.
    */
-  #endedElsewhere(source: string, host: string, at: number): boolean {
-    let crashed = false;
-    for (const [other, run] of this.#servers) {
-      if (other === source || run.host !== host || !run.running || !(run.last <= at)) continue;
-      crashed = true;
-      run.running = false;
-      run.since = Number.NaN;
+  inputCrashes(): InputCrash[] {
+    if (!this.#acrossInputs) return [];
+    const byHost = new Map<string, { source: string; run: ServerRun; input: InputRun }[]>();
+    for (const [source, run] of this.#servers) {
+      const input = run.input;
+      if (!input?.host || Number.isNaN(input.first)) continue;
+      const same = byHost.get(input.host) ?? [];
+      same.push({ source, run, input });
+      byHost.set(input.host, same);
     }
-    return crashed;
+    const crashes: InputCrash[] = [];
+    for (const inputs of byHost.values()) {
+      inputs.sort((a, b) => a.input.first - b.input.first);
+      for (let i = 1; i < inputs.length; i++) {
+        const before = inputs[i - 1]!;
+        const { source, input } = inputs[i]!;
+        const begins = input.beginsWith;
+        if (!begins || begins.counted || !before.run.running || !(before.input.last <= begins.at)) continue;
+        crashes.push({ source, text: begins.text, at: begins.at });
+      }
+    }
+    return crashes;
   }
 }

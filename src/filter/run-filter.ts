@@ -283,21 +283,23 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
     });
   }
   let unreadable = 0;
+  // Written to after its end, a stream emits an error no one may be listening for.
+  const gone = (): boolean => io.stdout.destroyed || io.stdout.writableEnded;
   await readEntries(
     options,
     filter,
     stdinSource(io),
     async () => {
       // Flushed before the next chunk: its bytes may be reused then. A stdout destroyed or
-      // closed by its reader (a library caller's consumer that went away) wants no more: the
+      // ended by its reader (a library caller's consumer that went away) wants no more: the
       // reading stops, as the command's does at EPIPE; destroyed with an error, that is thrown.
-      if (!out.flush()) await drained(io.stdout);
+      if (!gone() && !out.flush()) await drained(io.stdout);
       if (io.stdout.errored) throw io.stdout.errored;
-      if (io.stdout.destroyed || io.stdout.writableEnded) filter.stop();
+      if (gone()) filter.stop();
     },
     (input, error) => {
       // What came before is out first: the line names the input where it stands in the output.
-      out.flush();
+      if (!gone()) out.flush();
       unreadable++;
       io.stderr.write(`logtype: ${cannotRead(input, error)}\n`);
     },
@@ -306,11 +308,11 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
       if (sink instanceof FilterOutput) sink.input(input);
     },
     (input, first) => {
-      out.flush();
+      if (!gone()) out.flush();
       io.stderr.write(`logtype: ${repeatedInput(input, first)}\n`);
     },
   );
-  out.flush();
+  if (!gone()) out.flush();
   const { counts } = filter;
   if (options.summary) io.stderr.write(formatSummary(counts));
   const notices = readingNotices(counts, {

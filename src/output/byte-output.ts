@@ -100,7 +100,7 @@ export class ByteOutput {
     if (text.length * 3 > CHUNK_BYTES - this.#used) {
       this.flush();
       if (text.length * 3 > CHUNK_BYTES) {
-        this.#stream.write(text);
+        if (!this.#gone()) this.#stream.write(text);
         return;
       }
     }
@@ -121,6 +121,12 @@ export class ByteOutput {
   /** Hands what is gathered to the stream; `onWritten` runs once the stream has sent it. */
   flush(onWritten?: () => void): boolean {
     this.#commitRun();
+    if (this.#gone()) {
+      // Its reader ended or destroyed it (a library caller's stream): what is gathered has nowhere to go.
+      this.#used = 0;
+      onWritten?.();
+      return true;
+    }
     if (this.#used === 0) {
       if (onWritten) this.#stream.write(Buffer.alloc(0), onWritten);
       return !this.#stream.writableNeedDrain;
@@ -134,6 +140,11 @@ export class ByteOutput {
       this.#free.push(written);
       onWritten?.();
     });
+  }
+
+  /** Ended or destroyed: a write now would emit an error nobody may be listening for (ERR_STREAM_WRITE_AFTER_END). */
+  #gone(): boolean {
+    return this.#stream.writableEnded || this.#stream.destroyed;
   }
 
   #commitRun(): void {

@@ -214,10 +214,19 @@ test('doctor: a pod\'s previous and current logs as two files are one server: a 
   const clean = write('previous-clean.log', lines);
   const crashes = (files: string[]) => (JSON.parse(runFilter(['doctor', '--json', ...files]).stdout) as { problems: { id: string; count: number; sources: string[] }[] }).problems.find((p) => p.id === 'server-unclean-shutdown');
   t.like(crashes([killed, current]), { count: 1, sources: [current] });
+  // In either order (a glob puts current.log first; a review).
+  t.like(crashes([current, killed]), { count: 1, sources: [current] });
   t.is(crashes([clean, current]), undefined);
   // Another server's log (another host) before it: not this server's run.
   const other = write('other.log', lines.slice(0, signal).map((l) => l.replace('"host":"', '"host":"other-')));
   t.is(crashes([other, current]), undefined);
+  // A start written as two lines, SERVER RESTARTED and then MongoDB starting with the host (the
+  // sample's shape, a review): the host is the second's.
+  const sample = fs.readFileSync(path.join(REPO, 'samples/mongodb.log'), 'utf8').split('\n').filter(Boolean).slice(0, 30);
+  t.true(sample[0]!.includes('SERVER RESTARTED') && sample[1]!.includes('MongoDB starting'));
+  const samplePrevious = write('sample-previous.log', sample);
+  const sampleCurrent = write('sample-current.log', sample.map((l) => l.replace('"2026-11-22T09:', '"2026-11-22T10:')));
+  t.like(crashes([samplePrevious, sampleCurrent]), { count: 1, sources: [sampleCurrent] });
 });
 
 // From an incident trial: a server that stopped on a fatal assertion (disk full) was told only

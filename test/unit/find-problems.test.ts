@@ -209,3 +209,12 @@ test('a problem whose event writes several lines (a crash\'s fatal lines): a pod
   const [finding] = finder.findings();
   t.like(finding, { lines: 6, count: 4 });
 });
+
+test('a crash\'s fatal lines are counted a stop by source: two input files (no pod named) stopping together are two stops', (t) => {
+  const fatal = '{"t":{"$date":"2026-11-27T10:05:00.000+00:00"},"s":"F",  "c":"ASSERT",   "id":23089,   "ctx":"thread10","msg":"Fatal assertion"}';
+  const finder = new ProblemFinder();
+  finder.look('mongodb', fatal, () => 0, () => 'rs0-0.log', () => undefined);
+  finder.look('mongodb', fatal, () => 3000, () => 'rs0-1.log', () => undefined);
+  finder.look('mongodb', fatal, () => 3001, () => 'rs0-1.log', () => undefined);
+  t.like(finder.findings()[0], { lines: 3, count: 2 });
+});

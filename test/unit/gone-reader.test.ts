@@ -30,7 +30,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
   return Promise.race([promise, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms).unref())]);
 }
 
-test('runFilter to a stream its reader destroys: resolves 0, not waiting for a drain that never comes; destroyed with an error, rejects with it', async (t) => {
+test('runFilter to a stream its reader destroys or ends: resolves 0, not waiting for a drain that never comes nor writing after its end; destroyed with an error, rejects with it', async (t) => {
   const input = bigInput('gone-reader');
   const gone = new PassThrough();
   let taken = 0;
@@ -39,6 +39,16 @@ test('runFilter to a stream its reader destroys: resolves 0, not waiting for a d
     if (taken > 1 << 20) gone.destroy();
   });
   t.is(await within(runFilter(options(input), { stdin: new PassThrough().end(), stdout: gone, stderr: stderr(), stdoutIsTTY: false }), 10_000), 0);
+
+  // Ended by its reader while a chunk is written (a review): no write after its end, whose error
+  // no one listens for (it crashed the caller's process), and the reading stops.
+  const ended = new PassThrough();
+  let endedTaken = 0;
+  ended.on('data', (chunk: Buffer) => {
+    endedTaken += chunk.length;
+    if (endedTaken > 1 << 20 && !ended.writableEnded) ended.end();
+  });
+  t.is(await within(runFilter(options(input), { stdin: new PassThrough().end(), stdout: ended, stderr: stderr(), stdoutIsTTY: false }), 10_000), 0);
 
   const failed = new PassThrough();
   failed.on('error', () => undefined);
