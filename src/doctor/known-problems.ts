@@ -324,8 +324,8 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     // (sidecar-lines-maybe-lost).
     unless: /"(?:inPlace|afterKill|readToEnd)"\s*:\s*true/,
     meaning:
-      'Lines of a log were not shipped: a file the sidecar had not finished was deleted, compressed or cut by a copytruncate while it was down (resume-lost), a file was rotated and compressed before the sidecar could read it (compressed-unread: it was stopped, frozen or behind a stalled reader), a copytruncate emptied the file before its last lines were read (truncated, lostBytes), or the reader of its output stalled longer than it can hold rotated files (gave-up). Each line names the file and how much.',
-    remedy: `See which files and how much: ${SIDECAR_WARNINGS}. Read what was not shipped where the line says (a compressed rotation: logtype --as TYPE FILE); keep one rotation uncompressed (logrotate's delaycompress) so a restart finds it; for gave-up, find why the log shipper or kubectl logs -f stopped reading.`,
+      'Lines of a log were not shipped: a file the sidecar had not finished was deleted, compressed or cut by a copytruncate while it was down (resume-lost), a file was rotated and compressed before the sidecar could read it (compressed-unread: it was stopped, frozen or behind a stalled reader), a copytruncate emptied the file before its last lines were read (truncated, lostBytes), or rotated files were deleted before they could be read, behind a stalled reader or a sidecar short of CPU (gave-up). Each line names the file and how much.',
+    remedy: `See which files and how much: ${SIDECAR_WARNINGS}. Read what was not shipped where the line says (a compressed rotation: logtype --as TYPE FILE); keep one rotation uncompressed (logrotate's delaycompress) so a restart finds it; for gave-up, find why the log shipper or kubectl logs -f stopped reading, or whether the sidecar's CPU limit throttles it (kubectl top pod --containers), and keep more rotated files (logrotate's rotate).`,
   },
   {
     id: 'sidecar-lines-maybe-lost',

@@ -29,6 +29,7 @@ import { MTIME_SLACK_MS, compareBirthtimes, unseenSiblings } from './identity.js
 import { statOrNone, statPath } from './path-state.js';
 import { PathWarnings } from './path-warnings.js';
 import { reconcilePath, sameFile, type FileIdentity, type PathState } from './reconcile.js';
+import { fingerprintOf, type Fingerprint } from './fingerprint.js';
 import { deniedAmong, resumeFiles } from './resume.js';
 import { birthtimeOf, compressedRotationNames, compressedSiblingsSince, linkTarget, rotatedNames, rotatedSiblings, type SiblingFile } from './rotated-siblings.js';
 
@@ -137,9 +138,15 @@ export class FileFollower {
       },
       open: (waiting, now) => {
         const saved = waiting.saved?.position === waiting.position ? waiting.saved : undefined;
-        const held = this.#openKnown(waiting.name, waiting, waiting.role, waiting.position, now, { midLine: waiting.saved?.midLine === true, tailHash: saved?.tailHash });
-        // It waited without a descriptor: its inode may have gone to a new file meanwhile, told by its birth time where kept.
-        if (held && waiting.birthtimeMs && held.birthtimeMs && Math.abs(held.birthtimeMs - waiting.birthtimeMs) > 1) {
+        const held = this.#openKnown(waiting.name, waiting, waiting.role, waiting.position, now, {
+          midLine: waiting.saved?.midLine === true,
+          tailHash: saved?.tailHash,
+          ...(waiting.stream ? { stream: waiting.stream } : {}),
+        });
+        // It waited without a descriptor: its inode may have gone to a new file meanwhile, told by
+        // its birth time where kept, and by its first bytes where they were looked at.
+        const another = held && ((waiting.birthtimeMs && held.birthtimeMs && Math.abs(held.birthtimeMs - waiting.birthtimeMs) > 1) || (waiting.head && !startsAs(held.fd, waiting.head)));
+        if (held && another) {
           held.close();
           return undefined;
         }
@@ -159,7 +166,11 @@ export class FileFollower {
         return current !== undefined && current.position > 0 && (current.holdsPrefixOf(fd, size) || (current.startsLike(fd) && current.matchesCopy(fd, size)));
       },
       onGone: (waiting) => {
-        if (waiting.saved) {
+        if (waiting.stream) {
+          // Let go to wait by name, then gone before its turn (deleted, compressed): what it held unread is lost.
+          const bytes = Math.max(0, waiting.size - waiting.position) + waiting.stream.splitter.abandon();
+          this.#options.onEvent({ kind: 'gave-up', path: this.path, file: waiting.name, bytes });
+        } else if (waiting.saved) {
           // A saved file, as at the restart when it cannot be found.
           this.#resumeLost(waiting.saved);
         } else this.#options.onEvent({ kind: 'gave-up', path: this.path, file: waiting.name, bytes: Math.max(0, waiting.size - waiting.position) });
@@ -726,3 +737,13 @@ function targetRotations(target: string | undefined): ((name: string) => boolean
 
 /** A file as it was: a rename keeps both; a write to it, or a new file on a reused inode, changes the mtime. */
 const pastKey = ({ ino, mtimeMs }: PastFile): string => `${ino}:${mtimeMs}`;
+
+/** Whether the file open as `fd` starts with the bytes `head` hashes (a file shorter than them does not). */
+function startsAs(fd: number, head: Fingerprint): boolean {
+  try {
+    const now = fingerprintOf(fd, head.fingerprintBytes);
+    return now.fingerprintBytes === head.fingerprintBytes && now.fingerprint === head.fingerprint;
+  } catch {
+    return false;
+  }
+}

@@ -21,12 +21,13 @@ import type { SavedFile } from '../state/state-file.js';
 import { savedHead, type KnownHead } from './compressed-rotation.js';
 import type { FollowEvent } from './follow-events.js';
 import { HeldFile, type HeldRole } from './held-file.js';
+import type { LineStream } from './line-stream.js';
 import type { FileIdentity } from './reconcile.js';
 import { drainIsOver, sameFile } from './reconcile.js';
 import { compareBirthtimes } from './identity.js';
 import { isKnown, type KnownFile } from './resume.js';
 import { birthtimeOf, rotatedSiblings } from './rotated-siblings.js';
-import { fingerprintOfBytes } from './fingerprint.js';
+import { fingerprintOf, fingerprintOfBytes, type Fingerprint } from './fingerprint.js';
 
 const DEFAULT_MAX_BEHIND = 16;
 
@@ -40,6 +41,18 @@ export interface WaitingFile extends FileIdentity {
   readonly size: number;
   /** What the state file said of it (a restart), kept as it was until it is open. */
   readonly saved?: SavedFile | undefined;
+  /**
+   * Its lines as read so far, when it was held and let go past the bound to wait by its name
+   * (files rotated faster than they were read): opened again, it reads on with them from
+   * `position`, an unfinished line and all.
+   */
+  readonly stream?: LineStream | undefined;
+  /**
+   * Its first bytes when it was let go to wait (up to FINGERPRINT_BYTES, read or not): a file
+   * opened by its name and inode later that does not start so is another (its inode taken by a
+   * new file once it was deleted; birth times may not tell within a tick).
+   */
+  readonly head?: Fingerprint | undefined;
 }
 /** Files closed after draining that are still recognised (not read again if they change). */
 const MAX_RETIRED = 16;
@@ -219,6 +232,8 @@ export class FilesBehind {
     });
     this.#sync();
     for (const file of closed) onEvent({ kind: 'drained', path, file: this.#currentName(file), position: file.position });
+    this.#waitByName(max);
+    // Files with no name left (deleted): closing one loses what it holds unread.
     while (this.#files.length > max) {
       const oldest = this.#files[0]!;
       this.#queue.splice(this.#queue.indexOf(oldest), 1);
@@ -228,6 +243,40 @@ export class FilesBehind {
       this.#retire(oldest, true);
       onEvent({ kind: 'gave-up', path, file: name, bytes });
     }
+  }
+
+  /**
+   * Past the bound, held files that still have a name beside the path (rotated, not deleted) wait
+   * by it instead, newest first, the oldest held kept open (it is read first): the descriptor
+   * closed, the line stream kept, the file is opened again in its turn and read on from where it
+   * was. Files rotated faster than they were read (a stalled output, a sidecar short of CPU)
+   * are so read whole, not given up while still on disk.
+   */
+  #waitByName(max: number): void {
+    for (let i = this.#queue.length - 1; i >= 0 && this.#files.length > max; i--) {
+      const file = this.#queue[i]!;
+      if (!isHeld(file) || file === this.#files[0] || file.role === 'deleted') continue;
+      const name = this.#nameNow(file);
+      if (name === undefined) continue;
+      let waiting: WaitingFile;
+      try {
+        // Saved first: it asks the birth time where it was not known yet.
+        const saved = file.savedFile();
+        const size = file.size();
+        waiting = { name, dev: file.dev, ino: file.ino, role: file.role, position: file.position, birthtimeMs: file.birthtimeMs, size, saved, stream: file.lineStream, head: fingerprintOf(file.fd, size) };
+      } catch {
+        continue;
+      }
+      file.close();
+      this.#queue[i] = waiting;
+      this.#sync();
+    }
+  }
+
+  /** The name beside the path that `held` has now (by identity); undefined when none has it (deleted, moved away). */
+  #nameNow(held: HeldFile): string | undefined {
+    const found = rotatedSiblings(this.#options.path, this.#options.ignore).find((s) => sameFile(s.stat, held));
+    return found?.name ?? nameInDirectory(path.dirname(this.#options.path), held);
   }
 
   /** A file found beside the name that holds only lines already read (a copy of them). */
@@ -513,6 +562,13 @@ export function sizeOf(held: HeldFile): number {
  * birth time is read from its start, which is what it needs).
  */
 function waitingSaved(file: WaitingFile): SavedFile {
+  if (file.stream && file.saved) {
+    // Let go to wait by name: its lines read before go on leaving, and the save follows them.
+    const { upTo, midLine } = file.stream.checkpoint;
+    if (upTo === file.saved.position) return file.saved;
+    const { tailHash: _tail, readToEnd: _end, midLine: _mid, ...kept } = file.saved;
+    return { ...kept, position: upTo, ...(midLine ? { midLine: true } : {}) };
+  }
   if (file.saved) return file.saved;
   return {
     dev: file.dev,

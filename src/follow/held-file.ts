@@ -170,6 +170,11 @@ export class HeldFile implements FileIdentity {
     return this.#stream.checkpoint;
   }
 
+  /** Its lines as read so far (handed to the file when it is opened again after waiting by name). */
+  get lineStream(): LineStream {
+    return this.#stream;
+  }
+
   get splitter(): LineSplitter {
     return this.#stream.splitter;
   }

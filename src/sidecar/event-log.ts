@@ -135,7 +135,7 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
       stats.givenUpBytes += event.bytes;
       log.warn(
         { ...fields, file: event.file, bytes: event.bytes },
-        `too many rotated files held while the output waited: closed the oldest with ${event.bytes} bytes unread`,
+        `a rotated file with no name left (deleted) was closed, or was deleted before its turn, with ${event.bytes} bytes unread: files were rotated faster than they were read (a stalled reader, or too little CPU for the sidecar)`,
       );
       return;
     case 'unreadable': {

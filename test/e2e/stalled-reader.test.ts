@@ -201,8 +201,13 @@ test('a backlog in one file does not starve the others: a quiet file\'s line rea
   t.true(Math.max(...behind) < PACE_BYTES_PER_S / 2, `up to ${Math.max(...behind)} bytes before a line: more than half a second at 1.3 MB/s`);
 });
 
-test('more rotations during a stall than are held: the oldest is given up with a warning naming it and its bytes, the rest arrive', async (t) => {
-  const dir = tempDir('stalled-bound');
+/**
+ * A stall over more rotations than files are held open: 18 rotations, each file with 5 lines,
+ * 19 files behind the name, 16 held at most. `deleted`: each rotated file is deleted at once
+ * (no name to wait by).
+ */
+async function rotationsDuringStall(t: ExecutionContext, name: string, deleted: boolean) {
+  const dir = tempDir(name);
   const file = path.join(dir, 'mongodb.log');
   const writer = new NumberedWriter(file, 'mongodb', 1000);
   const sidecar = killAtTeardown(t, new SidecarProcess(['--log-dir', dir, '--stats-interval', '0', '--rotate-wait', '0.5', '--poll-interval', '0.1']));
@@ -210,14 +215,15 @@ test('more rotations during a stall than are held: the oldest is given up with a
   sidecar.stallReader();
   writer.write(2000); // 2 MB: fills the pipe and the writer, the first file is left mostly unread
   await sleep(300);
-  // 18 rotations, each file with 5 lines: 19 files behind the name, 16 held at most. Named as
-  // mongod's own rename names them (the time of the rotation), the first the oldest.
+  // Named as mongod's own rename names them (the time of the rotation), the first the oldest.
   const rotated = (n: number): string => `${file}.2026-11-28T01-00-${String(n).padStart(2, '0')}`;
   const fileOf = new Map<number, string>();
   for (let n = 1; n <= 2000; n++) fileOf.set(n, rotated(0));
   for (let rotation = 1; rotation <= 18; rotation++) {
     const name = rotated(rotation);
     fs.renameSync(file, rotated(rotation - 1));
+    // Seen by the sidecar (held by descriptor) before it goes.
+    if (deleted && rotation > 1) fs.unlinkSync(rotated(rotation - 2));
     writer.reopen();
     writer.write(5);
     for (let n = writer.written - 4; n <= writer.written; n++) fileOf.set(n, name);
@@ -226,6 +232,27 @@ test('more rotations during a stall than are held: the oldest is given up with a
   writer.close();
   await sleep(500);
   sidecar.resumeReader();
+  return { sidecar, writer, fileOf };
+}
+
+// From a sidecar trial: files rotated faster than they were read (a sidecar short of CPU, a
+// stalled reader) were given up past the bound on held files, their lines lost, while they
+// were still on disk under their names ("gave-up", blaming the output).
+test('more rotations during a stall than are held: the files past the bound wait by their names and are read in their turn; nothing lost, nothing given up', async (t) => {
+  const { sidecar, writer } = await rotationsDuringStall(t, 'stalled-bound', false);
+  await sidecar.waitForLines(writer.written, 20_000);
+  await sleep(1000);
+  await sidecar.stop();
+  t.deepEqual(sidecar.diagnostics().filter((d) => d['event'] === 'gave-up'), []);
+  const result = checkNumbered(sidecar.lines(), 'mongodb', 'mongodb', writer.written, (n) => writer.line(n));
+  t.deepEqual(result.lost, []);
+  t.is(result.duplicated, 0);
+  t.is(result.outOfOrder, 0);
+  t.is(result.wrongContents, 0);
+});
+
+test('more rotations during a stall than are held, each rotated file deleted at the next: a file deleted before it could be read is given up with a warning naming it and its bytes, never silently; the rest arrive', async (t) => {
+  const { sidecar, writer, fileOf } = await rotationsDuringStall(t, 'stalled-bound-deleted', true);
   await waitUntil(() => sidecar.diagnostics().filter((d) => d['event'] === 'gave-up').length >= 1, 10_000, 'a gave-up warning');
   await sleep(1500);
   await sidecar.stop();

@@ -187,9 +187,18 @@ test('a file given up unread stays known (never read again); a file closed empty
   behind.closeDrained(10_000);
   fs.writeFileSync(`${base}.2`, 'gen2 line\n'.repeat(3));
   fs.writeFileSync(`${base}.1`, 'gen3 line\n'.repeat(3));
-  behind.push(HeldFile.open(`${base}.2`, 'rotated', 0, 0, lines));
-  behind.push(HeldFile.open(`${base}.1`, 'rotated', 0, 0, lines));
+  // Moved out of the directory while held (a file with a name beside the path waits by it
+  // past the bound instead): given up past the bound, then brought back beside the path.
+  const away = path.join(dir, 'away');
+  fs.mkdirSync(away);
+  const second = HeldFile.open(`${base}.2`, 'rotated', 0, 0, lines);
+  const first = HeldFile.open(`${base}.1`, 'rotated', 0, 0, lines);
+  fs.renameSync(`${base}.2`, path.join(away, 'mongodb.log.2'));
+  fs.renameSync(`${base}.1`, path.join(away, 'mongodb.log.1'));
+  behind.push(second);
+  behind.push(first);
   t.deepEqual(events, ['drained mongodb.log.3', 'gave-up mongodb.log.2']);
+  fs.renameSync(path.join(away, 'mongodb.log.2'), `${base}.2`);
   t.true(behind.knows(`${base}.2`, fs.statSync(`${base}.2`)), 'given up: known');
   t.true(behind.knows(`${base}.3`, fs.statSync(`${base}.3`)), 'closed empty, still empty: known');
   fs.writeFileSync(`${base}.3`, 'a copy made over it\n');
