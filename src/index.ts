@@ -39,7 +39,7 @@ export { parseAgentLine, parseLauncherLine } from './parse/parse-agent-line.js';
 export { parseOperatorLine, parseDiagnosticLine } from './parse/parse-operator-line.js';
 export { parseRecord, parseEntryRecord, readEntryRecord } from './parse/parse-record.js';
 export { recordObject, projectFields, parseFieldPaths } from './parse/record-object.js';
-export { recordPredicate, parseTimeBound, type RecordQuery, type TimesRead } from './select/record-query.js';
+export { recordPredicate, parseTimeBound, parseUntilBound, type RecordQuery, type TimesRead } from './select/record-query.js';
 export { OptionsError, selectionProblem } from './select/options-error.js';
 export { EntrySelector, type Selection, type SelectedSink, type SelectionCounts, type SelectionLimits } from './select/entry-selector.js';
 export { renderRecord } from './render/render-pretty.js';

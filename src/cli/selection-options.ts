@@ -11,7 +11,7 @@ import { fileHead } from '../read/file-head.js';
 import { COMPRESSION_HEAD_BYTES, otherCompression, otherCompressionError } from '../read/other-compression.js';
 import type { Selection } from '../select/entry-selector.js';
 import { globToRegExp, isGlob, knownTypeNames, knownTypesNamed, typePatterns, unknownTypePatterns } from '../select/type-matcher.js';
-import { contradiction, parseTimeBound, parseUntilBound, type RecordQuery } from '../select/record-query.js';
+import { contradiction, inSkippedTime, parseTimeBound, parseUntilBound, type RecordQuery } from '../select/record-query.js';
 import type { InputSelection } from '../read/read-entries.js';
 import type { Parsed } from '../config/parse-size.js';
 import { usageError } from './usage-error.js';
@@ -237,7 +237,12 @@ export function parseSelection(parsed: ParsedArgs, now: Date): Parsed<Selection 
   const until = timeOption(values, 'until', now);
   if (!until.ok) return until;
   if (since.value && until.value && since.value.getTime() > until.value.getTime()) {
-    return usageError(`--since ${lastValue(values, 'since')} is after --until ${lastValue(values, 'until')}: no line can be both (swap them?)`);
+    const [from, to] = [lastValue(values, 'since'), lastValue(values, 'until')];
+    // Both in the hour the clocks skip: one instant (its end), and nothing between them.
+    if (values['utc'] !== true && inSkippedTime(from ?? '') && inSkippedTime(to ?? '')) {
+      return usageError(`--since ${from} and --until ${to} are both in the hour the clocks skipped here (summer time): no time is between them; give times outside it`);
+    }
+    return usageError(`--since ${from} is after --until ${to}: no line can be both (swap them?)`);
   }
   // `--as ''` (a variable left empty): no --as, as before it was read.
   const asType = text('as') || undefined;

@@ -189,7 +189,8 @@ export class FilterOutput implements SelectedSink {
    */
   #objectLine(entry: EntryLine): void {
     const text = entry.contents;
-    if (!CONTROL.test(text)) return this.#contents(entry);
+    // A tab or CR between members is JSON's own whitespace: such a line is JSON as it came.
+    if (!CONTROL.test(text) || isJson(text)) return this.#contents(entry);
     const repaired = repairedJson(text);
     if (repaired !== undefined && isJson(repaired)) return this.#text(repaired);
     this.#linesNotJson++;
@@ -245,7 +246,7 @@ export class FilterOutput implements SelectedSink {
   }
 }
 
-/** A character JSON forbids raw (JSON's whitespace outside strings aside: then JSON.parse decides). */
+/** A character JSON forbids raw in a string (outside strings a tab or CR is whitespace: then JSON.parse decides). */
 const CONTROL = /[\u0000-\u001f]/;
 
 function isJson(text: string): boolean {
@@ -269,6 +270,9 @@ const QUIET_SINK: SelectedSink = { selected: () => undefined, other: () => undef
 export async function runFilter(options: FilterOptions, io: FilterIO): Promise<number> {
   checkSelection(options);
   if (!OUTPUT_MODES.includes(options.output)) throw new OptionsError(`output must be one of ${OUTPUT_MODES.join(', ')}`);
+  if (options.fields?.some((path) => path.length === 0 || path.some((part) => part === ''))) {
+    throw new OptionsError('fields: a path with an empty part names no field (parseFieldPaths reads --fields)');
+  }
   const out = new ByteOutput(io.stdout);
   const sink = options.quiet ? QUIET_SINK : new FilterOutput(options, out, io.stdoutIsTTY);
   const limits: SelectionLimits = options.quiet ? { maxCount: 1 } : options;

@@ -39,7 +39,11 @@ function isWallClock(instant: number, wall: number): boolean {
 /** The instants `clock` names in the process's zone (TZ). */
 export function localInstants(clock: WallClock): LocalInstants {
   // The wall-clock time as if it were UTC: an instant is it when instant + its offset equals this.
-  const wall = Date.UTC(clock.year, clock.month - 1, clock.day, clock.hours, clock.minutes, clock.seconds, clock.millis);
+  // setUTCFullYear, not Date.UTC: Date.UTC takes years 0-99 for 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(clock.year, clock.month - 1, clock.day);
+  date.setUTCHours(clock.hours, clock.minutes, clock.seconds, clock.millis);
+  const wall = date.getTime();
   // A zone's offsets a day before and after: any change near the time lies between them.
   const offsets = [...new Set([offsetAt(wall - DAY_MS), offsetAt(wall), offsetAt(wall + DAY_MS)])];
   const instants = [...new Set(offsets.map((offset) => wall - offset))].filter((instant) => isWallClock(instant, wall)).sort((a, b) => a - b);

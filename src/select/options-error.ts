@@ -26,7 +26,9 @@ export function selectionProblem(selection: Selection): string | undefined {
   if (query.message !== undefined && !(query.message instanceof RegExp)) return 'query.message must be a RegExp, as --message makes it';
   for (const bound of ['since', 'until'] as const) {
     const time = query[bound];
-    if (time !== undefined && (!(time instanceof Date) || Number.isNaN(time.getTime()))) return `query.${bound} must be a valid Date (parseTimeBound reads --${bound}'s forms)`;
+    if (time !== undefined && (!(time instanceof Date) || Number.isNaN(time.getTime()))) {
+      return `query.${bound} must be a valid Date (${bound === 'since' ? 'parseTimeBound' : 'parseUntilBound'} reads --${bound}'s forms)`;
+    }
   }
   if (query.since && query.until && query.since.getTime() > query.until.getTime()) return 'query.since is after query.until: no line can be both';
   return contradiction(selection.types, selection.exclude, query, knownTypesNamed);

@@ -319,6 +319,11 @@ export function parseTimeBound(text: string, now: Date, utc = false, which: 'fir
   return new Date(instant);
 }
 
+/** Whether a date-time without a zone names no local instant (the hour the clocks skip). */
+export function inSkippedTime(text: string): boolean {
+  return localClockInstants(text)?.instants.length === 0;
+}
+
 /** A date-time without a zone (`2026-03-29T02:30`, `… 02:30:15.5`): the instants it names in the local zone. */
 function localClockInstants(text: string): LocalInstants | undefined {
   const clock = /^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d)(?::(\d\d)(?:[.,](\d{1,3})\d*)?)?$/i.exec(text.trim());

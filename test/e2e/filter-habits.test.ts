@@ -676,7 +676,11 @@ test('--since and --until at the changes of a local zone: a skipped time is the 
   // 02:30 happens twice (00:30Z and 01:30Z): --since from the first, --until to the second.
   t.deepEqual(selected(autumn, ['--since', '2026-10-25T02:30']), autumn.slice(1));
   t.deepEqual(selected(autumn, ['--until', '2026-10-25T02:30']), autumn.slice(0, 3));
-  // Both: from the minute's first pass to its second, and the hour between them.
+  // Both in the skipped hour: no time between them, said as that (a review), not "swap them?".
+  const skipped = runFilter(['--since', '2026-03-29T02:15', '--until', '2026-03-29T02:45'], '', { TZ: 'Europe/Berlin' });
+  t.is(skipped.status, 2);
+  t.regex(skipped.stderr, /both in the hour the clocks skipped here \(summer time\): no time is between them/);
+    // Both: from the minute's first pass to its second, and the hour between them.
   t.deepEqual(selected(autumn, ['--since', '2026-10-25T02:30', '--until', '2026-10-25T02:30']), autumn.slice(1, 3));
 });
 

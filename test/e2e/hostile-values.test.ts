@@ -148,12 +148,26 @@ test('-o json into a pipe: a server line with raw control characters is written 
   const inString = server(51803, 'raw\u0001ctl\u001b]0;owned\u0007 \u001b[2J', '{"ns":"a.b","durationMillis":1}');
   const outside = `{"t":{"$date":"2026-11-22T09:58:39.063Z"},\u0001"s":"I","c":"COMMAND","id":1,"ctx":"conn1","msg":"x"}`;
   const plain = server(22943, 'Connection accepted', '{"remote":"10.0.0.1:5"}');
-  const run = runFilter(['-o', 'json'], `${[inString, outside, plain].map((line) => entry('mongodb', line)).join('\n')}\n`);
+  // A tab between members is JSON's whitespace (a review): as it came, not taken for no JSON.
+  const tabbed = server(22944, 'Connection ended', '{"remote":"10.0.0.1:5",\t"connectionId":1}');
+  const run = runFilter(['-o', 'json'], `${[inString, outside, plain, tabbed].map((line) => entry('mongodb', line)).join('\n')}\n`);
   const lines = run.stdout.trimEnd().split('\n');
-  t.is(lines.length, 3);
-  for (const line of lines) t.false(/[\u0000-\u001f]/.test(line), line);
+  t.is(lines.length, 4);
+  t.is(lines[3], tabbed);
+  for (const line of lines.slice(0, 3)) t.false(/[\u0000-\u001f]/.test(line), line);
   t.is((JSON.parse(lines[0]!) as { msg: string }).msg, 'raw\u0001ctl\u001b]0;owned\u0007 \u001b[2J');
   t.deepEqual(JSON.parse(lines[1]!), { logType: 'mongodb', contents: outside });
   t.is(lines[2], plain, 'a line without controls as it came');
   t.regex(run.stderr, /^logtype: 1 line of a JSON log was no JSON \(a raw control character outside its strings\): written as its entry/m);
+});
+
+// From a review: the server's own lines read bare (a file of them, not entries) with a bare NaN
+// or a raw control were taken for broken JSON, not for server lines.
+test('bare server lines with a NaN or infinite double, or a raw control: read as server lines, their fields with the doubles as extended JSON', (t) => {
+  const lines = [server(1, 'esc \u001b[31m red', '{"ratio":nan,"x":-inf}'), server(2, 'ok', '{"ratio":nan,"y":inf}', 40)].join('\n');
+  const summary = JSON.parse(runFilter(['summary', '--json'], `${lines}\n`).stdout) as { lines: { entries: number; notEntries: number }; types: { logType: string }[] };
+  t.like(summary.lines, { entries: 2, notEntries: 0 });
+  t.deepEqual(summary.types.map((type) => type.logType), ['mongodb']);
+  const fields = runFilter(['-o', 'json', '-f', 'attr'], `${lines}\n`).stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+  t.deepEqual(fields, [{ attr: { ratio: { $numberDouble: 'NaN' }, x: { $numberDouble: '-Infinity' } } }, { attr: { ratio: { $numberDouble: 'NaN' }, y: { $numberDouble: 'Infinity' } } }]);
 });

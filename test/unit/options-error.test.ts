@@ -23,6 +23,7 @@ test('the library\'s commands reject options the command line would refuse with 
     ['since after until', { query: { since: new Date('2026-11-23T00:00:00Z'), until: new Date('2026-11-22T00:00:00Z') } }, /since is after query\.until/],
     ['a level that is none', { query: { level: 'crit' as Level } }, /query\.level must be one of fatal, error/],
     ['an output mode that is none', { output: 'yaml' as FilterOptions['output'] }, /output must be one of raw, json, entry, pretty/],
+    ['a field path with an empty part', { fields: [['', 'msg']] }, /fields: a path with an empty part names no field/],
   ];
   for (const [what, options, says] of rows) {
     const error = await t.throwsAsync(runFilter({ ...base, ...options }, io()), { instanceOf: OptionsError, message: says }, what);
