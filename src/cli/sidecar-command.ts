@@ -1,6 +1,7 @@
 /**
  * `logtype-sidecar` arguments: the option table, the help, and what they resolve to.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { FILE_LOG_TYPES, DEFAULT_LOG_DIR } from '../log-types.js';
 import { resolveSources } from '../config/sidecar-config.js';
@@ -103,6 +104,11 @@ export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   const text = (name: string): string | undefined => lastValue(values, name, OPTIONS);
   const sources = resolveSources(env, { logDir: text('log-dir'), files: allValues(values, 'file'), stdinType: text('stdin-type') });
   if (!sources.ok) return sources;
+  // A directory not there yet is waited for (a pod still starting); a file where it should be is a mistake, said at once.
+  const logDirNow = fs.statSync(sources.value.logDir, { throwIfNoEntry: false });
+  if (logDirNow && !logDirNow.isDirectory()) {
+    return usageError(`${text('log-dir') !== undefined ? '--log-dir' : 'MMS_LOG_DIR'} ${sources.value.logDir} is not a directory: give the directory the log files are in`);
+  }
   const maxLineBytes = ofFlag(parseSize(text('max-line-bytes')!), '--max-line-bytes');
   if (!maxLineBytes.ok) return maxLineBytes;
   if (maxLineBytes.value < 64) return usageError('--max-line-bytes must be at least 64');
@@ -112,6 +118,8 @@ export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   if (!pollMs.ok) return pollMs;
   const statsIntervalMs = ofFlag(parseDurationMs(text('stats-interval')!), '--stats-interval');
   if (!statsIntervalMs.ok) return statsIntervalMs;
+  // A health line per file each time: below a second it floods stderr (a trial's 0.001: 15,000 lines in 2 s).
+  if (statsIntervalMs.value > 0 && statsIntervalMs.value < 1000) return usageError('--stats-interval must be 0 (only at shutdown) or at least 1 second');
   const stopTimeoutMs = ofFlag(parseDurationMs(text('stop-timeout')!), '--stop-timeout');
   if (!stopTimeoutMs.ok) return stopTimeoutMs;
   const missingWarningMs = ofFlag(parseDurationMs(text('missing-warning')!), '--missing-warning');

@@ -156,7 +156,7 @@ export class Sidecar {
     });
     io.stdout.on('error', (error: NodeJS.ErrnoException) => {
       // The reader went away (`| head`): nothing more can be delivered; a quiet, clean end.
-      if (error.code !== 'EPIPE') io.log.error({ event: 'output-error', error: error.message }, 'cannot write entries');
+      if (error.code !== 'EPIPE') io.log.error({ event: 'output-error', error: error.message, code: error.code }, outputErrorWords(error.code));
       this.#stopCause ??= error.code === 'EPIPE' ? 'reader-gone' : 'output-failed';
       this.#end(error.code === 'EPIPE' ? EXIT_OK : EXIT_OUTPUT_FAILED);
     });
@@ -636,4 +636,18 @@ function withoutPaths<S extends SidecarState>(state: S, paths: readonly string[]
   const drop = <V>(byPath: Readonly<Record<string, V>> | undefined): Record<string, V> | undefined =>
     byPath && Object.fromEntries(Object.entries(byPath).filter(([name]) => !paths.includes(name)));
   return { ...state, files: drop(state.files)!, past: drop(state.past), lookedAt: drop(state.lookedAt) };
+}
+
+/** What a failed write to stdout means, and what to change: the container's stdout is a pipe the runtime reads; anything else is a redirection. */
+function outputErrorWords(code: string | undefined): string {
+  const what = 'cannot write entries to stdout';
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return `${what}: the file or device it goes to is full; free space there, or give stdout to a reader (in a pod: the container runtime's log)`;
+    case 'EBADF':
+      return `${what}: it is closed; start the sidecar with stdout open (in a pod, the runtime gives it one)`;
+    default:
+      return `${what}; nothing more is read (positions saved are those delivered): fix where stdout goes`;
+  }
 }

@@ -554,3 +554,22 @@ test('stdout a file that cannot grow (a full disk, a file size limit): the error
   const rest = second.stdout.split('\n').slice(0, -1).map((l) => (JSON.parse(l) as { contents: string }).contents);
   t.deepEqual([...whole, ...rest], lines, 'every line once, in order: the cut entry is sent again whole');
 });
+
+// From a sidecar trial: stdout on a full device said only "cannot write entries", with no fix.
+test('stdout a full device (/dev/full): exit 1, the error says the file or device is full and what to change, nothing counted delivered', (t) => {
+  const dir = tempDir('stdout-full');
+  const log = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(log, 'a line\n');
+  const full = fs.openSync('/dev/full', 'w');
+  try {
+    const run = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--file', `mongodb=${log}`, '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8', timeout: 30_000, stdio: ['ignore', full, 'pipe'] });
+    t.is(run.status, 1);
+    const said = run.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const error = said.find((d) => d['event'] === 'output-error');
+    t.like(error, { level: 50, code: 'ENOSPC' });
+    t.regex(String(error?.['msg']), /^cannot write entries to stdout: the file or device it goes to is full; free space there/);
+    t.like(said.find((d) => d['event'] === 'stats' && d['source'] === 'mongodb'), { delivered: 0 });
+  } finally {
+    fs.closeSync(full);
+  }
+});
