@@ -27,5 +27,5 @@ export function readingNotices(counts: SelectionCounts, leftOut: { readonly unti
  */
 export function timesReadWords(times: TimesRead, utc: boolean): string {
   const span = times.first === times.last ? `at ${formatTime(times.first, utc)}` : `from ${formatTime(times.first, utc)} to ${formatTime(times.last, utc)}`;
-  return `the entries read run ${span}${utc ? '' : ` ${localTimeWords(times.first, times.last)}`}`;
+  return `the entries the time bounds looked at run ${span}${utc ? '' : ` ${localTimeWords(times.first, times.last)}`}`;
 }

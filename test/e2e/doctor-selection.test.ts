@@ -42,7 +42,7 @@ for (const [what, args] of [
     t.is(text.status, 0);
     t.notRegex(text.stdout, /No known problem found/);
     // A time bound says when the entries it looked at were.
-    const times = args[0] === '-l' ? '' : '; the entries read run from 2026-11-22 09:57:50.112 to 2026-11-22 09:59:03.398 local time (UTC)';
+    const times = args[0] === '-l' ? '' : '; the entries the time bounds looked at run from 2026-11-22 09:57:50.112 to 2026-11-22 09:59:03.398 local time (UTC)';
     t.is(text.stdout, `Nothing looked at: the selection left out all ${POD_LINES} lines read${times}. Widen it (--since, --until, -t, -l, …) or leave it out to look at every line.\n`);
     const json = doctorJson(args, POD);
     t.deepEqual([json.linesRead, json.linesLookedAt, json.problems], [POD_LINES, 0, []]);

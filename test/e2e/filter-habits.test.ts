@@ -688,7 +688,7 @@ test('--since and --until at the changes of a local zone: a skipped time is the 
 // doctor said only "the selection left out" every one: when the lines were was nowhere.
 test('a time selection that leaves out every entry: summary and doctor say when the entries read were', (t) => {
   const input = ['2026-11-22T09:58:00.000+00:00', '2026-11-22T09:59:00.000+00:00'].map((time) => entryLine('mongodb', `{"t":{"$date":"${time}"},"s":"I","c":"REPL","id":1,"ctx":"x","msg":"m"}`)).join('\n') + '\n';
-  const when = /the entries read run from 2026-11-22 09:58:00\.000Z to 2026-11-22 09:59:00\.000Z/;
+  const when = /the entries the time bounds looked at run from 2026-11-22 09:58:00\.000Z to 2026-11-22 09:59:00\.000Z/;
   t.regex(runFilter(['summary', '--utc', '--since', '15m'], input).stdout, new RegExp(`none: the selection left out every entry read; ${when.source}`));
   t.regex(runFilter(['doctor', '--utc', '--since', '15m'], input).stdout, new RegExp(`^Nothing looked at: the selection left out all 2 lines read; ${when.source}\\. Widen it`));
 });

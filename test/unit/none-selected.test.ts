@@ -27,7 +27,7 @@ test('the notice: on a terminal, entries read, none selected and nothing written
     [
       'the times of the entries the time bounds looked at',
       [{ ...plain, utc: true }, { entries: 2, selected: 0, other: 0, timesRead: { first: Date.parse('2026-11-22T09:57:50.112Z'), last: Date.parse('2026-11-22T09:59:02.300Z') } }, true],
-      'logtype: none of the 2 entries read was selected (the options that select: -t, -l, --since, --until, -c, -g, …); the entries read run from 2026-11-22 09:57:50.112Z to 2026-11-22 09:59:02.300Z\n',
+      'logtype: none of the 2 entries read was selected (the options that select: -t, -l, --since, --until, -c, -g, …); the entries the time bounds looked at run from 2026-11-22 09:57:50.112Z to 2026-11-22 09:59:02.300Z\n',
     ],
   ];
   for (const [what, args, notice] of rows) t.is(noneSelectedNotice(...args), notice, what);
@@ -48,5 +48,5 @@ test('runFilter to a terminal, --since after every line: nothing on stdout, the 
   const status = await runFilter(options, { stdin: Readable.from([Buffer.from(`${input}\n`)]), stdout: out.stream, stderr: err.stream, stdoutIsTTY: true });
   t.is(status, 0);
   t.is(out.text(), '');
-  t.is(err.text(), `${NOTICE('none of the 2 entries read was selected').trimEnd()}; the entries read run from 2026-11-22 09:58:00.000Z to 2026-11-22 09:59:00.000Z\n`);
+  t.is(err.text(), `${NOTICE('none of the 2 entries read was selected').trimEnd()}; the entries the time bounds looked at run from 2026-11-22 09:58:00.000Z to 2026-11-22 09:59:00.000Z\n`);
 });
