@@ -118,8 +118,8 @@ export function parseSidecarArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   if (!pollMs.ok) return pollMs;
   const statsIntervalMs = ofFlag(parseDurationMs(text('stats-interval')!), '--stats-interval');
   if (!statsIntervalMs.ok) return statsIntervalMs;
-  // A health line per file each time: below a second it floods stderr (a trial's 0.001: 15,000 lines in 2 s).
-  if (statsIntervalMs.value > 0 && statsIntervalMs.value < 1000) return usageError('--stats-interval must be 0 (only at shutdown) or at least 1 second');
+  // A health line per file each time: below a tenth of a second it floods stderr (a trial's 0.001: 15,000 lines in 2 s).
+  if (statsIntervalMs.value > 0 && statsIntervalMs.value < 100) return usageError('--stats-interval must be 0 (only at shutdown) or at least 0.1 second');
   const stopTimeoutMs = ofFlag(parseDurationMs(text('stop-timeout')!), '--stop-timeout');
   if (!stopTimeoutMs.ok) return stopTimeoutMs;
   const missingWarningMs = ofFlag(parseDurationMs(text('missing-warning')!), '--missing-warning');

@@ -314,7 +314,7 @@ const sidecarCases: { name: string; args: string[]; env?: NodeJS.ProcessEnv; exp
   { name: 'a bad size', args: ['--max-line-bytes', 'lots'], expected: sidecarError('--max-line-bytes: "lots" is not a size (examples: 65536, 64KiB, 1MiB)') },
   { name: 'a line limit too small', args: ['--max-line-bytes', '10'], expected: sidecarError('--max-line-bytes must be at least 64') },
   // From a sidecar trial: 15,000 health lines in 2 s; and a log dir that is a file waited 3 minutes to say the files were missing.
-  { name: 'a stats interval under a second', args: ['--stats-interval', '0.001'], expected: sidecarError('--stats-interval must be 0 (only at shutdown) or at least 1 second') },
+  { name: 'a stats interval under a tenth of a second', args: ['--stats-interval', '0.001'], expected: sidecarError('--stats-interval must be 0 (only at shutdown) or at least 0.1 second') },
   { name: 'a log dir that is a file', args: ['--log-dir', FILE], expected: sidecarError(`--log-dir ${FILE} is not a directory: give the directory the log files are in`) },
   { name: 'MMS_LOG_DIR a file', args: [], env: { MMS_LOG_DIR: FILE }, expected: sidecarError(`MMS_LOG_DIR ${FILE} is not a directory: give the directory the log files are in`) },
   { name: 'a bad duration', args: ['--rotate-wait', 'soon'], expected: sidecarError('--rotate-wait: "soon" is not a duration (examples: 5, 0.5s, 200ms, 2m)') },
