@@ -265,7 +265,8 @@ export const KNOWN_PROBLEMS: readonly KnownProblem[] = [
     types: SERVER_TYPES,
     // Severity F in the line's head: 4.4+ JSON (`"s":"F"`), and the text before it (`F STORAGE [thread1]`,
     // `F -        [conn1] Got signal: 11`). A fatal assertion, an invariant failure or a signal: the server exits.
-    matches: /^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"F"|^\S{1,40} F\s{1,2}[A-Z_-]{1,20} +\[/,
+    // The text form starts with its ISO time: a JSON line fails it at its first byte (every server line is tried).
+    matches: /^\{"t":\{"\$date":"[^"]{1,40}"\},"s":"F"|^\d{4}-\d\d-\d\dT\S{1,36} F\s{1,2}[A-Z_-]{1,20} +\[/,
     // A fatal assertion writes three F lines in a millisecond or two (the assertion, the abort, the fatal message).
     oneEventWithin: { ms: 5000, lines: 'a stop writes several, counted once' },
     meaning: 'The server ended itself: a fatal assertion, an invariant failure or a signal it could not handle, each with its message (and a stack trace) just before it exits. Kubernetes starts the container again; the same error at each start is a crash loop.',
