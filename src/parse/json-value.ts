@@ -156,3 +156,14 @@ export function repairedJson(text: string): string | undefined {
   }
   return from === 0 ? undefined : out + text.slice(from);
 }
+
+/** `text` as repairedJson writes it, parsed (parseJson); undefined when there was nothing to repair, or it is still no JSON. */
+export function parseRepairedJson(text: string): unknown {
+  const repaired = repairedJson(text);
+  if (repaired === undefined) return undefined;
+  try {
+    return parseJson(repaired);
+  } catch {
+    return undefined;
+  }
+}

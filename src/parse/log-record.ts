@@ -5,7 +5,7 @@
  */
 export { parseLogTime } from './log-time.js';
 import type { AttributeReader } from './record-attributes.js';
-import { parseJson, repairedJson } from './json-value.js';
+import { parseJson, parseRepairedJson } from './json-value.js';
 
 export type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug';
 
@@ -148,12 +148,6 @@ export function parseJsonObject(line: string): Record<string, unknown> | undefin
   try {
     return asObject(parseJson(line));
   } catch {
-    const repaired = repairedJson(line);
-    if (repaired === undefined) return undefined;
-    try {
-      return asObject(parseJson(repaired));
-    } catch {
-      return undefined;
-    }
+    return asObject(parseRepairedJson(line));
   }
 }

@@ -14,7 +14,7 @@ import { LineSplitter } from '../follow/split-lines.js';
 import type { LogFormat } from '../formats/log-format.js';
 import { LINE_RECOGNIZING_FORMATS, OBJECT_RECOGNIZING_FORMATS, logFormat } from '../formats/log-formats.js';
 import { jsonObjectAt } from '../parse/json-members.js';
-import { repairedJson } from '../parse/json-value.js';
+import { parseRepairedJson } from '../parse/json-value.js';
 import { matchesAt } from '../parse/match-bytes.js';
 import { EntryLine } from './entry-line.js';
 import { inputLines, type InputLines } from './input-lines.js';
@@ -235,7 +235,7 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
   } catch {
     // A line JSON.parse refuses only for the server's bare NaN or a raw control (repairedJson):
     // the line as it is, read so.
-    value = parsedRepaired(text);
+    value = parseRepairedJson(text);
     if (value === undefined) {
       // Two records glued together (two writers on one stream): the first decides what the line is.
       value = jsonObjectAt(text, 0)?.object;
@@ -274,17 +274,6 @@ function readParsed(bytes: Buffer, lineStart: number, start: number, end: number
     return format && new EntryLine(format.name, format, false, prefix, bytes, lineStart, start, end, -1, -1, text, start, end, true);
   }
   return new EntryLine(logType, logFormat(logType), partial === true, prefix, bytes, lineStart, start, end, -1, -1, typeof contents === 'string' ? contents : text);
-}
-
-/** The text as repairedJson writes it, parsed; undefined when there was nothing to repair or it is still no JSON. */
-function parsedRepaired(text: string): unknown {
-  const repaired = repairedJson(text);
-  if (repaired === undefined) return undefined;
-  try {
-    return JSON.parse(repaired);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The format that recognises a log's line a shipper wrapped: a JSON object of its own (the server's, the operator's), or text. */
