@@ -287,23 +287,22 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
     });
   }
   let unreadable = 0;
-  // Written to after its end, a stream emits an error no one may be listening for.
-  const gone = (): boolean => io.stdout.destroyed || io.stdout.writableEnded;
   await readEntries(
     options,
     filter,
     stdinSource(io),
     async () => {
       // Flushed before the next chunk: its bytes may be reused then. A stdout destroyed or
-      // ended by its reader (a library caller's consumer that went away) wants no more: the
-      // reading stops, as the command's does at EPIPE; destroyed with an error, that is thrown.
-      if (!gone() && !out.flush()) await drained(io.stdout);
+      // ended by its reader (a library caller's consumer that went away) wants no more (a
+      // flush then writes nothing): the reading stops, as the command's does at EPIPE;
+      // destroyed with an error, that is thrown.
+      if (!out.flush()) await drained(io.stdout);
       if (io.stdout.errored) throw io.stdout.errored;
-      if (gone()) filter.stop();
+      if (out.gone) filter.stop();
     },
     (input, error) => {
       // What came before is out first: the line names the input where it stands in the output.
-      if (!gone()) out.flush();
+      out.flush();
       unreadable++;
       io.stderr.write(`logtype: ${cannotRead(input, error)}\n`);
     },
@@ -312,11 +311,11 @@ export async function runFilter(options: FilterOptions, io: FilterIO): Promise<n
       if (sink instanceof FilterOutput) sink.input(input);
     },
     (input, first) => {
-      if (!gone()) out.flush();
+      out.flush();
       io.stderr.write(`logtype: ${repeatedInput(input, first)}\n`);
     },
   );
-  if (!gone()) out.flush();
+  out.flush();
   const { counts } = filter;
   if (options.summary) io.stderr.write(formatSummary(counts));
   const notices = readingNotices(counts, {

@@ -527,9 +527,7 @@ export class FilesBehind {
    * (deleted, or moved out of the directory).
    */
   #currentName(held: HeldFile): string {
-    if (held.role === 'deleted') return held.name;
-    const found = rotatedSiblings(this.#options.path, this.#options.ignore).find((s) => sameFile(s.stat, held));
-    return found?.name ?? nameInDirectory(path.dirname(this.#options.path), held) ?? held.name;
+    return (held.role === 'deleted' ? undefined : this.#nameNow(held)) ?? held.name;
   }
 }
 

@@ -100,7 +100,7 @@ export class ByteOutput {
     if (text.length * 3 > CHUNK_BYTES - this.#used) {
       this.flush();
       if (text.length * 3 > CHUNK_BYTES) {
-        if (!this.#gone()) this.#stream.write(text);
+        if (!this.gone) this.#stream.write(text);
         return;
       }
     }
@@ -121,7 +121,7 @@ export class ByteOutput {
   /** Hands what is gathered to the stream; `onWritten` runs once the stream has sent it. */
   flush(onWritten?: () => void): boolean {
     this.#commitRun();
-    if (this.#gone()) {
+    if (this.gone) {
       // Its reader ended or destroyed it (a library caller's stream): what is gathered has nowhere to go.
       this.#used = 0;
       onWritten?.();
@@ -142,8 +142,8 @@ export class ByteOutput {
     });
   }
 
-  /** Ended or destroyed: a write now would emit an error nobody may be listening for (ERR_STREAM_WRITE_AFTER_END). */
-  #gone(): boolean {
+  /** The stream is ended or destroyed (its reader went away): nothing is written to it, as a write would emit an error nobody may be listening for (ERR_STREAM_WRITE_AFTER_END). */
+  get gone(): boolean {
     return this.#stream.writableEnded || this.#stream.destroyed;
   }
 
