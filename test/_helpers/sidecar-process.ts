@@ -152,7 +152,7 @@ export class SidecarProcess {
 
   #state(): string {
     const { exitCode, signalCode } = this.child;
-    const running = exitCode === null && signalCode === null ? 'still running' : `exited (${signalCode ?? exitCode})`;
+    const running = !this.#ended() ? 'still running' : `exited (${signalCode ?? exitCode})`;
     const said = this.stderr.split('\n').filter((line) => line !== '').slice(-20);
     return `the sidecar is ${running}; its last ${said.length} stderr lines:\n${said.join('\n')}`;
   }
@@ -186,9 +186,27 @@ export class SidecarProcess {
     return this.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('{"level":'));
   }
 
-  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<Exit> {
+  /**
+   * Sends `signal` once the sidecar has said it started, which its bin does after catching the
+   * stop signals. Before that, Node is still starting: its own handler for SIGTERM and SIGINT
+   * (set at boot, so /proc's SigCgt cannot tell) dies by the signal, which no program can
+   * change, and on a loaded machine that window has lasted over a second. SIGKILL and SIGSTOP
+   * are never caught and go at once.
+   */
+  async signal(signal: NodeJS.Signals): Promise<void> {
+    if (signal !== 'SIGKILL' && signal !== 'SIGSTOP') {
+      await waitUntil(() => this.#ended() || this.diagnostics().some((d) => d['event'] === 'started'), 10_000, () => `the sidecar to start; ${this.#state()}`);
+    }
     this.child.kill(signal);
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<Exit> {
+    await this.signal(signal);
     return this.exited;
+  }
+
+  #ended(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
   }
 }
 
@@ -197,6 +215,18 @@ export interface SavedState {
   readonly version: number;
   readonly savedAt?: number;
   readonly files: Record<string, { dev: number; ino: number; position: number; retired?: boolean; midLine?: boolean; readToEnd?: boolean }[]>;
+}
+
+/** Whether a process has a handler for `signal` (its bit in /proc's SigCgt mask; bash's `trap`, say), false once it has gone. Not for Node, whose boot catches SIGTERM and SIGINT already. */
+export function catchesSignal(pid: number, signal: NodeJS.Signals): boolean {
+  let status: string;
+  try {
+    status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return false;
+  }
+  const caught = /SigCgt:\s*([0-9a-f]+)/.exec(status)?.[1];
+  return caught !== undefined && (BigInt(`0x${caught}`) & (1n << BigInt(os.constants.signals[signal] - 1))) !== 0n;
 }
 
 /** A process's state letter in /proc (`T`: stopped by a signal). */

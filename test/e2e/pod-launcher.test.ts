@@ -11,7 +11,7 @@ import test, { type ExecutionContext } from 'ava';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, SIDECAR_BIN, cleanEnv, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
+import { REPO, SIDECAR_BIN, catchesSignal, cleanEnv, tempDir, waitUntil } from '../_helpers/sidecar-process.js';
 import { sleep } from '../_helpers/numbered-writer.js';
 import { JQ, findTool, testWithTool } from '../_helpers/system-tool.js';
 import { POD_UID, asUser, testAsOtherUsers } from '../_helpers/other-users.js';
@@ -64,12 +64,6 @@ cleanup() {
   script_log "Automation agent processes are shutdown"
 }
 `;
-
-/** Whether a process has a handler for SIGTERM (its bit in /proc's SigCgt mask): bash's `trap … SIGTERM` has run. */
-function catchesSigterm(pid: number): boolean {
-  const caught = /SigCgt:\s*([0-9a-f]+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return caught !== undefined && (BigInt(`0x${caught}`) & (1n << 14n)) !== 0n;
-}
 
 /** Stands for the agent: one line on each stream, one more on SIGTERM. */
 const STAND_IN_AGENT = `#!/usr/bin/env bash
@@ -302,7 +296,7 @@ testWithTool(JQ, 'in the pod: the sidecar delivers the files and the agent strea
 
   // The launcher logs "Launched" before it sets its trap (the operator's order): a SIGTERM
   // sent in between would kill it outright. Sent once bash catches SIGTERM.
-  await waitUntil(() => catchesSigterm(launcher.child.pid!), 10_000, 'the launcher has set its trap');
+  await waitUntil(() => catchesSignal(launcher.child.pid!, 'SIGTERM'), 10_000, 'the launcher has set its trap');
   launcher.child.kill('SIGTERM');
   t.not(await launcher.closed, null, "the launcher ends by itself once cleanup has run");
   await waitUntil(() => sidecar.has('automation-agent-stderr', /^agent stopping on SIGTERM$/), 10_000, 'the agent got SIGTERM from cleanup');
@@ -335,7 +329,7 @@ testWithTool(JQ, 'in the pod: an agent that exits leaves the launcher running, a
     t.teardown(() => launcher.killGroup());
     const output = sidecar ?? launcher;
     await waitUntil(() => output.has('automation-agent-stdout', /^agent started, pid \d+$/), 10_000, `agent stdout: ${output.stdout}`);
-    await waitUntil(() => catchesSigterm(launcher.child.pid!), 10_000, 'the launcher has set its trap');
+    await waitUntil(() => catchesSignal(launcher.child.pid!, 'SIGTERM'), 10_000, 'the launcher has set its trap');
     const agentPid = Number(/pid (\d+)/.exec(output.entries().find((e) => e.logType === 'automation-agent-stdout')!.contents)![1]);
     process.kill(agentPid, 'SIGKILL');
     await sleep(1000);
@@ -413,7 +407,7 @@ testWithTool(JQ, 'the patched launcher without the logtype run directory runs it
     t.false(fs.existsSync(path.join(pod.dir, 'not-mounted')), 'no directory or pipe made');
     // The launcher sets its SIGTERM trap after it logs the agent's start (as the operator's does):
     // a SIGTERM before the trap would end bash before cleanup exists (seen on a loaded machine).
-    await waitUntil(() => catchesSigterm(launcher.child.pid!), 10_000, 'the launcher has set its trap');
+    await waitUntil(() => catchesSignal(launcher.child.pid!, 'SIGTERM'), 10_000, 'the launcher has set its trap');
     launcher.child.kill('SIGTERM');
     await waitUntil(() => fs.readFileSync(path.join(pod.logDir, 'agent-launcher-script.log'), 'utf8').includes('shutdown'), 10_000, 'cleanup');
   } finally {

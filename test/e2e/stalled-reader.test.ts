@@ -47,7 +47,7 @@ for (const back of ['within', 'after'] as const) {
     first.stallReader();
     await sleep(1500);
     const stopped = Date.now();
-    first.child.kill('SIGTERM');
+    await first.signal('SIGTERM');
     // Back after 3 s: within a 30 s timeout, after a 1 s one.
     await sleep(3000);
     first.resumeReader();
@@ -347,7 +347,7 @@ test('two rename rotations after SIGTERM while the reader is stalled past --stop
   const first = killAtTeardown(t, new SidecarProcess([...args, '--from-start', '--stop-timeout', '3']));
   first.stallReader();
   await sleep(1000);
-  first.child.kill('SIGTERM');
+  await first.signal('SIGTERM');
   await sleep(500);
   fs.renameSync(file, `${file}.1`);
   writer.reopen();
