@@ -57,8 +57,9 @@ export function lockState(stateFile: string, pid = process.pid): StateLock {
 /** Makes the lock whole under a name of our own, then links it into place: false when the name is taken. */
 function linkWhole(path: string, text: string, pid: number): boolean {
   const temp = `${path}.${pid}.new`;
-  fs.writeFileSync(temp, text, { mode: 0o644 });
   try {
+    // Inside the try: a write that fails after the open (a full volume) leaves no empty file.
+    fs.writeFileSync(temp, text, { mode: 0o644 });
     fs.linkSync(temp, path);
     return true;
   } catch (error) {

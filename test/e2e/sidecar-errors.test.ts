@@ -573,3 +573,20 @@ test('stdout a full device (/dev/full): exit 1, the error says the file or devic
     fs.closeSync(full);
   }
 });
+
+// From a sidecar trial: on a full state volume the lock's temporary file (state.lock.PID.new)
+// was left behind, empty, its write failing after its open. A file-size limit of 0 fails every
+// write to a file the same way (EFBIG), while stdout, a pipe, is not limited.
+test('a state volume where no byte can be written: no lock or state temporary file is left beside the state file, the entries are delivered', (t) => {
+  const dir = tempDir('state-full');
+  const log = path.join(dir, 'mongodb.log');
+  fs.writeFileSync(log, 'a line\n');
+  const stateDir = path.join(dir, 'state');
+  fs.mkdirSync(stateDir);
+  const quoted = [process.execPath, SIDECAR_BIN, '--once', '--file', `mongodb=${log}`, '--state-file', path.join(stateDir, 'st.json'), '--stats-interval', '0'].map((a) => `'${a}'`).join(' ');
+  const run = spawnSync('bash', ['-c', `ulimit -f 0; exec ${quoted}`], { env: cleanEnv(), encoding: 'utf8', timeout: 30_000 });
+  t.is(run.stdout, '{"logType":"mongodb","contents":"a line"}\n');
+  const said = run.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  t.truthy(said.find((d) => d['event'] === 'state-unlocked' && /EFBIG/.test(String(d['error']))), run.stderr);
+  t.deepEqual(fs.readdirSync(stateDir), []);
+});
