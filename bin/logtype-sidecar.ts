@@ -17,6 +17,7 @@ const { createDiagnostics, sameStream } = await import('../src/diag/logger.js');
 const { SIDECAR_LOG_TYPE } = await import('../src/log-types.js');
 const { Sidecar } = await import('../src/sidecar/run-sidecar.js');
 const { sameFileError } = await import('../src/config/same-file.js');
+const { isNullDevice } = await import('../src/sidecar/null-output.js');
 
 const args = parseSidecarArgs(process.argv.slice(2), process.env);
 // Two types' paths that are one file on disk (a link) are refused as the same path spelt twice is.
@@ -34,7 +35,7 @@ if (parsed.value === 'help' || parsed.value === 'version') {
 // stderr the same pipe as stdout (2>&1, a container with a terminal): diagnostics go between entries.
 const diagnosticRoute = sameStream(1, 2) ? {} : undefined;
 const log = createDiagnostics(SIDECAR_LOG_TYPE, 2, diagnosticRoute);
-const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, stdinFd: 0, log, version: packageVersion(), diagnosticRoute, stdoutIsTTY: process.stdout.isTTY === true });
+const sidecar = new Sidecar(parsed.value, { stdout: process.stdout, stdin: process.stdin, stdinFd: 0, log, version: packageVersion(), diagnosticRoute, stdoutIsTTY: process.stdout.isTTY === true, stdoutIsNull: isNullDevice(1) });
 const running = sidecar.run();
 onStop = (signal) => sidecar.stop(signal);
 if (stops.length > 0) sidecar.stop(stops[0]);

@@ -78,6 +78,8 @@ export interface SidecarIO {
   readonly diagnosticRoute?: DiagnosticRoute | undefined;
   /** stdout is a terminal (run by hand): entries are escaped for it (EntryWriterOptions.terminal). */
   readonly stdoutIsTTY?: boolean | undefined;
+  /** stdout is the null device (null-output.ts): said at the start, as every entry is lost there. */
+  readonly stdoutIsNull?: boolean | undefined;
 }
 
 /** Exit codes: stopped cleanly (0), output failed (1), `--once` with a followed file missing (3), the state file in use (4). */
@@ -170,6 +172,12 @@ export class Sidecar {
       { event: 'started', version: this.#io.version, pid: process.pid, node: process.version, files: this.#options.files.length, stateFile: this.#options.stateFile ?? null },
       `logtype-sidecar${this.#io.version ? ` ${this.#io.version}` : ''} started (pid ${process.pid})`,
     );
+    if (this.#io.stdoutIsNull) {
+      this.#io.log.warn(
+        { event: 'output-discarded' },
+        'stdout is /dev/null: every entry is thrown away, yet counted delivered and its position saved, so a restart does not send it again. If stdout was closed (>&-), Node put /dev/null in its place: give the sidecar a stdout (the container log, a pipe, a file)',
+      );
+    }
     if (this.#options.stateFile) {
       const lock = lockState(path.resolve(this.#options.stateFile));
       if (lock.kind === 'taken') {

@@ -574,6 +574,26 @@ test('stdout a full device (/dev/full): exit 1, the error says the file or devic
   }
 });
 
+// From a sidecar trial: started with its stdout closed (`>&-`), the sidecar wrote every entry
+// into the /dev/null Node put in its place, counted it delivered and saved its position.
+for (const how of ['closed (>&-)', '/dev/null'] as const) {
+  test(`stdout ${how}: a warning says entries are thrown away and what to change; stdout a pipe, none`, (t) => {
+    const dir = tempDir('stdout-null');
+    for (const type of FILE_LOG_TYPES) fs.writeFileSync(path.join(dir, type.defaultFile), type.name === 'mongodb' ? 'a line\n' : '');
+    const quoted = [process.execPath, SIDECAR_BIN, '--once', '--log-dir', dir, '--stats-interval', '0'].map((a) => `'${a}'`).join(' ');
+    const redirect = how === '/dev/null' ? '> /dev/null' : '>&-';
+    const run = spawnSync('bash', ['-c', `exec ${quoted} ${redirect}`], { env: cleanEnv(), encoding: 'utf8', timeout: 30_000 });
+    t.is(run.status, 0, run.stderr);
+    const said = run.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const warning = said.find((d) => d['event'] === 'output-discarded');
+    t.like(warning, { level: 40 });
+    t.regex(String(warning?.['msg']), /^stdout is \/dev\/null: every entry is thrown away.*give the sidecar a stdout/);
+    const piped = spawnSync('bash', ['-c', `exec ${quoted}`], { env: cleanEnv(), encoding: 'utf8', timeout: 30_000 });
+    t.is(piped.stdout, '{"logType":"mongodb","contents":"a line"}\n');
+    t.false(piped.stderr.includes('output-discarded'));
+  });
+}
+
 // From a sidecar trial: on a full state volume the lock's temporary file (state.lock.PID.new)
 // was left behind, empty, its write failing after its open. A file-size limit of 0 fails every
 // write to a file the same way (EFBIG), while stdout, a pipe, is not limited.
