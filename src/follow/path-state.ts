@@ -26,3 +26,17 @@ export function statOrNone(path: string): fs.Stats | undefined {
     return undefined;
   }
 }
+
+/**
+ * What a symbolic link at `path` points to when that is not there (a dangling link: a volume
+ * not mounted, a target not made yet); undefined for anything else. A missing file is then
+ * named as the link it is, not as nothing.
+ */
+export function danglingLinkTarget(path: string): string | undefined {
+  try {
+    if (!fs.lstatSync(path).isSymbolicLink() || fs.statSync(path, { throwIfNoEntry: false })) return undefined;
+    return fs.readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -14,6 +14,8 @@ export interface MissingFile {
   readonly origin?: 'flag' | 'variable' | 'log-dir' | undefined;
   /** Something other than a file is at the path (`a directory`); undefined: nothing is. */
   readonly what?: string | undefined;
+  /** The path is a symbolic link to this, which is not there. */
+  readonly linkTo?: string | undefined;
 }
 
 /** What to check for a directory that is not there: whatever named its files' paths. */
@@ -59,8 +61,8 @@ export function missingReports(missing: readonly MissingFile[], present: number,
       // What set the path: a --file's path is not the variable's to fix.
       const setBy = file.origin === 'flag' ? { flag: `--file ${file.logType}` } : { variable: file.variable };
       reports.push({
-        fields: { event: 'missing', source: file.logType, path: file.path, ...setBy, ...(file.what ? { what: file.what } : {}) },
-        message: `--once: ${file.path} is ${file.what ? `${file.what}, not a file` : 'not there'}; ${rest} (exit ${exitCode})`,
+        fields: { event: 'missing', source: file.logType, path: file.path, ...setBy, ...(file.what ? { what: file.what } : {}), ...(file.linkTo !== undefined ? { linkTo: file.linkTo } : {}) },
+        message: `--once: ${file.path} is ${file.what ? `${file.what}, not a file` : file.linkTo !== undefined ? `a symbolic link to ${file.linkTo}, which is not there` : 'not there'}; ${rest} (exit ${exitCode})`,
       });
     }
   }

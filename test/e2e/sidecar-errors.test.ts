@@ -251,6 +251,25 @@ test('a file still missing after --missing-warning: a warning naming the path an
   t.regex(said[0]!['msg'] as string, /is still not there after 1 seconds?:/);
 });
 
+// From a sidecar trial: a followed path that is a symbolic link to a file not there (a volume
+// not mounted yet) was said "not there", which sent the reader to look for the link.
+test('a followed path that is a link to nothing: --once and the missing warning name the link and its target', async (t) => {
+  const dir = tempDir('dangling-link');
+  const file = path.join(dir, 'backup-agent.log');
+  fs.symlinkSync('/nonexistent/volume/backup-agent.log', file);
+  const sidecar = new SidecarProcess(['--log-dir', dir, '--state-file', '', '--missing-warning', '0.5', '--poll-interval', '0.1']);
+  await sidecar.waitForDiagnostic((d) => d['event'] === 'missing' && d['path'] === file, 10_000);
+  await sidecar.stop();
+  const said = sidecar.diagnostics().find((d) => d['event'] === 'missing' && d['path'] === file);
+  t.like(said, { level: 40, linkTo: '/nonexistent/volume/backup-agent.log' });
+  t.regex(String(said?.['msg']), /backup-agent\.log \(a symbolic link to \/nonexistent\/volume\/backup-agent\.log\) is still not there after/);
+  const once = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--file', `backup-agent=${file}`, '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8', timeout: 10_000 });
+  t.is(once.status, 3);
+  const missing = once.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((d) => d['event'] === 'missing');
+  t.like(missing, { linkTo: '/nonexistent/volume/backup-agent.log' });
+  t.regex(String(missing?.['msg']), /is a symbolic link to \/nonexistent\/volume\/backup-agent\.log, which is not there/);
+});
+
 test('a sidecar started before its log directory (and state file\'s) is there takes the lock once the directory appears: a second one on the same state file is refused then', async (t) => {
   const dir = tempDir('state-lock-late');
   const logs = path.join(dir, 'logs');
