@@ -7,14 +7,15 @@ import { FILTER_BIN, REPO, SIDECAR_BIN, SidecarProcess, cleanEnv, followsPath, t
 import { FILE_LOG_TYPES } from '../../src/log-types.js';
 import { checkNumbered } from '../_helpers/delivery.js';
 
-test('a last line without newline leaves as a partial piece at SIGTERM, exit 0 within 2 s; the restart sends its rest', async (t) => {
+test('a last line without newline leaves as a partial piece at SIGTERM, exit 0 without waiting out the 30 s stop timeout; the restart sends its rest', async (t) => {
   const { dir, file, sidecar } = await followEmptyFile('sigterm', 'mongodb');
   fs.appendFileSync(file, 'whole\nno newline yet');
   await sidecar.waitForLines(1);
   const started = Date.now();
   const exit = await sidecar.stop('SIGTERM');
   t.is(exit.code, 0);
-  t.true(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+  // Nothing waits to be taken: no wait for the stop timeout (30 s). Loose, for a loaded machine.
+  t.true(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
   // Not a whole line: its writer may finish it. The piece is marked, and its end saved.
   t.deepEqual(sidecar.lines(), [
     '{"logType":"mongodb","contents":"whole"}',
