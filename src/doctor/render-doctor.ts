@@ -153,6 +153,8 @@ export interface DoctorReport {
   readonly incomplete?: DoctorIncomplete;
   /** Present when the server's lines run newest first: what is told by their order (a killed server) may be missed. */
   readonly newestFirst?: TimeSteps;
+  /** Present when a time bound left out every line: when the entries it looked at run (summary's JSON has the same). */
+  readonly timesRead?: { readonly first: string; readonly last: string };
   /** Most serious first, as the text lists them. */
   readonly problems: readonly DoctorProblem[];
 }
@@ -163,6 +165,7 @@ export function doctorJson(findings: readonly ProblemFinding[], lines: DoctorLin
     linesLookedAt: lines.lookedAt,
     ...(incomplete ? { incomplete } : {}),
     ...(newestFirst ? { newestFirst } : {}),
+    ...(lines.lookedAt === 0 && lines.timesRead ? { timesRead: { first: new Date(lines.timesRead.first).toISOString(), last: new Date(lines.timesRead.last).toISOString() } } : {}),
     problems: findings.map(({ problem, count, lines, first, last, example, exampleType, types, sources, inOtherLines, moreTypes, moreSources }) => ({
       id: problem.id,
       title: problem.title,

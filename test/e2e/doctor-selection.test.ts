@@ -19,6 +19,7 @@ const POD_LINES = POD.split('\n').length - 1;
 interface DoctorJson {
   readonly linesRead: number;
   readonly linesLookedAt: number;
+  readonly timesRead?: { readonly first: string; readonly last: string };
   readonly problems: readonly { readonly id: string; readonly count: number; readonly lines: number; readonly remedy: string; readonly types: readonly string[] }[];
 }
 
@@ -46,6 +47,8 @@ for (const [what, args] of [
     t.is(text.stdout, `Nothing looked at: the selection left out all ${POD_LINES} lines read${times}. Widen it (--since, --until, -t, -l, …) or leave it out to look at every line.\n`);
     const json = doctorJson(args, POD);
     t.deepEqual([json.linesRead, json.linesLookedAt, json.problems], [POD_LINES, 0, []]);
+    // The JSON says when as the text does (and as summary's JSON does).
+    t.deepEqual(json.timesRead, args[0] === '-l' ? undefined : { first: '2026-11-22T09:57:50.112Z', last: '2026-11-22T09:59:03.398Z' });
   });
 }
 
