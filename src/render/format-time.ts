@@ -1,8 +1,12 @@
+import { isRepeatedLocalTime } from '../select/local-time.js';
+
 /**
- * `2026-11-22 10:00:00.123` in local time, or UTC with `utc` (then marked `Z`). Log lines come in
- * time order, so the part up to the second is made once per second and reused.
+ * `2026-11-22 10:00:00.123` in local time, or UTC with `utc` (then marked `Z`). A local time the
+ * clocks show twice (the hour they go back) is marked with its offset (`01:30:00.123-04:00`,
+ * then `01:30:00.123-05:00`), else the two would read alike. Log lines come in time order, so
+ * the part up to the second is made once per second and reused.
  */
-const cache = { second: Number.NaN, utc: false, text: '' };
+const cache = { second: Number.NaN, utc: false, text: '', end: '' };
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
@@ -20,8 +24,15 @@ export function formatTime(ms: number, utc: boolean): string {
     cache.text = utc
       ? `${year(date.getUTCFullYear())}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`
       : `${year(date.getFullYear())}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+    cache.end = utc ? 'Z' : isRepeatedLocalTime(ms) ? offsetText(-date.getTimezoneOffset()) : '';
   }
-  return `${cache.text}.${MILLIS[Math.floor(ms - second * 1000)]}${utc ? 'Z' : ''}`;
+  return `${cache.text}.${MILLIS[Math.floor(ms - second * 1000)]}${cache.end}`;
+}
+
+/** An offset east of UTC in minutes as ISO 8601 writes it: `-04:00`, `+05:30`. */
+function offsetText(offset: number): string {
+  const minutes = Math.abs(offset);
+  return `${offset < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 }
 
 /**
@@ -31,9 +42,7 @@ export function formatTime(ms: number, utc: boolean): string {
 export function localZone(ms: number): string {
   const offset = -new Date(ms).getTimezoneOffset();
   if (Number.isNaN(offset)) return '';
-  if (offset === 0) return 'UTC';
-  const minutes = Math.abs(offset);
-  return `UTC${offset < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+  return offset === 0 ? 'UTC' : `UTC${offsetText(offset)}`;
 }
 
 /**

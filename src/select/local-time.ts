@@ -60,3 +60,28 @@ export function localInstants(clock: WallClock): LocalInstants {
   }
   return { instants: [], gapEnd: high };
 }
+
+/**
+ * Instants around which the zone's offset is one, known so by the last look: no local time
+ * in them is repeated. Offsets equal 3 h before and after an instant mean no change between
+ * (no zone changes twice in 6 h), so no local time within 1 h of it repeats one within a
+ * change of up to 2 h (every zone's is 1 h or less, Troll's 2 h).
+ */
+const steady = { from: Number.NaN, to: Number.NaN };
+
+/**
+ * Whether the local time at `ms` is one the clocks show twice (the hour they go back): written
+ * without its offset, it could be either. Cheap where no change is near (a comparison).
+ */
+export function isRepeatedLocalTime(ms: number): boolean {
+  if (ms >= steady.from && ms <= steady.to) return false;
+  const offset = offsetAt(ms);
+  if (offsetAt(ms - 3 * HOUR_MS) === offset && offsetAt(ms + 3 * HOUR_MS) === offset) {
+    steady.from = ms - HOUR_MS;
+    steady.to = ms + HOUR_MS;
+    return false;
+  }
+  const date = new Date(ms + offset);
+  const clock = { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate(), hours: date.getUTCHours(), minutes: date.getUTCMinutes(), seconds: date.getUTCSeconds(), millis: date.getUTCMilliseconds() };
+  return localInstants(clock).instants.length > 1;
+}

@@ -31,3 +31,28 @@ test('localInstants: one instant on an ordinary day, none in a skipped hour (the
   ];
   for (const [zone, clock, expected] of rows) t.deepEqual(instantsIn(zone, clock), expected, `${zone} ${clock}`);
 });
+
+const FORMAT_TIME = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/render/format-time.js');
+
+/** formatTime's local text of each instant, in a node of its own with TZ set. */
+function formattedIn(zone: string, instants: readonly string[]): string[] {
+  const script = `import(${JSON.stringify(FORMAT_TIME)}).then((m) => console.log(JSON.stringify(${JSON.stringify(instants)}.map((i) => m.formatTime(Date.parse(i), false)))));`;
+  const run = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, TZ: zone }, encoding: 'utf8' });
+  return JSON.parse(run.stdout) as string[];
+}
+
+// From a CLI trial: pretty output's local times in the hour the clocks go back read alike twice.
+test('formatTime: a local time the clocks show twice carries its offset, each pass its own; every other time none', (t) => {
+  const rows: [zone: string, instants: string[], expected: string[]][] = [
+    [
+      'America/New_York',
+      ['2026-11-01T04:59:59.500Z', '2026-11-01T05:30:00.123Z', '2026-11-01T06:30:00.123Z', '2026-11-01T07:00:00.000Z', '2026-03-08T06:59:00.000Z', '2026-03-08T07:00:00.000Z', '2026-11-22T10:00:00.000Z'],
+      ['2026-11-01 00:59:59.500', '2026-11-01 01:30:00.123-04:00', '2026-11-01 01:30:00.123-05:00', '2026-11-01 02:00:00.000', '2026-03-08 01:59:00.000', '2026-03-08 03:00:00.000', '2026-11-22 05:00:00.000'],
+    ],
+    ['Europe/Berlin', ['2026-10-25T00:00:00.000Z', '2026-10-25T01:00:00.000Z', '2026-10-25T02:00:00.000Z'], ['2026-10-25 02:00:00.000+02:00', '2026-10-25 02:00:00.000+01:00', '2026-10-25 03:00:00.000']],
+    // Lord Howe Island goes back half an hour.
+    ['Australia/Lord_Howe', ['2026-04-04T14:45:00.000Z', '2026-04-04T15:15:00.000Z', '2026-04-04T15:30:00.000Z'], ['2026-04-05 01:45:00.000+11:00', '2026-04-05 01:45:00.000+10:30', '2026-04-05 02:00:00.000']],
+    ['UTC', ['2026-10-25T01:00:00.000Z'], ['2026-10-25 01:00:00.000']],
+  ];
+  for (const [zone, instants, expected] of rows) t.deepEqual(formattedIn(zone, instants), expected, zone);
+});
