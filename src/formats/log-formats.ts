@@ -4,7 +4,7 @@
  * pretty's badges, the selection options, `-o json`, summary's sections and doctor's rules all
  * read it (the sidecar reads the facts alone); none names a type of its own.
  */
-import { agentRecordReader, isAgentContinuation, isAgentLine, launcherRecordReader } from '../parse/parse-agent-line.js';
+import { agentLogRecordReader, agentRecordReader, isAgentContinuation, isAgentLine, launcherRecordReader } from '../parse/parse-agent-line.js';
 import { auditRecordReader, isAuditObject } from '../parse/parse-audit-line.js';
 import {
   diagnosticRecordReader,
@@ -26,16 +26,17 @@ import { LOG_TYPE_FACTS, type LogTypeName } from './log-type-facts.js';
 
 export { OPERATOR_LOG_TYPE, POD_SCRIPT_LOG_TYPE, SIDECAR_LOG_TYPE, VERSION_HOOK_LOG_TYPE } from './log-type-facts.js';
 
-/** The agent's text logs: one reader for all of them. */
-const agentReading: LogReading = { reader: agentRecordReader };
+/** The agents' own log files, which their logger writes: one reader for all of them. */
+const agentLogReading: LogReading = { reader: agentLogRecordReader };
 
 /** How each type is read: every type of the facts has exactly one entry (the compiler checks). */
 const READING: Readonly<Record<LogTypeName, LogReading>> = {
-  'automation-agent-verbose': agentReading,
-  'automation-agent-stderr': agentReading,
-  'automation-agent': agentReading,
-  'monitoring-agent': agentReading,
-  'backup-agent': agentReading,
+  'automation-agent-verbose': agentLogReading,
+  // What the agent writes to stderr: its lines, and a Go program's free text (a panic, `Error:`).
+  'automation-agent-stderr': { reader: agentRecordReader },
+  'automation-agent': agentLogReading,
+  'monitoring-agent': agentLogReading,
+  'backup-agent': agentLogReading,
   // A pre-4.4 fatal or error line goes on with the lines of no head after it (a backtrace).
   mongodb: { reader: serverRecordReader, recognizesObject: isServerObject, recognizesLine: isServerTextLine, holdsRecordAfter: textFatalOrError, continuesWith: hasNoServerHead },
   'mongodb-audit': { reader: auditRecordReader, recognizesObject: isAuditObject },

@@ -125,9 +125,23 @@ export function isAgentContinuation(line: string): boolean {
   return !isKubectlOutputLine(line);
 }
 
+/** An agent's line, of its log files or its stderr and stdout (where free text starts records too). */
 export function parseAgentLine(line: string): LogRecord | undefined {
+  return readAgentLine(line, true);
+}
+
+/**
+ * A line of an agent's own log file (verbose, automation-agent, monitoring, backup), which its
+ * logger writes: only the agent's head starts a record there. Free text continues the record
+ * before it, even where it starts as the stderr's heads do (an error's detail: `Error: …`).
+ */
+export function parseAgentLogLine(line: string): LogRecord | undefined {
+  return readAgentLine(line, false);
+}
+
+function readAgentLine(line: string, freeText: boolean): LogRecord | undefined {
   const match = AGENT_LINE.exec(line);
-  if (!match) return line.charCodeAt(0) === 0x7b ? parseServerLine(line) : freeTextRecord(line);
+  if (!match) return line.charCodeAt(0) === 0x7b ? parseServerLine(line) : freeText ? freeTextRecord(line) : undefined;
   const time = timeOf(line, match[1]!);
   if (time === undefined && !TIME_FIELD.test(match[1]!)) return undefined;
   return new AgentRecord(time, match[2]!, match[3]!, { contents: line }, match[0].length);
@@ -149,9 +163,16 @@ export function parseAgentLineInBytes(bytes: Buffer, start: number, end: number,
 const HEAD = new AgentHead();
 
 /** The agents' lines, read from their bytes where the head is ASCII without escapes (escaped or not, it reads the same). */
+/** The agent's stderr and stdout: its lines, and the free text a Go program writes there. */
 export const agentRecordReader: RecordReader = {
   text: parseAgentLine,
   bytes: (source, start, end) => parseAgentLineInBytes(source.bytes, start, end, source),
+};
+
+/** The agent's own log files: its lines alone start records. */
+export const agentLogRecordReader: RecordReader = {
+  text: parseAgentLogLine,
+  bytes: agentRecordReader.bytes,
 };
 
 /** The launcher's script lines: a time, then plain text (`2026-11-22 09:58:00 Starting agent launcher`). */

@@ -373,6 +373,22 @@ test("an agent's stderr: a panic's record ends where a line stamped long after i
   t.deepEqual(lines(await paused("-g 'no head'")), [later[2]]);
 });
 
+// From a CLI trial: the heads of the agent's stderr (cobra's `Error: …`, a Go `log` line, a
+// panic) started records in every agent log; in the agent's own log files only its logger's
+// head does, and an error's detail that starts so stays with its record.
+test("an agent's own log files: a detail line that starts as stderr's free text (`Error: …`, a Go log time) continues its record; in stderr it starts one", (t) => {
+  const head = '[2020-12-04T16:39:07.259-00] [.error] [cm/config/config.go:ReadClusterConfig:416] [16:39:07.259] Error validating syntax of cluster config : clusterConfig failed to validate:';
+  const details = ['Error: builds: Invalid type. Expected: array, given: null', '2020/12/04 16:39:07 while reading the builds', 'panic: would be the runtime\'s, here a word of the message'];
+  for (const type of ['automation-agent-verbose', 'automation-agent', 'monitoring-agent', 'backup-agent']) {
+    const input = [head, ...details].map((line) => entryLine(type, line)).join('\n') + '\n';
+    t.deepEqual(lines(runFilter(['-o', 'raw', '-g', 'failed to validate'], input).stdout), [head, ...details], type);
+    t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'fatal'], input).stdout), [], type);
+  }
+  const stderr = [head, ...details].map((line) => entryLine('automation-agent-stderr', line)).join('\n') + '\n';
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-g', 'failed to validate'], stderr).stdout), [head]);
+  t.deepEqual(lines(runFilter(['-o', 'raw', '-l', 'fatal'], stderr).stdout), [details[2]]);
+});
+
 // From a field trial: client-go's klog lines in the operator's log (an RBAC error) were no
 // operator lines: -l error missed them, and raw output dropped them without a word.
 test("the operator's log: client-go's klog lines are its lines, of their level, without a time of their own", (t) => {
