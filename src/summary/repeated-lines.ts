@@ -10,12 +10,18 @@
  * time takes the whole burst), so repeats of a few lines say nothing: REPEATS_TO_SAY distinct
  * lines repeated, and a twentieth of the sampled lines, before the summary says so (a log given
  * twice repeats half of them; a real log's own bursts a few in a thousand).
+ *
+ * A small log given twice has too few sampled lines to tell (a 500-line log, 8 of them), so a
+ * member's first DENSE_LINES lines are also remembered every one, apart: while a member has no
+ * more, what they say is the whole truth, and is asked where the sample cannot tell.
  */
 
 /** One line in this many is sampled (a power of two). */
 export const SAMPLE_EVERY = 64;
 const MAX_REMEMBERED = 65_536;
 const REPEATS_TO_SAY = 8;
+/** A member's first lines, up to this many, are remembered every one (besides the sample). */
+export const DENSE_LINES = 4096;
 
 /** Whether a line of this time and id is one of those sampled (asked of every line: nothing else is read before). */
 export function isSampled(time: number | undefined, id: number | undefined): time is number {

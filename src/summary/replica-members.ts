@@ -14,7 +14,7 @@ import path from 'node:path';
 import { kubeletLogFile } from './kubelet-log-path.js';
 import { olderRotationFirst, unrotatedName } from '../follow/rotated-siblings.js';
 import { isoString } from './iso-string.js';
-import { RepeatedLines, SampledLineOwners } from './repeated-lines.js';
+import { DENSE_LINES, RepeatedLines, SampledLineOwners } from './repeated-lines.js';
 import { DOWN_GAP_MS, DOWN_STATE, laneSegments, primaryTimeline, type MemberRestart, type StateChange } from './member-lanes.js';
 import { MAX_MARK_LABEL, markLabel } from './mark-label.js';
 import type { Rotation } from './log-rotations.js';
@@ -60,8 +60,19 @@ export class MemberStats {
   #lastElection = Number.NEGATIVE_INFINITY;
   readonly changes: StateChange[] = [];
   readonly starts: MemberRestart[] = [];
-  /** Lines its log holds twice (repeated-lines.ts). */
+  /** Lines its log holds twice (repeated-lines.ts): among the sampled lines, and among its first DENSE_LINES lines. */
   readonly repeats = new RepeatedLines();
+  readonly denseRepeats = new RepeatedLines();
+
+  /** Whether its lines so far are all among its first DENSE_LINES: what denseRepeats says is of every one. */
+  get dense(): boolean {
+    return this.lines <= DENSE_LINES;
+  }
+
+  /** About how many of its lines came twice: by the sample, else (a small log) by every line; 0 when neither says so. */
+  repeatedLines(): number {
+    return this.repeats.estimate(this.lines) || (this.dense ? this.denseRepeats.estimate(this.lines) : 0);
+  }
   /** Restarts, shutdowns, elections and errors; a restart's words are made at the end (its version is read after its start line). */
   readonly marks: { time: number; kind: 'restart' | 'shutdown' | 'election' | 'error'; label: string; restart?: { readonly version: string | null; readonly atLogStart: boolean } }[] = [];
   #errorMarks = 0;
@@ -352,6 +363,7 @@ function inputMemberKey(input: string, all: readonly string[]): string {
 export class ReplicaMembers {
   readonly #members = new Map<string, MemberStats>();
   readonly #owners = new SampledLineOwners<MemberStats>();
+  readonly #denseOwners = new SampledLineOwners<MemberStats>();
   #input = '-';
   #inputMember: MemberStats | undefined;
   #lastSource: string | undefined;
@@ -393,15 +405,24 @@ export class ReplicaMembers {
     return [...this.#members.values()].some((m) => m.name === name) ? this.#input : name;
   }
 
-  /** A sampled server line of `member` (isSampled), by its key: repeats within its log, and its lines seen in another member's first. */
-  sampledLine(member: MemberStats, key: string): void {
-    member.repeats.line(key);
-    this.#owners.line(key, member);
+  /**
+   * A server line of `member` that is sampled (isSampled) or among its first DENSE_LINES
+   * (`member.dense`), by its key: repeats within its log, and its lines seen in another member's first.
+   */
+  sampledLine(member: MemberStats, key: string, sampled: boolean): void {
+    if (sampled) {
+      member.repeats.line(key);
+      this.#owners.line(key, member);
+    }
+    if (member.dense) {
+      member.denseRepeats.line(key);
+      this.#denseOwners.line(key, member);
+    }
   }
 
-  /** The member whose log `member`'s is again, under another name; undefined when none. */
+  /** The member whose log `member`'s is again, under another name (by the sample, else by every line of a small log); undefined when none. */
   #copyOf(member: MemberStats): MemberStats | undefined {
-    const copyOf = this.#owners.copyOf(member, member.repeats.sampled);
+    const copyOf = this.#owners.copyOf(member, member.repeats.sampled) ?? (member.dense ? this.#denseOwners.copyOf(member, member.denseRepeats.sampled) : undefined);
     return copyOf?.name === OTHER_MEMBERS ? undefined : copyOf;
   }
 
@@ -426,7 +447,7 @@ export class ReplicaMembers {
     for (const member of this.#members.values()) {
       const copyOf = member.name === OTHER_MEMBERS ? undefined : this.#copyOf(member);
       if (copyOf) repeated.push({ member: member.name, lines: member.lines, sameAs: copyOf.name });
-      else if (member.repeats.estimate(member.lines) > 0) repeated.push({ member: member.name, lines: member.repeats.estimate(member.lines) });
+      else if (member.repeatedLines() > 0) repeated.push({ member: member.name, lines: member.repeatedLines() });
     }
     return repeated;
   }

@@ -140,7 +140,10 @@ export class ServerSection implements SectionCounter {
   add(record: LogRecord, time: number | undefined, _level: Level | undefined, rank: number, source?: RecordSource): void {
     const member = this.#members.of(source);
     member.line(time, rank === WARN_RANK);
-    if (isSampled(time, record.id)) this.#members.sampledLine(member, sampledLineKey(time, record.id, record.context, source?.contents ?? record.message));
+    if (time !== undefined && Number.isFinite(time)) {
+      const sampled = isSampled(time, record.id);
+      if (sampled || member.dense) this.#members.sampledLine(member, sampledLineKey(time, record.id, record.context, source?.contents ?? record.message), sampled);
+    }
     // None, or an empty one ("s":""), is counted as '?': an empty key would show as a blank.
     const severity = record.severity || '?';
     this.#severities.add(severity);

@@ -67,3 +67,41 @@ test('one member\'s log given twice under two names (two files, or stdin and the
     t.regex(runFilter(['summary', '--color', 'never', ...args], input).stdout, /^repeated: \S+'s [\d,]+ lines are \S+'s again \(one log given twice, under two names\)/m, what);
   }
 });
+
+/** A log's first `count` lines. */
+const head = (log: string, count: number): string => `${log.split('\n').slice(0, count).join('\n')}\n`;
+
+// From a review of the report: the sample (a line in 64) needs 8 repeated lines to say anything,
+// so a log of up to about 500 lines given twice was not found: under two pod names, both were
+// PRIMARY at once. Every line of a member's first 4096 is now looked at too.
+test('a small log (450 real lines) given twice, under two names or appended to itself: said exactly, and no second primary', (t) => {
+  const small = head(RS1, 450).split('\n').filter(Boolean);
+  const named = (pod: string): string[] => small.map((line) => `[pod/${pod}/mongod] ${entryLine('mongodb', line)}`);
+  interface Primaries extends Repeated {
+    readonly server: Repeated['server'] & { readonly primaries?: readonly { readonly primaries: readonly string[] }[] };
+  }
+  const twoNames = JSON.parse(runFilter(['summary', '--json'], `${[...named('c-0'), ...named('c-1')].join('\n')}\n`).stdout) as Primaries;
+  t.deepEqual(twoNames.server.repeatedLines, [{ member: 'c-1', lines: 450, sameAs: 'c-0' }]);
+  t.false((twoNames.server.primaries ?? []).some((p) => p.primaries.length > 1), 'never two primaries');
+  const appended = JSON.parse(runFilter(['summary', '--json'], `${[...named('c-0'), ...named('c-0')].join('\n')}\n`).stdout) as Repeated;
+  const [repeated] = appended.server.repeatedLines ?? [];
+  // Every line counted: the copy's 450, and the few the server wrote twice in a millisecond itself.
+  t.true(repeated?.member === 'c-0' && repeated.lines >= 450 && repeated.lines <= 455, JSON.stringify(appended.server.repeatedLines));
+});
+
+test('the real 4.0 log, one block of 108 lines written 13 times (a test file of mtools): said to repeat', (t) => {
+  const json = JSON.parse(runFilter(['summary', '--json', path.join(REAL_DATA, 'mongod-4.0-text-slow-transactions.log')]).stdout) as Repeated;
+  const [repeated] = json.server.repeatedLines ?? [];
+  t.true(repeated !== undefined && repeated.lines > 1200, JSON.stringify(json.server.repeatedLines));
+});
+
+test('small real logs each given once (the first 450 lines of two members, the 3.6 and 4.2 text logs): nothing said to repeat', (t) => {
+  const members = [
+    ...head(RS1, 450).split('\n').filter(Boolean).map((line) => `[pod/db-0/mongod] ${entryLine('mongodb', line)}`),
+    ...head(RS2, 450).split('\n').filter(Boolean).map((line) => `[pod/db-1/mongod] ${entryLine('mongodb', line)}`),
+  ];
+  t.is((JSON.parse(runFilter(['summary', '--json'], `${members.join('\n')}\n`).stdout) as Repeated).server.repeatedLines, undefined);
+  for (const log of ['mongod-3.6-text-restart.log', 'mongod-4.2-text.log']) {
+    t.is((JSON.parse(runFilter(['summary', '--json', path.join(REAL_DATA, log)]).stdout) as Repeated).server.repeatedLines, undefined, log);
+  }
+});
