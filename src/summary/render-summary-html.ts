@@ -17,7 +17,7 @@ import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_RESPONSE_SIZE_KEYS, MAX_SERVER_
 import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
 import { typeLabel } from './type-label.js';
 import { durationCells } from './duration-cells.js';
-import type { Summary, TypeProblems } from './summary.js';
+import type { ServerSummary, Summary, TypeProblems } from './summary.js';
 
 const number = (n: number): string => n.toLocaleString('en-US');
 
@@ -56,6 +56,12 @@ const namespace = (ns: string): Markup => ({ html: escapeHtml(ns).replaceAll('.'
  * scrolls sideways instead.
  */
 const message = (text: string): Markup => ({ html: escapeHtml(text), className: 'words message' });
+
+/** A server warning's or error's message, and what its first line said beyond it (as an agent's message and its first). */
+const serverProblemMessage = (p: ServerSummary['problems'][number]): Markup => ({
+  html: `${escapeHtml(p.msg)}${p.example === undefined ? '' : `<br><span class="example">first: ${escapeHtml(p.example)}</span>`}`,
+  className: 'words message',
+});
 /** An agent's or the operator's group of messages: its words, and under a shape its first message as written (problemExample). */
 function problemMessage(m: TypeProblems['messages'][number]): Markup {
   const example = problemExample(m);
@@ -213,7 +219,7 @@ export function renderSummaryHtml(summary: Summary): string {
         ? ["<h3>Failed authentications (the server's own lines)</h3>", table(['count', 'user', 'from'], server.failedAuthentications.map((f) => [number(f.count), f.user, f.source]), 'failed-logins')]
         : []),
       `<h3>Warnings and errors, every message (${number(ownRows(server.problems, (p) => p.msg))}${server.problems.at(-1)?.msg === '(other)' ? ' and (other)' : ''})</h3>`,
-      table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [countCell(number(p.count), p), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCounts(p.members)] : []), message(p.msg)]), 'problems'),
+      table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [countCell(number(p.count), p), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCounts(p.members)] : []), serverProblemMessage(p)]), 'problems'),
       foldedNote(server.problems, (p) => p.msg, MAX_SERVER_PROBLEMS),
       '<h3>Most frequent messages</h3>',
       table(['count', 'id', 'severity', ...(members ? ['members'] : []), 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), m.severity, ...(members ? [memberCounts(m.members)] : []), message(m.msg)]), 'messages'),
@@ -241,7 +247,7 @@ export function renderSummaryHtml(summary: Summary): string {
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1360px;color:#1c2833;padding:0 12px}
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d5dbdb}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members,td.token{overflow-wrap:normal}td.ns{overflow-wrap:break-word}td.message{min-width:16em}.pair{white-space:nowrap}.example{color:#555}
+td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members,td.token{overflow-wrap:normal}td.ns{overflow-wrap:break-word}td.message{min-width:16em}.pair{white-space:nowrap}.example{color:#555}td.message .example{overflow-wrap:anywhere}
 figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3px 0 8px}.type-mark path{stroke-linejoin:round}.lane-name{font-size:12px;fill:#1c2833;paint-order:stroke;stroke:#fbfcfc;stroke-width:4px;stroke-linejoin:round}.lane-state{stroke:#fff;stroke-width:.5}figcaption{font-weight:600}@media (max-width:820px){figure.chart figcaption::after{content:' (scroll sideways: the chart is wider than the screen)';font-weight:400;color:#555}}svg.plot{width:100%;min-width:800px;height:auto}
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}.axis-title{font-size:11px;fill:#34495e}
 .slow-point{fill-opacity:.6}.slow-point.collscan{fill-opacity:.9}

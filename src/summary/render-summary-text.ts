@@ -461,13 +461,18 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     else {
       const own = ownRows(server.problems, (p) => p.msg);
       out.push(`  every warning and error message (${number(own)}${own < server.problems.length ? ' and (other)' : ''}), the worst first:`);
-      out.push(
-        ...formatTable(
-          ['count', 'id', 's', 'first', 'last', ...(several ? ['members'] : []), 'message'],
-          server.problems.map((p) => [countCell(number(p.count), p), p.id === null ? '-' : String(p.id), escapeTerminal(p.severity), time(p.first), time(p.last), ...(several ? [escapeTerminal(memberCountCell(p.members))] : []), escapeTerminal(p.msg)]),
-          [true, true],
-        ).map((l) => `  ${l}`),
+      const [header, ...rows] = formatTable(
+        ['count', 'id', 's', 'first', 'last', ...(several ? ['members'] : []), 'message'],
+        server.problems.map((p) => [countCell(number(p.count), p), p.id === null ? '-' : String(p.id), escapeTerminal(p.severity), time(p.first), time(p.last), ...(several ? [escapeTerminal(memberCountCell(p.members))] : []), escapeTerminal(p.msg)]),
+        [true, true],
       );
+      // Under each message, what its first line said beyond it (the why: a warning's error), in the message's column.
+      const messageColumn = ' '.repeat(header!.lastIndexOf('message'));
+      out.push(`  ${header}`);
+      server.problems.forEach((p, i) => {
+        out.push(`  ${rows[i]}`);
+        if (p.example !== undefined) out.push(`  ${messageColumn}${palette.gray(`first: ${cutLine(escapeTerminal(p.example), TEXT_LINE_CHARS)}`)}`);
+      });
       foldedNote(out, server.problems, (p) => p.msg, MAX_SERVER_PROBLEMS);
     }
     out.push('  most frequent messages:');

@@ -8,6 +8,8 @@
  */
 import { HeavyRows, missed } from './heavy-rows.js';
 import { isoString } from './iso-string.js';
+import type { LogRecord } from '../parse/log-record.js';
+import { jsonText } from '../render/json-text.js';
 import type { ServerSummary } from './summary.js';
 import { MemberCounts, type Member } from './member-counts.js';
 import { cutLine } from './slowest-operations.js';
@@ -16,6 +18,8 @@ import { MAX_MESSAGE_CHARS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
 interface ProblemStats {
   readonly id: number | null;
   readonly msg: string;
+  /** What its first line says beyond the message (its attributes; a text line as written), cut; undefined: nothing. */
+  example: string | undefined;
   severity: string;
   rank: number;
   count: number;
@@ -24,9 +28,10 @@ interface ProblemStats {
   readonly members: MemberCounts;
 }
 
-const newStats = (id: number | null, msg: string, severity: string, rank: number): ProblemStats => ({
+const newStats = (id: number | null, msg: string, severity: string, rank: number, example?: string): ProblemStats => ({
   id,
   msg,
+  example: example === undefined ? undefined : cutLine(example, MAX_MESSAGE_CHARS),
   severity,
   rank,
   count: 0,
@@ -46,9 +51,13 @@ export class ServerProblems {
     },
   });
 
-  /** A line at warning level or worse: its group's key, id and message (the template of a text line), severity, its rank (levelRank) and its member. */
-  add(key: number | string, id: number | null, msg: string, severity: string, rank: number, time: number | undefined, member: Member): void {
-    const stats = this.#messages.get(key) ?? this.#messages.row(key, () => newStats(id, msg, severity, rank));
+  /**
+   * A line at warning level or worse: its group's key, id and message (the template of a text
+   * line), severity, its rank (levelRank) and its member; `example`, asked of a group's first
+   * line only: what it says beyond the message (why: a warning's `error` attribute).
+   */
+  add(key: number | string, id: number | null, msg: string, severity: string, rank: number, time: number | undefined, member: Member, example: () => string | undefined): void {
+    const stats = this.#messages.get(key) ?? this.#messages.row(key, () => newStats(id, msg, severity, rank, example()));
     stats.count++;
     stats.members.add(member);
     if (rank < stats.rank) {
@@ -62,7 +71,17 @@ export class ServerProblems {
   summary(several = false): ServerSummary['problems'] {
     const rows: ServerSummary['problems'][number][] = [...this.#messages.entries()]
       .sort(({ row: a }, { row: b }) => a.rank - b.rank || b.count - a.count || a.first - b.first)
-      .map(({ row: p, before }) => ({ id: p.id, msg: cutLine(p.msg, MAX_MESSAGE_CHARS), severity: p.severity, count: p.count, first: isoString(p.first) ?? null, last: isoString(p.last) ?? null, ...missed(before), ...(several ? { members: p.members.summary() } : {}) }));
+      .map(({ row: p, before }) => ({
+        id: p.id,
+        msg: cutLine(p.msg, MAX_MESSAGE_CHARS),
+        ...(p.example === undefined ? {} : { example: p.example }),
+        severity: p.severity,
+        count: p.count,
+        first: isoString(p.first) ?? null,
+        last: isoString(p.last) ?? null,
+        ...missed(before),
+        ...(several ? { members: p.members.summary() } : {}),
+      }));
     const other = this.#messages.other;
     if (this.#messages.otherKeys > 0) rows.push({ id: null, msg: '(other)', severity: '', count: other.count, first: isoString(other.first) ?? null, last: isoString(other.last) ?? null });
     return rows;
@@ -73,4 +92,18 @@ function widen(range: { first: number; last: number }, time: number | undefined)
   if (time === undefined || Number.isNaN(time)) return;
   if (time < range.first) range.first = time;
   if (time > range.last) range.last = time;
+}
+
+/**
+ * What a server line says beyond its message, shown under its group: a 4.4+ line's attributes
+ * (a warning's `error`, WiredTiger's `message`), each `name: value` with the value as JSON
+ * (`error: {"code":6,"codeName":"HostUnreachable"}, line: 65`); a text line as written, where
+ * its group's template masked it. Undefined where it says nothing more.
+ */
+export function beyondMessage(record: Pick<LogRecord, 'attrs'>, message: string, template: string | undefined): string | undefined {
+  if (template !== undefined) return template === message ? undefined : message;
+  const attrs = record.attrs;
+  if (attrs === undefined) return undefined;
+  const fields = Object.entries(attrs).map(([name, value]) => `${name}: ${jsonText(value) ?? 'null'}`);
+  return fields.length === 0 ? undefined : fields.join(', ');
 }

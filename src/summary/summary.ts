@@ -100,7 +100,8 @@ export interface ServerSummary {
    * then the most frequent; `members`: how many of its lines each member wrote, when the input
    * holds several (not on the `(other)` row).
    */
-  readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null; readonly missedAtMost?: number; readonly members?: readonly MemberCount[] }[];
+  /** `example`: what the group's first line says beyond its message (its attributes, as JSON; a text line as written), where it says more. */
+  readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly example?: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null; readonly missedAtMost?: number; readonly members?: readonly MemberCount[] }[];
   /**
    * Connections opened and closed over every member; `peak`: the most a server said it had open
    * at once, each counting its own (with several members, no sum over them): `peakMember`, whose.

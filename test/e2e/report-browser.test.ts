@@ -370,13 +370,16 @@ testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and 
           .map((td) => ({ text: td.textContent, time: time.test(td.textContent), lines: lines(td) }));
         const messages = [...document.querySelectorAll('table.problems td:last-child')].map((td) => ({ text: td.textContent, lines: lines(td) }));
         // Where a cell breaks its text: the cell's text with a ⏎ where each new line starts.
-        const breaks = (td) => {
-          const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+        // own: the cell's own text alone, not its children's (a message's, not the first line's under it).
+        const breaks = (td, own = false) => {
+          const texts = [];
+          if (own) texts.push(...[...td.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE));
+          else for (let walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT), text = walker.nextNode(); text; text = walker.nextNode()) texts.push(text);
           const chars = [];
-          for (let text = walker.nextNode(); text; text = walker.nextNode()) for (let i = 0; i < text.data.length; i++) chars.push({ text, i });
+          for (const text of texts) for (let i = 0; i < text.data.length; i++) chars.push({ text, i });
           const range = document.createRange();
           const tops = chars.map(({ text, i }) => { range.setStart(text, i); range.setEnd(text, i + 1); return Math.round(range.getBoundingClientRect().top); });
-          const all = td.textContent;
+          const all = texts.map((text) => text.data).join('');
           return tops.flatMap((top, i) => (i > 0 && top > tops[i - 1] ? [all.slice(0, i) + '⏎' + all.slice(i)] : []));
         };
         const column = (table, header) => { const at = [...table.querySelectorAll('thead th')].findIndex((th) => th.textContent === header); return at === -1 ? [] : [...table.querySelectorAll('tbody tr')].map((row) => row.cells[at]); };
@@ -385,7 +388,7 @@ testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and 
         const versionAlign = [...document.querySelectorAll('table.drivers tbody tr')].map((row) => row.cells[1].textContent + ' ' + getComputedStyle(row.cells[1]).textAlign);
         // Whose lines: each member's name and its count kept together ('my-db-1 / 10' read as two members' words).
         const memberCells = ['slow', 'problems', 'messages', 'applied'].flatMap((name) => column(document.querySelector('table.' + name), 'members').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td) })));
-        const messageCells = ['problems', 'messages'].flatMap((name) => column(document.querySelector('table.' + name), 'message').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td), width: td.getBoundingClientRect().width })));
+        const messageCells = ['problems', 'messages'].flatMap((name) => column(document.querySelector('table.' + name), 'message').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td, true), width: td.getBoundingClientRect().width })));
         const shapeAlign = column(document.querySelector('table.slow'), 'shape').map((td) => td.textContent + ' ' + getComputedStyle(td).textAlign);
         const namespaces = ['slow', 'applied', 'slowest', 'sizes-ns'].flatMap((name) => column(document.querySelector('table.' + name), 'namespace').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td) })));
         // One short word (an operation, a plan's stage, an address and its port) is never cut inside.

@@ -214,3 +214,18 @@ test("Hatchet's rs1: every COLLSCAN group is a row of the text's slow operations
   const shown = 15 + collscans.filter((g) => groups.indexOf(g) >= 15).length;
   t.regex(section, new RegExp(`… ${groups.length - shown} more groups`));
 });
+
+// From a review of the report: the server's warnings and errors showed their message alone;
+// why (a warning's `error`, WiredTiger's `message`) was in no part of the report.
+test('every server warning and error shows what its first line said beyond the message (its attributes), in the text, the JSON and the page', (t) => {
+  const rs1 = gunzipSync(fs.readFileSync(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'))).toString('utf8');
+  const full = '{"t":{"$date":"2024-03-18T14:51:20.000-04:00"},"s":"E",  "c":"WT",       "id":22435,   "ctx":"conn9","msg":"WiredTiger error message","attr":{"error":28,"message":"No space left on device"}}';
+  const input = `${rs1}${full}\n`;
+  const json = JSON.parse(runFilter(['summary', '--json', '--as', 'mongodb', '-'], input).stdout) as { server: { problems: { id: number | null; example?: string }[] } };
+  t.is(json.server.problems.find((p) => p.id === 22435)?.example, 'error: 28, message: "No space left on device"');
+  t.regex(json.server.problems.find((p) => p.id === 21122)?.example ?? '', /^error: "InvalidSyncSource: sync source localhost:27018/);
+  const text = runFilter(['summary', '--color', 'never', '--as', 'mongodb', '-'], input).stdout;
+  t.regex(text, /WiredTiger error message\n {20,}first: error: 28, message: "No space left on device"\n/);
+  const page = runFilter(['summary', '--html', '-', '--as', 'mongodb', '-'], input).stdout;
+  t.regex(page, /WiredTiger error message<br><span class="example">first: error: 28, message: &quot;No space left on device&quot;<\/span>/);
+});
