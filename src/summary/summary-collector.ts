@@ -63,6 +63,7 @@ export class SummaryCollector {
     const markedAs = stats === this.#otherTypes ? OTHER_TYPES : logType;
     if (stats.kind === 'messages') this.#marks.problem(markedAs, record, time, rank);
     else if (stats.kind === 'audit') this.#marks.audit(markedAs, record, time);
+    else if (stats.kind === 'server') this.#marks.serverError(markedAs, record, time, rank);
   }
 
   #newType(logType: string): TypeStats {

@@ -33,8 +33,8 @@ export interface Summary {
   readonly problems: readonly TypeProblems[];
   readonly activity: Activity;
   /**
-   * The notable events of the logs beside the server's, in time order, to mark on the time
-   * axis: agents' and the operator's errors and warnings, the audit log's failed events (at
+   * The notable events of the logs, in time order, to mark on the time axis: agents' and the
+   * operator's errors and warnings, the server's errors, the audit log's failed events (at
    * most MAX_TYPE_MARKS of each type); absent when there is none.
    */
   readonly marks?: readonly TypeMark[] | undefined;

@@ -109,14 +109,14 @@ function typeMarksMarkup(axis: TimeAxis): string {
     .join('');
 }
 
-/** What the other logs' marks mean: each type's shape in its colour, and how many were not drawn. */
+/** What the logs' marks mean: each type's shape in its colour, and how many were not drawn. */
 function typeMarksLegend(axis: TimeAxis): string {
   if (axis.typeMarks.length === 0) return '';
   const kinds = (['error', 'warning', 'failure'] as const).filter((kind) => axis.typeMarks.some((m) => m.kind === kind));
   const shapes = [...axis.typeShapes]
     .map(([logType, shape]) => `<svg class="mark-key" width="12" height="12" viewBox="-6 -6 12 12" aria-hidden="true"><path d="${shape}" fill="${typeColor(logType)}"/></svg>${escapeHtml(logType)}`)
     .join(' ');
-  return `<span class="marker-key">other logs' events: ${shapes} (edge: ${kinds.map((kind) => `<b style="color:${TYPE_MARK_STROKES[kind]}">${kind}</b>`).join(', ')})${axis.typeMarksLeft > 0 ? `, ${number(axis.typeMarksLeft)} more not drawn` : ''}</span>`;
+  return `<span class="marker-key">events of the logs: ${shapes} (edge: ${kinds.map((kind) => `<b style="color:${TYPE_MARK_STROKES[kind]}">${kind}</b>`).join(', ')})${axis.typeMarksLeft > 0 ? `, ${number(axis.typeMarksLeft)} more not drawn` : ''}</span>`;
 }
 
 export const xOf =

@@ -1,7 +1,7 @@
 /**
- * The notable events of the logs beside the server's, to mark on the server's time axis: the
- * agents' and the operator's errors and warnings (a lost API key, a cluster config that failed
- * to validate, a reconcile that failed), and the audit log's failed events. Kept: the first
+ * The notable events of the logs, to mark on the time axis: the agents' and the operator's
+ * errors and warnings (a lost API key, a cluster config that failed to validate, a reconcile
+ * that failed), the server's errors, and the audit log's failed events. Kept: the first
  * MAX_TYPE_MARKS of each type, the rest counted. Only lines already known to be errors,
  * warnings or failures are looked at.
  *
@@ -13,6 +13,7 @@ import { firstLineOf } from '../parse/continued-record.js';
 import { levelRank, type LogRecord } from '../parse/log-record.js';
 import { isoString } from './iso-string.js';
 import { markLabel } from './mark-label.js';
+import { beyondMessage } from './server-problems.js';
 import type { Summary, TypeMark } from './summary.js';
 import { MAX_TYPE_MARKS } from './summary-limits.js';
 
@@ -39,6 +40,19 @@ export class TypeMarks {
   problem(logType: string, record: LogRecord, time: number | undefined, rank: number): void {
     if (rank > WARN_RANK || time === undefined || Number.isNaN(time)) return;
     if (this.#room(logType)) this.#marks.push(new Mark(logType, time, rank <= ERROR_RANK ? 'error' : 'warning', markLabel(firstLineOf(record))));
+  }
+
+  /**
+   * A server line of error or fatal level: marked too, its id, message and attributes its words.
+   * The by-severity chart's bars are scaled to a busy server's lines, where one error is no
+   * bar at all; a member's lane marks it only where the input has several.
+   */
+  serverError(logType: string, record: LogRecord, time: number | undefined, rank: number): void {
+    if (rank > ERROR_RANK || time === undefined || Number.isNaN(time)) return;
+    if (this.#room(logType)) {
+      const beyond = record.id === undefined ? undefined : beyondMessage(record, record.message, undefined);
+      this.#marks.push(new Mark(logType, time, 'error', markLabel(`${record.id === undefined ? '' : `${record.id}: `}${firstLineOf(record)}${beyond === undefined ? '' : ` (${beyond})`}`)));
+    }
   }
 
   /** An audit record: marked when its result says it failed. */

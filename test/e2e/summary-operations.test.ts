@@ -229,3 +229,23 @@ test('every server warning and error shows what its first line said beyond the m
   const page = runFilter(['summary', '--html', '-', '--as', 'mongodb', '-'], input).stdout;
   t.regex(page, /WiredTiger error message<br><span class="example">first: error: 28, message: &quot;No space left on device&quot;<\/span>/);
 });
+
+// From a review of the report: one server's error and fatal lines were no bar on the page's
+// charts (scaled to 6,000 lines a minute) and, with one member, on no lane either.
+test('a server\'s error and fatal lines are marked on the page\'s time charts, with their id, message and attributes', (t) => {
+  const rs1 = gunzipSync(fs.readFileSync(path.join(REAL_DATA, 'mongod-replica-rs1.log.gz'))).toString('utf8');
+  const error = '{"t":{"$date":"2024-03-18T14:51:20.000-04:00"},"s":"E",  "c":"WT",       "id":22435,   "ctx":"conn9","msg":"WiredTiger error message","attr":{"error":28,"message":"No space left on device"}}';
+  const fatal = '{"t":{"$date":"2024-03-18T14:53:20.000-04:00"},"s":"F",  "c":"ASSERT",   "id":23089,   "ctx":"conn9","msg":"Fatal assertion","attr":{"msgid":28559,"file":"src/mongo/db/storage/wiredtiger/wiredtiger_util.cpp","line":65}}';
+  const input = `${rs1}${error}\n${fatal}\n`;
+  const json = JSON.parse(runFilter(['summary', '--json', '--as', 'mongodb', '-'], input).stdout) as Summary;
+  t.deepEqual(
+    (json.marks ?? []).filter((m) => m.logType === 'mongodb').map((m) => [m.kind, m.label]),
+    [
+      ['error', '22435: WiredTiger error message (error: 28, message: "No space left on device")'],
+      ['error', '23089: Fatal assertion (msgid: 28559, file: "src/mongo/db/storage/wiredtiger/wiredtiger_util.cpp", line: 65)'],
+    ],
+  );
+  const page = runFilter(['summary', '--html', '-', '--as', 'mongodb', '-'], input).stdout;
+  // On each of the three time charts.
+  t.is(page.match(/<g class="type-mark type-mark-error" data-key="mongodb"/g)?.length, 6);
+});
