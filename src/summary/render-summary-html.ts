@@ -16,7 +16,7 @@ import { countCell, foldedWords, ownRows } from './folded-rows.js';
 import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_RESPONSE_SIZE_KEYS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
 import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
 import { typeLabel } from './type-label.js';
-import { durationCells } from './duration-cells.js';
+import { durationCells, sketchNote } from './duration-cells.js';
 import type { ServerSummary, Summary, TypeProblems } from './summary.js';
 
 const number = (n: number): string => n.toLocaleString('en-US');
@@ -199,12 +199,14 @@ export function renderSummaryHtml(summary: Summary): string {
         server.slowOperations.map((g) => [...durationCells(g, number, number), g.examinedPerReturned === null ? '-' : number(g.examinedPerReturned), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation, g.pattern ?? '-', shape(g.shape), `${g.plan ?? '-'}${g.collscan && !g.plan?.startsWith('COLLSCAN') ? ' (COLLSCAN)' : ''}${g.collscan ? ' ◀' : ''}`]),
         'slow',
       ),
+      note(sketchNote(server.slowOperations, 'operations')),
       `<h3>Oplog entries applied slowly (by secondaries) (${number(appliedEntries(server))})</h3>`,
       table(
         ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', ...(members ? ['members'] : []), 'namespace', 'operation'],
         server.appliedOperations.map((g) => [...durationCells(g, number, number), ...(members ? [memberCounts(g.members)] : []), namespace(g.ns), g.operation]),
         'applied',
       ),
+      note(sketchNote(server.appliedOperations, 'entries')),
       `<h3>Slowest operations (${number(server.slowest.length)})</h3>`,
       slowestTable(server),
       `<h3>Slowest transactions, with their parameters (${number(server.slowestTransactions.length)})</h3>`,
@@ -272,6 +274,9 @@ function focusParagraph(summary: Summary): string {
 }
 
 /** foldedWords under a table, as a paragraph; nothing when the table folded no row. */
+/** A line under a table, where there is one to say. */
+const note = (words: string | undefined): string => (words === undefined ? '' : `<p>${escapeHtml(words)}</p>`);
+
 function foldedNote<R extends { readonly missedAtMost?: number }>(rows: readonly R[], keyOf: (row: R) => string, limit: number): string {
   const words = foldedWords(rows, keyOf, limit, number);
   return words === undefined ? '' : `<p>${escapeHtml(words)}</p>`;

@@ -4,8 +4,7 @@
  */
 import { timesReadWords } from '../select/reading-notices.js';
 import { MAX_PATTERN_CHARS } from './summary-limits.js';
-import { RELATIVE_ACCURACY } from './duration-quantiles.js';
-import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_GROUP_DURATIONS, MAX_RESPONSE_SIZE_KEYS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
+import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_RESPONSE_SIZE_KEYS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
 import { countCell, foldedWords, ownRows } from './folded-rows.js';
 import { OTHER } from './client-connections.js';
 import { cutLine } from './slowest-operations.js';
@@ -19,7 +18,7 @@ import { formatTime, localTimeWords } from '../render/format-time.js';
 import { laneStrip, stripKey } from './lane-strip.js';
 import type { Counted, MemberCount, ResponseSize, ServerSummary, Summary, TypeProblems } from './summary.js';
 import { foldActivity } from './activity-fold.js';
-import { durationCells } from './duration-cells.js';
+import { durationCells, sketchNote } from './duration-cells.js';
 import { groupedNumber } from '../render/grouped-number.js';
 
 export interface SummaryTextOptions {
@@ -503,7 +502,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
         ).map((l) => (l.endsWith(' ◀') ? palette.bold(l) : l)),
       );
       if (server.slowOperations.length > shown.length) out.push(`  … ${number(server.slowOperations.length - shown.length)} more groups (--json has them all)`);
-      if (shown.some((g) => !g.exactQuantiles)) out.push(`  ~: within ${RELATIVE_ACCURACY * 100}% (a group of more than ${number(MAX_GROUP_DURATIONS)} operations keeps a sketch of its durations)`);
+      const sketched = sketchNote(shown, 'operations');
+      if (sketched !== undefined) out.push(`  ${sketched}`);
     }
     if (server.appliedOperations.length > 0) {
       const shown = server.appliedOperations.slice(0, 15);
@@ -515,7 +515,8 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
           [true, true, true, true, true],
         ),
       );
-      if (shown.some((g) => !g.exactQuantiles)) out.push(`  ~: within ${RELATIVE_ACCURACY * 100}% (a group of more than ${number(MAX_GROUP_DURATIONS)} entries keeps a sketch of its durations)`);
+      const sketched = sketchNote(shown, 'entries');
+      if (sketched !== undefined) out.push(`  ${sketched}`);
     }
     if (server.slowest.length > 0) {
       const shown = server.slowest.slice(0, TEXT_SLOWEST);

@@ -249,3 +249,11 @@ test('a server\'s error and fatal lines are marked on the page\'s time charts, w
   // On each of the three time charts.
   t.is(page.match(/<g class="type-mark type-mark-error" data-key="mongodb"/g)?.length, 6);
 });
+
+// From a review of the report: the page marked sketched quantiles `~0` and never said what `~` means.
+test('the page says what ~ means under a table whose quantiles are sketched, as the text does', (t) => {
+  const rs1 = path.join(REAL_DATA, 'mongod-replica-rs1.log.gz');
+  const words = '~: within 1% (a group of more than 1,024 operations keeps a sketch of its durations)';
+  t.true(runFilter(['summary', '--html', '-', rs1]).stdout.includes(`<p>${words}</p>`));
+  t.true(runFilter(['summary', '--color', 'never', rs1]).stdout.includes(`  ${words}\n`));
+});
