@@ -223,7 +223,7 @@ export function renderSummaryHtml(summary: Summary): string {
       `<h3>Warnings and errors, every message (${number(ownRows(server.problems, (p) => p.msg))}${server.problems.at(-1)?.msg === '(other)' ? ' and (other)' : ''})</h3>`,
       table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [countCell(number(p.count), p), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCounts(p.members)] : []), serverProblemMessage(p)]), 'problems'),
       foldedNote(server.problems, (p) => p.msg, MAX_SERVER_PROBLEMS),
-      '<h3>Most frequent messages</h3>',
+      `<h3>Every message, the most frequent first (${number(ownRows(server.messages, (m) => m.msg))}${server.messages.at(-1)?.msg === '(other)' ? ' and (other)' : ''})</h3>`,
       table(['count', 'id', 'severity', ...(members ? ['members'] : []), 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), m.severity, ...(members ? [memberCounts(m.members)] : []), message(m.msg)]), 'messages'),
       '<h3>Severity and components</h3>',
       table(['severity', 'count'], server.bySeverity.map((c) => [c.key, number(c.count)])),

@@ -65,6 +65,8 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   return [line(header), ...cells.map(line)].map((l) => `  ${l}`);
 }
 
+/** Server messages listed in the text, the most frequent (the JSON and the page have them all). */
+const TEXT_MESSAGES = 15;
 /** Slowest operations listed in the text (the JSON and the page have all that are kept). */
 const TEXT_SLOWEST = 10;
 /** Client IPs and drivers listed in the text, the most connections first. */
@@ -474,11 +476,12 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       });
       foldedNote(out, server.problems, (p) => p.msg, MAX_SERVER_PROBLEMS);
     }
-    out.push('  most frequent messages:');
+    const listed = server.messages.slice(0, TEXT_MESSAGES);
+    out.push(listed.length < server.messages.length ? `  most frequent messages (${TEXT_MESSAGES} of ${number(server.messages.length)}; --json and --html have them all):` : '  most frequent messages:');
     out.push(
       ...formatTable(
         ['count', 'id', 's', ...(several ? ['members'] : []), 'message'],
-        server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), escapeTerminal(m.severity), ...(several ? [escapeTerminal(memberCountCell(m.members))] : []), escapeTerminal(m.msg)]),
+        listed.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), escapeTerminal(m.severity), ...(several ? [escapeTerminal(memberCountCell(m.members))] : []), escapeTerminal(m.msg)]),
         [true, true],
       ).map((l) => `  ${l}`),
     );

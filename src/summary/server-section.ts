@@ -72,8 +72,6 @@ const WARN_RANK = levelRank('warn');
 const ERROR_RANK = levelRank('error');
 /** Components and message ids looked at before their maps: a busy server's lines are of a few, interleaved. */
 const RECENT_KEYS = 4;
-/** Messages listed, the most frequent. */
-const TOP_MESSAGES = 15;
 
 interface MessageMeaning {
   readonly restart: boolean;
@@ -319,7 +317,10 @@ export class ServerSection implements SectionCounter {
     return {
       bySeverity: counted(this.#severities),
       byComponent: counted(this.#components),
-      messages: this.#messages.top(TOP_MESSAGES).map(({ count, value }) => ({ id: value!.id, msg: cutLine(value!.msg, MAX_MESSAGE_CHARS), severity: value!.severity, count, ...(several ? { members: value!.members.summary() } : {}) })),
+      messages: [
+        ...this.#messages.top().map(({ count, value }) => ({ id: value!.id, msg: cutLine(value!.msg, MAX_MESSAGE_CHARS), severity: value!.severity, count, ...(several ? { members: value!.members.summary() } : {}) })),
+        ...(this.#messages.other > 0 ? [{ id: null, msg: '(other)', severity: '', count: this.#messages.other }] : []),
+      ],
       connections: {
         opened: this.#connections.opened,
         closed: this.#connections.closed,

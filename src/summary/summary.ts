@@ -90,9 +90,10 @@ export interface ServerSummary {
   readonly bySeverity: readonly Counted[];
   readonly byComponent: readonly Counted[];
   /**
-   * The most frequent messages, by id (text lines' by template); `members`: how many of its lines
-   * each member wrote, the most first, when the input holds several (a message all members write,
-   * or one member's alone, reads apart only so).
+   * Every message, by id (text lines' by template), the most frequent first (the text lists the
+   * first 15); past MAX_SERVER_MESSAGES, the least frequent are folded into an "(other)" row.
+   * `members`: how many of its lines each member wrote, the most first, when the input holds
+   * several (a message all members write, or one member's alone, reads apart only so).
    */
   readonly messages: readonly { readonly id: number | null; readonly msg: string; readonly count: number; readonly severity: string; readonly members?: readonly MemberCount[] }[];
   /**

@@ -405,7 +405,7 @@ test('rs1 and rs2 as one kubectl --prefix stream: the most frequent messages and
     // The text: a members column in both tables.
     const words = (members: readonly { name: string; count: number }[]) => members.map((m) => `${m.name} ${m.count.toLocaleString('en-US')}`).join(', ');
     const slowQuery = server.messages.find((m) => m.id === 51803)!;
-    t.regex(text, new RegExp(`\\n\\s+most frequent messages:\\n\\s+count\\s+id\\s+s\\s+members\\s+message\\n`));
+    t.regex(text, new RegExp(`\\n\\s+most frequent messages \\(15 of ${server.messages.length}; --json and --html have them all\\):\\n\\s+count\\s+id\\s+s\\s+members\\s+message\\n`));
     t.regex(text, new RegExp(`\\n\\s+${slowQuery.count.toLocaleString('en-US')}\\s+51803\\s+I\\s+${words(slowQuery.members!)}\\s+Slow query\\n`));
     const applied = text.slice(text.indexOf('\nOplog entries applied slowly'));
     t.regex(applied, /^\nOplog entries applied slowly \(by secondaries\), by total time.*\n\s+total\s+count\s+p50\s+p95\s+max\s+members\s+namespace\s+operation\n/);
@@ -418,6 +418,7 @@ test('rs1 and rs2 as one kubectl --prefix stream: the most frequent messages and
     const messages = rows('messages');
     t.deepEqual(messages[0], ['count', 'id', 'severity', 'members', 'message']);
     t.deepEqual(messages.find((r) => r[1] === '51803')?.map(cellText), [slowQuery.count.toLocaleString('en-US'), '51803', 'I', words(slowQuery.members!), 'Slow query']);
+    t.is(messages.length - 1, server.messages.length, 'every message on the page');
     const appliedRows = rows('applied');
     t.deepEqual(appliedRows[0], ['total ms', 'count', 'p50 ms', 'p95 ms', 'max ms', 'members', 'namespace', 'operation']);
     t.is(appliedRows.length - 1, server.appliedOperations.length, 'every applied group on the page');
