@@ -189,3 +189,26 @@ test('skip passes over bytes at a line start: later lines end at their offsets i
   splitter.push(Buffer.from('thr'));
   t.throws(() => splitter.skip(1), { message: /start of a line/ });
 });
+
+test('a reused store past its doubling sizes: a long line held over many pushes leaves as the same pieces, offsets and rest', (t) => {
+  // 300 KiB pushed in 7 KiB reads, against a 128 KiB limit: the store doubles to 64 KiB, then
+  // grows once to its largest with bytes held; pieces cut inside one push and across pushes.
+  const max = 128 * 1024;
+  const line = Buffer.alloc(300 * 1024);
+  for (let i = 0; i < line.length; i++) line[i] = 0x61 + (i % 26);
+  const pieces: { text: string; partial: boolean; endOffset: number }[] = [];
+  const splitter = new LineSplitter(max, (bytes, start, end, partial, endOffset) => pieces.push({ text: bytes.toString('latin1', start, end), partial, endOffset }), { reuseHeldBuffer: true });
+  const stream = Buffer.concat([line, Buffer.from('\nnext\n')]);
+  for (let at = 0; at < stream.length; at += 7 * 1024) splitter.push(stream, at, Math.min(stream.length, at + 7 * 1024));
+  t.deepEqual(
+    pieces.map(({ partial, endOffset, text }) => ({ partial, endOffset, length: text.length })),
+    [
+      { partial: true, endOffset: max, length: max },
+      { partial: true, endOffset: 2 * max, length: max },
+      { partial: false, endOffset: line.length + 1, length: line.length - 2 * max },
+      { partial: false, endOffset: line.length + 6, length: 4 },
+    ],
+  );
+  t.is(pieces.slice(0, 3).map((piece) => piece.text).join(''), line.toString('latin1'));
+  t.is(pieces[3]!.text, 'next');
+});
