@@ -13,15 +13,18 @@ export type LineSink = (bytes: Buffer, start: number, end: number, partial: bool
 const NEWLINE = 0x0a;
 const EMPTY = Buffer.alloc(0);
 /**
- * A held store doubles up to this size, then grows in one step to its largest (twice the line
- * limit). Larger buffers are mmap'd by glibc's malloc, and each one given back raises malloc's
- * mmap threshold to its size and its trim threshold to twice that: from then on memory freed
- * anywhere in the process (V8's compiler threads' arenas among it) stays resident instead of
- * going back to the system. Doubling through 128 KiB, 256 KiB, 512 KiB and 1 MiB gave four of
- * them back on a file's first long line. The one large store costs resident memory only for
- * the pages bytes are held in (its pages are untouched until then).
+ * A held store doubles up to DOUBLING_LIMIT_BYTES, then grows in one step to its largest (twice
+ * the line limit), at most ONE_STEP_BYTES. Larger buffers are mmap'd by glibc's malloc, and each
+ * one given back raises malloc's mmap threshold to its size and its trim threshold to twice that:
+ * from then on memory freed anywhere in the process (V8's compiler threads' arenas among it)
+ * stays resident instead of going back to the system. Doubling through 128 KiB, 256 KiB, 512 KiB
+ * and 1 MiB gave four of them back on a file's first long line. The one large store costs
+ * resident memory only for the pages bytes are held in (its pages are untouched until then).
+ * glibc moves the thresholds only for buffers of up to 32 MiB: past that (a --max-line-bytes
+ * over 16 MiB) a store doubles again rather than reserve its largest at once.
  */
 const DOUBLING_LIMIT_BYTES = 64 * 1024;
+const ONE_STEP_BYTES = 32 * 1024 * 1024;
 
 /** The largest cut position in (start, start+max] that does not split a UTF-8 character. */
 export function utf8CutPoint(bytes: Buffer, start: number, max: number): number {
@@ -226,9 +229,9 @@ export class LineSplitter {
     const needed = this.#heldBytes + (end - start);
     if (needed > this.#store.length) {
       // Grows to at most the line limit plus one read, once; past DOUBLING_LIMIT_BYTES in one step.
-      const largest = this.#maxLineBytes * 2;
-      const next = this.#store.length < DOUBLING_LIMIT_BYTES ? Math.min(this.#store.length * 2 || 4096, largest) : largest;
-      const grown = Buffer.allocUnsafe(Math.max(needed, next));
+      const size = this.#store.length;
+      const next = size < DOUBLING_LIMIT_BYTES || size >= ONE_STEP_BYTES ? size * 2 || 4096 : ONE_STEP_BYTES;
+      const grown = Buffer.allocUnsafe(Math.max(needed, Math.min(next, this.#maxLineBytes * 2)));
       this.#store.copy(grown, 0, 0, this.#heldBytes);
       this.#store = grown;
     }
