@@ -16,7 +16,7 @@ export const COLLSCAN_COLOR = '#212121';
 /** The types beyond MAX_TYPES, in one row. */
 export const OTHER_TYPES_COLOR = '#bdbdbd';
 /** Marks of events on the time charts (restarts, elections, state changes). */
-export const MARKER_COLORS = { restart: '#263238', shutdown: '#b8860b', election: '#5e35b1', state: '#00695c' } as const;
+export const MARKER_COLORS = { restart: '#000000', shutdown: '#b8860b', election: '#aa00ff', state: '#00bfa5' } as const;
 
 /**
  * Types logtype does not know get one of these by a hash of their name: the same name, the same
