@@ -8,7 +8,7 @@ import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
 import { KERNEL_INPUT_BYTES } from '../../src/kernels/json-kernels.js';
-import { MAX_INTERLEAVED_LINES } from '../../src/select/record-joiner.js';
+import { MAX_INTERLEAVED_LINES, removeAt } from '../../src/select/record-joiner.js';
 import { readRecords } from '../_helpers/read-records.js';
 import { REAL_DATA, REPO, tempDir } from '../_helpers/sidecar-process.js';
 
@@ -178,4 +178,16 @@ test("a pod's record held while other pods' lines wait behind it is taken as it 
     [2, `[2026-11-22T10:00:01.000+0000] [.info] [b.go:1] busy ${count - 1}\nthe last busy line goes on`],
     [1, 'too late'],
   ]);
+});
+
+test('removeAt takes out what splice(at, 1) takes, and leaves the rest in order', (t) => {
+  for (let length = 1; length <= 6; length++) {
+    for (let at = 0; at < length; at++) {
+      const array = Array.from({ length }, (_, i) => `r${i}`);
+      const reference = [...array];
+      reference.splice(at, 1);
+      removeAt(array, at);
+      t.deepEqual(array, reference);
+    }
+  }
 });
