@@ -365,7 +365,8 @@ export class RecordJoiner {
     held.done = true;
     held.cut = cut;
     const active = this.#active;
-    removeAt(active, active.indexOf(held));
+    const at = active.indexOf(held);
+    if (at >= 0) removeAt(active, at);
   }
 
   #heldOf(source: string, logType: string): Held | undefined {
