@@ -7,9 +7,10 @@
  * the sampled lines' text is read.
  *
  * A server may write the same line twice in one millisecond, even a burst of them (a sampled
- * time takes the whole burst), so repeats of a few lines say nothing: REPEATS_TO_SAY distinct
- * lines repeated, and a twentieth of the sampled lines, before the summary says so (a log given
- * twice repeats half of them; a real log's own bursts a few in a thousand).
+ * time takes the whole burst): a line again among the lines of its millisecond just before
+ * it is not counted. Repeats of a few lines say nothing: REPEATS_TO_SAY distinct lines repeated, and a
+ * twentieth of the sampled lines and of the distinct ones, before the summary says so (a log
+ * given twice repeats half of them; a real log's own bursts a few in a thousand).
  *
  * A small log given twice has too few sampled lines to tell (a 500-line log, 8 of them), so a
  * member's first DENSE_LINES lines are also remembered every one, apart: while a member has no
@@ -41,14 +42,30 @@ export class RepeatedLines {
     return this.#sampled;
   }
 
-  /** A sampled server line of the member (isSampled), by its key (sampledLineKey). */
-  line(key: string): void {
+  /** The millisecond of the lines looked at last, and their keys: a burst of the server's own is a key again among them. */
+  #runTime = Number.NaN;
+  readonly #runKeys = new Set<string>();
+
+  /**
+   * A sampled server line of the member (isSampled), by its key (sampledLineKey) and time. A line
+   * that came already among the lines of its millisecond just before it is a burst of the
+   * server's own (its blank startup lines before 4.4 come so, one burst a start): not counted as
+   * a repeat. Given again later, after other times, it is.
+   */
+  line(key: string, time: number): void {
     this.#sampled++;
+    if (time !== this.#runTime) {
+      this.#runTime = time;
+      this.#runKeys.clear();
+    }
+    const burst = this.#runKeys.has(key);
+    this.#runKeys.add(key);
     const again = this.#seen.get(key);
     if (again === undefined) {
       if (this.#seen.size < MAX_REMEMBERED) this.#seen.set(key, false);
       return;
     }
+    if (burst) return;
     this.#repeated++;
     if (!again) {
       this.#seen.set(key, true);
@@ -56,9 +73,21 @@ export class RepeatedLines {
     }
   }
 
-  /** About how many of the member's `lines` came twice (its share of repeats among those sampled); 0 when too few say so. */
+  /** Forgets every line (what it says is no longer asked: a member past DENSE_LINES). */
+  clear(): void {
+    this.#seen.clear();
+    this.#runKeys.clear();
+  }
+
+  /**
+   * About how many of the member's `lines` came twice (its share of repeats among those sampled);
+   * 0 when too few say so. A twentieth of the distinct lines must have come again too, not only
+   * of all: a pre-4.4 server writes its blank startup lines in one millisecond, a burst of one
+   * line, and a small log of a server restarting again and again (a crash loop) is many bursts,
+   * never a log given twice.
+   */
   estimate(lines: number): number {
-    if (this.#repeatedLines < REPEATS_TO_SAY || this.#repeated * 20 < this.#sampled) return 0;
+    if (this.#repeatedLines < REPEATS_TO_SAY || this.#repeated * 20 < this.#sampled || this.#repeatedLines * 20 < this.#seen.size) return 0;
     return Math.round((lines * this.#repeated) / this.#sampled);
   }
 }

@@ -87,6 +87,8 @@ export class MemberStats {
   /** Every server line of the member: its time (NaN or undefined: none); `warning`: its level is warn. */
   line(time: number | undefined, warning: boolean): void {
     this.lines++;
+    // Past its first lines, every line is no longer looked at: what they said is not asked.
+    if (this.lines === DENSE_LINES + 1) this.denseRepeats.clear();
     if (warning) this.warnings++;
     if (time === undefined || Number.isNaN(time)) return;
     // A step from the line before: one clock set back is one step, whatever the lines after it.
@@ -409,13 +411,13 @@ export class ReplicaMembers {
    * A server line of `member` that is sampled (isSampled) or among its first DENSE_LINES
    * (`member.dense`), by its key: repeats within its log, and its lines seen in another member's first.
    */
-  sampledLine(member: MemberStats, key: string, sampled: boolean): void {
+  sampledLine(member: MemberStats, key: string, time: number, sampled: boolean): void {
     if (sampled) {
-      member.repeats.line(key);
+      member.repeats.line(key, time);
       this.#owners.line(key, member);
     }
     if (member.dense) {
-      member.denseRepeats.line(key);
+      member.denseRepeats.line(key, time);
       this.#denseOwners.line(key, member);
     }
   }

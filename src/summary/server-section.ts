@@ -140,7 +140,7 @@ export class ServerSection implements SectionCounter {
     member.line(time, rank === WARN_RANK);
     if (time !== undefined && Number.isFinite(time)) {
       const sampled = isSampled(time, record.id);
-      if (sampled || member.dense) this.#members.sampledLine(member, sampledLineKey(time, record.id, record.context, source?.contents ?? record.message), sampled);
+      if (sampled || member.dense) this.#members.sampledLine(member, sampledLineKey(time, record.id, record.context, source?.contents ?? record.message), time, sampled);
     }
     // None, or an empty one ("s":""), is counted as '?': an empty key would show as a blank.
     const severity = record.severity || '?';

@@ -74,7 +74,7 @@ const head = (log: string, count: number): string => `${log.split('\n').slice(0,
 // From a review of the report: the sample (a line in 64) needs 8 repeated lines to say anything,
 // so a log of up to about 500 lines given twice was not found: under two pod names, both were
 // PRIMARY at once. Every line of a member's first 4096 is now looked at too.
-test('a small log (450 real lines) given twice, under two names or appended to itself: said exactly, and no second primary', (t) => {
+test('a small log (450 real lines) given twice, under two names or appended to itself: said, about its size, and no second primary', (t) => {
   const small = head(RS1, 450).split('\n').filter(Boolean);
   const named = (pod: string): string[] => small.map((line) => `[pod/${pod}/mongod] ${entryLine('mongodb', line)}`);
   interface Primaries extends Repeated {
@@ -85,8 +85,8 @@ test('a small log (450 real lines) given twice, under two names or appended to i
   t.false((twoNames.server.primaries ?? []).some((p) => p.primaries.length > 1), 'never two primaries');
   const appended = JSON.parse(runFilter(['summary', '--json'], `${[...named('c-0'), ...named('c-0')].join('\n')}\n`).stdout) as Repeated;
   const [repeated] = appended.server.repeatedLines ?? [];
-  // Every line counted: the copy's 450, and the few the server wrote twice in a millisecond itself.
-  t.true(repeated?.member === 'c-0' && repeated.lines >= 450 && repeated.lines <= 455, JSON.stringify(appended.server.repeatedLines));
+  // Every line looked at: the copy's 450, but for the second of a line the server wrote twice in one millisecond (a burst, no repeat).
+  t.true(repeated?.member === 'c-0' && repeated.lines >= 445 && repeated.lines <= 450, JSON.stringify(appended.server.repeatedLines));
 });
 
 test('the real 4.0 log, one block of 108 lines written 13 times (a test file of mtools): said to repeat', (t) => {

@@ -7,7 +7,7 @@ import { RepeatedLines, SAMPLE_EVERY, SampledLineOwners, isSampled, sampledLineK
 
 /** A line given to the sampler as the summary gives it: only when sampled. */
 const feed = (into: RepeatedLines, time: number, id: number, ctx: string, text: string): void => {
-  if (isSampled(time, id)) into.line(sampledLineKey(time, id, ctx, text));
+  if (isSampled(time, id)) into.line(sampledLineKey(time, id, ctx, text), time);
 };
 
 const lines = (count: number, from = 0) => Array.from({ length: count }, (_, i) => ({ time: 1_700_000_000_000 + (from + i) * 7, id: 51803, ctx: `conn${i % 5}`, text: `line ${from + i}` }));
@@ -77,4 +77,27 @@ test('owners: a member whose sampled lines nearly all came first in another is i
   t.is(owners.copyOf('a', a), undefined, 'the first is no copy');
   t.is(owners.copyOf('b', b), undefined, 'the same times, other lines');
   t.is(owners.copyOf('overlap', overlap), undefined, 'a log that only overlaps another is its own');
+});
+
+// From a review: a small pre-4.4 log of a server that restarted again and again (a crash loop)
+// was said to be given twice: each start writes its blank lines in one millisecond, one line
+// repeated in a burst, and every line of a small log is looked at.
+test('a burst of one line in one millisecond at each of many starts is no repeat; the same lines given again later are', (t) => {
+  const starts = (count: number) =>
+    Array.from({ length: count }, (_, start) => {
+      const at = 1_700_000_000_000 + start * 60_000;
+      return [
+        { time: at, text: 'MongoDB starting : pid=100 port=27017' },
+        { time: at + 1, text: 'db version v4.2.11' },
+        ...Array.from({ length: 4 }, () => ({ time: at + 1476, text: '' })),
+        { time: at + 1476, text: '** WARNING: Access control is not enabled for the database.' },
+        { time: at + 2000, text: `waiting for connections on port 27017 (start ${start})` },
+      ];
+    }).flat();
+  const crashLoop = new RepeatedLines();
+  for (const l of starts(9)) crashLoop.line(sampledLineKey(l.time, undefined, 'initandlisten', l.text), l.time);
+  t.is(crashLoop.estimate(starts(9).length), 0);
+  const twice = new RepeatedLines();
+  for (const l of [...starts(9), ...starts(9)]) twice.line(sampledLineKey(l.time, undefined, 'initandlisten', l.text), l.time);
+  t.true(twice.estimate(2 * starts(9).length) >= 9 * 5, String(twice.estimate(2 * starts(9).length)));
 });
