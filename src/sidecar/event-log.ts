@@ -5,7 +5,7 @@
 import type { Logger } from '../diag/logger.js';
 import type { FileSource } from '../config/sidecar-config.js';
 import type { FollowEvent } from '../follow/follow-events.js';
-import { danglingLinkTarget } from '../follow/path-state.js';
+import { danglingFields, danglingLink, danglingWords } from '../follow/path-state.js';
 import type { SourceStats } from './source-stats.js';
 import { octalMode, unreadableFix } from './unreadable-fix.js';
 
@@ -40,10 +40,10 @@ export function logFollowEvent(event: FollowEvent, { log, source, stats, once, a
       if (!once) log.info(fields, 'file not there yet; waiting for it');
       return;
     case 'missing': {
-      const linkTo = danglingLinkTarget(event.path);
+      const dangling = danglingLink(event.path);
       log.warn(
-        { ...fields, ...(source.origin === 'flag' ? { flag: `--file ${source.logType}` } : { variable: source.variable }), minutes: Math.round(event.forMs / 60_000), ...(linkTo !== undefined ? { linkTo } : {}) },
-        `${event.path}${linkTo !== undefined ? ` (a symbolic link to ${linkTo})` : ''} is still not there after ${event.forMs < 90_000 ? `${Math.round(event.forMs / 1000)} seconds` : `${Math.round(event.forMs / 60_000)} minutes`}: ${missingFix(source)} (said again in an hour while it is missing)`,
+        { ...fields, ...(source.origin === 'flag' ? { flag: `--file ${source.logType}` } : { variable: source.variable }), minutes: Math.round(event.forMs / 60_000), ...danglingFields(event.path, dangling) },
+        `${event.path} is still not there after ${event.forMs < 90_000 ? `${Math.round(event.forMs / 1000)} seconds` : `${Math.round(event.forMs / 60_000)} minutes`}${dangling !== undefined ? ` (it is ${danglingWords(event.path, dangling)})` : ''}: ${missingFix(source)} (said again in an hour while it is missing)`,
       );
       return;
     }

@@ -4,6 +4,7 @@
  * the directory and its files; and whether anything else was read, as it was.
  */
 import path from 'node:path';
+import { danglingFields, danglingLink, danglingWords, type DanglingLink } from '../follow/path-state.js';
 
 export interface MissingFile {
   readonly logType: string;
@@ -14,8 +15,8 @@ export interface MissingFile {
   readonly origin?: 'flag' | 'variable' | 'log-dir' | undefined;
   /** Something other than a file is at the path (`a directory`); undefined: nothing is. */
   readonly what?: string | undefined;
-  /** The path is a symbolic link to this, which is not there. */
-  readonly linkTo?: string | undefined;
+  /** A symbolic link, the path or a directory on its way, to what is not there (danglingLink). */
+  readonly dangling?: DanglingLink | undefined;
 }
 
 /** What to check for a directory that is not there: whatever named its files' paths. */
@@ -51,9 +52,10 @@ export function missingReports(missing: readonly MissingFile[], present: number,
   for (const [dir, files] of byDir) {
     const state = directoryState(dir);
     if (state !== 'directory') {
+      const dangling = state === 'missing' ? danglingLink(dir) : undefined;
       reports.push({
-        fields: { event: 'missing-dir', path: dir, files: files.map((file) => path.basename(file.path)) },
-        message: `--once: ${state === 'missing' ? `the directory ${dir} is not there` : state === 'not searchable' ? `the directory ${dir} may not be searched by this user` : `${dir} is not a directory`} (${files.length === 1 ? 'the file' : `the ${files.length} files`} followed in it: ${files.map((file) => path.basename(file.path)).join(', ')}); ${rest} (exit ${exitCode}). ${directoryFix(files)}`,
+        fields: { event: 'missing-dir', path: dir, files: files.map((file) => path.basename(file.path)), ...danglingFields(dir, dangling) },
+        message: `--once: ${state === 'missing' ? `the directory ${dir} is not there${dangling ? ` (${danglingWords(dir, dangling)})` : ''}` : state === 'not searchable' ? `the directory ${dir} may not be searched by this user` : `${dir} is not a directory`} (${files.length === 1 ? 'the file' : `the ${files.length} files`} followed in it: ${files.map((file) => path.basename(file.path)).join(', ')}); ${rest} (exit ${exitCode}). ${directoryFix(files)}`,
       });
       continue;
     }
@@ -61,8 +63,8 @@ export function missingReports(missing: readonly MissingFile[], present: number,
       // What set the path: a --file's path is not the variable's to fix.
       const setBy = file.origin === 'flag' ? { flag: `--file ${file.logType}` } : { variable: file.variable };
       reports.push({
-        fields: { event: 'missing', source: file.logType, path: file.path, ...setBy, ...(file.what ? { what: file.what } : {}), ...(file.linkTo !== undefined ? { linkTo: file.linkTo } : {}) },
-        message: `--once: ${file.path} is ${file.what ? `${file.what}, not a file` : file.linkTo !== undefined ? `a symbolic link to ${file.linkTo}, which is not there` : 'not there'}; ${rest} (exit ${exitCode})`,
+        fields: { event: 'missing', source: file.logType, path: file.path, ...setBy, ...(file.what ? { what: file.what } : {}), ...danglingFields(file.path, file.dangling) },
+        message: `--once: ${file.path} is ${file.what ? `${file.what}, not a file` : file.dangling !== undefined ? danglingWords(file.path, file.dangling) : 'not there'}; ${rest} (exit ${exitCode})`,
       });
     }
   }

@@ -33,7 +33,7 @@ import { EntryWriter } from '../output/entry-writer.js';
 import { Checkpointer } from '../state/checkpointer.js';
 import { loadState, seenUntil, type SidecarState } from '../state/state-file.js';
 import { lockState } from '../state/state-lock.js';
-import { danglingLinkTarget, statOrNone, statPath } from '../follow/path-state.js';
+import { danglingLink, statOrNone, statPath } from '../follow/path-state.js';
 import { movedPaths } from '../state/moved-paths.js';
 import { logFollowEvent } from './event-log.js';
 import { Heartbeat } from './heartbeat.js';
@@ -346,7 +346,7 @@ export class Sidecar {
         .filter((f) => !f.present && !f.compressed)
         .map((f) => {
           const state = statPath(f.path);
-          return { logType: f.logType, path: f.path, variable: f.source.variable, origin: f.source.origin, what: state.kind === 'other' ? state.what : undefined, linkTo: danglingLinkTarget(f.path) };
+          return { logType: f.logType, path: f.path, variable: f.source.variable, origin: f.source.origin, what: state.kind === 'other' ? state.what : undefined, dangling: danglingLink(f.path) };
         });
       const compressed = this.#files.filter((f) => f.compressed).length;
       const present = this.#files.length - missing.length - compressed + this.#streams.length;

@@ -262,12 +262,31 @@ test('a followed path that is a link to nothing: --once and the missing warning 
   await sidecar.stop();
   const said = sidecar.diagnostics().find((d) => d['event'] === 'missing' && d['path'] === file);
   t.like(said, { level: 40, linkTo: '/nonexistent/volume/backup-agent.log' });
-  t.regex(String(said?.['msg']), /backup-agent\.log \(a symbolic link to \/nonexistent\/volume\/backup-agent\.log\) is still not there after/);
+  t.regex(String(said?.['msg']), /backup-agent\.log is still not there after \d+ seconds? \(it is a symbolic link to \/nonexistent\/volume\/backup-agent\.log, which is not there\): /);
   const once = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--file', `backup-agent=${file}`, '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8', timeout: 10_000 });
   t.is(once.status, 3);
   const missing = once.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((d) => d['event'] === 'missing');
   t.like(missing, { linkTo: '/nonexistent/volume/backup-agent.log' });
   t.regex(String(missing?.['msg']), /is a symbolic link to \/nonexistent\/volume\/backup-agent\.log, which is not there/);
+});
+
+// From a review: the common case of a volume not mounted is a directory link on the way
+// (the log directory pointing at a mount point that is not there), and a relative target.
+test('a log directory that is a link to nothing: --once names the link and its target, resolved', (t) => {
+  const dir = tempDir('dangling-dir-link');
+  const logs = path.join(dir, 'mongodb-mms-automation');
+  fs.symlinkSync('../volume/not-mounted', logs);
+  const once = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--log-dir', logs, '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8', timeout: 10_000 });
+  t.is(once.status, 3);
+  const said = once.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((d) => d['event'] === 'missing-dir');
+  t.like(said, { path: logs, linkTo: path.join(dir, '..', 'volume', 'not-mounted') });
+  t.true(String(said?.['msg']).includes(`the directory ${logs} is not there (a symbolic link to ${path.resolve(dir, '../volume/not-mounted')}, which is not there)`), String(said?.['msg']));
+  // A file below it: the link on its way is named.
+  const file = path.join(logs, 'sub', 'mongodb.log');
+  const below = spawnSync(process.execPath, [SIDECAR_BIN, '--once', '--file', `mongodb=${file}`, '--stats-interval', '0'], { env: cleanEnv(), encoding: 'utf8', timeout: 10_000 });
+  const dirSaid = below.stderr.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((d) => d['event'] === 'missing-dir' && d['path'] === path.dirname(file));
+  t.like(dirSaid, { link: logs, linkTo: path.resolve(dir, '../volume/not-mounted') });
+  t.true(String(dirSaid?.['msg']).includes(`reached through ${logs}, a symbolic link to`), String(dirSaid?.['msg']));
 });
 
 test('a sidecar started before its log directory (and state file\'s) is there takes the lock once the directory appears: a second one on the same state file is refused then', async (t) => {
