@@ -107,3 +107,6 @@ export function beyondMessage(record: Pick<LogRecord, 'attrs'>, message: string,
   const fields = Object.entries(attrs).map(([name, value]) => `${name}: ${jsonText(value) ?? 'null'}`);
   return fields.length === 0 ? undefined : fields.join(', ');
 }
+
+/** A server line's words where it is marked (a member's lane, the time charts): its id and message. */
+export const serverLineWords = (id: number | null, message: string): string => (id === null ? message : `${id}: ${message}`);

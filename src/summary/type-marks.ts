@@ -13,7 +13,7 @@ import { firstLineOf } from '../parse/continued-record.js';
 import { levelRank, type LogRecord } from '../parse/log-record.js';
 import { isoString } from './iso-string.js';
 import { markLabel } from './mark-label.js';
-import { beyondMessage } from './server-problems.js';
+import { beyondMessage, serverLineWords } from './server-problems.js';
 import type { Summary, TypeMark } from './summary.js';
 import { MAX_TYPE_MARKS } from './summary-limits.js';
 
@@ -49,11 +49,21 @@ export class TypeMarks {
    */
   serverError(logType: string, record: LogRecord, time: number | undefined, rank: number): void {
     if (rank > ERROR_RANK || time === undefined || Number.isNaN(time)) return;
+    const beyond = record.id === undefined ? undefined : beyondMessage(record, record.message, undefined);
+    const mark = new Mark(logType, time, 'error', markLabel(`${serverLineWords(record.id ?? null, firstLineOf(record))}${beyond === undefined ? '' : ` (${beyond})`}`));
     if (this.#room(logType)) {
-      const beyond = record.id === undefined ? undefined : beyondMessage(record, record.message, undefined);
-      this.#marks.push(new Mark(logType, time, 'error', markLabel(`${record.id === undefined ? '' : `${record.id}: `}${firstLineOf(record)}${beyond === undefined ? '' : ` (${beyond})`}`)));
+      this.#lastServerMark.set(logType, this.#marks.length);
+      this.#marks.push(mark);
+      return;
     }
+    // Past the bound, the last error takes the place of the one kept last: a server's last
+    // words (its fatal line, after hundreds of errors) are marked, the one before counted.
+    const last = this.#lastServerMark.get(logType);
+    if (last !== undefined) this.#marks[last] = mark;
   }
+
+  /** Where each type's last server error mark is among the marks. */
+  readonly #lastServerMark = new Map<string, number>();
 
   /** An audit record: marked when its result says it failed. */
   audit(logType: string, record: LogRecord, time: number | undefined): void {

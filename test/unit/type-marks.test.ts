@@ -5,7 +5,10 @@
  */
 import test from 'ava';
 import type { TypeMark } from '../../src/summary/summary.js';
-import { selectTypeMarks } from '../../src/summary/type-marks.js';
+import { TypeMarks, selectTypeMarks } from '../../src/summary/type-marks.js';
+import { parseRecord } from '../../src/parse/parse-record.js';
+import { levelRank } from '../../src/parse/log-record.js';
+import { MAX_TYPE_MARKS } from '../../src/summary/summary-limits.js';
 
 const at = (second: number): string => new Date(Date.UTC(2024, 2, 18, 14, 49, second)).toISOString();
 const mark = (second: number, logType: string, kind: TypeMark['kind']): TypeMark => ({ logType, time: at(second), kind, label: `${logType} ${kind} at ${second}` });
@@ -75,4 +78,27 @@ test('marks stay bounded whatever the types: those past the type cap are kept un
   t.true(shared > 0 && shared <= MAX_TYPE_MARKS, `shared row: ${shared}`);
   t.true(marks.length <= MAX_TYPES * 3 + MAX_TYPE_MARKS, `marks: ${marks.length}`);
   t.false(marks.some((m) => m.logType === `made-up-${types - 1}`));
+});
+
+// From a review: past the bound of marks a type keeps, a server's last words (its fatal line
+// after hundreds of errors) were not marked.
+test('a server\'s errors past the bound: its last error is marked in place of the one kept last, the rest counted', (t) => {
+  const marks = new TypeMarks();
+  const error = (second: number, severity: string, id: number, msg: string) =>
+    parseRecord('mongodb', `{"t":{"$date":"2024-03-18T14:${String(Math.floor(second / 60)).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}.000Z"},"s":"${severity}","c":"WT","id":${id},"ctx":"conn9","msg":"${msg}","attr":{"error":28}}`)!;
+  for (let i = 0; i < MAX_TYPE_MARKS + 100; i++) {
+    const record = error(i % 3000, 'E', 22435, 'WiredTiger error message');
+    marks.serverError('mongodb', record, record.time, levelRank('error'));
+  }
+  const fatal = error(3001, 'F', 23089, 'Fatal assertion');
+  marks.serverError('mongodb', fatal, fatal.time, levelRank('fatal'));
+  const { marks: kept = [], marksNotKept } = marks.summary();
+  t.is(kept.length, MAX_TYPE_MARKS);
+  t.is(kept.at(-1)?.label, '23089: Fatal assertion (error: 28)');
+  t.is(marksNotKept, 101);
+  // Info and warning lines are not marked.
+  const info = parseRecord('mongodb', '{"t":{"$date":"2024-03-18T14:00:00.000Z"},"s":"W","c":"WT","id":1,"ctx":"c","msg":"m"}')!;
+  const none = new TypeMarks();
+  none.serverError('mongodb', info, info.time, levelRank('warn'));
+  t.deepEqual(none.summary(), {});
 });
