@@ -35,7 +35,7 @@ export type { JsonMember } from './parse/json-members.js';
 export type { FirstMember } from './parse/attribute-places.js';
 export type { TextPlace } from './parse/text-place.js';
 export { parseAuditLine } from './parse/parse-audit-line.js';
-export { parseAgentLine, parseLauncherLine } from './parse/parse-agent-line.js';
+export { parseAgentLine, parseAgentLogLine, parseLauncherLine } from './parse/parse-agent-line.js';
 export { parseOperatorLine, parseDiagnosticLine } from './parse/parse-operator-line.js';
 export { parseRecord, parseEntryRecord, readEntryRecord } from './parse/parse-record.js';
 export { recordObject, projectFields, parseFieldPaths } from './parse/record-object.js';

@@ -21,7 +21,9 @@ const EMPTY = Buffer.alloc(0);
  * and 1 MiB gave four of them back on a file's first long line. The one large store costs
  * resident memory only for the pages bytes are held in (its pages are untouched until then).
  * glibc moves the thresholds only for buffers of up to 32 MiB: past that (a --max-line-bytes
- * over 16 MiB) a store doubles again rather than reserve its largest at once.
+ * over 16 MiB) a store doubles again rather than reserve its largest at once. Limit: the one
+ * large store (2 MiB at the default line limit) is mmap'd too, so giving it back (its file
+ * closed after a rotation) still moves the thresholds once, where four buffers did before.
  */
 const DOUBLING_LIMIT_BYTES = 64 * 1024;
 const ONE_STEP_BYTES = 32 * 1024 * 1024;

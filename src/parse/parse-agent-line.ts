@@ -162,8 +162,10 @@ export function parseAgentLineInBytes(bytes: Buffer, start: number, end: number,
 /** The head read last: its fields are copied into the record at once. */
 const HEAD = new AgentHead();
 
-/** The agents' lines, read from their bytes where the head is ASCII without escapes (escaped or not, it reads the same). */
-/** The agent's stderr and stdout: its lines, and the free text a Go program writes there. */
+/**
+ * The agent's stderr and stdout: its lines, and the free text a Go program writes there. Lines
+ * are read from their bytes where the head is ASCII without escapes (escaped or not, it reads the same).
+ */
 export const agentRecordReader: RecordReader = {
   text: parseAgentLine,
   bytes: (source, start, end) => parseAgentLineInBytes(source.bytes, start, end, source),

@@ -16,13 +16,13 @@ export const COLLSCAN_COLOR = '#212121';
 /** The types beyond MAX_TYPES, in one row. */
 export const OTHER_TYPES_COLOR = '#bdbdbd';
 /** Marks of events on the time charts (restarts, elections, state changes). */
-export const MARKER_COLORS = { restart: '#000000', shutdown: '#b8860b', election: '#aa00ff', state: '#00bfa5' } as const;
+export const MARKER_COLORS = { restart: '#880e4f', shutdown: '#b8860b', election: '#aa00ff', state: '#004d40' } as const;
 
 /**
  * Types logtype does not know get one of these by a hash of their name: the same name, the same
  * colour on every page (two unknown names may share one).
  */
-const UNKNOWN_TYPE_COLORS = ['#0097a7', '#558b2f', '#283593', '#8d6e63', '#4db6ac', '#9575cd', '#afb42b', '#5c6bc0'];
+export const UNKNOWN_TYPE_COLORS = ['#0097a7', '#558b2f', '#283593', '#8d6e63', '#4db6ac', '#9575cd', '#afb42b', '#5c6bc0'];
 
 /** The colour of a log type on every chart and table of every page. */
 export function typeColor(logType: string): string {

@@ -273,13 +273,12 @@ function focusParagraph(summary: Summary): string {
   return focus ? `<p class="incomplete"><b>Most lines:</b> ${escapeHtml(focus)}</p>` : '';
 }
 
-/** foldedWords under a table, as a paragraph; nothing when the table folded no row. */
 /** A line under a table, where there is one to say. */
 const note = (words: string | undefined): string => (words === undefined ? '' : `<p>${escapeHtml(words)}</p>`);
 
+/** foldedWords under a table, as a paragraph; nothing when the table folded no row. */
 function foldedNote<R extends { readonly missedAtMost?: number }>(rows: readonly R[], keyOf: (row: R) => string, limit: number): string {
-  const words = foldedWords(rows, keyOf, limit, number);
-  return words === undefined ? '' : `<p>${escapeHtml(words)}</p>`;
+  return note(foldedWords(rows, keyOf, limit, number));
 }
 
 /** The response sizes' three tables, each titled; with no reslen at all, one line that says so, not three bare "none". */

@@ -477,7 +477,9 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       foldedNote(out, server.problems, (p) => p.msg, MAX_SERVER_PROBLEMS);
     }
     const listed = server.messages.slice(0, TEXT_MESSAGES);
-    out.push(listed.length < server.messages.length ? `  most frequent messages (${TEXT_MESSAGES} of ${number(server.messages.length)}; --json and --html have them all):` : '  most frequent messages:');
+    const own = ownRows(server.messages, (m) => m.msg);
+    const all = `${number(own)}${own < server.messages.length ? ' and (other)' : ''}`;
+    out.push(listed.length < server.messages.length ? `  most frequent messages (${listed.length} of ${all}; --json and --html have them all):` : '  most frequent messages:');
     out.push(
       ...formatTable(
         ['count', 'id', 's', ...(several ? ['members'] : []), 'message'],

@@ -53,11 +53,12 @@ export class ServerProblems {
 
   /**
    * A line at warning level or worse: its group's key, id and message (the template of a text
-   * line), severity, its rank (levelRank) and its member; `example`, asked of a group's first
-   * line only: what it says beyond the message (why: a warning's `error` attribute).
+   * line), severity, its rank (levelRank) and its member; its record, message as written and
+   * template, read for a group's first line only: what it says beyond the message (why: a
+   * warning's `error` attribute).
    */
-  add(key: number | string, id: number | null, msg: string, severity: string, rank: number, time: number | undefined, member: Member, example: () => string | undefined): void {
-    const stats = this.#messages.get(key) ?? this.#messages.row(key, () => newStats(id, msg, severity, rank, example()));
+  add(key: number | string, id: number | null, msg: string, severity: string, rank: number, time: number | undefined, member: Member, record: Pick<LogRecord, 'attrs'>, message: string, template: string | undefined): void {
+    const stats = this.#messages.get(key) ?? this.#messages.row(key, () => newStats(id, msg, severity, rank, beyondMessage(record, message, template)));
     stats.count++;
     stats.members.add(member);
     if (rank < stats.rank) {

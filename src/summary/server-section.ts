@@ -25,7 +25,7 @@ import { MemberCounts } from './member-counts.js';
 import { messageShape } from './message-shape.js';
 import { ReplicaMembers, type MemberStats } from './replica-members.js';
 import { ReplicationEvents } from './replication-events.js';
-import { ServerProblems, beyondMessage, serverLineWords } from './server-problems.js';
+import { ServerProblems, serverLineWords } from './server-problems.js';
 import { LogRotations, rotationLine } from './log-rotations.js';
 import { isRestartMessage, isShutdownMessage, isStartMessage, ServerShutdowns, shutdownLine, startHost } from './server-shutdowns.js';
 import { shutdownLabel } from './chart-markers.js';
@@ -154,7 +154,7 @@ export class ServerSection implements SectionCounter {
     const held = template === '' ? undefined : this.#messages.add(id ?? `text:${template}`);
     const meaning = id !== null && held?.value?.msg === message ? held.value.meaning : messageMeaning(message);
     if (held) (held.value ??= { id, msg: template ?? message, severity, meaning, members: new MemberCounts() }).members.add(member);
-    if (rank <= WARN_RANK && template !== '') this.#problems.add(id ?? `text:${template}`, id, template ?? message, severity, rank, time, member, () => beyondMessage(record, message, template));
+    if (rank <= WARN_RANK && template !== '') this.#problems.add(id ?? `text:${template}`, id, template ?? message, severity, rank, time, member, record, message, template);
     if (rank <= ERROR_RANK) member.error(time, serverLineWords(id, message));
     const login = failedLoginOf(record);
     if (login) this.#logins.add(login);

@@ -91,7 +91,8 @@ export interface ServerSummary {
   readonly byComponent: readonly Counted[];
   /**
    * Every message, by id (text lines' by template), the most frequent first (the text lists the
-   * first 15); past MAX_SERVER_MESSAGES, the least frequent are folded into an "(other)" row.
+   * first 15); once MAX_SERVER_MESSAGES ids are held, the less frequent half is folded into an
+   * "(other)" row (bounded-counts.ts), and a row made after that may miss a few of its lines.
    * `members`: how many of its lines each member wrote, the most first, when the input holds
    * several (a message all members write, or one member's alone, reads apart only so).
    */
@@ -99,9 +100,9 @@ export interface ServerSummary {
   /**
    * Every warning and error message (W, E, F), by id (text lines' by template), the worst first,
    * then the most frequent; `members`: how many of its lines each member wrote, when the input
-   * holds several (not on the `(other)` row).
+   * holds several (not on the `(other)` row); `example`: what the group's first line says beyond
+   * its message (its attributes, each `name: JSON`; a text line as written), where it says more.
    */
-  /** `example`: what the group's first line says beyond its message (its attributes, as JSON; a text line as written), where it says more. */
   readonly problems: readonly { readonly id: number | null; readonly msg: string; readonly example?: string; readonly severity: string; readonly count: number; readonly first: string | null; readonly last: string | null; readonly missedAtMost?: number; readonly members?: readonly MemberCount[] }[];
   /**
    * Connections opened and closed over every member; `peak`: the most a server said it had open

@@ -133,9 +133,11 @@ export class SidecarProcess {
     return lines;
   }
 
+  /** Its JSON diagnostics so far: whole lines only (the last may be half written). */
   diagnostics(): Record<string, unknown>[] {
     return this.stderr
       .split('\n')
+      .slice(0, -1)
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
   }

@@ -284,7 +284,8 @@ test.serial('a live stream: lines behind a held agent record leave while more ke
   child.stdin.end();
   await closed;
   t.not(leftAfter, undefined, 'a line behind the record left before the stream ended');
-  t.log(`the first line behind the record left ${leftAfter} ms after the record was written`);
+  // The hold is half a second; ten times that is no hold of its own, only a loaded machine.
+  t.true(leftAfter! < 5000, `the first line behind the record left ${leftAfter} ms after the record was written`);
 });
 
 // From an incident trial: -o json wrote the operator's console lines and an agent's line read as it

@@ -16,6 +16,7 @@ test('a last line without newline leaves as a partial piece at SIGTERM, exit 0 w
   t.is(exit.code, 0);
   // Nothing waits to be taken: no wait for the stop timeout (30 s). Loose, for a loaded machine.
   t.true(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+  t.false(sidecar.diagnostics().some((d) => d['event'] === 'stop-timeout'));
   // Not a whole line: its writer may finish it. The piece is marked, and its end saved.
   t.deepEqual(sidecar.lines(), [
     '{"logType":"mongodb","contents":"whole"}',

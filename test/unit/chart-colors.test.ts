@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import { LOG_FORMATS } from '../../src/formats/log-formats.js';
-import { COLLSCAN_COLOR, ERROR_COLOR, INFO_COLOR, MARKER_COLORS, OTHER_TYPES_COLOR, WARNING_COLOR, typeColor } from '../../src/summary/chart-colors.js';
+import { COLLSCAN_COLOR, ERROR_COLOR, INFO_COLOR, MARKER_COLORS, OTHER_TYPES_COLOR, UNKNOWN_TYPE_COLORS, WARNING_COLOR, typeColor } from '../../src/summary/chart-colors.js';
 import { OTHER_TYPES } from '../../src/summary/summary-limits.js';
 
 test('every known type has a colour of its own, never the errors\' red, the warnings\' orange, the COLLSCAN mark or an event mark\'s (restart, shutdown, election, state)', (t) => {
@@ -39,10 +39,10 @@ function colourDifference(a: string, b: string): number {
 }
 
 // From a review of the report: elections and step-downs were drawn in nearly the audit log's
-// purple (ΔE 11), state changes in nearly the automation agent's teal (ΔE 19), restarts in nearly a type's slate (ΔE 9).
-test('an event mark\'s colour is far from every known type\'s and from red and orange (ΔE 20 at least): a mark is never read as a type\'s', (t) => {
+// purple, state changes in nearly the automation agent's teal, restarts in nearly a type's slate.
+test('an event mark\'s colour is far from every type\'s (known or not), from red and orange and from the COLLSCAN mark (ΔE 20 at least): a mark is never read as a type\'s', (t) => {
   for (const [kind, marker] of Object.entries(MARKER_COLORS)) {
-    for (const colour of [...LOG_FORMATS.map((format) => typeColor(format.name)), ERROR_COLOR, WARNING_COLOR]) {
+    for (const colour of [...LOG_FORMATS.map((format) => typeColor(format.name)), ...UNKNOWN_TYPE_COLORS, ERROR_COLOR, WARNING_COLOR, COLLSCAN_COLOR]) {
       t.true(colourDifference(marker, colour) >= 20, `${kind} ${marker} against ${colour}: ΔE ${colourDifference(marker, colour).toFixed(0)}`);
     }
   }
