@@ -180,15 +180,27 @@ export class MemberStats {
     this.#lastElection = at;
   }
 
-  /** An error or fatal line (its count is kept by `errors`): marked while there is room. */
+  /**
+   * An error or fatal line (its count is kept by `errors`): marked while there is room; past it,
+   * in place of the error marked last, so that the member's last words (its fatal line after
+   * hundreds of errors) are on its lane.
+   */
   error(time: number | undefined, label: string): void {
     this.errors++;
     if (time === undefined || Number.isNaN(time)) return;
+    const mark = { time, kind: 'error' as const, label: markLabel(label) };
     if (this.#errorMarks < MAX_MEMBER_ERROR_MARKS && this.#room()) {
       this.#errorMarks++;
-      this.marks.push({ time, kind: 'error', label: markLabel(label) });
-    } else this.dropped++;
+      this.#lastErrorMark = this.marks.length;
+      this.marks.push(mark);
+    } else {
+      this.dropped++;
+      if (this.#lastErrorMark !== undefined) this.marks[this.#lastErrorMark] = mark;
+    }
   }
+
+  /** Where the error marked last is among the marks. */
+  #lastErrorMark: number | undefined;
 
   #room(): boolean {
     if (this.changes.length + this.marks.length < MAX_MEMBER_EVENTS) return true;

@@ -8,7 +8,8 @@ import type { TypeMark } from '../../src/summary/summary.js';
 import { TypeMarks, selectTypeMarks } from '../../src/summary/type-marks.js';
 import { parseRecord } from '../../src/parse/parse-record.js';
 import { levelRank } from '../../src/parse/log-record.js';
-import { MAX_TYPE_MARKS } from '../../src/summary/summary-limits.js';
+import { MAX_MEMBER_ERROR_MARKS, MAX_TYPE_MARKS } from '../../src/summary/summary-limits.js';
+import { MemberStats } from '../../src/summary/replica-members.js';
 
 const at = (second: number): string => new Date(Date.UTC(2024, 2, 18, 14, 49, second)).toISOString();
 const mark = (second: number, logType: string, kind: TypeMark['kind']): TypeMark => ({ logType, time: at(second), kind, label: `${logType} ${kind} at ${second}` });
@@ -101,4 +102,15 @@ test('a server\'s errors past the bound: its last error is marked in place of th
   const none = new TypeMarks();
   none.serverError('mongodb', info, info.time, levelRank('warn'));
   t.deepEqual(none.summary(), {});
+});
+
+test('a member\'s errors past its bound: its last error is on its lane in place of the one marked last', (t) => {
+  const member = new MemberStats('my-db-0', 'pod');
+  const at = Date.parse('2024-03-18T14:00:00.000Z');
+  for (let i = 0; i < MAX_MEMBER_ERROR_MARKS + 50; i++) member.error(at + i * 1000, `22435: WiredTiger error message ${i}`);
+  member.error(at + 999_000, '23089: Fatal assertion');
+  const events = member.summary().events.filter((e) => e.kind === 'error');
+  t.is(events.length, MAX_MEMBER_ERROR_MARKS);
+  t.is(events.at(-1)?.label, '23089: Fatal assertion');
+  t.is(events.at(-2)?.label, `22435: WiredTiger error message ${MAX_MEMBER_ERROR_MARKS - 2}`);
 });
