@@ -9,7 +9,7 @@
 import { HeavyRows, missed } from './heavy-rows.js';
 import { isoString } from './iso-string.js';
 import type { LogRecord } from '../parse/log-record.js';
-import { jsonText } from '../render/json-text.js';
+import { deepJsonText } from '../render/json-text.js';
 import type { ServerSummary } from './summary.js';
 import { MemberCounts, type Member } from './member-counts.js';
 import { cutLine } from './slowest-operations.js';
@@ -99,14 +99,22 @@ function widen(range: { first: number; last: number }, time: number | undefined)
  * What a server line says beyond its message, shown under its group: a 4.4+ line's attributes
  * (a warning's `error`, WiredTiger's `message`), each `name: value` with the value as JSON
  * (`error: {"code":6,"codeName":"HostUnreachable"}, line: 65`); a text line as written, where
- * its group's template masked it. Undefined where it says nothing more.
+ * its group's template masked it. Undefined where it says nothing more. At most `maxChars`
+ * characters, `…` where cut: an attribute of megabytes (a command's documents) is never
+ * written whole to be cut.
  */
-export function beyondMessage(record: Pick<LogRecord, 'attrs'>, message: string, template: string | undefined): string | undefined {
-  if (template !== undefined) return template === message ? undefined : message;
+export function beyondMessage(record: Pick<LogRecord, 'attrs'>, message: string, template: string | undefined, maxChars = MAX_MESSAGE_CHARS): string | undefined {
+  if (template !== undefined) return template === message ? undefined : cutLine(message, maxChars);
   const attrs = record.attrs;
   if (attrs === undefined) return undefined;
-  const fields = Object.entries(attrs).map(([name, value]) => `${name}: ${jsonText(value) ?? 'null'}`);
-  return fields.length === 0 ? undefined : fields.join(', ');
+  let text = '';
+  for (const [name, value] of Object.entries(attrs)) {
+    const room = maxChars - text.length;
+    if (room <= 0) break;
+    text += `${text === '' ? '' : ', '}${name}: ${deepJsonText(value, 0, Number.POSITIVE_INFINITY, room) ?? 'null'}`;
+  }
+  if (text === '') return undefined;
+  return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
 }
 
 /** A server line's words where it is marked (a member's lane, the time charts): its id and message. */

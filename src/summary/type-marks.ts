@@ -12,7 +12,7 @@
 import { firstLineOf } from '../parse/continued-record.js';
 import { levelRank, type LogRecord } from '../parse/log-record.js';
 import { isoString } from './iso-string.js';
-import { markLabel } from './mark-label.js';
+import { MAX_MARK_LABEL, markLabel } from './mark-label.js';
 import { beyondMessage, serverLineWords } from './server-problems.js';
 import type { Summary, TypeMark } from './summary.js';
 import { MAX_TYPE_MARKS } from './summary-limits.js';
@@ -49,7 +49,7 @@ export class TypeMarks {
    */
   serverError(logType: string, record: LogRecord, time: number | undefined, rank: number): void {
     if (rank > ERROR_RANK || time === undefined || Number.isNaN(time)) return;
-    const beyond = record.id === undefined ? undefined : beyondMessage(record, record.message, undefined);
+    const beyond = record.id === undefined ? undefined : beyondMessage(record, record.message, undefined, MAX_MARK_LABEL);
     const mark = new Mark(logType, time, 'error', markLabel(`${serverLineWords(record.id ?? null, firstLineOf(record))}${beyond === undefined ? '' : ` (${beyond})`}`));
     if (this.#room(logType)) {
       this.#lastServerMark.set(logType, this.#marks.length);

@@ -16,3 +16,14 @@ test('beyondMessage: a 4.4+ line\'s attributes as name: JSON; a text line as wri
   ];
   for (const [attrs, message, template, expected] of rows) t.is(beyondMessage({ attrs }, message, template), expected, message);
 });
+
+// From a review: an attribute of megabytes (a command's documents) was written whole, then cut.
+test('beyondMessage: cut at its bound, `…` where cut, without writing a huge attribute whole', (t) => {
+  const documents = Array.from({ length: 200_000 }, (_, i) => ({ _id: i, name: `document ${i}` }));
+  const text = beyondMessage({ attrs: { error: 'E11000 duplicate key', command: { insert: 'orders', documents } } }, 'Write failed', undefined, 120)!;
+  t.is(text.length, 120);
+  t.true(text.startsWith('error: "E11000 duplicate key", command: {"insert":"orders","documents":[{"_id":0,"name":"document 0"}'), text);
+  t.true(text.endsWith('…'));
+  // Under the bound: as JSON.stringify writes each value.
+  t.is(beyondMessage({ attrs: { a: [1, { b: 'c' }] } }, 'm', undefined, 120), 'a: [1,{"b":"c"}]');
+});
