@@ -93,10 +93,17 @@ const cellClass = (text: string): string => (NUMERIC.test(text) ? ' class="n"' :
  */
 const TOKEN = /^\S{1,32}$/;
 
+/**
+ * Tables whose words sit in their last columns (namespace, operation, plan), past the numbers:
+ * on a phone's width those are scrolled out of sight, which a line above them says.
+ */
+const WIDE_TABLES = new Set(['slow', 'slowest', 'transactions']);
+
 function table(header: readonly string[], rows: readonly (readonly (string | Markup)[])[], className = ''): string {
   if (rows.length === 0) return '<p class="none">none</p>';
+  const hint = WIDE_TABLES.has(className) ? '<p class="wide-hint">The table is wider than the screen: scroll it sideways for the namespace, the operation and the plan.</p>' : '';
   const cell = (c: string | Markup): string => (typeof c === 'string' ? `<td${cellClass(c)}>${escapeHtml(c)}</td>` : `<td${c.className ? ` class="${c.className}"` : ''}>${c.html}</td>`);
-  return `<table class="${className}"><thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows
+  return `${hint}<table class="${className}"><thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows
     .map((row) => `<tr>${row.map(cell).join('')}</tr>`)
     .join('')}</tbody></table>`;
 }
@@ -163,7 +170,7 @@ export function renderSummaryHtml(summary: Summary): string {
       axis === undefined ? '' : laneChart(members, axis),
       '<h3>Who was primary when</h3>',
       // The answer first: on a phone's width the last column is the one scrolled out of sight.
-      table(['primary', 'from', 'to', 'for'], (server!.primaries ?? []).map((p) => [primaryWords(p), when(p.from), when(p.to), lifetime(Date.parse(p.to) - Date.parse(p.from))]), 'primaries'),
+      table(['primary', 'from', 'to', 'for'], (server!.primaries ?? []).map((p) => [words(primaryWords(p)), when(p.from), when(p.to), lifetime(Date.parse(p.to) - Date.parse(p.from))]), 'primaries'),
       '<h3>Each member</h3>',
       table(
         ['member', 'lines', 'warnings', 'errors', 'slow ops', 'restarts', 'elections or step-downs', 'state changes', 'last state', 'first', 'last'],
@@ -250,7 +257,7 @@ body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1360px;color
 h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #d5dbdb}h3{font-size:15px}
 table{border-collapse:collapse;margin:8px 0;font-size:13px;display:block;max-width:100%;overflow-x:auto}td{overflow-wrap:anywhere}th,td{padding:3px 8px;text-align:left;border-bottom:1px solid #eaeded;vertical-align:top}
 td.n{text-align:right;font-variant-numeric:tabular-nums}td.n,td.one-line{white-space:nowrap}td.words,td.members,td.token{overflow-wrap:normal}td.ns{overflow-wrap:break-word}td.message{min-width:16em}.pair{white-space:nowrap}.example{color:#555}td.message .example{overflow-wrap:anywhere}
-figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3px 0 8px}.type-mark path{stroke-linejoin:round}.lane-name{font-size:12px;fill:#1c2833;paint-order:stroke;stroke:#fbfcfc;stroke-width:4px;stroke-linejoin:round}.lane-state{stroke:#fff;stroke-width:.5}figcaption{font-weight:600}@media (max-width:820px){figure.chart figcaption::after{content:' (scroll sideways: the chart is wider than the screen)';font-weight:400;color:#555}}svg.plot{width:100%;min-width:800px;height:auto}
+figure{margin:12px 0;overflow-x:auto}.mark-key{vertical-align:middle;margin:0 3px 0 8px}.type-mark path{stroke-linejoin:round}.lane-name{font-size:12px;fill:#1c2833;paint-order:stroke;stroke:#fbfcfc;stroke-width:4px;stroke-linejoin:round}.lane-state{stroke:#fff;stroke-width:.5}figcaption{font-weight:600}.wide-hint{display:none;color:#555;font-size:13px;margin:8px 0 0}@media (max-width:820px){.wide-hint{display:block}figure.chart figcaption::after{content:' (scroll sideways: the chart is wider than the screen)';font-weight:400;color:#555}}svg.plot{width:100%;min-width:800px;height:auto}
 .area{fill:#fbfcfc;stroke:#d5dbdb}.grid{stroke:#eaeded}.tick{font-size:11px;fill:#566573}.axis-title{font-size:11px;fill:#34495e}
 .slow-point{fill-opacity:.6}.slow-point.collscan{fill-opacity:.9}
 .marker line{stroke-dasharray:4 3;stroke-width:1.5}.marker text{font-size:11px;font-weight:700}.marker-key{margin-left:16px;padding-left:12px;border-left:1px solid #d5dbdb}.marker-key b{padding:0 2px}

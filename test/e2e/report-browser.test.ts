@@ -393,13 +393,21 @@ testWithTool(CHROMIUM, "the tables of rs1 and rs2 at 390 px: times, numbers and 
         const namespaces = ['slow', 'applied', 'slowest', 'sizes-ns'].flatMap((name) => column(document.querySelector('table.' + name), 'namespace').map((td) => ({ table: name, text: td.textContent, breaks: breaks(td) })));
         // One short word (an operation, a plan's stage, an address and its port) is never cut inside.
         const tokens = [...document.querySelectorAll('td.token')].map((td) => ({ text: td.textContent, breaks: breaks(td) }));
-        return { fixed, messages, drivers, versionAlign, memberCells, messageCells, shapeAlign, namespaces, tokens, scrollWidth: document.documentElement.scrollWidth };
-      })()`)) as { fixed: { text: string; time: boolean; lines: number }[]; messages: { text: string; lines: number }[]; drivers: { text: string; breaks: string[] }[]; versionAlign: string[]; memberCells: { table: string; text: string; breaks: string[] }[]; messageCells: { table: string; text: string; breaks: string[]; width: number }[]; shapeAlign: string[]; namespaces: { table: string; text: string; breaks: string[] }[]; tokens: { text: string; breaks: string[] }[]; scrollWidth: number };
+        const primaryCells = column(document.querySelector('table.primaries'), 'primary').map((td) => ({ text: td.textContent, breaks: breaks(td) }));
+        const hints = [...document.querySelectorAll('.wide-hint')].map((p) => getComputedStyle(p).display);
+        return { fixed, messages, drivers, versionAlign, memberCells, messageCells, shapeAlign, namespaces, tokens, primaryCells, hints, scrollWidth: document.documentElement.scrollWidth };
+      })()`)) as { primaryCells: { text: string; breaks: string[] }[]; hints: string[]; fixed: { text: string; time: boolean; lines: number }[]; messages: { text: string; lines: number }[]; drivers: { text: string; breaks: string[] }[]; versionAlign: string[]; memberCells: { table: string; text: string; breaks: string[] }[]; messageCells: { table: string; text: string; breaks: string[]; width: number }[]; shapeAlign: string[]; namespaces: { table: string; text: string; breaks: string[] }[]; tokens: { text: string; breaks: string[] }[]; scrollWidth: number };
       t.true(seen.tokens.some((c) => c.text === 'createIndexes') && seen.tokens.some((c) => /^\d+\.\d+\.\d+\.\d+:\d+$/.test(c.text)), `${width} px: operations and remotes among the one-word cells`);
       for (const cell of seen.tokens) for (const at of cell.breaks) t.regex(at, /[-|/]⏎/, `${width} px: "${cell.text}" broken only after a hyphen (mongod-replica-⏎rs1), never inside a word or a port`);
       t.true(seen.drivers.some((d) => d.text.length > 30), `${width} px: a long driver name among them`);
       // A break is at a space or after a hyphen, a '|' or a '/' (NetworkInterfaceTL-⏎ReplNetwork), never inside a word.
       for (const cell of seen.drivers) for (const at of cell.breaks) t.regex(at, /[ \-|/]⏎|⏎ /, `${width} px: "${cell.text}" broken between words`);
+      // From a review of the report: "unknown: none said PRIMARY" broke as "unknow" / "n:" at 390 px.
+      t.true(seen.primaryCells.length > 0);
+      for (const cell of seen.primaryCells) for (const at of cell.breaks) t.regex(at, /[ \-(,]⏎|⏎ /, `${width} px: "${cell.text}" broken between words`);
+      // The wide tables say they scroll sideways where the screen is narrow, and nothing where it is wide.
+      t.true(seen.hints.length >= 2, `${width} px: ${seen.hints.length} hints`);
+      t.true(seen.hints.every((display) => display === (width === 390 ? 'block' : 'none')), `${width} px: ${seen.hints.join(', ')}`);
       t.true(seen.versionAlign.length > 2 && seen.versionAlign.every((v) => v.endsWith(' left') || v.endsWith(' start')), `${width} px: versions aligned as text (${seen.versionAlign.join(', ')})`);
       t.deepEqual([...new Set(seen.memberCells.map((c) => c.table))], ['slow', 'problems', 'messages', 'applied'], `${width} px: a members column in each table of groups`);
       for (const cell of seen.memberCells) for (const at of cell.breaks) t.regex(at, /, ?⏎/, `${width} px: ${cell.table}: "${cell.text}" broken only after a member's count`);
