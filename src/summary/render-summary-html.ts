@@ -81,7 +81,7 @@ function memberCounts(members: Parameters<typeof memberCountWords>[0]): Markup {
 }
 
 /** A query's shape (its hash, or a plan's word): text, even a hash of digits alone (`17830885` beside `740C02B0`). */
-const shape = (text: string): Markup => ({ html: escapeHtml(text) });
+const shape = (text: string): Markup => ({ html: escapeHtml(text), className: TOKEN.test(text) ? 'token' : '' });
 
 /** A string cell's class: a number's (right-aligned, one line), another short fixed format's (one line), or none. */
 const cellClass = (text: string): string => (NUMERIC.test(text) ? ' class="n"' : ONE_LINE.test(text) ? ' class="one-line"' : TOKEN.test(text) ? ' class="token"' : '');
