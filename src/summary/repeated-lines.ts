@@ -8,9 +8,9 @@
  *
  * A server may write the same line twice in one millisecond, even a burst of them (a sampled
  * time takes the whole burst): a line again among the lines of its millisecond just before
- * it is not counted. Repeats of a few lines say nothing: REPEATS_TO_SAY distinct lines repeated, and a
- * twentieth of the sampled lines and of the distinct ones, before the summary says so (a log
- * given twice repeats half of them; a real log's own bursts a few in a thousand).
+ * it is not counted. Repeats of a few lines say nothing: REPEATS_TO_SAY distinct lines
+ * repeated, and a twentieth of the sampled lines and of the distinct ones, before the summary
+ * says so (a log given twice repeats half of them; a real log's own bursts a few in a thousand).
  *
  * A small log given twice has too few sampled lines to tell (a 500-line log, 8 of them), so a
  * member's first DENSE_LINES lines are also remembered every one, apart: while a member has no
