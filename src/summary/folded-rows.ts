@@ -14,6 +14,12 @@ export function ownRows<R>(rows: readonly R[], keyOf: (row: R) => string): numbe
   return rows.filter((row) => keyOf(row) !== OTHER).length;
 }
 
+/** How many rows there are, in words: those of their own, and "(other)" where there is one (`220 and (other)`). */
+export function rowsWords<R>(rows: readonly R[], keyOf: (row: R) => string, number: (n: number) => string): string {
+  const own = ownRows(rows, keyOf);
+  return `${number(own)}${own < rows.length ? ' and (other)' : ''}`;
+}
+
 /** A count cell: `+` after it where the row may miss some (folded into "(other)" before it had a row). */
 export const countCell = (text: string, row: FoldedRow): string => (row.missedAtMost === undefined ? text : `${text}+`);
 

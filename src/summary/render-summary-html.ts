@@ -12,7 +12,7 @@ import { laneChart } from './lane-chart.js';
 import { allSelected, clockStepWords, sameServerWords, focusLine, incompleteLines, joinedWords, repeatedLinesWords, lifetime, memberCountWords, notListedWords, SLOW_OPS_COLUMN, peakWords, perMinuteNote, primaryWords, problemExample, problemWords, startLines } from './render-summary-text.js';
 import { TABLE_SORTER } from './table-sorter.js';
 import { bucketWords } from './activity-fold.js';
-import { countCell, foldedWords, ownRows } from './folded-rows.js';
+import { countCell, foldedWords, rowsWords } from './folded-rows.js';
 import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_RESPONSE_SIZE_KEYS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
 import { appliedEntries, escapeHtml, slowPlot, stackedBars, timeAxisOf, type BarSeries } from './time-charts.js';
 import { typeLabel } from './type-label.js';
@@ -57,16 +57,17 @@ const namespace = (ns: string): Markup => ({ html: escapeHtml(ns).replaceAll('.'
  */
 const message = (text: string): Markup => ({ html: escapeHtml(text), className: 'words message' });
 
-/** A server warning's or error's message, and what its first line said beyond it (as an agent's message and its first). */
-const serverProblemMessage = (p: ServerSummary['problems'][number]): Markup => ({
-  html: `${escapeHtml(p.msg)}${p.example === undefined ? '' : `<br><span class="example">first: ${escapeHtml(p.example)}</span>`}`,
+/** A group's message, and under it what its first line said (`first: …`), where there is more to say. */
+const messageWithFirst = (text: string, first: string | undefined): Markup => ({
+  html: `${escapeHtml(text)}${first === undefined ? '' : `<br><span class="example">first: ${escapeHtml(first)}</span>`}`,
   className: 'words message',
 });
+
+/** A server warning's or error's message, and what its first line said beyond it. */
+const serverProblemMessage = (p: ServerSummary['problems'][number]): Markup => messageWithFirst(p.msg, p.example);
+
 /** An agent's or the operator's group of messages: its words, and under a shape its first message as written (problemExample). */
-function problemMessage(m: TypeProblems['messages'][number]): Markup {
-  const example = problemExample(m);
-  return { html: `${escapeHtml(problemWords(m))}${example === undefined ? '' : `<br><span class="example">first: ${escapeHtml(example)}</span>`}`, className: 'words message' };
-}
+const problemMessage = (m: TypeProblems['messages'][number]): Markup => messageWithFirst(problemWords(m), problemExample(m));
 /** A version is no number (`4.3.3` beside `v1.12.1`): text, on one line. */
 const version = (text: string): Markup => ({ html: escapeHtml(text), className: 'one-line' });
 
@@ -227,10 +228,10 @@ export function renderSummaryHtml(summary: Summary): string {
       ...(server.failedAuthentications.length > 0
         ? ["<h3>Failed authentications (the server's own lines)</h3>", table(['count', 'user', 'from'], server.failedAuthentications.map((f) => [number(f.count), f.user, f.source]), 'failed-logins')]
         : []),
-      `<h3>Warnings and errors, every message (${number(ownRows(server.problems, (p) => p.msg))}${server.problems.at(-1)?.msg === '(other)' ? ' and (other)' : ''})</h3>`,
+      `<h3>Warnings and errors, every message (${rowsWords(server.problems, (p) => p.msg, number)})</h3>`,
       table(['count', 'id', 'severity', 'first', 'last', ...(members ? ['members'] : []), 'message'], server.problems.map((p) => [countCell(number(p.count), p), p.id === null ? '-' : String(p.id), p.severity, when(p.first), when(p.last), ...(members ? [memberCounts(p.members)] : []), serverProblemMessage(p)]), 'problems'),
       foldedNote(server.problems, (p) => p.msg, MAX_SERVER_PROBLEMS),
-      `<h3>Every message, the most frequent first (${number(ownRows(server.messages, (m) => m.msg))}${server.messages.at(-1)?.msg === '(other)' ? ' and (other)' : ''})</h3>`,
+      `<h3>Every message, the most frequent first (${rowsWords(server.messages, (m) => m.msg, number)})</h3>`,
       table(['count', 'id', 'severity', ...(members ? ['members'] : []), 'message'], server.messages.map((m) => [number(m.count), m.id === null ? '-' : String(m.id), m.severity, ...(members ? [memberCounts(m.members)] : []), message(m.msg)]), 'messages'),
       '<h3>Severity and components</h3>',
       table(['severity', 'count'], server.bySeverity.map((c) => [c.key, number(c.count)])),

@@ -5,7 +5,7 @@
 import { timesReadWords } from '../select/reading-notices.js';
 import { MAX_PATTERN_CHARS } from './summary-limits.js';
 import { MAX_CLIENT_DRIVERS, MAX_CLIENT_IPS, MAX_RESPONSE_SIZE_KEYS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
-import { countCell, foldedWords, ownRows } from './folded-rows.js';
+import { countCell, foldedWords, ownRows, rowsWords } from './folded-rows.js';
 import { OTHER } from './client-connections.js';
 import { cutLine } from './slowest-operations.js';
 import { counted } from '../render/counted.js';
@@ -64,6 +64,9 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
       .trimEnd();
   return [line(header), ...cells.map(line)].map((l) => `  ${l}`);
 }
+
+/** What a group's first line said, under its message (`first: …`): escaped, cut, grey. */
+const firstWords = (text: string, palette: Palette): string => palette.gray(`first: ${cutLine(escapeTerminal(text), TEXT_LINE_CHARS)}`);
 
 /** Server messages listed in the text, the most frequent (the JSON and the page have them all). */
 const TEXT_MESSAGES = 15;
@@ -416,13 +419,13 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     if (server.members) membersText(server, out, time, options.width);
     if (server.clients.length > 0) {
       const own = ownRows(server.clients, (c) => c.ip);
-      out.push(`  connections by client IP${own > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} that opened the most of ${number(own)}${own < server.clients.length ? ' and (other)' : ''})` : ''}:`);
+      out.push(`  connections by client IP${own > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} that opened the most of ${rowsWords(server.clients, (c) => c.ip, number)})` : ''}:`);
       out.push(...formatTable(['opened', 'ended', 'IP'], firstAndOther(server.clients, (c) => c.ip).map((c) => [countCell(number(c.opened), c), number(c.ended), escapeTerminal(c.ip)]), [true, true]).map((l) => `  ${l}`));
       foldedNote(out, server.clients, (c) => c.ip, MAX_CLIENT_IPS);
     }
     if (server.drivers.length > 0) {
       const own = ownRows(server.drivers, (d) => d.driver);
-      out.push(`  drivers (client metadata)${own > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most connections of ${number(own)}${own < server.drivers.length ? ' and (other)' : ''})` : ''}:`);
+      out.push(`  drivers (client metadata)${own > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most connections of ${rowsWords(server.drivers, (d) => d.driver, number)})` : ''}:`);
       out.push(
         ...formatTable(
           ['connections', 'driver', 'version', 'appName', 'from'],
@@ -435,7 +438,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     const bySize = (title: string, rows: readonly ResponseSize[]): void => {
       if (rows.length === 0) return;
       const own = ownRows(rows, (r) => r.key);
-      out.push(`  response sizes (reslen of slow operations) by ${title}${own > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most bytes of ${number(own)}${own < rows.length ? ' and (other)' : ''})` : ''}:`);
+      out.push(`  response sizes (reslen of slow operations) by ${title}${own > TEXT_CLIENTS ? ` (the ${TEXT_CLIENTS} with the most bytes of ${rowsWords(rows, (r) => r.key, number)})` : ''}:`);
       out.push(...formatTable(['count', 'total', 'max', title], firstAndOther(rows, (r) => r.key).map((r) => [number(r.count), countCell(bytes(r.totalBytes), r), bytes(r.maxBytes), escapeTerminal(r.key)]), [true, true, true]).map((l) => `  ${l}`));
       foldedNote(out, rows, (r) => r.key, MAX_RESPONSE_SIZE_KEYS, bytes);
     };
@@ -460,8 +463,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
     }
     if (server.problems.length === 0) out.push('  warnings and errors: none');
     else {
-      const own = ownRows(server.problems, (p) => p.msg);
-      out.push(`  every warning and error message (${number(own)}${own < server.problems.length ? ' and (other)' : ''}), the worst first:`);
+      out.push(`  every warning and error message (${rowsWords(server.problems, (p) => p.msg, number)}), the worst first:`);
       const [header, ...rows] = formatTable(
         ['count', 'id', 's', 'first', 'last', ...(several ? ['members'] : []), 'message'],
         server.problems.map((p) => [countCell(number(p.count), p), p.id === null ? '-' : String(p.id), escapeTerminal(p.severity), time(p.first), time(p.last), ...(several ? [escapeTerminal(memberCountCell(p.members))] : []), escapeTerminal(p.msg)]),
@@ -472,14 +474,12 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       out.push(`  ${header}`);
       server.problems.forEach((p, i) => {
         out.push(`  ${rows[i]}`);
-        if (p.example !== undefined) out.push(`  ${messageColumn}${palette.gray(`first: ${cutLine(escapeTerminal(p.example), TEXT_LINE_CHARS)}`)}`);
+        if (p.example !== undefined) out.push(`  ${messageColumn}${firstWords(p.example, palette)}`);
       });
       foldedNote(out, server.problems, (p) => p.msg, MAX_SERVER_PROBLEMS);
     }
     const listed = server.messages.slice(0, TEXT_MESSAGES);
-    const own = ownRows(server.messages, (m) => m.msg);
-    const all = `${number(own)}${own < server.messages.length ? ' and (other)' : ''}`;
-    out.push(listed.length < server.messages.length ? `  most frequent messages (${listed.length} of ${all}; --json and --html have them all):` : '  most frequent messages:');
+    out.push(listed.length < server.messages.length ? `  most frequent messages (${listed.length} of ${rowsWords(server.messages, (m) => m.msg, number)}; --json and --html have them all):` : '  most frequent messages:');
     out.push(
       ...formatTable(
         ['count', 'id', 's', ...(several ? ['members'] : []), 'message'],
@@ -589,7 +589,7 @@ export function renderSummaryText(summary: Summary, options: SummaryTextOptions)
       if (m.members !== undefined) out.push(`  ${' '.repeat(7)}  ${' '.repeat(5)}  ${palette.gray(`pods: ${escapeTerminal(memberCountWords(m.members))}`)}`);
       const example = problemExample(m);
       // Under the shape, cut as the slowest operations' lines are.
-      if (example !== undefined) out.push(`  ${' '.repeat(7)}  ${' '.repeat(5)}  ${palette.gray(`first: ${cutLine(escapeTerminal(example), TEXT_LINE_CHARS)}`)}`);
+      if (example !== undefined) out.push(`  ${' '.repeat(7)}  ${' '.repeat(5)}  ${firstWords(example, palette)}`);
     }
     if (problems.notListed) out.push(`  ${notListedWords(problems.notListed, number)}`);
   }

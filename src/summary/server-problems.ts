@@ -18,7 +18,7 @@ import { MAX_MESSAGE_CHARS, MAX_SERVER_PROBLEMS } from './summary-limits.js';
 interface ProblemStats {
   readonly id: number | null;
   readonly msg: string;
-  /** What its first line says beyond the message (its attributes; a text line as written), cut; undefined: nothing. */
+  /** What its first line says beyond the message (beyondMessage: cut already); undefined: nothing. */
   example: string | undefined;
   severity: string;
   rank: number;
@@ -31,7 +31,7 @@ interface ProblemStats {
 const newStats = (id: number | null, msg: string, severity: string, rank: number, example?: string): ProblemStats => ({
   id,
   msg,
-  example: example === undefined ? undefined : cutLine(example, MAX_MESSAGE_CHARS),
+  example,
   severity,
   rank,
   count: 0,
@@ -113,8 +113,7 @@ export function beyondMessage(record: Pick<LogRecord, 'attrs'>, message: string,
     if (room <= 0) break;
     text += `${text === '' ? '' : ', '}${name}: ${deepJsonText(value, 0, Number.POSITIVE_INFINITY, room) ?? 'null'}`;
   }
-  if (text === '') return undefined;
-  return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
+  return text === '' ? undefined : cutLine(text, maxChars);
 }
 
 /** A server line's words where it is marked (a member's lane, the time charts): its id and message. */
