@@ -273,8 +273,12 @@ test('pretty on a terminal: control sequences inside a server line\'s JSON are s
   t.true(result.stdout.includes('evil \\e[2J\\e]0;pwned\\x07'));
 });
 
-test('stdin as a pipe: each entry is written as its line arrives, not at the end', async (t) => {
+// Serial: the file's other tests run the filter with spawnSync, which blocks this worker's event
+// loop (the wait below, and the reading of the child's output) while they run: under a full
+// suite, the first entry was read only after the 10 s wait. A failure leaves no child behind.
+test.serial('stdin as a pipe: each entry is written as its line arrives, not at the end', async (t) => {
   const child = spawn(process.execPath, [FILTER_BIN, '-t', 'mongodb'], { env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  t.teardown(() => child.kill('SIGKILL'));
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
   child.stdin.write(`${entryLine('mongodb', 'first')}\n`);
